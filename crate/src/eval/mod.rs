@@ -1,0 +1,503 @@
+//! The evaluator: scoping (thesis §2.5), attribute lookup with HTCondor's
+//! match context, per-evaluation caching (which also makes circular and
+//! exponentially shared references cheap), and dispatch to operators and
+//! functions.
+
+pub mod ops;
+pub mod trace;
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+use crate::ast::{ClassAd, Expr, ExprKind, Name};
+use crate::time::Clock;
+use crate::value::{ListValue, RecordValue, Value};
+pub use trace::TraceNode;
+
+/// Evaluation semantics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// What HTCondor's daemons and tools do: an unscoped name that is not
+    /// found in the ad's scope falls back to the target ad of a match, and
+    /// HTCondor's extra functions are available.
+    #[default]
+    HTCondor,
+    /// Plain new-ClassAd semantics (thesis ch. 2 / libclassad alone).
+    Strict,
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Mode, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "htcondor" | "condor" => Ok(Mode::HTCondor),
+            "strict" | "new" => Ok(Mode::Strict),
+            _ => Err(format!("unknown mode `{s}`: use htcondor or strict")),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EvalOptions {
+    pub mode: Mode,
+    pub clock: Clock,
+}
+
+/// Which ad of a match: the one evaluating (`MY`, left) or the other
+/// (`TARGET`, right).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    My = 0,
+    Target = 1,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::My => Side::Target,
+            Side::Target => Side::My,
+        }
+    }
+}
+
+/// A scope chain. The top-level ads of the evaluation and the match
+/// context around them are named, not allocated, so evaluating a pair of
+/// ads allocates nothing for scoping.
+#[derive(Clone, Debug, Default)]
+pub enum Env {
+    #[default]
+    None,
+    /// The top-level ad on one side.
+    Root(Side),
+    /// The match context around one side's ad: it defines `other`,
+    /// `target`, `my` and `ad`, as libclassad's MatchClassAd does.
+    MatchSide(Side),
+    /// The match ad itself (the root scope of a match).
+    MatchRoot,
+    /// A nested record with its lexical parent.
+    Frame(Arc<Frame>),
+}
+
+#[derive(Debug)]
+pub struct Frame {
+    pub ad: Arc<ClassAd>,
+    pub parent: Env,
+}
+
+/// The cache is keyed by (ad address, attribute position).
+type CacheKey = (usize, u32);
+
+enum Slot {
+    InProgress,
+    Done(Value),
+}
+
+/// Deepest evaluation recursion before giving up with `error` (libclassad
+/// has the same kind of guard).
+pub const MAX_EVAL_DEPTH: u32 = 6000;
+
+pub struct Evaluator {
+    pub opts: EvalOptions,
+    roots: [Option<Arc<ClassAd>>; 2],
+    matched: bool,
+    cache: FxHashMap<CacheKey, Slot>,
+    depth: u32,
+    pub(crate) tracer: Option<trace::Tracer>,
+}
+
+impl Evaluator {
+    pub fn new(opts: EvalOptions) -> Evaluator {
+        Evaluator {
+            opts,
+            roots: [None, None],
+            matched: false,
+            cache: FxHashMap::default(),
+            depth: 0,
+            tracer: None,
+        }
+    }
+
+    /// Set the ads: `my` is the scope, `target` (if any) the other ad of a
+    /// match. Clears the cache.
+    pub fn set_ads(&mut self, my: Option<Arc<ClassAd>>, target: Option<Arc<ClassAd>>) {
+        self.matched = target.is_some();
+        self.roots = [my, target];
+        self.cache.clear();
+    }
+
+    pub fn clear_cache(&mut self) {
+        self.cache.clear();
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.opts.mode
+    }
+
+    /// The environment of the `my` ad (or nothing when there is none).
+    pub fn my_env(&self) -> Env {
+        if self.roots[0].is_some() {
+            Env::Root(Side::My)
+        } else {
+            Env::None
+        }
+    }
+
+    /// Evaluate an expression with `my` as the scope.
+    pub fn eval_expr(&mut self, e: &Expr) -> Value {
+        let env = self.my_env();
+        self.eval(e, &env)
+    }
+
+    /// Evaluate attribute `name` of the `my` ad (undefined if absent).
+    pub fn eval_attr(&mut self, name: &str) -> Value {
+        let env = self.my_env();
+        let Some(ad) = self.roots[0].clone() else {
+            return Value::Undefined;
+        };
+        match ad.position(&crate::ast::fold(name)) {
+            Some(i) => self.eval_slot(&ad, i, &env),
+            None => Value::Undefined,
+        }
+    }
+
+    /// Evaluate in an explicit scope (e.g. a nested record of an ad).
+    pub fn eval(&mut self, e: &Expr, env: &Env) -> Value {
+        if self.depth >= MAX_EVAL_DEPTH {
+            return Value::Error;
+        }
+        self.depth += 1;
+        let v = if self.tracer.is_some() {
+            self.trace_enter(e);
+            let v = self.eval_node(e, env);
+            self.trace_leave(&v);
+            v
+        } else {
+            self.eval_node(e, env)
+        };
+        self.depth -= 1;
+        v
+    }
+
+    fn eval_node(&mut self, e: &Expr, env: &Env) -> Value {
+        match &e.kind {
+            ExprKind::Literal(v) => v.clone(),
+            ExprKind::Attr { name, absolute } => {
+                let start = if *absolute {
+                    self.root_env()
+                } else {
+                    env.clone()
+                };
+                self.lookup(&start, name, !*absolute)
+            }
+            ExprKind::Select(base, name) => {
+                let b = self.eval(base, env);
+                self.select(b, name)
+            }
+            ExprKind::Index(base, idx) => {
+                let b = self.eval(base, env);
+                let i = self.eval(idx, env);
+                self.index(b, i)
+            }
+            ExprKind::Unary(op, a) => {
+                let v = self.eval(a, env);
+                ops::unary(*op, v)
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, env),
+            ExprKind::Cond(c, a, b) => {
+                let cv = self.eval(c, env);
+                match ops::truth(&cv) {
+                    ops::Truth::True => self.eval(a, env),
+                    ops::Truth::False => self.eval(b, env),
+                    ops::Truth::Undefined => Value::Undefined,
+                    ops::Truth::Error => Value::Error,
+                }
+            }
+            ExprKind::Elvis(a, b) => {
+                let av = self.eval(a, env);
+                if av.is_undefined() {
+                    self.eval(b, env)
+                } else {
+                    av
+                }
+            }
+            ExprKind::Paren(a) => self.eval(a, env),
+            ExprKind::Call(c) => match c.func {
+                Some(id) => {
+                    let def = crate::functions::get(id);
+                    if def.htcondor_only && self.opts.mode == Mode::Strict {
+                        Value::Error
+                    } else {
+                        (def.imp)(self, &c.args, env)
+                    }
+                }
+                None => Value::Error,
+            },
+            ExprKind::List(items) => Value::List(ListValue {
+                items: items.clone(),
+                env: env.clone(),
+            }),
+            ExprKind::Record(ad) => Value::Record(RecordValue {
+                ad: ad.clone(),
+                env: env.clone(),
+            }),
+        }
+    }
+
+    fn binary(&mut self, op: crate::ast::BinaryOp, a: &Expr, b: &Expr, env: &Env) -> Value {
+        use crate::ast::BinaryOp::*;
+        match op {
+            And | Or => {
+                let l = self.eval(a, env);
+                match ops::logic_short_circuit(op, &l) {
+                    Some(v) => v,
+                    None => {
+                        let r = self.eval(b, env);
+                        ops::logic(op, &l, &r)
+                    }
+                }
+            }
+            _ => {
+                let l = self.eval(a, env);
+                let r = self.eval(b, env);
+                ops::binary(op, &l, &r)
+            }
+        }
+    }
+
+    /// The root scope of this evaluation (`root`, `toplevel`, `.attr`).
+    fn root_env(&self) -> Env {
+        if self.matched {
+            Env::MatchRoot
+        } else {
+            self.my_env()
+        }
+    }
+
+    fn ad_of(&self, env: &Env) -> Option<Arc<ClassAd>> {
+        match env {
+            Env::Root(s) => self.roots[*s as usize].clone(),
+            Env::Frame(f) => Some(f.ad.clone()),
+            _ => None,
+        }
+    }
+
+    /// The lexical parent of a scope.
+    fn parent_of(&self, env: &Env) -> Env {
+        match env {
+            Env::Root(s) if self.matched => Env::MatchSide(*s),
+            Env::MatchSide(_) => Env::MatchRoot,
+            Env::Frame(f) => f.parent.clone(),
+            _ => Env::None,
+        }
+    }
+
+    /// The record value for a scope, when it is an ad.
+    fn record_of(&self, env: &Env) -> Value {
+        match self.ad_of(env) {
+            Some(ad) => Value::Record(RecordValue {
+                ad,
+                env: self.parent_of(env),
+            }),
+            None => Value::Undefined,
+        }
+    }
+
+    /// The scope to search when looking inside a record value.
+    fn env_of_record(&self, r: &RecordValue) -> Env {
+        for s in [Side::My, Side::Target] {
+            if let Some(root) = &self.roots[s as usize] {
+                if Arc::ptr_eq(root, &r.ad) {
+                    return Env::Root(s);
+                }
+            }
+        }
+        Env::Frame(Arc::new(Frame {
+            ad: r.ad.clone(),
+            parent: r.env.clone(),
+        }))
+    }
+
+    /// libclassad's LookupInScope: search the scope and its lexical
+    /// parents, recognising `self`/`my`, `parent`, `root`/`toplevel` and
+    /// `CurrentTime`; then, for a plain name in HTCondor mode, the other ad
+    /// of a match (its "alternate scope").
+    fn lookup(&mut self, start: &Env, name: &Name, plain: bool) -> Value {
+        if let Some(v) = self.lookup_from(start, name) {
+            return v;
+        }
+        if plain && self.opts.mode == Mode::HTCondor && self.matched {
+            if let Env::Root(s) = start {
+                let alt = Env::Root(s.other());
+                if let Some(v) = self.lookup_from(&alt, name) {
+                    return v;
+                }
+            }
+        }
+        Value::Undefined
+    }
+
+    fn lookup_from(&mut self, start: &Env, name: &Name) -> Option<Value> {
+        let key: &str = &name.key;
+        let mut cur = start.clone();
+        // Bounded: scope chains are finite, but be safe against cycles.
+        for _ in 0..10_000 {
+            match &cur {
+                Env::None => return None,
+                Env::Root(_) | Env::Frame(_) => {
+                    let ad = self.ad_of(&cur)?;
+                    if let Some(i) = ad.position(key) {
+                        let v = self.eval_slot(&ad, i, &cur);
+                        return Some(v);
+                    }
+                    match key {
+                        "toplevel" | "root" => {
+                            let root = self.root_env();
+                            return Some(self.record_of(&root));
+                        }
+                        "self" | "my" => return Some(self.record_of(&cur)),
+                        "parent" => {
+                            let p = self.parent_of(&cur);
+                            return Some(self.record_of(&p));
+                        }
+                        "currenttime" => {
+                            let now = self.opts.clock.now() as i64;
+                            return Some(Value::AbsTime(crate::value::AbsTime {
+                                secs: now,
+                                offset: self.opts.clock.offset_at(now),
+                            }));
+                        }
+                        _ => cur = self.parent_of(&cur),
+                    }
+                }
+                Env::MatchSide(s) => match key {
+                    "other" | "target" => return Some(self.record_of(&Env::Root(s.other()))),
+                    "my" | "ad" => return Some(self.record_of(&Env::Root(*s))),
+                    _ => cur = Env::MatchRoot,
+                },
+                Env::MatchRoot => return None,
+            }
+        }
+        None
+    }
+
+    /// Evaluate attribute `i` of `ad` (whose scope is `env`), with caching
+    /// and cycle detection: a reference back into an attribute that is
+    /// being evaluated is undefined, as in HTCondor 25.13+.
+    pub(crate) fn eval_slot(&mut self, ad: &Arc<ClassAd>, i: u32, env: &Env) -> Value {
+        let key = (Arc::as_ptr(ad) as usize, i);
+        match self.cache.get(&key) {
+            Some(Slot::Done(v)) => {
+                let v = v.clone();
+                if self.tracer.is_some() {
+                    let (n, _) = ad.at(i);
+                    self.trace_cached(n, &v);
+                }
+                return v;
+            }
+            Some(Slot::InProgress) => return Value::Undefined,
+            None => {}
+        }
+        self.cache.insert(key, Slot::InProgress);
+        let (name, expr) = ad.at(i);
+        if self.tracer.is_some() {
+            self.trace_attr(name);
+        }
+        let v = self.eval(expr, env);
+        if self.tracer.is_some() {
+            self.trace_leave(&v);
+        }
+        self.cache.insert(key, Slot::Done(v.clone()));
+        v
+    }
+
+    /// `base.name`: look the name up inside a record (and its parents), or
+    /// map the selection over a list.
+    fn select(&mut self, base: Value, name: &Name) -> Value {
+        match base {
+            Value::Record(r) => {
+                let env = self.env_of_record(&r);
+                self.lookup_from(&env, name).unwrap_or(Value::Undefined)
+            }
+            Value::List(l) => {
+                let mut out = Vec::with_capacity(l.items.len());
+                for item in l.items.iter() {
+                    let v = self.eval(item, &l.env);
+                    out.push(self.select(v, name));
+                }
+                Value::list_of(out)
+            }
+            Value::Undefined => Value::Undefined,
+            _ => Value::Error,
+        }
+    }
+
+    /// `base[index]`
+    fn index(&mut self, base: Value, idx: Value) -> Value {
+        match (&base, &idx) {
+            (Value::Error, _) | (_, Value::Error) => Value::Error,
+            (Value::Undefined, _) | (_, Value::Undefined) => Value::Undefined,
+            (Value::List(l), Value::Int(i)) => {
+                if *i < 0 || *i as usize >= l.items.len() {
+                    return Value::Error;
+                }
+                let item = l.items[*i as usize].clone();
+                let env = l.env.clone();
+                self.eval(&item, &env)
+            }
+            (Value::Record(r), Value::Str(s)) => {
+                let env = self.env_of_record(r);
+                let ad = r.ad.clone();
+                match ad.position(&crate::ast::fold(s)) {
+                    Some(i) => self.eval_slot(&ad, i, &env),
+                    None => Value::Undefined,
+                }
+            }
+            _ => Value::Error,
+        }
+    }
+
+    /// Evaluate every element of a list value.
+    pub fn list_values(&mut self, l: &ListValue) -> Vec<Value> {
+        l.items.iter().map(|e| self.eval(e, &l.env)).collect()
+    }
+
+    /// Evaluate an expression in the scope of a record value.
+    pub fn eval_in_record(&mut self, e: &Expr, r: &RecordValue) -> Value {
+        let env = self.env_of_record(r);
+        self.eval(e, &env)
+    }
+
+    /// The expression bound to `name` in scope `env`, without evaluating
+    /// it (for `unparse(attr)` and friends).
+    pub fn find_expr(&self, env: &Env, name: &Name) -> Option<Expr> {
+        let mut cur = env.clone();
+        for _ in 0..10_000 {
+            match &cur {
+                Env::Root(_) | Env::Frame(_) => {
+                    let ad = self.ad_of(&cur)?;
+                    if let Some(i) = ad.position(&name.key) {
+                        return Some(ad.at(i).1.clone());
+                    }
+                    cur = self.parent_of(&cur);
+                }
+                _ => break,
+            }
+        }
+        if self.opts.mode == Mode::HTCondor && self.matched {
+            if let Env::Root(s) = env {
+                let ad = self.roots[s.other() as usize].as_ref()?;
+                return ad.get(&name.text).cloned();
+            }
+        }
+        None
+    }
+}
+
+/// Evaluate an expression standalone (no ads) with default options.
+pub fn eval_standalone(e: &Expr) -> Value {
+    let mut ev = Evaluator::new(EvalOptions::default());
+    ev.eval_expr(e)
+}

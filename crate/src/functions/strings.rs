@@ -1,0 +1,5 @@
+//! (to be filled)
+
+use super::FuncDef;
+
+pub(super) const FUNCS: &[FuncDef] = &[];

@@ -1,0 +1,141 @@
+//! Type predicates, conversions and the lazy/meta functions:
+//! isUndefined … isReltime, ifThenElse, eval, unparse, unresolved, debug.
+
+use super::{eval_n, f, FuncDef};
+use crate::ast::{Expr, ExprKind};
+use crate::eval::{Env, Evaluator};
+use crate::value::{Value, ValueKind};
+
+pub(super) const FUNCS: &[FuncDef] = &[
+    f("isUndefined", is_undefined),
+    f("isError", is_error),
+    f("isString", is_string),
+    f("isInteger", is_integer),
+    f("isReal", is_real),
+    f("isBoolean", is_boolean),
+    f("isList", is_list),
+    f("isClassAd", is_classad),
+    f("isAbstime", is_abstime),
+    f("isReltime", is_reltime),
+    f("ifThenElse", if_then_else),
+    f("eval", eval_fn),
+    f("unparse", unparse_fn),
+    f("unresolved", unresolved),
+    f("debug", debug_fn),
+];
+
+fn predicate(ev: &mut Evaluator, args: &[Expr], env: &Env, kind: ValueKind) -> Value {
+    match eval_n::<1>(ev, args, env) {
+        Some([v]) => Value::Bool(v.kind() == kind),
+        None => Value::Error,
+    }
+}
+
+fn is_undefined(ev: &mut Evaluator, a: &[Expr], e: &Env) -> Value {
+    predicate(ev, a, e, ValueKind::Undefined)
+}
+fn is_error(ev: &mut Evaluator, a: &[Expr], e: &Env) -> Value {
+    predicate(ev, a, e, ValueKind::Error)
+}
+fn is_string(ev: &mut Evaluator, a: &[Expr], e: &Env) -> Value {
+    predicate(ev, a, e, ValueKind::String)
+}
+fn is_integer(ev: &mut Evaluator, a: &[Expr], e: &Env) -> Value {
+    predicate(ev, a, e, ValueKind::Integer)
+}
+fn is_real(ev: &mut Evaluator, a: &[Expr], e: &Env) -> Value {
+    predicate(ev, a, e, ValueKind::Real)
+}
+fn is_boolean(ev: &mut Evaluator, a: &[Expr], e: &Env) -> Value {
+    predicate(ev, a, e, ValueKind::Boolean)
+}
+fn is_list(ev: &mut Evaluator, a: &[Expr], e: &Env) -> Value {
+    predicate(ev, a, e, ValueKind::List)
+}
+fn is_classad(ev: &mut Evaluator, a: &[Expr], e: &Env) -> Value {
+    predicate(ev, a, e, ValueKind::ClassAd)
+}
+fn is_abstime(ev: &mut Evaluator, a: &[Expr], e: &Env) -> Value {
+    predicate(ev, a, e, ValueKind::AbsTime)
+}
+fn is_reltime(ev: &mut Evaluator, a: &[Expr], e: &Env) -> Value {
+    predicate(ev, a, e, ValueKind::RelTime)
+}
+
+/// Lazy: only the chosen branch is evaluated.
+fn if_then_else(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
+    if args.len() != 3 {
+        return Value::Error;
+    }
+    let c = ev.eval(&args[0], env);
+    match c {
+        Value::Bool(true) => ev.eval(&args[1], env),
+        Value::Bool(false) => ev.eval(&args[2], env),
+        Value::Int(i) => ev.eval(&args[if i != 0 { 1 } else { 2 }], env),
+        Value::Real(r) => ev.eval(&args[if r != 0.0 { 1 } else { 2 }], env),
+        Value::Undefined => Value::Undefined,
+        _ => Value::Error,
+    }
+}
+
+/// `eval(s)`: parse the string and evaluate it in the current scope.
+fn eval_fn(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
+    let Some([v]) = eval_n::<1>(ev, args, env) else {
+        return Value::Error;
+    };
+    match v {
+        Value::Str(s) => match crate::parser::parse_expr(&s) {
+            Ok(e) => ev.eval(&e, env),
+            Err(_) => Value::Error,
+        },
+        Value::Undefined => Value::Undefined,
+        _ => Value::Error,
+    }
+}
+
+/// `unparse(attr)`: the text of an attribute's definition.
+fn unparse_fn(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
+    if args.len() != 1 {
+        return Value::Error;
+    }
+    match &args[0].kind {
+        ExprKind::Attr {
+            name,
+            absolute: false,
+        } => match ev.find_expr(env, name) {
+            Some(e) => Value::str(crate::unparse::unparse(&e)),
+            None => Value::Error,
+        },
+        _ => Value::Error,
+    }
+}
+
+/// `unresolved(attr)`: whether an attribute's definition refers to names
+/// that cannot be resolved. HTCondor registers this; it needs the
+/// attribute reference form.
+fn unresolved(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
+    if args.len() != 1 {
+        return Value::Error;
+    }
+    match &args[0].kind {
+        ExprKind::Attr {
+            name,
+            absolute: false,
+        } => match ev.find_expr(env, name) {
+            Some(e) => {
+                let refs = crate::refs::external_refs_of(&e);
+                Value::Bool(!refs.is_empty())
+            }
+            None => Value::Undefined,
+        },
+        _ => Value::Error,
+    }
+}
+
+/// `debug(expr)`: evaluates its argument (the trace view shows the rest).
+fn debug_fn(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
+    match eval_n::<1>(ev, args, env) {
+        Some([v]) => v,
+        None => Value::Error,
+    }
+}

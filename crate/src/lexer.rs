@@ -1,0 +1,435 @@
+//! The ClassAd lexer. The parser and the playground's syntax highlighter use
+//! the same tokens, so what is coloured is what is parsed.
+
+use serde::{Deserialize, Serialize};
+
+use crate::ast::Span;
+use crate::diagnostic::Diagnostic;
+use crate::value::AbsTime;
+
+/// Which surface syntax to accept. See `Dialect::Auto` for the detection rule.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    /// HTCondor 25's syntax plus the seed papers' extensions wherever they
+    /// cannot mean anything else: a single-quoted token whose whole text is a
+    /// relative time (`'00:23:12'`, `'9:00'`, `'-1+02:00:00'`) or an absolute
+    /// time (`'Mon Feb 10 10:53:31 2003 (CST) -06:00'`) is a time literal,
+    /// any other single-quoted token is an attribute name; a number directly
+    /// followed by `B`, `K`, `M`, `G` or `T` (and no further name character)
+    /// is scaled by 2^0, 2^10 … 2^40, which HTCondor would reject anyway.
+    #[default]
+    Auto,
+    /// Exactly HTCondor's syntax: `'…'` is always an attribute name and scale
+    /// suffixes are errors.
+    Modern,
+    /// The seed papers' dialect: like `Auto`, but a single-quoted token that
+    /// is not a time is an error.
+    Seed,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Tok {
+    Int(i64),
+    Real(f64),
+    Str(String),
+    Ident(String),
+    /// `'name with spaces'`
+    QuotedName(String),
+    RelTime(f64),
+    AbsTime(AbsTime),
+    True,
+    False,
+    Undefined,
+    Error,
+    Is,
+    Isnt,
+    Punct(&'static str),
+    Eof,
+}
+
+impl Tok {
+    pub fn describe(&self) -> String {
+        match self {
+            Tok::Int(i) => format!("integer {i}"),
+            Tok::Real(_) => "real number".into(),
+            Tok::Str(_) => "string".into(),
+            Tok::Ident(s) => format!("name `{s}`"),
+            Tok::QuotedName(s) => format!("name '{s}'"),
+            Tok::RelTime(_) | Tok::AbsTime(_) => "time literal".into(),
+            Tok::True => "`true`".into(),
+            Tok::False => "`false`".into(),
+            Tok::Undefined => "`undefined`".into(),
+            Tok::Error => "`error`".into(),
+            Tok::Is => "`is`".into(),
+            Tok::Isnt => "`isnt`".into(),
+            Tok::Punct(p) => format!("`{p}`"),
+            Tok::Eof => "end of input".into(),
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Token {
+    pub tok: Tok,
+    pub span: Span,
+}
+
+/// Token classes for syntax highlighting.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TokenClass {
+    Number,
+    String,
+    Name,
+    Keyword,
+    Operator,
+    Punctuation,
+    Comment,
+    Time,
+    Invalid,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
+pub struct Highlight {
+    pub start: u32,
+    pub end: u32,
+    pub class: TokenClass,
+}
+
+// Longest first, so `=?=` wins over `=`.
+const PUNCTS: &[&str] = &[
+    ">>>", "=?=", "=!=", "==", "!=", "<=", ">=", "<<", ">>", "&&", "||", "?:", "(", ")", "[", "]",
+    "{", "}", ",", ";", ".", "?", ":", "=", "+", "-", "*", "/", "%", "<", ">", "!", "~", "&", "|",
+    "^",
+];
+
+pub struct Lexer<'a> {
+    src: &'a str,
+    bytes: &'a [u8],
+    pos: usize,
+    dialect: Dialect,
+    /// Start of the previous token; lets the parser ask "was there space?".
+    pub comments: Vec<Span>,
+}
+
+impl<'a> Lexer<'a> {
+    pub fn new(src: &'a str, dialect: Dialect) -> Lexer<'a> {
+        Lexer {
+            src,
+            bytes: src.as_bytes(),
+            pos: 0,
+            dialect,
+            comments: Vec::new(),
+        }
+    }
+
+    pub fn pos(&self) -> usize {
+        self.pos
+    }
+
+    fn peek(&self, off: usize) -> u8 {
+        *self.bytes.get(self.pos + off).unwrap_or(&0)
+    }
+
+    fn skip_trivia(&mut self) -> Result<(), Diagnostic> {
+        loop {
+            let c = self.peek(0);
+            if c.is_ascii_whitespace() {
+                self.pos += 1;
+            } else if c == b'/' && self.peek(1) == b'/' {
+                let start = self.pos;
+                while self.pos < self.bytes.len() && self.bytes[self.pos] != b'\n' {
+                    self.pos += 1;
+                }
+                self.comments.push(Span::new(start, self.pos));
+            } else if c == b'/' && self.peek(1) == b'*' {
+                let start = self.pos;
+                match self.src[self.pos + 2..].find("*/") {
+                    Some(end) => self.pos += 2 + end + 2,
+                    None => {
+                        return Err(Diagnostic::new(
+                            Span::new(start, self.bytes.len()),
+                            "unterminated `/* … */` comment",
+                        )
+                        .expected("`*/` to close the comment"))
+                    }
+                }
+                self.comments.push(Span::new(start, self.pos));
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    pub fn next_token(&mut self) -> Result<Token, Diagnostic> {
+        self.skip_trivia()?;
+        let start = self.pos;
+        let c = self.peek(0);
+        let tok = if self.pos >= self.bytes.len() {
+            Tok::Eof
+        } else if c.is_ascii_digit() || (c == b'.' && self.peek(1).is_ascii_digit()) {
+            self.number()?
+        } else if c.is_ascii_alphabetic() || c == b'_' {
+            let end = self.name_end(self.pos);
+            let word = &self.src[self.pos..end];
+            self.pos = end;
+            keyword(word).unwrap_or_else(|| Tok::Ident(word.to_string()))
+        } else if c == b'"' {
+            Tok::Str(self.string(b'"')?)
+        } else if c == b'\'' {
+            let text = self.string(b'\'')?;
+            self.quoted(text, start)?
+        } else {
+            let rest = &self.src[self.pos..];
+            match PUNCTS.iter().find(|p| rest.starts_with(**p)) {
+                Some(p) => {
+                    self.pos += p.len();
+                    Tok::Punct(p)
+                }
+                None => {
+                    let ch = rest.chars().next().unwrap_or('?');
+                    return Err(Diagnostic::new(
+                        Span::new(start, start + ch.len_utf8()),
+                        format!("unexpected character `{}`", ch.escape_debug()),
+                    )
+                    .expected("an expression, operator or `;`"));
+                }
+            }
+        };
+        Ok(Token {
+            tok,
+            span: Span::new(start, self.pos),
+        })
+    }
+
+    fn name_end(&self, mut i: usize) -> usize {
+        while i < self.bytes.len()
+            && (self.bytes[i].is_ascii_alphanumeric() || self.bytes[i] == b'_')
+        {
+            i += 1;
+        }
+        i
+    }
+
+    fn number(&mut self) -> Result<Tok, Diagnostic> {
+        let start = self.pos;
+        let b = self.bytes;
+        let mut i = self.pos;
+        while i < b.len() && b[i].is_ascii_digit() {
+            i += 1;
+        }
+        let mut is_real = false;
+        if i < b.len() && b[i] == b'.' && !(i + 1 < b.len() && b[i + 1] == b'.') {
+            // `1.` is a real; but `x.1`-style selections never reach here.
+            is_real = true;
+            i += 1;
+            while i < b.len() && b[i].is_ascii_digit() {
+                i += 1;
+            }
+        }
+        if i < b.len() && (b[i] == b'e' || b[i] == b'E') {
+            let mut j = i + 1;
+            if j < b.len() && (b[j] == b'+' || b[j] == b'-') {
+                j += 1;
+            }
+            if j < b.len() && b[j].is_ascii_digit() {
+                while j < b.len() && b[j].is_ascii_digit() {
+                    j += 1;
+                }
+                is_real = true;
+                i = j;
+            }
+        }
+        let text = &self.src[start..i];
+        self.pos = i;
+        // Seed-era scale suffix: 2K, 323.4M.
+        if self.dialect != Dialect::Modern && i < b.len() {
+            let scale = match b[i] {
+                b'B' => Some(0),
+                b'K' => Some(10),
+                b'M' => Some(20),
+                b'G' => Some(30),
+                b'T' => Some(40),
+                _ => None,
+            };
+            if let Some(shift) = scale {
+                if self.name_end(i + 1) == i + 1 {
+                    self.pos = i + 1;
+                    let n: f64 = text.parse().unwrap_or(0.0);
+                    return Ok(Tok::Real(n * (1u64 << shift) as f64));
+                }
+            }
+        }
+        if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
+            let end = self.name_end(i);
+            return Err(Diagnostic::new(
+                Span::new(start, end),
+                format!("`{}` is not a number", &self.src[start..end]),
+            )
+            .expected("digits, or a space between a number and a name")
+            .help("scale suffixes (2K, 64M) are seed-era syntax; they are rejected in the modern dialect"));
+        }
+        if is_real {
+            Ok(Tok::Real(text.parse().unwrap_or(f64::NAN)))
+        } else {
+            // libclassad reads integer literals with strtoll; values that do
+            // not fit come out as 0 there, an overflow we reproduce.
+            Ok(Tok::Int(text.parse().unwrap_or(0)))
+        }
+    }
+
+    /// Reads a quoted token, processing escapes; the opening quote is at pos.
+    fn string(&mut self, quote: u8) -> Result<String, Diagnostic> {
+        let start = self.pos;
+        let b = self.bytes;
+        let mut i = self.pos + 1;
+        let mut out: Vec<u8> = Vec::new();
+        loop {
+            if i >= b.len() {
+                let what = if quote == b'"' {
+                    "string"
+                } else {
+                    "quoted name"
+                };
+                return Err(Diagnostic::new(
+                    Span::new(start, b.len()),
+                    format!("unterminated {what}"),
+                )
+                .expected(format!("a closing `{}`", quote as char)));
+            }
+            let c = b[i];
+            if c == quote {
+                i += 1;
+                break;
+            }
+            if c == b'\\' && i + 1 < b.len() {
+                let e = b[i + 1];
+                i += 2;
+                match e {
+                    b'n' => out.push(b'\n'),
+                    b't' => out.push(b'\t'),
+                    b'r' => out.push(b'\r'),
+                    b'b' => out.push(8),
+                    b'f' => out.push(12),
+                    b'v' => out.push(11),
+                    b'a' => out.push(7),
+                    b'0'..=b'7' => {
+                        // Up to three octal digits; a leading 0-3 allows three.
+                        let max = if e <= b'3' { 3 } else { 2 };
+                        let mut v: u32 = (e - b'0') as u32;
+                        let mut n = 1;
+                        while n < max && i < b.len() && (b'0'..=b'7').contains(&b[i]) {
+                            v = v * 8 + (b[i] - b'0') as u32;
+                            i += 1;
+                            n += 1;
+                        }
+                        out.push(v as u8);
+                    }
+                    other => out.push(other),
+                }
+            } else {
+                out.push(c);
+                i += 1;
+            }
+        }
+        self.pos = i;
+        // Octal escapes can produce bytes that are not UTF-8; keep what we can.
+        Ok(match String::from_utf8(out) {
+            Ok(s) => s,
+            Err(e) => String::from_utf8_lossy(e.as_bytes()).into_owned(),
+        })
+    }
+
+    fn quoted(&mut self, text: String, start: usize) -> Result<Tok, Diagnostic> {
+        if self.dialect != Dialect::Modern {
+            if let Some(t) = crate::time::parse_rel_time_literal(&text) {
+                return Ok(Tok::RelTime(t));
+            }
+            if let Some(t) = crate::time::parse_abs_time_literal(&text) {
+                return Ok(Tok::AbsTime(t));
+            }
+            if self.dialect == Dialect::Seed {
+                return Err(Diagnostic::new(
+                    Span::new(start, self.pos),
+                    format!("'{text}' is not a time literal"),
+                )
+                .expected("a relative time such as '00:15' or an absolute time such as 'Mon Feb 10 10:53:31 2003 (CST) -06:00'"));
+            }
+        }
+        Ok(Tok::QuotedName(text))
+    }
+}
+
+fn keyword(word: &str) -> Option<Tok> {
+    Some(match word.to_ascii_lowercase().as_str() {
+        "true" => Tok::True,
+        "false" => Tok::False,
+        "undefined" => Tok::Undefined,
+        "error" => Tok::Error,
+        "is" => Tok::Is,
+        "isnt" => Tok::Isnt,
+        _ => return None,
+    })
+}
+
+/// Classify every token of `src` for highlighting. Never fails: an invalid
+/// stretch is marked and lexing resumes after it.
+pub fn highlight(src: &str, dialect: Dialect) -> Vec<Highlight> {
+    let mut out = Vec::new();
+    let mut lx = Lexer::new(src, dialect);
+    loop {
+        let before = lx.pos;
+        match lx.next_token() {
+            Ok(t) => {
+                for c in lx.comments.drain(..) {
+                    out.push(Highlight {
+                        start: c.start,
+                        end: c.end,
+                        class: TokenClass::Comment,
+                    });
+                }
+                let class = match &t.tok {
+                    Tok::Eof => break,
+                    Tok::Int(_) | Tok::Real(_) => TokenClass::Number,
+                    Tok::Str(_) => TokenClass::String,
+                    Tok::Ident(_) | Tok::QuotedName(_) => TokenClass::Name,
+                    Tok::RelTime(_) | Tok::AbsTime(_) => TokenClass::Time,
+                    Tok::True | Tok::False | Tok::Undefined | Tok::Error | Tok::Is | Tok::Isnt => {
+                        TokenClass::Keyword
+                    }
+                    Tok::Punct(p)
+                        if matches!(*p, "(" | ")" | "[" | "]" | "{" | "}" | "," | ";") =>
+                    {
+                        TokenClass::Punctuation
+                    }
+                    Tok::Punct(_) => TokenClass::Operator,
+                };
+                out.push(Highlight {
+                    start: t.span.start,
+                    end: t.span.end,
+                    class,
+                });
+            }
+            Err(d) => {
+                lx.comments.clear();
+                let end = (d.span.end as usize).max(before + 1).min(src.len());
+                out.push(Highlight {
+                    start: d.span.start.min(before as u32),
+                    end: end as u32,
+                    class: TokenClass::Invalid,
+                });
+                // Resume at the next char boundary past the bad stretch.
+                let mut p = end;
+                while p < src.len() && !src.is_char_boundary(p) {
+                    p += 1;
+                }
+                if p >= src.len() {
+                    break;
+                }
+                lx.pos = p;
+            }
+        }
+    }
+    out
+}

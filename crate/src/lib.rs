@@ -1,0 +1,36 @@
+//! The ClassAd language as HTCondor 25 speaks it: parsing (new syntax, the
+//! old long format, JSON, and the seed papers' dialect), evaluation in
+//! HTCondor or strict mode, unparsing, specialization, references and
+//! evaluation traces.
+//!
+//! ```
+//! use classad::{parse_expr, Evaluator, EvalOptions};
+//! let e = parse_expr("[a = 1; b = a + 2].b").unwrap();
+//! let mut ev = Evaluator::new(EvalOptions::default());
+//! assert_eq!(ev.eval_expr(&e).to_string(), "3");
+//! ```
+
+pub mod ast;
+pub mod diagnostic;
+pub mod eval;
+pub mod formats;
+pub mod functions;
+pub mod lexer;
+pub mod parser;
+pub mod refs;
+pub mod specialize;
+pub mod time;
+pub mod unparse;
+pub mod value;
+
+pub use ast::{BinaryOp, ClassAd, Expr, ExprKind, Name, Span, UnaryOp};
+pub use diagnostic::Diagnostic;
+pub use eval::{Env, EvalOptions, Evaluator, Mode, Side, TraceNode};
+pub use lexer::Dialect;
+pub use parser::{parse_classad, parse_expr, parse_expr_in};
+pub use time::Clock;
+pub use unparse::{unparse, unparse_ad, unparse_old};
+pub use value::{AbsTime, Value, ValueKind};
+
+/// The engine version carried in share links and reports.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,489 @@
+//! Recursive-descent parser for ClassAd expressions and records, with
+//! HTCondor's operator precedence. Depth is bounded so hostile input (a
+//! hundred thousand open brackets, or a very long operator chain) is an
+//! error rather than a stack overflow in the parser or in later passes.
+
+use std::sync::Arc;
+
+use crate::ast::{BinaryOp, Call, ClassAd, Expr, ExprKind, Name, Span, UnaryOp};
+use crate::diagnostic::Diagnostic;
+use crate::lexer::{Dialect, Lexer, Tok, Token};
+use crate::value::Value;
+
+/// The deepest expression tree accepted. Evaluation, unparsing and
+/// specialization recurse on the tree, so this also bounds their stack use.
+pub const MAX_DEPTH: u32 = 2000;
+
+/// Parse one expression; the whole input must be consumed.
+pub fn parse_expr(src: &str) -> Result<Expr, Diagnostic> {
+    parse_expr_in(src, Dialect::Auto)
+}
+
+pub fn parse_expr_in(src: &str, dialect: Dialect) -> Result<Expr, Diagnostic> {
+    let mut p = Parser::new(src, dialect).map_err(|d| d.locate(src))?;
+    let r = p.expr().and_then(|e| {
+        p.expect_eof("an operator or the end of the expression")?;
+        Ok(e)
+    });
+    r.map_err(|d| d.locate(src))
+}
+
+/// Parse one bracketed ClassAd `[ a = 1; b = 2 ]`.
+pub fn parse_classad(src: &str) -> Result<ClassAd, Diagnostic> {
+    parse_classad_in(src, Dialect::Auto)
+}
+
+pub fn parse_classad_in(src: &str, dialect: Dialect) -> Result<ClassAd, Diagnostic> {
+    let mut p = Parser::new(src, dialect).map_err(|d| d.locate(src))?;
+    let r = p.record_ad().and_then(|ad| {
+        p.expect_eof("the end of the input after the ClassAd")?;
+        Ok(ad)
+    });
+    r.map_err(|d| d.locate(src))
+}
+
+pub struct Parser<'a> {
+    lx: Lexer<'a>,
+    tok: Token,
+    /// End of the token consumed last.
+    last_end: Span,
+    /// Current recursion depth.
+    depth: u32,
+}
+
+type P<T> = Result<T, Diagnostic>;
+/// An expression with the depth of its tree.
+type D = (Expr, u32);
+
+fn too_deep(span: Span) -> Diagnostic {
+    Diagnostic::new(
+        span,
+        format!("expression nested more than {MAX_DEPTH} levels deep"),
+    )
+    .help("split the expression into several attributes")
+}
+
+fn node(kind: ExprKind, span: Span, depth: u32) -> P<D> {
+    if depth > MAX_DEPTH {
+        return Err(too_deep(span));
+    }
+    Ok((Expr::new(kind, span), depth))
+}
+
+impl<'a> Parser<'a> {
+    pub fn new(src: &'a str, dialect: Dialect) -> P<Parser<'a>> {
+        let mut lx = Lexer::new(src, dialect);
+        let tok = lx.next_token()?;
+        Ok(Parser {
+            lx,
+            tok,
+            last_end: Span::NONE,
+            depth: 0,
+        })
+    }
+
+    pub fn peek(&self) -> &Tok {
+        &self.tok.tok
+    }
+    pub fn span(&self) -> Span {
+        self.tok.span
+    }
+
+    pub fn bump(&mut self) -> P<Token> {
+        let next = self.lx.next_token()?;
+        let t = std::mem::replace(&mut self.tok, next);
+        self.last_end = t.span;
+        Ok(t)
+    }
+
+    fn at(&self, p: &str) -> bool {
+        matches!(&self.tok.tok, Tok::Punct(q) if *q == p)
+    }
+
+    fn eat(&mut self, p: &str) -> P<bool> {
+        if self.at(p) {
+            self.bump()?;
+            Ok(true)
+        } else {
+            Ok(false)
+        }
+    }
+
+    fn unexpected(&self, expected: &str) -> Diagnostic {
+        Diagnostic::new(
+            self.tok.span,
+            format!("unexpected {}", self.tok.tok.describe()),
+        )
+        .expected(expected)
+    }
+
+    fn expect(&mut self, p: &str, expected: &str) -> P<Span> {
+        if self.at(p) {
+            Ok(self.bump()?.span)
+        } else {
+            Err(self.unexpected(expected))
+        }
+    }
+
+    pub fn expect_eof(&mut self, expected: &str) -> P<()> {
+        if self.tok.tok == Tok::Eof {
+            Ok(())
+        } else {
+            Err(self.unexpected(expected))
+        }
+    }
+
+    fn enter(&mut self) -> P<()> {
+        self.depth += 1;
+        if self.depth > MAX_DEPTH {
+            return Err(too_deep(self.tok.span));
+        }
+        Ok(())
+    }
+
+    /// Parse one expression.
+    pub fn expr(&mut self) -> P<Expr> {
+        Ok(self.expr_d()?.0)
+    }
+
+    /// expression := or-expr [ '?' expression ':' expression | '?:' expression ]
+    fn expr_d(&mut self) -> P<D> {
+        self.enter()?;
+        let r = self.expr_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn expr_inner(&mut self) -> P<D> {
+        let (cond, dc) = self.binary(1)?;
+        if self.eat("?")? {
+            let (yes, dy) = self.expr_d()?;
+            self.expect(":", "`:` of the conditional `c ? a : b`")?;
+            let (no, dn) = self.expr_d()?;
+            let span = cond.span.to(no.span);
+            return node(
+                ExprKind::Cond(Box::new(cond), Box::new(yes), Box::new(no)),
+                span,
+                1 + dc.max(dy).max(dn),
+            );
+        }
+        if self.eat("?:")? {
+            let (alt, da) = self.expr_d()?;
+            let span = cond.span.to(alt.span);
+            return node(
+                ExprKind::Elvis(Box::new(cond), Box::new(alt)),
+                span,
+                1 + dc.max(da),
+            );
+        }
+        Ok((cond, dc))
+    }
+
+    fn binary_op(&self) -> Option<BinaryOp> {
+        use BinaryOp::*;
+        Some(match &self.tok.tok {
+            Tok::Is => Is,
+            Tok::Isnt => Isnt,
+            Tok::Punct(p) => match *p {
+                "||" => Or,
+                "&&" => And,
+                "|" => BitOr,
+                "^" => BitXor,
+                "&" => BitAnd,
+                "==" => Eq,
+                "!=" => Ne,
+                "=?=" => MetaEq,
+                "=!=" => MetaNe,
+                "<" => Lt,
+                "<=" => Le,
+                ">" => Gt,
+                ">=" => Ge,
+                "<<" => Shl,
+                ">>" => Shr,
+                ">>>" => Ushr,
+                "+" => Add,
+                "-" => Sub,
+                "*" => Mul,
+                "/" => Div,
+                "%" => Mod,
+                _ => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// Precedence climbing over the left-associative binary operators.
+    fn binary(&mut self, min_prec: u8) -> P<D> {
+        self.enter()?;
+        let r = self.binary_inner(min_prec);
+        self.depth -= 1;
+        r
+    }
+
+    fn binary_inner(&mut self, min_prec: u8) -> P<D> {
+        let (mut lhs, mut depth) = self.unary()?;
+        while let Some(op) = self.binary_op() {
+            let prec = op.precedence();
+            if prec < min_prec {
+                break;
+            }
+            self.bump()?;
+            let (rhs, dr) = self.binary(prec + 1)?;
+            let span = lhs.span.to(rhs.span);
+            (lhs, depth) = node(
+                ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                span,
+                1 + depth.max(dr),
+            )?;
+        }
+        Ok((lhs, depth))
+    }
+
+    fn unary(&mut self) -> P<D> {
+        let op = match &self.tok.tok {
+            Tok::Punct("-") => UnaryOp::Minus,
+            Tok::Punct("+") => UnaryOp::Plus,
+            Tok::Punct("!") => UnaryOp::Not,
+            Tok::Punct("~") => UnaryOp::BitNot,
+            _ => return self.postfix(),
+        };
+        let start = self.bump()?.span;
+        // libclassad reads `-5` (minus directly before a number) as one
+        // negative literal, but `- 5` as an operator; unparse shows it.
+        if op == UnaryOp::Minus && self.tok.span.start == start.end {
+            let neg = match self.tok.tok {
+                Tok::Int(i) => Some(Value::Int(i.wrapping_neg())),
+                Tok::Real(r) => Some(Value::Real(-r)),
+                _ => None,
+            };
+            if let Some(v) = neg {
+                let end = self.bump()?.span;
+                return self.postfix_from((Expr::new(ExprKind::Literal(v), start.to(end)), 1));
+            }
+        }
+        self.enter()?;
+        let r = self.unary();
+        self.depth -= 1;
+        let (operand, d) = r?;
+        let span = start.to(operand.span);
+        node(ExprKind::Unary(op, Box::new(operand)), span, d + 1)
+    }
+
+    fn postfix(&mut self) -> P<D> {
+        let first = self.primary()?;
+        self.postfix_from(first)
+    }
+
+    fn postfix_from(&mut self, (mut e, mut depth): D) -> P<D> {
+        loop {
+            if self.at(".") {
+                self.bump()?;
+                let (name, nspan) = self.attr_name("an attribute name after `.`")?;
+                let span = e.span.to(nspan);
+                (e, depth) = node(ExprKind::Select(Box::new(e), name), span, depth + 1)?;
+            } else if self.at("[") {
+                self.bump()?;
+                let (idx, di) = self.expr_d()?;
+                let end = self.expect("]", "`]` to close the subscript")?;
+                let span = e.span.to(end);
+                (e, depth) = node(
+                    ExprKind::Index(Box::new(e), Box::new(idx)),
+                    span,
+                    1 + depth.max(di),
+                )?;
+            } else {
+                break;
+            }
+        }
+        Ok((e, depth))
+    }
+
+    fn attr_name(&mut self, expected: &str) -> P<(Name, Span)> {
+        match &self.tok.tok {
+            Tok::Ident(_) | Tok::QuotedName(_) => {}
+            _ => return Err(self.unexpected(expected)),
+        }
+        let t = self.bump()?;
+        match t.tok {
+            Tok::Ident(s) | Tok::QuotedName(s) => Ok((Name::new(&s), t.span)),
+            _ => unreachable!("checked above"),
+        }
+    }
+
+    fn primary(&mut self) -> P<D> {
+        let span = self.tok.span;
+        let lit = |v: Value| Ok((Expr::new(ExprKind::Literal(v), span), 1));
+        let value = match &self.tok.tok {
+            Tok::Int(i) => Some(Value::Int(*i)),
+            Tok::Real(r) => Some(Value::Real(*r)),
+            Tok::True => Some(Value::Bool(true)),
+            Tok::False => Some(Value::Bool(false)),
+            Tok::Undefined => Some(Value::Undefined),
+            Tok::Error => Some(Value::Error),
+            Tok::RelTime(t) => Some(Value::RelTime(*t)),
+            Tok::AbsTime(t) => Some(Value::AbsTime(*t)),
+            _ => None,
+        };
+        if let Some(v) = value {
+            self.bump()?;
+            return lit(v);
+        }
+        match self.tok.tok.clone() {
+            Tok::Str(s) => {
+                self.bump()?;
+                // Adjacent string literals concatenate: "a" "b" is "ab".
+                let mut s = s;
+                let mut end = span;
+                while let Tok::Str(more) = &self.tok.tok {
+                    s.push_str(more);
+                    end = self.bump()?.span;
+                }
+                Ok((Expr::new(ExprKind::Literal(Value::str(s)), span.to(end)), 1))
+            }
+            Tok::QuotedName(s) => {
+                self.bump()?;
+                let name = Name::new(&s);
+                Ok((
+                    Expr::new(
+                        ExprKind::Attr {
+                            name,
+                            absolute: false,
+                        },
+                        span,
+                    ),
+                    1,
+                ))
+            }
+            Tok::Ident(s) => {
+                self.bump()?;
+                if self.at("(") {
+                    return self.call(s, span);
+                }
+                let name = Name::new(&s);
+                Ok((
+                    Expr::new(
+                        ExprKind::Attr {
+                            name,
+                            absolute: false,
+                        },
+                        span,
+                    ),
+                    1,
+                ))
+            }
+            Tok::Punct(".") => {
+                self.bump()?;
+                let (name, nspan) = self.attr_name("an attribute name after `.`")?;
+                Ok((
+                    Expr::new(
+                        ExprKind::Attr {
+                            name,
+                            absolute: true,
+                        },
+                        span.to(nspan),
+                    ),
+                    1,
+                ))
+            }
+            Tok::Punct("(") => {
+                self.bump()?;
+                let (inner, d) = self.expr_d()?;
+                let end = self.expect(")", "`)` to close the parenthesis")?;
+                node(ExprKind::Paren(Box::new(inner)), span.to(end), d + 1)
+            }
+            Tok::Punct("{") => self.list(),
+            Tok::Punct("[") => {
+                let (ad, d) = self.record_d()?;
+                node(ExprKind::Record(Arc::new(ad)), span.to(self.last_end), d)
+            }
+            _ => Err(self.unexpected("an expression")),
+        }
+    }
+
+    fn call(&mut self, name: String, start: Span) -> P<D> {
+        self.bump()?; // (
+        let mut args = Vec::new();
+        let mut depth = 0;
+        if !self.at(")") {
+            loop {
+                let (a, d) = self.expr_d()?;
+                depth = depth.max(d);
+                args.push(a);
+                if !self.eat(",")? {
+                    break;
+                }
+            }
+        }
+        let end = self.expect(")", "`,` or `)` in the argument list")?;
+        let func = crate::functions::lookup(&name);
+        node(
+            ExprKind::Call(Call {
+                name: name.into(),
+                func,
+                args,
+            }),
+            start.to(end),
+            depth + 1,
+        )
+    }
+
+    fn list(&mut self) -> P<D> {
+        let start = self.bump()?.span; // {
+        let mut items = Vec::new();
+        let mut depth = 0;
+        if !self.at("}") {
+            loop {
+                let (e, d) = self.expr_d()?;
+                depth = depth.max(d);
+                items.push(e);
+                if !self.eat(",")? {
+                    break;
+                }
+            }
+        }
+        let end = self.expect("}", "`,` or `}` in the list")?;
+        node(ExprKind::List(items.into()), start.to(end), depth + 1)
+    }
+
+    /// `[ name = expr ; … ]`, the current token being `[`.
+    pub fn record_ad(&mut self) -> P<ClassAd> {
+        Ok(self.record_d()?.0)
+    }
+
+    fn record_d(&mut self) -> P<(ClassAd, u32)> {
+        self.enter()?;
+        let r = self.record_inner();
+        self.depth -= 1;
+        r
+    }
+
+    fn record_inner(&mut self) -> P<(ClassAd, u32)> {
+        self.expect("[", "`[` to open a ClassAd")?;
+        let mut ad = ClassAd::new();
+        let mut depth = 0;
+        loop {
+            if self.at("]") {
+                break;
+            }
+            let (name, _) = self.attr_name("an attribute name or `]`")?;
+            self.expect(
+                "=",
+                &format!("`=` after the attribute name `{}`", name.text),
+            )
+            .map_err(|d| d.in_attribute(&name.text))?;
+            let (e, d) = self.expr_d().map_err(|d| d.in_attribute(&name.text))?;
+            depth = depth.max(d);
+            ad.insert(&name.text, e);
+            if !self.eat(";")? {
+                if self.at("]") {
+                    break;
+                }
+                return Err(self
+                    .unexpected("`;` or `]` after the attribute definition")
+                    .in_attribute(&name.text));
+            }
+        }
+        self.bump()?; // ]
+        Ok((ad, depth + 1))
+    }
+}

@@ -1,0 +1,289 @@
+//! Unparsing: expressions and values back to text exactly as HTCondor's
+//! `ClassAdUnParser` writes them (the canonical form), or as `condor_q -l`
+//! writes them (the old form: shorter reals, raw strings).
+
+use crate::ast::{ClassAd, Expr, ExprKind};
+use crate::value::Value;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Style {
+    /// `ClassAdUnParser`: reals as `%.15E`, strings fully escaped.
+    Canonical,
+    /// The old ClassAd long format: reals as `%.16G` (with `.0` added to
+    /// whole numbers), only `"` escaped in strings.
+    Old,
+}
+
+pub fn unparse(e: &Expr) -> String {
+    let mut s = String::new();
+    write_expr(&mut s, e, Style::Canonical);
+    s
+}
+
+pub fn unparse_old(e: &Expr) -> String {
+    let mut s = String::new();
+    write_expr(&mut s, e, Style::Old);
+    s
+}
+
+pub fn value_to_string(v: &Value) -> String {
+    let mut s = String::new();
+    write_value(&mut s, v, Style::Canonical);
+    s
+}
+
+/// A whole ad in canonical new syntax: `[ a = 1; b = 2 ]`.
+pub fn unparse_ad(ad: &ClassAd) -> String {
+    let mut s = String::new();
+    write_ad(&mut s, ad, Style::Canonical);
+    s
+}
+
+pub fn write_expr(out: &mut String, e: &Expr, st: Style) {
+    match &e.kind {
+        ExprKind::Literal(v) => write_value(out, v, st),
+        ExprKind::Attr { name, absolute } => {
+            if *absolute {
+                out.push('.');
+            }
+            write_name(out, &name.text);
+        }
+        ExprKind::Select(base, name) => {
+            write_expr(out, base, st);
+            out.push('.');
+            write_name(out, &name.text);
+        }
+        ExprKind::Index(base, idx) => {
+            write_expr(out, base, st);
+            out.push('[');
+            write_expr(out, idx, st);
+            out.push(']');
+        }
+        ExprKind::Unary(op, a) => {
+            out.push(' ');
+            out.push_str(op.symbol());
+            write_expr(out, a, st);
+        }
+        ExprKind::Binary(op, a, b) => {
+            write_expr(out, a, st);
+            out.push(' ');
+            out.push_str(op.symbol());
+            out.push(' ');
+            write_expr(out, b, st);
+        }
+        ExprKind::Cond(c, a, b) => {
+            write_expr(out, c, st);
+            out.push_str(" ? ");
+            write_expr(out, a, st);
+            out.push_str(" : ");
+            write_expr(out, b, st);
+        }
+        ExprKind::Elvis(a, b) => {
+            write_expr(out, a, st);
+            out.push_str(" ?: ");
+            write_expr(out, b, st);
+        }
+        ExprKind::Paren(a) => {
+            out.push('(');
+            write_expr(out, a, st);
+            out.push(')');
+        }
+        ExprKind::Call(c) => {
+            out.push_str(&c.name);
+            out.push('(');
+            for (i, a) in c.args.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                write_expr(out, a, st);
+            }
+            out.push(')');
+        }
+        ExprKind::List(items) => write_list(out, items, st),
+        ExprKind::Record(ad) => write_ad(out, ad, st),
+    }
+}
+
+fn write_list(out: &mut String, items: &[Expr], st: Style) {
+    out.push_str("{ ");
+    for (i, a) in items.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        write_expr(out, a, st);
+    }
+    out.push_str(" }");
+}
+
+pub fn write_ad(out: &mut String, ad: &ClassAd, st: Style) {
+    out.push_str("[ ");
+    for (i, (n, e)) in ad.iter().enumerate() {
+        if i > 0 {
+            out.push_str("; ");
+        }
+        write_name(out, n);
+        out.push_str(" = ");
+        write_expr(out, e, st);
+    }
+    out.push_str(" ]");
+}
+
+pub fn write_value(out: &mut String, v: &Value, st: Style) {
+    match v {
+        Value::Undefined => out.push_str("undefined"),
+        Value::Error => out.push_str("error"),
+        Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
+        Value::Int(i) => out.push_str(&i.to_string()),
+        Value::Real(r) => write_real(out, *r, st),
+        Value::Str(s) => write_string(out, s, st),
+        Value::AbsTime(t) => {
+            out.push_str("absTime(\"");
+            out.push_str(&crate::time::format_abs_time(*t));
+            out.push_str("\")");
+        }
+        Value::RelTime(t) => {
+            out.push_str("relTime(\"");
+            out.push_str(&crate::time::format_rel_time(*t));
+            out.push_str("\")");
+        }
+        Value::List(l) => write_list(out, &l.items, st),
+        Value::Record(r) => write_ad(out, &r.ad, st),
+    }
+}
+
+pub fn write_real(out: &mut String, r: f64, st: Style) {
+    if r.is_nan() {
+        out.push_str("real(\"NaN\")");
+    } else if r.is_infinite() {
+        out.push_str(if r > 0.0 {
+            "real(\"INF\")"
+        } else {
+            "real(\"-INF\")"
+        });
+    } else {
+        match st {
+            Style::Canonical => out.push_str(&format_e(r, 15)),
+            Style::Old => out.push_str(&format_g16(r)),
+        }
+    }
+}
+
+/// C's `%.{prec}E`: `1.500000000000000E+00`.
+pub fn format_e(r: f64, prec: usize) -> String {
+    let s = format!("{:.*E}", prec, r);
+    let (mant, exp) = s.split_once('E').unwrap_or((&s, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let sign = if exp < 0 { '-' } else { '+' };
+    format!("{mant}E{sign}{:02}", exp.abs())
+}
+
+/// C's `%.16G`, with `.0` appended when the result looks like an integer
+/// (as HTCondor's old-syntax writer does so the type survives a round trip).
+pub fn format_g16(r: f64) -> String {
+    let mut s = format_g(r, 16);
+    if !s.contains(['.', 'E', 'e', 'n', 'N', 'i', 'I']) {
+        s.push_str(".0");
+    }
+    s
+}
+
+/// C's `%.{p}G`.
+pub fn format_g(r: f64, p: usize) -> String {
+    if r == 0.0 {
+        return if r.is_sign_negative() {
+            "-0".into()
+        } else {
+            "0".into()
+        };
+    }
+    let p = p.max(1);
+    // Exponent after rounding to p significant digits.
+    let e_form = format!("{:.*E}", p - 1, r);
+    let (mant, exp) = e_form.split_once('E').unwrap();
+    let exp: i32 = exp.parse().unwrap();
+    if exp < -4 || exp >= p as i32 {
+        let mant = trim_zeros(mant);
+        let sign = if exp < 0 { '-' } else { '+' };
+        format!("{mant}E{sign}{:02}", exp.abs())
+    } else {
+        let decimals = (p as i32 - 1 - exp).max(0) as usize;
+        trim_zeros(&format!("{:.*}", decimals, r)).to_string()
+    }
+}
+
+fn trim_zeros(s: &str) -> &str {
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.')
+    } else {
+        s
+    }
+}
+
+pub fn write_string(out: &mut String, s: &str, st: Style) {
+    out.push('"');
+    match st {
+        Style::Old => {
+            for c in s.chars() {
+                if c == '"' {
+                    out.push('\\');
+                }
+                out.push(c);
+            }
+        }
+        Style::Canonical => {
+            for &b in s.as_bytes() {
+                match b {
+                    b'"' => out.push_str("\\\""),
+                    b'\\' => out.push_str("\\\\"),
+                    b'\n' => out.push_str("\\n"),
+                    b'\t' => out.push_str("\\t"),
+                    b'\r' => out.push_str("\\r"),
+                    b'\x08' => out.push_str("\\b"),
+                    b'\x0c' => out.push_str("\\f"),
+                    0x20..=0x7e => out.push(b as char),
+                    _ => out.push_str(&format!("\\{:03o}", b)),
+                }
+            }
+        }
+    }
+    out.push('"');
+}
+
+/// Names that HTCondor's unparser always quotes.
+const RESERVED: &[&str] = &[
+    "error",
+    "false",
+    "is",
+    "isnt",
+    "parent",
+    "true",
+    "undefined",
+];
+
+pub fn needs_quotes(name: &str) -> bool {
+    let b = name.as_bytes();
+    if b.is_empty() || !(b[0].is_ascii_alphabetic() || b[0] == b'_') {
+        return true;
+    }
+    if !b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+        return true;
+    }
+    let lower = name.to_ascii_lowercase();
+    RESERVED.contains(&lower.as_str())
+}
+
+pub fn write_name(out: &mut String, name: &str) {
+    if needs_quotes(name) {
+        out.push('\'');
+        for c in name.chars() {
+            match c {
+                '\'' => out.push_str("\\'"),
+                '\\' => out.push_str("\\\\"),
+                _ => out.push(c),
+            }
+        }
+        out.push('\'');
+    } else {
+        out.push_str(name);
+    }
+}
