@@ -113,8 +113,10 @@ impl BinaryOp {
             BitAnd => "&",
             Eq => "==",
             Ne => "!=",
-            MetaEq => "=?=",
-            MetaNe => "=!=",
+            // libclassad has one operator for both spellings and prints it
+            // as the keyword.
+            MetaEq => "is",
+            MetaNe => "isnt",
             Is => "is",
             Isnt => "isnt",
             Lt => "<",
@@ -272,7 +274,8 @@ impl ClassAd {
     pub fn insert(&mut self, name: &str, expr: Expr) {
         let key: Arc<str> = fold(name).into();
         if let Some(&i) = self.index.get(&key) {
-            self.attrs[i as usize] = (name.into(), expr);
+            // The first spelling of the name is kept, as libclassad does.
+            self.attrs[i as usize].1 = expr;
         } else {
             self.index.insert(key, self.attrs.len() as u32);
             self.attrs.push((name.into(), expr));
@@ -320,6 +323,18 @@ impl ClassAd {
     }
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Expr)> {
         self.attrs.iter().map(|(n, e)| (&**n, e))
+    }
+
+    /// The attributes in libclassad's order (by name length, then name
+    /// without regard to case): what HTCondor prints, so our output does too.
+    pub fn iter_canonical(&self) -> impl Iterator<Item = (&str, &Expr)> {
+        let mut v: Vec<(&str, &Expr)> = self.iter().collect();
+        v.sort_by(|a, b| {
+            a.0.len()
+                .cmp(&b.0.len())
+                .then_with(|| crate::eval::ops::cmp_nocase(a.0, b.0))
+        });
+        v.into_iter()
     }
 
     /// Copy every attribute of `other` into this ad (later wins).

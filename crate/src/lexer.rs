@@ -124,6 +124,10 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    pub fn dialect(&self) -> Dialect {
+        self.dialect
+    }
+
     pub fn pos(&self) -> usize {
         self.pos
     }
@@ -176,7 +180,23 @@ impl<'a> Lexer<'a> {
             self.pos = end;
             keyword(word).unwrap_or_else(|| Tok::Ident(word.to_string()))
         } else if c == b'"' {
-            Tok::Str(self.string(b'"')?)
+            // Adjacent literals separated only by whitespace form one
+            // string ("a" "b" is "ab"); libclassad joins them in its lexer,
+            // so a comment between them is an error.
+            let mut s = self.string(b'"')?;
+            loop {
+                let mut j = self.pos;
+                while j < self.bytes.len() && self.bytes[j].is_ascii_whitespace() {
+                    j += 1;
+                }
+                if j < self.bytes.len() && self.bytes[j] == b'"' {
+                    self.pos = j;
+                    s.push_str(&self.string(b'"')?);
+                } else {
+                    break;
+                }
+            }
+            Tok::Str(s)
         } else if c == b'\'' {
             let text = self.string(b'\'')?;
             self.quoted(text, start)?
@@ -220,8 +240,15 @@ impl<'a> Lexer<'a> {
             i += 1;
         }
         let mut is_real = false;
-        if i < b.len() && b[i] == b'.' && !(i + 1 < b.len() && b[i + 1] == b'.') {
-            // `1.` is a real; but `x.1`-style selections never reach here.
+        if i < b.len() && b[i] == b'.' {
+            // libclassad wants digits after the point: `1.` is an error.
+            if !(i + 1 < b.len() && b[i + 1].is_ascii_digit()) {
+                return Err(Diagnostic::new(
+                    Span::new(start, i + 1),
+                    format!("`{}` is not a number", &self.src[start..i + 1]),
+                )
+                .expected("digits after the decimal point"));
+            }
             is_real = true;
             i += 1;
             while i < b.len() && b[i].is_ascii_digit() {
@@ -245,7 +272,7 @@ impl<'a> Lexer<'a> {
         self.pos = i;
         // Seed-era scale suffix: 2K, 323.4M.
         if self.dialect != Dialect::Modern && i < b.len() {
-            let scale = match b[i] {
+            let scale = match b[i].to_ascii_uppercase() {
                 b'B' => Some(0),
                 b'K' => Some(10),
                 b'M' => Some(20),
@@ -270,12 +297,25 @@ impl<'a> Lexer<'a> {
             .expected("digits, or a space between a number and a name")
             .help("scale suffixes (2K, 64M) are seed-era syntax; they are rejected in the modern dialect"));
         }
+        if !is_real && text.len() > 1 && text.starts_with('0') {
+            return Err(Diagnostic::new(
+                Span::new(start, i),
+                format!("`{text}`: integers cannot start with 0"),
+            )
+            .expected("a decimal integer without leading zeros"));
+        }
         if is_real {
             Ok(Tok::Real(text.parse().unwrap_or(f64::NAN)))
         } else {
             // libclassad reads integer literals with strtoll; values that do
-            // not fit come out as 0 there, an overflow we reproduce.
-            Ok(Tok::Int(text.parse().unwrap_or(0)))
+            // not fit come out as 0 there, an overflow we reproduce. The one
+            // exception is 2^63, which is kept so `-9223372036854775808`
+            // (folded into a negative literal) is i64::MIN.
+            Ok(Tok::Int(match text.parse::<i64>() {
+                Ok(v) => v,
+                Err(_) if text == "9223372036854775808" => i64::MIN,
+                Err(_) => 0,
+            }))
         }
     }
 
@@ -323,6 +363,13 @@ impl<'a> Lexer<'a> {
                             v = v * 8 + (b[i] - b'0') as u32;
                             i += 1;
                             n += 1;
+                        }
+                        if v == 0 {
+                            return Err(Diagnostic::new(
+                                Span::new(i - n - 1, i),
+                                "a string cannot contain the null character",
+                            )
+                            .expected("an octal escape between \\001 and \\377"));
                         }
                         out.push(v as u8);
                     }

@@ -16,6 +16,7 @@ pub mod eval;
 pub mod formats;
 pub mod functions;
 pub mod lexer;
+pub mod matching;
 pub mod parser;
 pub mod refs;
 pub mod specialize;

@@ -157,6 +157,16 @@ impl<'a> Parser<'a> {
     fn expr_inner(&mut self) -> P<D> {
         let (cond, dc) = self.binary(1)?;
         if self.eat("?")? {
+            if self.eat(":")? {
+                // `c ? : d` is libclassad's spelling of `c ?: d`.
+                let (alt, da) = self.expr_d()?;
+                let span = cond.span.to(alt.span);
+                return node(
+                    ExprKind::Elvis(Box::new(cond), Box::new(alt)),
+                    span,
+                    1 + dc.max(da),
+                );
+            }
             let (yes, dy) = self.expr_d()?;
             self.expect(":", "`:` of the conditional `c ? a : b`")?;
             let (no, dn) = self.expr_d()?;
@@ -165,15 +175,6 @@ impl<'a> Parser<'a> {
                 ExprKind::Cond(Box::new(cond), Box::new(yes), Box::new(no)),
                 span,
                 1 + dc.max(dy).max(dn),
-            );
-        }
-        if self.eat("?:")? {
-            let (alt, da) = self.expr_d()?;
-            let span = cond.span.to(alt.span);
-            return node(
-                ExprKind::Elvis(Box::new(cond), Box::new(alt)),
-                span,
-                1 + dc.max(da),
             );
         }
         Ok((cond, dc))
@@ -291,11 +292,50 @@ impl<'a> Parser<'a> {
                     span,
                     1 + depth.max(di),
                 )?;
+            } else if self.at("?:") {
+                // The `?:` token binds tighter than any operator, with a
+                // primary on each side, as in libclassad: `1 + x ?: 2` is
+                // `1 + (x ?: 2)`.
+                self.bump()?;
+                self.enter()?;
+                let r = self.primary().and_then(|p| self.postfix_no_elvis(p));
+                self.depth -= 1;
+                let (alt, da) = r?;
+                let span = e.span.to(alt.span);
+                (e, depth) = node(
+                    ExprKind::Elvis(Box::new(e), Box::new(alt)),
+                    span,
+                    1 + depth.max(da),
+                )?;
             } else {
                 break;
             }
         }
         Ok((e, depth))
+    }
+
+    /// Selections and subscripts only (the right side of `?:`).
+    fn postfix_no_elvis(&mut self, (mut e, mut depth): D) -> P<D> {
+        loop {
+            if self.at(".") {
+                self.bump()?;
+                let (name, nspan) = self.attr_name("an attribute name after `.`")?;
+                let span = e.span.to(nspan);
+                (e, depth) = node(ExprKind::Select(Box::new(e), name), span, depth + 1)?;
+            } else if self.at("[") {
+                self.bump()?;
+                let (idx, di) = self.expr_d()?;
+                let end = self.expect("]", "`]` to close the subscript")?;
+                let span = e.span.to(end);
+                (e, depth) = node(
+                    ExprKind::Index(Box::new(e), Box::new(idx)),
+                    span,
+                    1 + depth.max(di),
+                )?;
+            } else {
+                return Ok((e, depth));
+            }
+        }
     }
 
     fn attr_name(&mut self, expected: &str) -> P<(Name, Span)> {
@@ -331,14 +371,7 @@ impl<'a> Parser<'a> {
         match self.tok.tok.clone() {
             Tok::Str(s) => {
                 self.bump()?;
-                // Adjacent string literals concatenate: "a" "b" is "ab".
-                let mut s = s;
-                let mut end = span;
-                while let Tok::Str(more) = &self.tok.tok {
-                    s.push_str(more);
-                    end = self.bump()?.span;
-                }
-                Ok((Expr::new(ExprKind::Literal(Value::str(s)), span.to(end)), 1))
+                Ok((Expr::new(ExprKind::Literal(Value::str(s)), span), 1))
             }
             Tok::QuotedName(s) => {
                 self.bump()?;
@@ -415,6 +448,9 @@ impl<'a> Parser<'a> {
             }
         }
         let end = self.expect(")", "`,` or `)` in the argument list")?;
+        if let Some(v) = time_literal_call(&name, &args, start.to(end))? {
+            return Ok((Expr::new(ExprKind::Literal(v), start.to(end)), 1));
+        }
         let func = crate::functions::lookup(&name);
         node(
             ExprKind::Call(Call {
@@ -462,10 +498,16 @@ impl<'a> Parser<'a> {
         let mut ad = ClassAd::new();
         let mut depth = 0;
         loop {
+            // Empty statements (`;;`) are allowed.
+            while self.eat(";")? {}
             if self.at("]") {
                 break;
             }
-            let (name, _) = self.attr_name("an attribute name or `]`")?;
+            let (name, nspan) = self.attr_name("an attribute name or `]`")?;
+            if name.text.is_empty() {
+                return Err(Diagnostic::new(nspan, "an attribute name cannot be empty")
+                    .expected("a name such as 'My Attribute'"));
+            }
             self.expect(
                 "=",
                 &format!("`=` after the attribute name `{}`", name.text),
@@ -478,6 +520,14 @@ impl<'a> Parser<'a> {
                 if self.at("]") {
                     break;
                 }
+                // The seed papers' figures sometimes omit the `;` before the
+                // next definition; outside the modern dialect a name here
+                // can only start one.
+                if self.lx.dialect() != Dialect::Modern
+                    && matches!(self.tok.tok, Tok::Ident(_) | Tok::QuotedName(_))
+                {
+                    continue;
+                }
                 return Err(self
                     .unexpected("`;` or `]` after the attribute definition")
                     .in_attribute(&name.text));
@@ -485,5 +535,36 @@ impl<'a> Parser<'a> {
         }
         self.bump()?; // ]
         Ok((ad, depth + 1))
+    }
+}
+
+/// libclassad's parser turns `absTime("…")` and `relTime("…")` with a
+/// string literal into a time literal, and rejects text that is no time.
+fn time_literal_call(name: &str, args: &[Expr], span: Span) -> P<Option<Value>> {
+    let [arg] = args else {
+        return Ok(None);
+    };
+    let Some(Value::Str(text)) = arg.as_literal() else {
+        return Ok(None);
+    };
+    if name.eq_ignore_ascii_case("abstime") {
+        let clock = crate::time::Clock::default();
+        match crate::time::parse_abs_time_text(text, |t| clock.offset_at(t)) {
+            Some(t) => Ok(Some(Value::AbsTime(t))),
+            None => Err(
+                Diagnostic::new(span, format!("\"{text}\" is not an absolute time"))
+                    .expected("ISO 8601 such as \"2003-02-10T10:53:31-06:00\""),
+            ),
+        }
+    } else if name.eq_ignore_ascii_case("reltime") {
+        match crate::time::parse_rel_time_text(text) {
+            Some(t) => Ok(Some(Value::RelTime(t))),
+            None => Err(
+                Diagnostic::new(span, format!("\"{text}\" is not a relative time"))
+                    .expected("[-][days+]hh:mm:ss, such as \"1+02:00:00\""),
+            ),
+        }
+    } else {
+        Ok(None)
     }
 }

@@ -85,7 +85,8 @@ pub fn parse_rel_time_literal(text: &str) -> Option<f64> {
         Some(r) => (true, r),
         None => (false, t.strip_prefix('+').unwrap_or(t)),
     };
-    let (days, t) = match t.split_once('+') {
+    // Days as `3+19:49:15` or, in the thesis, `3d19:49:15`.
+    let (days, t) = match t.split_once(['+', 'd', 'D']) {
         Some((d, r)) => (d.parse::<u64>().ok()? as f64, r),
         None => (0.0, t),
     };

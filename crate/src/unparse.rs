@@ -49,9 +49,10 @@ pub fn write_expr(out: &mut String, e: &Expr, st: Style) {
             write_name(out, &name.text);
         }
         ExprKind::Select(base, name) => {
+            // libclassad never quotes the name after a dot.
             write_expr(out, base, st);
             out.push('.');
-            write_name(out, &name.text);
+            out.push_str(&name.text);
         }
         ExprKind::Index(base, idx) => {
             write_expr(out, base, st);
@@ -117,7 +118,7 @@ fn write_list(out: &mut String, items: &[Expr], st: Style) {
 
 pub fn write_ad(out: &mut String, ad: &ClassAd, st: Style) {
     out.push_str("[ ");
-    for (i, (n, e)) in ad.iter().enumerate() {
+    for (i, (n, e)) in ad.iter_canonical().enumerate() {
         if i > 0 {
             out.push_str("; ");
         }
@@ -160,6 +161,9 @@ pub fn write_real(out: &mut String, r: f64, st: Style) {
         } else {
             "real(\"-INF\")"
         });
+    } else if r == 0.0 && st == Style::Canonical {
+        // libclassad prints zero specially (keeping its sign).
+        out.push_str(if r.is_sign_negative() { "-0.0" } else { "0.0" });
     } else {
         match st {
             Style::Canonical => out.push_str(&format_e(r, 15)),
@@ -230,23 +234,33 @@ pub fn write_string(out: &mut String, s: &str, st: Style) {
                 out.push(c);
             }
         }
-        Style::Canonical => {
-            for &b in s.as_bytes() {
-                match b {
-                    b'"' => out.push_str("\\\""),
-                    b'\\' => out.push_str("\\\\"),
-                    b'\n' => out.push_str("\\n"),
-                    b'\t' => out.push_str("\\t"),
-                    b'\r' => out.push_str("\\r"),
-                    b'\x08' => out.push_str("\\b"),
-                    b'\x0c' => out.push_str("\\f"),
-                    0x20..=0x7e => out.push(b as char),
-                    _ => out.push_str(&format!("\\{:03o}", b)),
-                }
-            }
-        }
+        Style::Canonical => escape_into(out, s, b'"'),
     }
     out.push('"');
+}
+
+/// libclassad's escaping inside `"…"` strings and `'…'` names: the quote
+/// and backslash, C's named control escapes, every other byte outside
+/// printable ASCII as three octal digits.
+fn escape_into(out: &mut String, s: &str, quote: u8) {
+    for &b in s.as_bytes() {
+        match b {
+            b'\\' => out.push_str("\\\\"),
+            b'\n' => out.push_str("\\n"),
+            b'\t' => out.push_str("\\t"),
+            b'\r' => out.push_str("\\r"),
+            0x07 => out.push_str("\\a"),
+            0x08 => out.push_str("\\b"),
+            0x0b => out.push_str("\\v"),
+            0x0c => out.push_str("\\f"),
+            q if q == quote => {
+                out.push('\\');
+                out.push(q as char);
+            }
+            0x20..=0x7e => out.push(b as char),
+            _ => out.push_str(&format!("\\{:03o}", b)),
+        }
+    }
 }
 
 /// Names that HTCondor's unparser always quotes.
@@ -275,13 +289,7 @@ pub fn needs_quotes(name: &str) -> bool {
 pub fn write_name(out: &mut String, name: &str) {
     if needs_quotes(name) {
         out.push('\'');
-        for c in name.chars() {
-            match c {
-                '\'' => out.push_str("\\'"),
-                '\\' => out.push_str("\\\\"),
-                _ => out.push(c),
-            }
-        }
+        escape_into(out, name, b'\'');
         out.push('\'');
     } else {
         out.push_str(name);

@@ -296,6 +296,12 @@ impl Evaluator {
 
     /// The record value for a scope, when it is an ad.
     fn record_of(&self, env: &Env) -> Value {
+        if let Env::MatchSide(s) = env {
+            return Value::Record(RecordValue {
+                ad: match_context_ad(*s),
+                env: Env::MatchRoot,
+            });
+        }
         match self.ad_of(env) {
             Some(ad) => Value::Record(RecordValue {
                 ad,
@@ -357,7 +363,11 @@ impl Evaluator {
                             let root = self.root_env();
                             return Some(self.record_of(&root));
                         }
-                        "self" | "my" => return Some(self.record_of(&cur)),
+                        "self" => return Some(self.record_of(&cur)),
+                        // `MY` is old-ClassAd syntax, known only in HTCondor mode.
+                        "my" if self.opts.mode == Mode::HTCondor => {
+                            return Some(self.record_of(&cur))
+                        }
                         "parent" => {
                             let p = self.parent_of(&cur);
                             return Some(self.record_of(&p));
@@ -377,7 +387,13 @@ impl Evaluator {
                     "my" | "ad" => return Some(self.record_of(&Env::Root(*s))),
                     _ => cur = Env::MatchRoot,
                 },
-                Env::MatchRoot => return None,
+                Env::MatchRoot => {
+                    return match key {
+                        "left" => Some(self.record_of(&Env::Root(Side::My))),
+                        "right" => Some(self.record_of(&Env::Root(Side::Target))),
+                        _ => None,
+                    }
+                }
             }
         }
         None
@@ -500,4 +516,18 @@ impl Evaluator {
 pub fn eval_standalone(e: &Expr) -> Value {
     let mut ev = Evaluator::new(EvalOptions::default());
     ev.eval_expr(e)
+}
+
+/// The context record libclassad's match ad wraps each side in, e.g.
+/// `[ ad = .LEFT; my = .LEFT; other = .RIGHT; target = .RIGHT ]`.
+fn match_context_ad(side: Side) -> Arc<ClassAd> {
+    static ADS: std::sync::OnceLock<[Arc<ClassAd>; 2]> = std::sync::OnceLock::new();
+    let ads = ADS.get_or_init(|| {
+        let make = |me: &str, other: &str| {
+            let src = format!("[ ad = .{me}; my = .{me}; other = .{other}; target = .{other} ]");
+            Arc::new(crate::parser::parse_classad(&src).expect("static match context parses"))
+        };
+        [make("LEFT", "RIGHT"), make("RIGHT", "LEFT")]
+    });
+    ads[side as usize].clone()
 }

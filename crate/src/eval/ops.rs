@@ -168,7 +168,7 @@ pub fn binary(op: BinaryOp, l: &Value, r: &Value) -> Value {
 /// libclassad refuses to compare lists and records with `=?=`.
 fn identical_or_err(l: &Value, r: &Value) -> Option<bool> {
     let aggregate = |v: &Value| matches!(v, Value::List(_) | Value::Record(_));
-    if aggregate(l) || aggregate(r) {
+    if aggregate(l) && aggregate(r) && l.kind() == r.kind() {
         None
     } else {
         Some(identical(l, r))

@@ -1,0 +1,69 @@
+//! Bilateral matching (thesis §3.2): two ads match when each one's
+//! requirements are true with the other as its target.
+
+use std::sync::Arc;
+
+use crate::ast::{fold, ClassAd};
+use crate::eval::Evaluator;
+use crate::value::Value;
+
+/// The names under which an ad states its requirements, tried in order:
+/// HTCondor's `Requirements`, then the seed papers' `Constraint`.
+pub const DEFAULT_REQUIREMENTS: &[&str] = &["Requirements", "Constraint"];
+
+/// The outcome of matching a left ad against a right ad.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MatchOutcome {
+    /// The left ad's requirements hold with the right ad as target.
+    pub left_accepts: bool,
+    /// The right ad's requirements hold with the left ad as target.
+    pub right_accepts: bool,
+}
+
+impl MatchOutcome {
+    pub fn matched(self) -> bool {
+        self.left_accepts && self.right_accepts
+    }
+}
+
+/// Evaluate `my`'s requirements against `target`. A missing requirements
+/// attribute counts as true only under the name list being empty; by
+/// HTCondor's rule a value counts as true when it is `true` or a non-zero
+/// number, and undefined/error reject.
+pub fn requirements_value(
+    ev: &mut Evaluator,
+    my: &Arc<ClassAd>,
+    target: &Arc<ClassAd>,
+    names: &[&str],
+) -> Value {
+    ev.set_ads(Some(my.clone()), Some(target.clone()));
+    for n in names {
+        if my.position(&fold(n)).is_some() {
+            return ev.eval_attr(n);
+        }
+    }
+    Value::Undefined
+}
+
+pub fn accepts(
+    ev: &mut Evaluator,
+    my: &Arc<ClassAd>,
+    target: &Arc<ClassAd>,
+    names: &[&str],
+) -> bool {
+    requirements_value(ev, my, target, names).is_true()
+}
+
+/// Symmetric match of two ads (HTCondor's IsAMatch in both directions).
+pub fn symmetric_match(
+    ev: &mut Evaluator,
+    left: &Arc<ClassAd>,
+    right: &Arc<ClassAd>,
+) -> MatchOutcome {
+    let left_accepts = accepts(ev, left, right, DEFAULT_REQUIREMENTS);
+    let right_accepts = accepts(ev, right, left, DEFAULT_REQUIREMENTS);
+    MatchOutcome {
+        left_accepts,
+        right_accepts,
+    }
+}
