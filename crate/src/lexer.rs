@@ -109,7 +109,8 @@ pub struct Lexer<'a> {
     bytes: &'a [u8],
     pos: usize,
     dialect: Dialect,
-    /// Start of the previous token; lets the parser ask "was there space?".
+    strict: bool,
+    /// Comments seen (for highlighting).
     pub comments: Vec<Span>,
 }
 
@@ -120,8 +121,15 @@ impl<'a> Lexer<'a> {
             bytes: src.as_bytes(),
             pos: 0,
             dialect,
+            strict: false,
             comments: Vec::new(),
         }
+    }
+
+    /// Lex integers as plain libclassad does (strict mode) rather than
+    /// with HTCondor's old-ClassAd rules.
+    pub fn set_strict(&mut self, strict: bool) {
+        self.strict = strict;
     }
 
     pub fn dialect(&self) -> Dialect {
@@ -288,6 +296,13 @@ impl<'a> Lexer<'a> {
                 }
             }
         }
+        if self.strict && text == "0" && i < b.len() && (b[i] == b'x' || b[i] == b'X') {
+            let end = self.name_end(i);
+            if end > i + 1 && self.src[i + 1..end].bytes().all(|c| c.is_ascii_hexdigit()) {
+                self.pos = end;
+                return Ok(Tok::Int(0));
+            }
+        }
         if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
             let end = self.name_end(i);
             return Err(Diagnostic::new(
@@ -296,6 +311,15 @@ impl<'a> Lexer<'a> {
             )
             .expected("digits, or a space between a number and a name")
             .help("scale suffixes (2K, 64M) are seed-era syntax; they are rejected in the modern dialect"));
+        }
+        if self.strict && !is_real && text.starts_with('0') && text.len() > 1 {
+            // Plain libclassad: `012` is decimal 12, `08` an error, and
+            // `0x1f` is read as 0 (its hex prefix is accepted, the digits
+            // lost).
+            if text.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
+                return Ok(Tok::Int(text.trim_start_matches('0').parse().unwrap_or(0)));
+            }
+            return Err(Diagnostic::new(Span::new(start, i), format!("`{text}` is not a number")));
         }
         if !is_real && text.len() > 1 && text.starts_with('0') {
             return Err(Diagnostic::new(

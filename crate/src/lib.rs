@@ -28,7 +28,7 @@ pub use ast::{BinaryOp, ClassAd, Expr, ExprKind, Name, Span, UnaryOp};
 pub use diagnostic::Diagnostic;
 pub use eval::{Env, EvalOptions, Evaluator, Mode, Side, TraceNode};
 pub use lexer::Dialect;
-pub use parser::{parse_classad, parse_expr, parse_expr_in};
+pub use parser::{parse_classad, parse_expr, parse_expr_in, parse_expr_with};
 pub use time::Clock;
 pub use unparse::{unparse, unparse_ad, unparse_old};
 pub use value::{AbsTime, Value, ValueKind};

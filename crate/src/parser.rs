@@ -7,6 +7,7 @@ use std::sync::Arc;
 
 use crate::ast::{BinaryOp, Call, ClassAd, Expr, ExprKind, Name, Span, UnaryOp};
 use crate::diagnostic::Diagnostic;
+use crate::eval::Mode;
 use crate::lexer::{Dialect, Lexer, Tok, Token};
 use crate::value::Value;
 
@@ -20,7 +21,14 @@ pub fn parse_expr(src: &str) -> Result<Expr, Diagnostic> {
 }
 
 pub fn parse_expr_in(src: &str, dialect: Dialect) -> Result<Expr, Diagnostic> {
-    let mut p = Parser::new(src, dialect).map_err(|d| d.locate(src))?;
+    parse_expr_with(src, dialect, Mode::HTCondor)
+}
+
+/// Parse with the lexical rules of an evaluation mode: HTCondor (old
+/// ClassAd rules: no leading zeros, `;` may separate function arguments)
+/// or strict libclassad.
+pub fn parse_expr_with(src: &str, dialect: Dialect, mode: Mode) -> Result<Expr, Diagnostic> {
+    let mut p = Parser::new_with(src, dialect, mode).map_err(|d| d.locate(src))?;
     let r = p.expr().and_then(|e| {
         p.expect_eof("an operator or the end of the expression")?;
         Ok(e)
@@ -49,6 +57,7 @@ pub struct Parser<'a> {
     last_end: Span,
     /// Current recursion depth.
     depth: u32,
+    mode: Mode,
 }
 
 type P<T> = Result<T, Diagnostic>;
@@ -72,13 +81,19 @@ fn node(kind: ExprKind, span: Span, depth: u32) -> P<D> {
 
 impl<'a> Parser<'a> {
     pub fn new(src: &'a str, dialect: Dialect) -> P<Parser<'a>> {
+        Parser::new_with(src, dialect, Mode::HTCondor)
+    }
+
+    pub fn new_with(src: &'a str, dialect: Dialect, mode: Mode) -> P<Parser<'a>> {
         let mut lx = Lexer::new(src, dialect);
+        lx.set_strict(mode == Mode::Strict);
         let tok = lx.next_token()?;
         Ok(Parser {
             lx,
             tok,
             last_end: Span::NONE,
             depth: 0,
+            mode,
         })
     }
 
@@ -442,7 +457,8 @@ impl<'a> Parser<'a> {
                 let (a, d) = self.expr_d()?;
                 depth = depth.max(d);
                 args.push(a);
-                if !self.eat(",")? {
+                // Old ClassAd syntax also separates arguments with `;`.
+                if !self.eat(",")? && !(self.mode == Mode::HTCondor && self.eat(";")?) {
                     break;
                 }
             }
@@ -498,8 +514,11 @@ impl<'a> Parser<'a> {
         let mut ad = ClassAd::new();
         let mut depth = 0;
         loop {
-            // Empty statements (`;;`) are allowed.
-            while self.eat(";")? {}
+            // Extra `;` after a definition are allowed (`[a = 1;; b = 2]`),
+            // but not before the first one.
+            if !ad.is_empty() {
+                while self.eat(";")? {}
+            }
             if self.at("]") {
                 break;
             }

@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, HashSet};
 use std::sync::Arc;
 
-use classad::{parse_classad, parse_expr, Clock, EvalOptions, Evaluator, Mode};
+use classad::{parse_classad, parse_expr_with, Clock, Dialect, EvalOptions, Evaluator, Mode};
 use serde::Deserialize;
 
 #[derive(Deserialize)]
@@ -23,7 +23,8 @@ struct Case {
 }
 
 fn ours(c: &Case) -> String {
-    let e = match parse_expr(&c.expr) {
+    let mode = if c.mode == "strict" { Mode::Strict } else { Mode::HTCondor };
+    let e = match parse_expr_with(&c.expr, Dialect::Modern, mode) {
         Ok(e) => e,
         Err(_) => return "PARSE_ERROR".into(),
     };

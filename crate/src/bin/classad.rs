@@ -155,7 +155,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let mut out = std::io::BufWriter::new(stdout.lock());
             let mut all_parsed = true;
             let mut one = |src: &str, out: &mut dyn Write| -> std::io::Result<()> {
-                match classad::parse_expr_in(src, d) {
+                match classad::parse_expr_with(src, d, opts.mode) {
                     Ok(e) => {
                         ev.set_ads(Some(my_ad.clone()), target_ad.clone());
                         let v = ev.eval_expr(&e);

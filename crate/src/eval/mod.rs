@@ -486,6 +486,30 @@ impl Evaluator {
         self.eval(e, &env)
     }
 
+    /// Whether this evaluation has a target ad.
+    pub fn has_target(&self) -> bool {
+        self.matched
+    }
+
+    /// The innermost ad of a scope.
+    pub fn scope_ad(&self, env: &Env) -> Option<Arc<ClassAd>> {
+        self.ad_of(env)
+    }
+
+    /// The expression bound to `name` in `env` or its lexical parents,
+    /// never the target.
+    pub fn find_local_expr(&self, env: &Env, name: &Name) -> Option<Expr> {
+        let mut cur = env.clone();
+        for _ in 0..10_000 {
+            let ad = self.ad_of(&cur)?;
+            if let Some(i) = ad.position(&name.key) {
+                return Some(ad.at(i).1.clone());
+            }
+            cur = self.parent_of(&cur);
+        }
+        None
+    }
+
     /// The expression bound to `name` in scope `env`, without evaluating
     /// it (for `unparse(attr)` and friends).
     pub fn find_expr(&self, env: &Env, name: &Name) -> Option<Expr> {

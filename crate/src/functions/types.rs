@@ -93,43 +93,59 @@ fn eval_fn(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
     }
 }
 
-/// `unparse(attr)`: the text of an attribute's definition.
+/// `unparse(attr)`: the text of an attribute's definition, found in the
+/// local scope only. libclassad answers `""` for a name it cannot find
+/// and for any other form of reference (`MY.x`, `r.q`), error for a
+/// non-reference.
 fn unparse_fn(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
     if args.len() != 1 {
         return Value::Error;
     }
     match &args[0].kind {
-        ExprKind::Attr {
-            name,
-            absolute: false,
-        } => match ev.find_expr(env, name) {
+        ExprKind::Attr { name, absolute: false } => match ev.find_local_expr(env, name) {
             Some(e) => Value::str(crate::unparse::unparse(&e)),
-            None => Value::Error,
+            None => Value::str(""),
         },
+        ExprKind::Attr { .. } | ExprKind::Select(..) => Value::str(""),
         _ => Value::Error,
     }
 }
 
-/// `unresolved(attr)`: whether an attribute's definition refers to names
-/// that cannot be resolved. HTCondor registers this; it needs the
-/// attribute reference form.
+/// `unresolved(attr)`: the external references of an attribute's
+/// definition (following the ad's own attributes), comma-separated in
+/// libclassad's order; undefined when the attribute does not exist.
 fn unresolved(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
     if args.len() != 1 {
         return Value::Error;
     }
-    match &args[0].kind {
-        ExprKind::Attr {
-            name,
-            absolute: false,
-        } => match ev.find_expr(env, name) {
-            Some(e) => {
-                let refs = crate::refs::external_refs_of(&e);
-                Value::Bool(!refs.is_empty())
-            }
-            None => Value::Undefined,
-        },
-        _ => Value::Error,
-    }
+    let ExprKind::Attr { name, absolute: false } = &args[0].kind else {
+        return Value::Error;
+    };
+    let Some(ad) = ev.scope_ad(env) else {
+        return Value::Undefined;
+    };
+    let Some(def) = ad.get(&name.text) else {
+        return Value::Undefined;
+    };
+    let refs = crate::refs::expr_refs(def, &ad);
+    let has_target = ev.has_target();
+    // libclassad sorts the full names (`TARGET.x` sorts under T when there
+    // is no target to resolve it), then prints them without the prefix.
+    let mut full: Vec<String> = refs
+        .external
+        .iter()
+        .map(|r| match r.strip_prefix("TARGET.") {
+            Some(bare) if has_target => bare.to_string(),
+            _ => r.clone(),
+        })
+        .collect();
+    full.sort_by(|a, b| crate::eval::ops::cmp_nocase(a, b));
+    full.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+    let bare: Vec<&str> = full
+        .iter()
+        .map(|r| r.strip_prefix("TARGET.").unwrap_or(r))
+        .collect();
+    Value::str(bare.join(","))
 }
 
 /// `debug(expr)`: evaluates its argument (the trace view shows the rest).

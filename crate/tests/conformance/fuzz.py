@@ -23,6 +23,7 @@ CLI cannot evaluate `1 + 1` at all, 0 otherwise.
 import argparse
 import os
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -358,6 +359,7 @@ def main():
                   % (err or "wrong answer", " ".join(cli.command("htcondor", "none")), lines))
             for o in oracles.values():
                 o.close()
+            shutil.rmtree(workdir, ignore_errors=True)
             return 2
 
     stats = {"batches": 0, "compared": 0, "skipped": 0, "parse_errors": 0, "mismatches": 0,
@@ -425,6 +427,7 @@ def main():
     finally:
         for o in oracles.values():
             o.close()
+        shutil.rmtree(workdir, ignore_errors=True)
 
     print("fuzz summary: seed %d; %d batches; %d expressions compared (%d libclassad parse "
           "errors); %d skipped (untrustworthy oracle answer); %d mismatches; %d CLI failures"

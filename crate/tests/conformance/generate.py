@@ -254,7 +254,6 @@ class Cases:
 
 
 # Common argument values used to probe type handling.
-V_INT, V_NEG, V_REAL, V_ZERO = "3", "-7", "2.5", "0"
 TYPE_VALUES = ["3", "2.5", "0", "true", '"abc"', "undefined", "error",
                "{ 1,2 }", "[ a = 1 ]", "absTime(1000)", "relTime(60)"]
 # Substituted into every argument position by the function sweep.
