@@ -319,7 +319,10 @@ impl<'a> Lexer<'a> {
             if text.bytes().all(|b| (b'0'..=b'7').contains(&b)) {
                 return Ok(Tok::Int(text.trim_start_matches('0').parse().unwrap_or(0)));
             }
-            return Err(Diagnostic::new(Span::new(start, i), format!("`{text}` is not a number")));
+            return Err(Diagnostic::new(
+                Span::new(start, i),
+                format!("`{text}` is not a number"),
+            ));
         }
         if !is_real && text.len() > 1 && text.starts_with('0') {
             return Err(Diagnostic::new(

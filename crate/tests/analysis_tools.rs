@@ -21,13 +21,20 @@ fn specialization_folds_what_is_known() {
     // Thesis §2.6.1: the job's own attributes are known, the machine's not.
     let job = r#"[ ImageSize = 28000; Owner = "raman"; MinMem = ImageSize / 1000 ]"#;
     assert_eq!(
-        spec("other.Memory >= MinMem && other.Arch == \"INTEL\"", job, None),
+        spec(
+            "other.Memory >= MinMem && other.Arch == \"INTEL\"",
+            job,
+            None
+        ),
         "other.Memory >= 28 && other.Arch == \"INTEL\""
     );
     // Decided by the known part alone.
     assert_eq!(spec("Owner == \"raman\" || other.X", job, None), "true");
     assert_eq!(spec("Owner == \"x\" && other.X", job, None), "false");
-    assert_eq!(spec("ImageSize > 1 ? other.A : other.B", job, None), "other.A");
+    assert_eq!(
+        spec("ImageSize > 1 ? other.A : other.B", job, None),
+        "other.A"
+    );
     // Internal references that stay open are inlined in parentheses.
     assert_eq!(
         spec("Need", "[ Need = other.Memory * 2 ]", None),
@@ -35,11 +42,18 @@ fn specialization_folds_what_is_known() {
     );
     // With a target, its values are substituted.
     assert_eq!(
-        spec("other.Memory >= 100 && Free", "[ Free = true ]", Some("[ Memory = 512 ]")),
+        spec(
+            "other.Memory >= 100 && Free",
+            "[ Free = true ]",
+            Some("[ Memory = 512 ]")
+        ),
         "true"
     );
     // Cycles do not hang.
-    assert_eq!(spec("a", "[ a = b + other.x; b = a ]", None), "(a + other.x)");
+    assert_eq!(
+        spec("a", "[ a = b + other.x; b = a ]", None),
+        "(a + other.x)"
+    );
 }
 
 #[test]
@@ -86,7 +100,10 @@ fn references_internal_and_external() {
     assert!(r.internal.contains("Need") && r.internal.contains("ImageSize"));
     assert!(r.internal.contains("Owner"));
     let only = expr_refs(&parse_expr("Need > other.Disk").unwrap(), &ad);
-    assert_eq!(only.external.iter().collect::<Vec<_>>(), vec!["TARGET.Disk"]);
+    assert_eq!(
+        only.external.iter().collect::<Vec<_>>(),
+        vec!["TARGET.Disk"]
+    );
     assert!(only.internal.contains("ImageSize"), "followed through Need");
 }
 
@@ -117,4 +134,27 @@ fn trace_covers_every_subexpression() {
     assert_eq!(plus.children[1].value, "undefined");
     // The right side is evaluated too (|| needs it when the left is undefined).
     assert_eq!(root.children[1].value, "true");
+}
+
+#[test]
+fn json_api_round_trip() {
+    let r = classad::api::handle_json(
+        r#"{"op":"evaluate","expr":"x + parent.y","my":"[y = 1; inner = [x = 2]]","scope":["inner"]}"#,
+    );
+    assert!(r.contains(r#""value":"3""#), "{r}");
+    let r = classad::api::handle_json(r#"{"op":"evaluate","expr":"1 +"}"#);
+    assert!(
+        r.contains(r#""kind":"failed""#) && r.contains(r#""which":"expr""#),
+        "{r}"
+    );
+    assert!(
+        r.contains(r#""line":1"#) && r.contains(r#""column":4"#),
+        "{r}"
+    );
+    let r =
+        classad::api::handle_json(r#"{"op":"parse_pool","text":"A = 1\nB = \n\nName = \"x\"\n"}"#);
+    assert!(r.contains(r#""label":"x""#), "{r}");
+    assert!(r.contains(r#""line":2"#), "{r}");
+    let r = classad::api::handle_json("not json");
+    assert!(r.contains("bad request"), "{r}");
 }

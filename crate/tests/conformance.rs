@@ -23,7 +23,11 @@ struct Case {
 }
 
 fn ours(c: &Case) -> String {
-    let mode = if c.mode == "strict" { Mode::Strict } else { Mode::HTCondor };
+    let mode = if c.mode == "strict" {
+        Mode::Strict
+    } else {
+        Mode::HTCondor
+    };
     let e = match parse_expr_with(&c.expr, Dialect::Modern, mode) {
         Ok(e) => e,
         Err(_) => return "PARSE_ERROR".into(),

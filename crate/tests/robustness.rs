@@ -7,7 +7,9 @@ use classad::{formats, parse_classad, parse_expr, Dialect, EvalOptions, Evaluato
 
 fn eval(src: &str) -> String {
     let e = parse_expr(src).unwrap_or_else(|d| panic!("{src:.60}: {d}"));
-    Evaluator::new(EvalOptions::default()).eval_expr(&e).to_string()
+    Evaluator::new(EvalOptions::default())
+        .eval_expr(&e)
+        .to_string()
 }
 
 #[test]
@@ -100,7 +102,9 @@ fn garbage_never_panics() {
             s.push(alphabet[(x % alphabet.len() as u64) as usize]);
         }
         if let Ok(e) = parse_expr(&s) {
-            let _ = Evaluator::new(EvalOptions::default()).eval_expr(&e).to_string();
+            let _ = Evaluator::new(EvalOptions::default())
+                .eval_expr(&e)
+                .to_string();
             let _ = classad::unparse(&e);
         }
         for f in [

@@ -486,6 +486,11 @@ impl Evaluator {
         self.eval(e, &env)
     }
 
+    /// The scope inside a record value.
+    pub fn record_env(&self, r: &RecordValue) -> Env {
+        self.env_of_record(r)
+    }
+
     /// Whether this evaluation has a target ad.
     pub fn has_target(&self) -> bool {
         self.matched

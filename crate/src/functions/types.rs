@@ -102,7 +102,10 @@ fn unparse_fn(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
         return Value::Error;
     }
     match &args[0].kind {
-        ExprKind::Attr { name, absolute: false } => match ev.find_local_expr(env, name) {
+        ExprKind::Attr {
+            name,
+            absolute: false,
+        } => match ev.find_local_expr(env, name) {
             Some(e) => Value::str(crate::unparse::unparse(&e)),
             None => Value::str(""),
         },
@@ -118,7 +121,11 @@ fn unresolved(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
     if args.len() != 1 {
         return Value::Error;
     }
-    let ExprKind::Attr { name, absolute: false } = &args[0].kind else {
+    let ExprKind::Attr {
+        name,
+        absolute: false,
+    } = &args[0].kind
+    else {
         return Value::Error;
     };
     let Some(ad) = ev.scope_ad(env) else {
