@@ -177,7 +177,7 @@ pub fn handle(req: Request) -> Response {
 
 fn one_ad(text: &str, dialect: Dialect) -> Result<ClassAd, Vec<Diagnostic>> {
     let pool = formats::read_pool(text, InputFormat::Auto, dialect);
-    if !pool.diagnostics.is_empty() {
+    if pool.diagnostics.iter().any(Diagnostic::is_error) {
         return Err(pool.diagnostics);
     }
     let n = pool.ads.len();

@@ -6,8 +6,20 @@ use serde::{Deserialize, Serialize};
 
 use crate::ast::Span;
 
+/// How bad a problem is: an error loses input; a warning means the input
+/// was read, but HTCondor would read it differently or not at all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    #[default]
+    Error,
+    Warning,
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Diagnostic {
+    #[serde(default)]
+    pub severity: Severity,
     pub span: Span,
     pub message: String,
     #[serde(skip_serializing_if = "Option::is_none", default)]
@@ -28,6 +40,7 @@ pub struct Diagnostic {
 impl Diagnostic {
     pub fn new(span: Span, message: impl Into<String>) -> Diagnostic {
         Diagnostic {
+            severity: Severity::Error,
             span,
             message: message.into(),
             expected: None,
@@ -36,6 +49,13 @@ impl Diagnostic {
             column: 0,
             attribute: None,
         }
+    }
+    pub fn warning(mut self) -> Diagnostic {
+        self.severity = Severity::Warning;
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
     }
     pub fn expected(mut self, what: impl Into<String>) -> Diagnostic {
         self.expected = Some(what.into());
@@ -81,7 +101,11 @@ impl Diagnostic {
 
     /// A multi-line rendering with the source line and a caret underline.
     pub fn render(&self, src: &str, file: &str) -> String {
-        let mut out = format!("error: {}\n", self.message);
+        let level = match self.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        let mut out = format!("{level}: {}\n", self.message);
         out.push_str(&format!("  --> {}:{}:{}\n", file, self.line, self.column));
         if let Some(line) = src.lines().nth(self.line.saturating_sub(1) as usize) {
             let width = (self.span.end.saturating_sub(self.span.start) as usize).max(1);

@@ -31,6 +31,11 @@ pub enum Dialect {
 #[derive(Clone, Debug, PartialEq)]
 pub enum Tok {
     Int(i64),
+    /// An integer written with leading zeros (`012`): an error in HTCondor
+    /// mode unless negated (`-012` is -12, as libclassad reads it).
+    PaddedInt(i64),
+    /// `9223372036854775808`: 0 on its own (overflow), i64::MIN negated.
+    IntTwoTo63,
     Real(f64),
     Str(String),
     Ident(String),
@@ -51,7 +56,8 @@ pub enum Tok {
 impl Tok {
     pub fn describe(&self) -> String {
         match self {
-            Tok::Int(i) => format!("integer {i}"),
+            Tok::Int(i) | Tok::PaddedInt(i) => format!("integer {i}"),
+            Tok::IntTwoTo63 => "integer 9223372036854775808".into(),
             Tok::Real(_) => "real number".into(),
             Tok::Str(_) => "string".into(),
             Tok::Ident(s) => format!("name `{s}`"),
@@ -278,6 +284,23 @@ impl<'a> Lexer<'a> {
         }
         let text = &self.src[start..i];
         self.pos = i;
+        // The thesis writes hexadecimal (0xff) and octal (0600) integers;
+        // HTCondor rejects both, so outside the modern dialect they mean
+        // what the thesis says.
+        if self.dialect != Dialect::Modern
+            && !is_real
+            && text == "0"
+            && i < b.len()
+            && (b[i] | 0x20) == b'x'
+        {
+            let end = self.name_end(i + 1);
+            let digits = &self.src[i + 1..end];
+            if !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_hexdigit()) {
+                self.pos = end;
+                return Ok(Tok::Int(i64::from_str_radix(digits, 16).unwrap_or(0)));
+            }
+        }
+
         // Seed-era scale suffix: 2K, 323.4M.
         if self.dialect != Dialect::Modern && i < b.len() {
             let scale = match b[i].to_ascii_uppercase() {
@@ -312,6 +335,15 @@ impl<'a> Lexer<'a> {
             .expected("digits, or a space between a number and a name")
             .help("scale suffixes (2K, 64M) are seed-era syntax; they are rejected in the modern dialect"));
         }
+        if self.dialect != Dialect::Modern
+            && !self.strict
+            && !is_real
+            && text.len() > 1
+            && text.starts_with('0')
+            && text.bytes().all(|c| (b'0'..=b'7').contains(&c))
+        {
+            return Ok(Tok::Int(i64::from_str_radix(text, 8).unwrap_or(0)));
+        }
         if self.strict && !is_real && text.starts_with('0') && text.len() > 1 {
             // Plain libclassad: `012` is decimal 12, `08` an error, and
             // `0x1f` is read as 0 (its hex prefix is accepted, the digits
@@ -325,24 +357,19 @@ impl<'a> Lexer<'a> {
             ));
         }
         if !is_real && text.len() > 1 && text.starts_with('0') {
-            return Err(Diagnostic::new(
-                Span::new(start, i),
-                format!("`{text}`: integers cannot start with 0"),
-            )
-            .expected("a decimal integer without leading zeros"));
+            return Ok(Tok::PaddedInt(text.parse().unwrap_or(0)));
         }
         if is_real {
             Ok(Tok::Real(text.parse().unwrap_or(f64::NAN)))
         } else {
             // libclassad reads integer literals with strtoll; values that do
-            // not fit come out as 0 there, an overflow we reproduce. The one
-            // exception is 2^63, which is kept so `-9223372036854775808`
-            // (folded into a negative literal) is i64::MIN.
-            Ok(Tok::Int(match text.parse::<i64>() {
-                Ok(v) => v,
-                Err(_) if text == "9223372036854775808" => i64::MIN,
-                Err(_) => 0,
-            }))
+            // not fit come out as 0 there, an overflow we reproduce. 2^63 is
+            // told apart so `-9223372036854775808` can be i64::MIN.
+            Ok(match text.parse::<i64>() {
+                Ok(v) => Tok::Int(v),
+                Err(_) if text == "9223372036854775808" => Tok::IntTwoTo63,
+                Err(_) => Tok::Int(0),
+            })
         }
     }
 
@@ -465,7 +492,9 @@ pub fn highlight(src: &str, dialect: Dialect) -> Vec<Highlight> {
                 }
                 let class = match &t.tok {
                     Tok::Eof => break,
-                    Tok::Int(_) | Tok::Real(_) => TokenClass::Number,
+                    Tok::Int(_) | Tok::PaddedInt(_) | Tok::IntTwoTo63 | Tok::Real(_) => {
+                        TokenClass::Number
+                    }
                     Tok::Str(_) => TokenClass::String,
                     Tok::Ident(_) | Tok::QuotedName(_) => TokenClass::Name,
                     Tok::RelTime(_) | Tok::AbsTime(_) => TokenClass::Time,

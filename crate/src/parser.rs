@@ -268,7 +268,8 @@ impl<'a> Parser<'a> {
         // negative literal, but `- 5` as an operator; unparse shows it.
         if op == UnaryOp::Minus && self.tok.span.start == start.end {
             let neg = match self.tok.tok {
-                Tok::Int(i) => Some(Value::Int(i.wrapping_neg())),
+                Tok::Int(i) | Tok::PaddedInt(i) => Some(Value::Int(i.wrapping_neg())),
+                Tok::IntTwoTo63 => Some(Value::Int(i64::MIN)),
                 Tok::Real(r) => Some(Value::Real(-r)),
                 _ => None,
             };
@@ -368,14 +369,40 @@ impl<'a> Parser<'a> {
     fn primary(&mut self) -> P<D> {
         let span = self.tok.span;
         let lit = |v: Value| Ok((Expr::new(ExprKind::Literal(v), span), 1));
+        // A seed-era relative time ('00:15') becomes `relTime(<seconds>)`:
+        // it then evaluates to a relative time in HTCondor too, whereas a
+        // `relTime("…")` literal evaluates to a real there.
+        if let Tok::RelTime(t) = self.tok.tok {
+            self.bump()?;
+            let secs = if t.fract() == 0.0 && t.abs() < 9.0e15 {
+                Value::Int(t as i64)
+            } else {
+                Value::Real(t)
+            };
+            let arg = Expr::new(ExprKind::Literal(secs), span);
+            let call = Call {
+                name: "relTime".into(),
+                func: crate::functions::lookup("relTime"),
+                args: vec![arg],
+            };
+            return Ok((Expr::new(ExprKind::Call(call), span), 2));
+        }
         let value = match &self.tok.tok {
             Tok::Int(i) => Some(Value::Int(*i)),
+            Tok::IntTwoTo63 => Some(Value::Int(0)),
+            Tok::PaddedInt(_) => {
+                return Err(Diagnostic::new(
+                    span,
+                    "an integer cannot start with 0 in HTCondor syntax",
+                )
+                .expected("a decimal integer without leading zeros")
+                .help("HTCondor reads 012 as an error; strict libclassad reads it as 12"))
+            }
             Tok::Real(r) => Some(Value::Real(*r)),
             Tok::True => Some(Value::Bool(true)),
             Tok::False => Some(Value::Bool(false)),
             Tok::Undefined => Some(Value::Undefined),
             Tok::Error => Some(Value::Error),
-            Tok::RelTime(t) => Some(Value::RelTime(*t)),
             Tok::AbsTime(t) => Some(Value::AbsTime(*t)),
             _ => None,
         };
@@ -467,7 +494,11 @@ impl<'a> Parser<'a> {
         if let Some(v) = time_literal_call(&name, &args, start.to(end))? {
             return Ok((Expr::new(ExprKind::Literal(v), start.to(end)), 1));
         }
-        let func = crate::functions::lookup(&name);
+        let func = crate::functions::lookup(&name).or_else(|| {
+            (self.lx.dialect() != Dialect::Modern)
+                .then(|| crate::functions::lookup_seed(&name))
+                .flatten()
+        });
         node(
             ExprKind::Call(Call {
                 name: name.into(),

@@ -109,8 +109,10 @@ fn walk(e: &Expr, ad: Option<&ClassAd>, r: &mut References, seen: &mut BTreeSet<
                 r.external.insert(format!("TARGET.{}", name.text));
             }
             ExprKind::Attr { name: b, .. } if SCOPE_WORDS.contains(&&*b.key) => {
-                if !internal(&name.text, ad, r, seen) && (b.is("my") || b.is("self")) {
-                    // MY.x that the ad lacks is simply undefined; not external.
+                if !internal(&name.text, ad, r, seen) && b.is("my") {
+                    // `MY.x` that the ad lacks cannot be resolved anywhere;
+                    // libclassad lists it among the external references.
+                    r.external.insert(format!("MY.{}", name.text));
                 }
             }
             _ => walk(base, ad, r, seen),

@@ -123,7 +123,7 @@ impl Specializer<'_> {
                 if let (Some(x), Some(y)) = (sa.as_literal(), sb.as_literal()) {
                     return lit(ops::binary(*op, x, y), e);
                 }
-                Expr::new(ExprKind::Binary(*op, Box::new(sa), Box::new(sb)), e.span)
+                flatten_binary(*op, sa, sb, e)
             }
             ExprKind::Cond(c, a, b) => {
                 let sc = self.spec(c, d);
@@ -177,7 +177,11 @@ impl Specializer<'_> {
                 };
                 if pure && closed && c.func.is_some() {
                     let v = self.ev.eval_expr(&call);
-                    return lit(v, e);
+                    // A relative-time literal would evaluate to a real;
+                    // keep the call that computes a relative time.
+                    if !matches!(v, Value::RelTime(_)) {
+                        return lit(v, e);
+                    }
                 }
                 call
             }
@@ -240,4 +244,35 @@ fn is_scope_word(n: &Name) -> bool {
         &*n.key,
         "self" | "my" | "parent" | "root" | "toplevel" | "target" | "other"
     )
+}
+
+/// libclassad's Flatten rules for a binary node with an unknown side, as
+/// the thesis describes them (§2.6.1): the identity of `&&` / `||` drops
+/// out (`true && x` is `x`), and constants of `+` / `*` chains are
+/// aggregated (`3 + a + 7` is `10 + a`).
+fn flatten_binary(op: BinaryOp, a: Expr, b: Expr, at: &Expr) -> Expr {
+    let is = |x: &Expr, v: bool| matches!(x.as_literal(), Some(Value::Bool(b)) if *b == v);
+    match op {
+        BinaryOp::And if is(&a, true) => return b,
+        BinaryOp::And if is(&b, true) => return a,
+        BinaryOp::Or if is(&a, false) => return b,
+        BinaryOp::Or if is(&b, false) => return a,
+        BinaryOp::Add | BinaryOp::Mul => {
+            let numeric = |v: &Value| matches!(v, Value::Int(_) | Value::Real(_));
+            if let (ExprKind::Binary(inner, x, y), Some(c2)) = (&a.kind, b.as_literal()) {
+                if *inner == op && numeric(c2) {
+                    if let Some(c1) = x.as_literal().filter(|v| numeric(v)) {
+                        // (c1 op y) op c2  =  (c1 op c2) op y
+                        let c = ops::binary(op, c1, c2);
+                        return Expr::new(
+                            ExprKind::Binary(op, Box::new(lit(c, x)), y.clone()),
+                            at.span,
+                        );
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+    Expr::new(ExprKind::Binary(op, Box::new(a), Box::new(b)), at.span)
 }

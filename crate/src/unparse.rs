@@ -295,3 +295,46 @@ pub fn write_name(out: &mut String, name: &str) {
         out.push_str(name);
     }
 }
+
+/// libclassad's PrettyPrint layout of a list or record (what its
+/// `unparse()` function returns for them): each nesting level on its own
+/// lines, lists indented by 3 and 6, records by 4 and 8.
+pub fn unparse_pretty(e: &Expr) -> String {
+    let mut out = String::new();
+    write_pretty(&mut out, e, 0);
+    out
+}
+
+fn write_pretty(out: &mut String, e: &Expr, indent: usize) {
+    match &e.kind {
+        ExprKind::List(items) => {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent + 3));
+            out.push('{');
+            for (i, item) in items.iter().enumerate() {
+                out.push_str(if i == 0 { "\n" } else { ",\n" });
+                out.push_str(&" ".repeat(indent + 6));
+                write_pretty(out, item, indent + 6);
+            }
+            out.push('\n');
+            out.push_str(&" ".repeat(indent + 3));
+            out.push('}');
+        }
+        ExprKind::Record(ad) => {
+            out.push('\n');
+            out.push_str(&" ".repeat(indent + 4));
+            out.push('[');
+            for (i, (n, v)) in ad.iter_canonical().enumerate() {
+                out.push_str(if i == 0 { "\n" } else { "; \n" });
+                out.push_str(&" ".repeat(indent + 8));
+                write_name(out, n);
+                out.push_str(" = ");
+                write_pretty(out, v, indent + 8);
+            }
+            out.push('\n');
+            out.push_str(&" ".repeat(indent + 4));
+            out.push(']');
+        }
+        _ => write_expr(out, e, Style::Canonical),
+    }
+}

@@ -109,7 +109,10 @@ fn read_input(file: &Option<String>) -> Result<(String, String), String> {
 fn read_one_ad(path: &str, d: Dialect) -> Result<ClassAd, String> {
     let (text, name) = read_input(&Some(path.to_string()))?;
     let pool = formats::read_pool(&text, formats::InputFormat::Auto, d);
-    if let Some(diag) = pool.diagnostics.first() {
+    for diag in pool.diagnostics.iter().filter(|d| !d.is_error()) {
+        eprint!("{}", diag.render(&text, &name));
+    }
+    if let Some(diag) = pool.diagnostics.iter().find(|d| d.is_error()) {
         return Err(diag.render(&text, &name));
     }
     match pool.ads.len() {
@@ -204,7 +207,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             };
             let ads: Vec<&ClassAd> = pool.ads.iter().map(|a| &a.ad).collect();
             print!("{}", formats::write_pool(&ads, fmt));
-            Ok(if pool.diagnostics.is_empty() {
+            Ok(if !pool.diagnostics.iter().any(|d| d.is_error()) {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)
@@ -225,7 +228,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 println!("  internal: {}", join(&r.internal));
                 println!("  external: {}", join(&r.external));
             }
-            Ok(if pool.diagnostics.is_empty() {
+            Ok(if !pool.diagnostics.iter().any(|d| d.is_error()) {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::from(1)

@@ -183,6 +183,10 @@ impl Evaluator {
 
     fn eval_node(&mut self, e: &Expr, env: &Env) -> Value {
         match &e.kind {
+            // libclassad evaluates a relative-time literal (`relTime("1d")`,
+            // folded at parse time) to its seconds as a real, though it
+            // prints it as a relative time.
+            ExprKind::Literal(Value::RelTime(t)) => Value::Real(*t),
             ExprKind::Literal(v) => v.clone(),
             ExprKind::Attr { name, absolute } => {
                 let start = if *absolute {
@@ -226,12 +230,11 @@ impl Evaluator {
             ExprKind::Paren(a) => self.eval(a, env),
             ExprKind::Call(c) => match c.func {
                 Some(id) => {
+                    // HTCondor's extra functions stay registered in strict
+                    // mode, as they are in an HTCondor process with
+                    // STRICT_CLASSAD_EVALUATION on.
                     let def = crate::functions::get(id);
-                    if def.htcondor_only && self.opts.mode == Mode::Strict {
-                        Value::Error
-                    } else {
-                        (def.imp)(self, &c.args, env)
-                    }
+                    (def.imp)(self, &c.args, env)
                 }
                 None => Value::Error,
             },

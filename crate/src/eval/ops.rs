@@ -183,7 +183,7 @@ pub fn identical(l: &Value, r: &Value) -> bool {
         (Value::Int(a), Value::Int(b)) => a == b,
         (Value::Real(a), Value::Real(b)) => a == b,
         (Value::Str(a), Value::Str(b)) => a == b,
-        (Value::AbsTime(a), Value::AbsTime(b)) => a.secs == b.secs,
+        (Value::AbsTime(a), Value::AbsTime(b)) => a == b,
         (Value::RelTime(a), Value::RelTime(b)) => a == b,
         _ => false,
     }
@@ -220,20 +220,16 @@ fn arith(op: BinaryOp, l: &Value, r: &Value) -> Value {
             }
         }
         (Value::RelTime(t), x) | (x, Value::RelTime(t)) => {
-            let Some(n) = num(x) else {
-                return Value::Error;
+            // Only integers and reals scale a relative time (not booleans).
+            let n = match x {
+                Value::Int(i) => *i as f64,
+                Value::Real(r) => *r,
+                _ => return Value::Error,
             };
-            let n = as_f(n);
             let rel_left = matches!(l, Value::RelTime(_));
             return match op {
                 Mul => Value::RelTime(t * n),
-                Div if rel_left => {
-                    if n == 0.0 {
-                        Value::Error
-                    } else {
-                        Value::RelTime(t / n)
-                    }
-                }
+                Div if rel_left => Value::RelTime(t / n),
                 _ => Value::Error,
             };
         }
@@ -340,7 +336,11 @@ fn bits(op: BinaryOp, l: &Value, r: &Value) -> Value {
         BitXor => a ^ b,
         Shl => a.wrapping_shl(sh),
         Shr => a.wrapping_shr(sh),
-        Ushr => ((a as u64) >> sh) as i64,
+        // libclassad masks a negative value's sign-extended bits with
+        // ~(-1 << (64 - b)), using C's masked shift counts: so `-1 >>> 0`
+        // is 0 while `3 >>> 0` is 3.
+        Ushr if a < 0 => a.wrapping_shr(sh) & !(-1i64).wrapping_shl((64 - sh) & 63),
+        Ushr => a.wrapping_shr(sh),
         _ => unreachable!(),
     })
 }

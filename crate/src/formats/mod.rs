@@ -4,18 +4,31 @@
 //! `condor_status -json` prints. Reading never stops at the first bad ad:
 //! every ad that parses is kept and every problem is reported with its
 //! line and column.
+//!
+//! Reading is linear in the size of the input (a 50 MB dump reads in one
+//! pass), never panics on arbitrary text, and reports at most
+//! [`MAX_DIAGNOSTICS`] problems (then one that says how many more there
+//! were).
 
 mod json;
+mod new;
 mod old;
 mod pretty;
+mod scan;
 
 use serde::{Deserialize, Serialize};
 
 use crate::ast::{ClassAd, Span};
 use crate::diagnostic::Diagnostic;
 use crate::lexer::Dialect;
+use crate::value::Value;
 
-pub use pretty::pretty_ad;
+pub use json::ad_to_json;
+pub use pretty::{pretty_ad, pretty_expr};
+
+/// The most diagnostics one read reports; past this a single diagnostic
+/// says how many more problems were found.
+pub const MAX_DIAGNOSTICS: usize = 1000;
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -31,9 +44,17 @@ pub enum InputFormat {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum OutputFormat {
+    /// New ClassAd syntax, one `[ … ]` record per ad, one attribute a line.
     New,
+    /// The old long format, byte for byte as `condor_status -l` prints it.
     Old,
+    /// A JSON array, byte for byte as `condor_status -json` prints it.
     Json,
+    /// One JSON object per line, as libclassad's one-line JSON unparser
+    /// writes it.
+    #[serde(rename = "jsonl")]
+    JsonLines,
+    /// Indented new syntax for people (see [`pretty_ad`]).
     Pretty,
 }
 
@@ -43,177 +64,169 @@ pub struct PoolAd {
     pub ad: ClassAd,
     /// Bytes of the source this ad was read from.
     pub span: Span,
-    /// `Name`, else `MyType`, else `ad N` (1-based).
+    /// See [`label`].
     pub label: String,
 }
 
 #[derive(Clone, Debug, Default)]
 pub struct Pool {
     pub ads: Vec<PoolAd>,
-    /// Problems found, each located (line/column filled in).
+    /// Problems found, each located (line/column filled in), in the order
+    /// of the text.
     pub diagnostics: Vec<Diagnostic>,
     pub format: Option<InputFormat>,
 }
 
-/// Guess the format: JSON if the text starts with `{`, or with `[` followed
-/// by `{` or `]`; new syntax if it starts with `[` otherwise; else the old
-/// long format. Leading comments (`#`, `//`, `/* */`) are skipped.
+/// Guess the format from the first significant character (after
+/// whitespace, a byte-order mark and `#`, `//` or `/* */` comments):
+///
+/// * `{` — JSON (an object, JSON lines), unless the next character is `[`:
+///   then it is the new-syntax list `{ [ … ], [ … ] }` that
+///   `condor_status -long:new` prints;
+/// * `[` — a JSON array if the next character is `{` or `]`, else new
+///   syntax `[ … ]` records;
+/// * anything else — the old long format.
 pub fn detect(text: &str) -> InputFormat {
-    let t = skip_leading_comments(text);
-    let mut chars = t.chars();
-    match chars.next() {
-        Some('{') => InputFormat::Json,
-        Some('[') => {
-            let rest = chars.as_str().trim_start();
-            if rest.starts_with('{') || rest.starts_with(']') {
-                InputFormat::Json
-            } else {
+    let b = text.as_bytes();
+    let p = scan::skip_trivia(text, 0, b"");
+    let next = || b.get(scan::skip_trivia(text, p + 1, b"")).copied();
+    match b.get(p) {
+        Some(b'{') => {
+            if next() == Some(b'[') {
                 InputFormat::New
+            } else {
+                InputFormat::Json
             }
         }
+        Some(b'[') => match next() {
+            Some(b'{') | Some(b']') => InputFormat::Json,
+            _ => InputFormat::New,
+        },
         _ => InputFormat::Old,
     }
 }
 
-fn skip_leading_comments(text: &str) -> &str {
-    let mut t = text.trim_start();
-    loop {
-        if t.starts_with('#') || t.starts_with("//") {
-            t = t
-                .split_once('\n')
-                .map(|(_, r)| r)
-                .unwrap_or("")
-                .trim_start();
-        } else if t.starts_with("/*") {
-            t = t
-                .split_once("*/")
-                .map(|(_, r)| r)
-                .unwrap_or("")
-                .trim_start();
-        } else {
-            return t;
-        }
-    }
-}
-
+/// Read every ad in `text`. Bad ads, lines or attributes are reported in
+/// [`Pool::diagnostics`] and skipped; everything else is returned.
 pub fn read_pool(text: &str, format: InputFormat, dialect: Dialect) -> Pool {
     let format = match format {
         InputFormat::Auto => detect(text),
         f => f,
     };
     let mut pool = match format {
-        InputFormat::New | InputFormat::Auto => read_new(text, dialect),
+        InputFormat::New | InputFormat::Auto => new::read(text, dialect),
         InputFormat::Old => old::read(text, dialect),
-        InputFormat::Json => json::read(text),
+        InputFormat::Json => json::read(text, dialect),
     };
     pool.format = Some(format);
     for (i, a) in pool.ads.iter_mut().enumerate() {
         a.label = label(&a.ad, i);
     }
-    pool.diagnostics = pool
-        .diagnostics
-        .into_iter()
-        .map(|d| d.locate(text))
-        .collect();
+    finish_diagnostics(&mut pool.diagnostics, text);
     pool
 }
 
-/// A display name for an ad: its `Name`, else its `MyType`, else `ad N`.
+/// Like [`read_pool`] for bytes that may not be UTF-8 (a file of unknown
+/// origin, binary garbage): invalid sequences become U+FFFD and the first
+/// one is reported. Returns the decoded text, which the diagnostics' spans,
+/// lines and columns refer to.
+pub fn read_pool_bytes(bytes: &[u8], format: InputFormat, dialect: Dialect) -> (String, Pool) {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => {
+            let pool = read_pool(s, format, dialect);
+            (s.to_string(), pool)
+        }
+        Err(e) => {
+            let text = String::from_utf8_lossy(bytes).into_owned();
+            let mut pool = read_pool(&text, format, dialect);
+            // Everything before the first bad byte decoded unchanged.
+            let at = e.valid_up_to();
+            let d = Diagnostic::new(Span::new(at, at + 3), "the input is not valid UTF-8 text")
+                .help("invalid bytes were replaced by U+FFFD; is this a binary file?");
+            let idx = scan::LineIndex::new(&text);
+            pool.diagnostics.insert(0, idx.locate(d));
+            (text, pool)
+        }
+    }
+}
+
+/// Locate, order and cap the diagnostics of one read.
+fn finish_diagnostics(diags: &mut Vec<Diagnostic>, text: &str) {
+    if diags.is_empty() {
+        return;
+    }
+    diags.sort_by_key(|d| d.span.start);
+    let extra = diags.len().saturating_sub(MAX_DIAGNOSTICS);
+    diags.truncate(MAX_DIAGNOSTICS);
+    let idx = scan::LineIndex::new(text);
+    for d in diags.iter_mut() {
+        *d = idx.locate(std::mem::replace(d, Diagnostic::new(Span::NONE, "")));
+    }
+    if extra > 0 {
+        let last = diags.last().map(|d| d.span).unwrap_or(Span::NONE);
+        let d = Diagnostic::new(
+            Span::new(last.start as usize, last.start as usize),
+            format!("{extra} more problems after this one are not listed"),
+        )
+        .help("is this really a file of ClassAds?");
+        diags.push(idx.locate(d));
+    }
+}
+
+/// A display name for an ad: its `Name` (machines, daemons), else
+/// `ClusterId.ProcId` (jobs), else `GlobalJobId`, else `MyType`, else
+/// `ad N` (1-based).
 pub fn label(ad: &ClassAd, index: usize) -> String {
-    for attr in ["Name", "MyType"] {
-        if let Some(crate::value::Value::Str(s)) = ad.get(attr).and_then(|e| e.as_literal()) {
+    let lit = |attr: &str| ad.get(attr).and_then(|e| e.as_literal());
+    if let Some(Value::Str(s)) = lit("Name") {
+        return s.to_string();
+    }
+    if let (Some(Value::Int(c)), Some(Value::Int(p))) = (lit("ClusterId"), lit("ProcId")) {
+        return format!("{c}.{p}");
+    }
+    for attr in ["GlobalJobId", "MyType"] {
+        if let Some(Value::Str(s)) = lit(attr) {
             return s.to_string();
         }
     }
     format!("ad {}", index + 1)
 }
 
-/// A sequence of `[ … ]` records (optionally separated by `;` or `,`).
-fn read_new(text: &str, dialect: Dialect) -> Pool {
-    let mut pool = Pool::default();
-    let mut offset = 0;
-    while offset < text.len() {
-        let rest = &text[offset..];
-        let skipped = rest.len() - skip_separators(rest).len();
-        offset += skipped;
-        if offset >= text.len() {
-            break;
-        }
-        let rest = &text[offset..];
-        let mut p = match crate::parser::Parser::new(rest, dialect) {
-            Ok(p) => p,
-            Err(d) => {
-                pool.diagnostics.push(d.shifted(offset));
-                break;
-            }
-        };
-        let start = offset;
-        match p.record_ad() {
-            Ok(ad) => {
-                // The parser has looked one token ahead; the ad ends at the
-                // start of that token.
-                let consumed = p.span().start as usize;
-                let end = if matches!(p.peek(), crate::lexer::Tok::Eof) {
-                    rest.len()
-                } else {
-                    consumed
-                };
-                pool.ads.push(PoolAd {
-                    ad,
-                    span: Span::new(start, offset + end),
-                    label: String::new(),
-                });
-                offset += end.max(1);
-            }
-            Err(d) => {
-                pool.diagnostics.push(d.shifted(offset));
-                // Resynchronise at the next line that starts a record.
-                match rest[1..].find("\n[") {
-                    Some(i) => offset += i + 2,
-                    None => break,
-                }
-            }
-        }
-    }
-    pool
-}
-
-fn skip_separators(s: &str) -> &str {
-    let mut t = s;
-    loop {
-        let before = t.len();
-        t = t.trim_start_matches(|c: char| c.is_whitespace() || c == ';' || c == ',');
-        t = skip_leading_comments(t);
-        if t.len() == before {
-            return t;
-        }
-    }
-}
-
+/// Write ads in one format. Every format but pretty reads back, through
+/// [`read_pool`], to ads whose attributes unparse the same (JSON turns
+/// relative-time literals into seconds, as HTCondor does; the old format
+/// has no way to write an ad with no attributes).
 pub fn write_pool(ads: &[&ClassAd], format: OutputFormat) -> String {
+    let mut out = String::new();
     match format {
         OutputFormat::New => {
-            let mut out = String::new();
             for ad in ads {
                 out.push_str(&write_new_ad(ad));
                 out.push('\n');
             }
-            out
         }
         OutputFormat::Old => {
-            let parts: Vec<String> = ads.iter().map(|a| old::write(a)).collect();
-            parts.join("\n")
+            for ad in ads {
+                old::write(&mut out, ad);
+                // condor_status -l ends every ad with a blank line.
+                out.push('\n');
+            }
         }
-        OutputFormat::Json => json::write(ads),
+        OutputFormat::Json => json::write_array(&mut out, ads),
+        OutputFormat::JsonLines => {
+            for ad in ads {
+                json::write_line(&mut out, ad);
+                out.push('\n');
+            }
+        }
         OutputFormat::Pretty => {
-            let mut out = String::new();
             for ad in ads {
                 out.push_str(&pretty_ad(ad));
                 out.push('\n');
             }
-            out
         }
     }
+    out
 }
 
 /// One ad in new syntax, one attribute per line, expressions canonical.
@@ -224,7 +237,7 @@ pub fn write_new_ad(ad: &ClassAd) -> String {
         out.push_str("  ");
         crate::unparse::write_name(&mut out, name);
         out.push_str(" = ");
-        out.push_str(&crate::unparse::unparse(e));
+        crate::unparse::write_expr(&mut out, e, crate::unparse::Style::Canonical);
         if i + 1 < n {
             out.push(';');
         }
@@ -232,4 +245,12 @@ pub fn write_new_ad(ad: &ClassAd) -> String {
     }
     out.push(']');
     out
+}
+
+/// A copy of `e` with every span moved `by` bytes later (expressions parsed
+/// out of a slice of a larger text).
+pub(crate) fn shifted(e: &crate::ast::Expr, by: usize) -> crate::ast::Expr {
+    let mut e = e.clone();
+    crate::ast::shift_spans(&mut e, by);
+    e
 }

@@ -1,100 +1,466 @@
-//! The old ClassAd long format: `Attr = expr` per line, `#` comments, ads
-//! separated by blank lines or `***` lines.
+//! The old ClassAd long format, as `condor_q -l`, `condor_status -l` and
+//! `condor_history -l` print it: `Attr = expr` per line, ads separated by
+//! blank lines or by `*** …` banner lines (history files), `#` comment
+//! lines, `-- Schedd: …`-style header lines.
+//!
+//! Each line is read the way HTCondor's `InsertLongFormAttrValue` reads it:
+//! the name is everything before the first `=`, and the right-hand side is
+//! parsed with old-ClassAd string escaping (a backslash is a literal
+//! character unless it escapes a `"` that does not end the line, so
+//! `Iwd = "C:\condor\execute"` means what it says). Where HTCondor is
+//! stricter than it needs to be we are lenient but say so, and where it is
+//! silently lossy we keep what it keeps and report the rest:
+//!
+//! * a bad line is reported and reading goes on (HTCondor drops the rest of
+//!   the ad);
+//! * text after a complete expression is reported (HTCondor ignores it
+//!   silently) — except a trailing `;` or comment;
+//! * a definition whose expression is incomplete at the end of its line and
+//!   continues on following lines that are not definitions themselves (a
+//!   string with a newline in it, as `condor_q -l` prints one, or a long
+//!   expression broken by hand) is read whole and reported, since HTCondor
+//!   would reject it;
+//! * `'quoted names'` are unquoted, trailing whitespace and CRLF line ends
+//!   are ignored.
 
-use super::{Pool, PoolAd};
-use crate::ast::{ClassAd, Span};
+use super::scan::{self, BOM};
+use super::{shifted, Pool, PoolAd};
+use crate::ast::{ClassAd, Expr, Span};
 use crate::diagnostic::Diagnostic;
-use crate::lexer::Dialect;
+use crate::lexer::{Dialect, Lexer, Tok};
+use crate::parser::Parser;
+
+/// The most lines one definition may continue over.
+const MAX_CONTINUATION: usize = 10_000;
+
+struct Line<'a> {
+    /// Byte offset of the line in the text.
+    start: usize,
+    /// The line without its line end, BOM or trailing whitespace.
+    text: &'a str,
+}
+
+enum Kind {
+    /// Blank, `*** …` banner or `-- …` header: ends the current ad.
+    Separator,
+    Comment,
+    Definition,
+}
+
+fn kind(line: &str) -> Kind {
+    let t = line.trim_start();
+    if t.is_empty() || t.starts_with("***") || t.starts_with("--") {
+        Kind::Separator
+    } else if t.starts_with('#') || t.starts_with("//") || t.starts_with("/*") {
+        Kind::Comment
+    } else {
+        Kind::Definition
+    }
+}
+
+fn lines(text: &str) -> Vec<Line<'_>> {
+    let mut out = Vec::with_capacity(text.len() / 32 + 1);
+    let mut start = 0;
+    for raw in text.split_inclusive('\n') {
+        let mut body = raw.trim_end();
+        let mut s = start;
+        if start == 0 && body.starts_with(BOM) {
+            body = &body[BOM.len()..];
+            s += BOM.len();
+        }
+        out.push(Line {
+            start: s,
+            text: body,
+        });
+        start += raw.len();
+    }
+    out
+}
 
 pub(super) fn read(text: &str, dialect: Dialect) -> Pool {
-    let mut pool = Pool::default();
-    let mut cur = ClassAd::new();
-    let mut cur_start: Option<usize> = None;
-    let mut cur_end = 0;
-    let mut offset = 0;
-    let flush = |pool: &mut Pool, cur: &mut ClassAd, start: &mut Option<usize>, end: usize| {
-        if let Some(s) = start.take() {
-            pool.ads.push(PoolAd {
-                ad: std::mem::take(cur),
-                span: Span::new(s, end),
+    let mut r = Reader {
+        pool: Pool::default(),
+        ad: ClassAd::new(),
+        ad_span: None,
+        dialect,
+    };
+    let lines = lines(text);
+    let mut i = 0;
+    while i < lines.len() {
+        let line = &lines[i];
+        i += 1;
+        match kind(line.text) {
+            Kind::Separator => r.flush(),
+            Kind::Comment => {
+                // A `/* … */` comment may run over lines.
+                let t = line.text.trim_start();
+                if t.starts_with("/*") && !t[2..].contains("*/") {
+                    while i < lines.len() && !lines[i].text.contains("*/") {
+                        i += 1;
+                    }
+                    if i == lines.len() {
+                        let at = line.start + line.text.len() - t.len();
+                        r.pool.diagnostics.push(
+                            Diagnostic::new(
+                                Span::new(at, at + 2),
+                                "unterminated `/* … */` comment",
+                            )
+                            .expected("`*/` to close the comment"),
+                        );
+                    }
+                    i += 1;
+                }
+            }
+            Kind::Definition => {
+                let used = r.definition(&lines[i - 1..]);
+                i += used;
+            }
+        }
+    }
+    r.flush();
+    r.pool
+}
+
+struct Reader {
+    pool: Pool,
+    ad: ClassAd,
+    ad_span: Option<Span>,
+    dialect: Dialect,
+}
+
+impl Reader {
+    fn flush(&mut self) {
+        if let Some(span) = self.ad_span.take() {
+            self.pool.ads.push(PoolAd {
+                ad: std::mem::take(&mut self.ad),
+                span,
                 label: String::new(),
             });
         }
-    };
-    for raw in text.split_inclusive('\n') {
-        let line_start = offset;
-        offset += raw.len();
-        let line = raw.trim_end_matches(['\n', '\r']);
-        let trimmed = line.trim();
-        if trimmed.is_empty() || trimmed.starts_with("***") {
-            flush(&mut pool, &mut cur, &mut cur_start, cur_end);
-            continue;
-        }
-        if trimmed.starts_with('#') || trimmed.starts_with("//") || trimmed.starts_with("-- ") {
-            continue;
-        }
-        let Some(eq) = line.find('=') else {
-            let lead = line.len() - line.trim_start().len();
-            pool.diagnostics.push(
+    }
+
+    fn keep(&mut self, name: &str, e: Expr, span: Span) {
+        self.ad.insert(name, e);
+        self.ad_span = Some(match self.ad_span {
+            Some(s) => s.to(span),
+            None => span,
+        });
+    }
+
+    /// Read the definition on `lines[0]`; returns how many of the lines
+    /// after it it used as continuation lines.
+    fn definition(&mut self, lines: &[Line<'_>]) -> usize {
+        let line = &lines[0];
+        let lead = line.text.len() - line.text.trim_start().len();
+        let at = line.start + lead;
+        let body = &line.text[lead..];
+        let Some(eq) = body.find('=') else {
+            self.pool.diagnostics.push(
                 Diagnostic::new(
-                    Span::new(line_start + lead, line_start + line.len()),
-                    format!("`{trimmed}` is not an attribute definition"),
+                    Span::new(at, at + body.len()),
+                    format!(
+                        "`{}` is not an attribute definition",
+                        scan::shorten(body, 60)
+                    ),
                 )
                 .expected("`Name = expression`"),
             );
-            continue;
+            return 0;
         };
-        let name = line[..eq].trim();
-        let lead = line.len() - line.trim_start().len();
-        if name.is_empty()
-            || !name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'.')
-        {
-            pool.diagnostics.push(
-                Diagnostic::new(
-                    Span::new(line_start + lead, line_start + eq),
-                    format!("`{name}` is not an attribute name"),
-                )
-                .expected("a name of letters, digits and `_` before `=`"),
+        let raw_name = body[..eq].trim_end();
+        let name = match attribute_name(raw_name) {
+            Ok(n) => n,
+            Err(msg) => {
+                let d = Diagnostic::new(Span::new(at, at + eq.max(1)), msg)
+                    .expected("an attribute name before `=`");
+                let d = if raw_name.is_empty() {
+                    d
+                } else {
+                    d.in_attribute(raw_name)
+                };
+                self.pool.diagnostics.push(d);
+                return 0;
+            }
+        };
+        let rhs_lead = body[eq + 1..].len() - body[eq + 1..].trim_start().len();
+        let rhs_at = at + eq + 1 + rhs_lead;
+        let rhs = &body[eq + 1 + rhs_lead..];
+        let line_span = Span::new(at, line.start + line.text.len());
+        if rhs.is_empty() {
+            self.pool.diagnostics.push(
+                Diagnostic::new(Span::new(at + eq, at + eq + 1), "nothing after `=`")
+                    .expected("an expression")
+                    .in_attribute(&name),
             );
-            continue;
+            return 0;
         }
-        let rhs = &line[eq + 1..];
-        match crate::parser::parse_expr_in(rhs, dialect) {
-            Ok(mut e) => {
-                shift_spans(&mut e, line_start + eq + 1);
-                cur.insert(name, e);
-                cur_start.get_or_insert(line_start + lead);
-                cur_end = line_start + line.len();
+        let (conv, inserted) = old_escaping_to_new(rhs);
+        let back = |off: usize| rhs_at + original_offset(&inserted, off);
+        match parse_rhs(&conv, self.dialect) {
+            Ok((e, trailing)) => {
+                if let Some(t) = trailing {
+                    self.pool
+                        .diagnostics
+                        .push(trailing_text(&conv, t, back(t), &name));
+                }
+                self.keep(&name, shifted(&e, rhs_at), line_span);
+                0
             }
             Err(d) => {
+                let incomplete =
+                    d.span.start as usize >= conv.len() || d.message.starts_with("unterminated");
+                if incomplete {
+                    if let Some(used) = self.continued(&name, rhs, rhs_at, line_span, lines) {
+                        return used;
+                    }
+                }
+                let start = back(d.span.start as usize);
+                let end = back(d.span.end as usize).max(start);
                 let d = Diagnostic {
+                    span: Span::new(start, end),
                     line: 0,
                     column: 0,
                     ..d
                 };
-                pool.diagnostics
-                    .push(d.shifted(line_start + eq + 1).in_attribute(name));
+                self.pool.diagnostics.push(d.in_attribute(&name));
+                0
             }
         }
     }
-    flush(&mut pool, &mut cur, &mut cur_start, cur_end);
-    pool
+
+    /// Try reading a definition whose expression is incomplete on its own
+    /// line together with the continuation lines after it. Returns the
+    /// number of continuation lines used, or `None` if that does not give
+    /// an expression either (the caller reports the first line's error).
+    fn continued(
+        &mut self,
+        name: &str,
+        first: &str,
+        rhs_at: usize,
+        line_span: Span,
+        lines: &[Line<'_>],
+    ) -> Option<usize> {
+        let more: Vec<&Line<'_>> = lines[1..]
+            .iter()
+            .take(MAX_CONTINUATION)
+            .take_while(|l| {
+                matches!(kind(l.text), Kind::Definition) && !looks_like_definition(l.text)
+            })
+            .collect();
+        let last = more.last()?;
+        let mut raw = first.to_string();
+        for l in &more {
+            raw.push('\n');
+            raw.push_str(l.text);
+        }
+        let joined = old_escaping_to_new(&raw).0;
+        // Only a clean parse counts: a continuation that leaves text over
+        // was probably not one.
+        let Ok((e, None)) = parse_rhs(&joined, self.dialect) else {
+            return None;
+        };
+        let span = line_span.to(Span::new(last.start, last.start + last.text.len()));
+        let n = more.len();
+        self.pool.diagnostics.push(
+            Diagnostic::new(
+                line_span,
+                format!("the value of `{name}` continues over {} lines", n + 1),
+            )
+            .help(
+                "the old format has one attribute per line: HTCondor would reject this \
+                 definition (it was read whole here)",
+            )
+            .in_attribute(name)
+            .warning(),
+        );
+        self.keep(name, shifted(&e, rhs_at), span);
+        Some(n)
+    }
 }
 
-/// Make spans absolute in the whole file.
-pub(crate) fn shift_spans(e: &mut crate::ast::Expr, by: usize) {
-    crate::ast::shift_spans(e, by);
+fn trailing_text(conv: &str, t: usize, at: usize, name: &str) -> Diagnostic {
+    Diagnostic::new(
+        scan::span_at(at, conv.len() - t),
+        format!(
+            "unexpected `{}` after the value of `{name}`",
+            scan::shorten(&conv[t..], 30)
+        ),
+    )
+    .expected("the end of the line")
+    .help("HTCondor reads the expression before this and ignores the rest of the line")
+    .in_attribute(name)
 }
 
-pub(super) fn write(ad: &ClassAd) -> String {
-    let mut out = String::new();
+/// `Name =` at the start of a line (a definition, not a continuation).
+fn looks_like_definition(line: &str) -> bool {
+    let t = line.trim_start();
+    let n = t
+        .bytes()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == b'_' || *c == b'.')
+        .count();
+    if n == 0 {
+        return false;
+    }
+    let rest = t[n..].trim_start();
+    rest.starts_with('=')
+        && !rest.starts_with("==")
+        && !rest.starts_with("=?=")
+        && !rest.starts_with("=!=")
+}
+
+/// The attribute name of a line, as HTCondor takes it (everything before
+/// the `=`), unquoting `'quoted names'`. Names HTCondor would take but that
+/// cannot be meant as names (spaces, brackets, quotes) are refused.
+fn attribute_name(raw: &str) -> Result<String, String> {
+    if raw.is_empty() {
+        return Err("missing attribute name before `=`".into());
+    }
+    if raw.starts_with('\'') {
+        let mut lx = Lexer::new(raw, Dialect::Modern);
+        if let Ok(t) = lx.next_token() {
+            if let Tok::QuotedName(s) = t.tok {
+                if t.span.end as usize == raw.len() && !s.is_empty() {
+                    return Ok(s);
+                }
+            }
+        }
+        return Err(format!(
+            "`{}` is not an attribute name",
+            scan::shorten(raw, 40)
+        ));
+    }
+    let bad = |c: char| {
+        c.is_whitespace()
+            || c.is_control()
+            || matches!(
+                c,
+                '"' | '\'' | '(' | ')' | '[' | ']' | '{' | '}' | ';' | ',' | '\u{fffd}'
+            )
+    };
+    if raw.chars().any(bad) {
+        return Err(format!(
+            "`{}` is not an attribute name",
+            scan::shorten(raw, 40)
+        ));
+    }
+    Ok(raw.to_string())
+}
+
+/// Parse an old-format right-hand side (already converted to new escaping).
+/// Returns the expression and, if text follows it that HTCondor would
+/// ignore, where that text starts. A trailing `;` or comment is fine.
+fn parse_rhs(src: &str, dialect: Dialect) -> Result<(Expr, Option<usize>), Diagnostic> {
+    match parse_prefix(src, dialect) {
+        Ok(r) => Ok(r),
+        Err(d) => {
+            // HTCondor parses the longest expression it can and ignores the
+            // rest: `a = 1 @x` is `a = 1`. Do the same (the caller reports
+            // the rest), if the text before the error is a whole expression.
+            let at = d.span.start as usize;
+            if at > 0 && at < src.len() && src.is_char_boundary(at) {
+                if let Ok((e, None)) = parse_prefix(&src[..at], dialect) {
+                    let rest = src[at..].trim_start();
+                    let t = src.len() - rest.len();
+                    return Ok((e, (!rest.starts_with('#')).then_some(t)));
+                }
+            }
+            Err(d)
+        }
+    }
+}
+
+fn parse_prefix(src: &str, dialect: Dialect) -> Result<(Expr, Option<usize>), Diagnostic> {
+    let mut p = Parser::new(src, dialect)?;
+    let e = p.expr()?;
+    if matches!(p.peek(), Tok::Punct(";")) {
+        p.bump()?;
+    }
+    if matches!(p.peek(), Tok::Eof) {
+        Ok((e, None))
+    } else {
+        Ok((e, Some(p.span().start as usize)))
+    }
+}
+
+/// Old-ClassAd escaping to new, as libclassad's lexer reads the old format:
+/// in a string a backslash is an ordinary character except that `\"`
+/// escapes a quote that does not end the line; likewise `\'` in a quoted
+/// name. Every other backslash is doubled for the new-syntax lexer.
+/// Returns the converted text and the offsets (in `s`) where a backslash
+/// was inserted.
+pub(crate) fn old_escaping_to_new(s: &str) -> (String, Vec<usize>) {
+    if !s.contains('\\') {
+        return (s.to_string(), Vec::new());
+    }
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len() + 8);
+    let mut inserted = Vec::new();
+    let mut last = 0;
+    // The quote that closes what we are in: `"`, `'`, or none.
+    let mut quote: Option<u8> = None;
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'\\' {
+            // `\"` escapes unless that quote ends the line.
+            let escapes = quote.is_some()
+                && b.get(i + 1) == quote.as_ref()
+                && !matches!(b.get(i + 2), None | Some(b'\n' | b'\r'));
+            if escapes {
+                i += 2;
+                continue;
+            }
+            out.push_str(&s[last..i]);
+            out.push('\\');
+            inserted.push(i);
+            last = i;
+        } else if c == b'"' || c == b'\'' {
+            match quote {
+                None => quote = Some(c),
+                Some(q) if q == c => quote = None,
+                _ => {}
+            }
+        }
+        i += 1;
+    }
+    out.push_str(&s[last..]);
+    (out, inserted)
+}
+
+/// Map an offset in converted text back to the original.
+fn original_offset(inserted: &[usize], conv: usize) -> usize {
+    // The k-th insertion (0-based) sits at converted offset inserted[k] + k.
+    let before = inserted
+        .iter()
+        .enumerate()
+        .take_while(|(k, &p)| p + k < conv)
+        .count();
+    conv - before
+}
+
+/// Write one ad as `condor_status -l` does: `Name = expr` lines, values in
+/// the old unparse style. Names that could not be read back raw are
+/// written quoted.
+pub(super) fn write(out: &mut String, ad: &ClassAd) {
     for (name, e) in ad.iter() {
-        out.push_str(name);
+        if writes_raw(name) {
+            out.push_str(name);
+        } else {
+            crate::unparse::write_name(out, name);
+        }
         out.push_str(" = ");
-        out.push_str(&crate::unparse::unparse_old(e));
+        crate::unparse::write_expr(out, e, crate::unparse::Style::Old);
         out.push('\n');
     }
-    out
+}
+
+/// HTCondor writes every name raw; we do so for every name that reads back
+/// as itself (all real ones) and quote the rest.
+fn writes_raw(name: &str) -> bool {
+    !name.is_empty()
+        && !name.starts_with("--")
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "_.$@:+-/".contains(c))
+        && !name.starts_with("//")
 }

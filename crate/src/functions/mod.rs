@@ -50,6 +50,7 @@ pub const fn hf(name: &'static str, imp: FnImpl) -> FuncDef {
 struct Table {
     defs: Vec<&'static FuncDef>,
     by_name: FxHashMap<String, u16>,
+    seed_by_name: FxHashMap<String, u16>,
 }
 
 fn table() -> &'static Table {
@@ -71,13 +72,33 @@ fn table() -> &'static Table {
             let prev = by_name.insert(d.name.to_ascii_lowercase(), i as u16);
             debug_assert!(prev.is_none(), "function {} defined twice", d.name);
         }
-        Table { defs, by_name }
+        // The seed papers' functions that today's libclassad no longer has
+        // (MakeDate, InDays, IsMember, …): known only outside the modern
+        // dialect, where HTCondor would answer error anyway.
+        let mut seed_by_name = FxHashMap::default();
+        for d in time_fns::SEED_FUNCS.iter().chain(lists::SEED_FUNCS) {
+            seed_by_name.insert(d.name.to_ascii_lowercase(), defs.len() as u16);
+            defs.push(d);
+        }
+        Table {
+            defs,
+            by_name,
+            seed_by_name,
+        }
     })
 }
 
 /// Resolve a function name (any case) to its table index.
 pub fn lookup(name: &str) -> Option<u16> {
     table().by_name.get(&name.to_ascii_lowercase()).copied()
+}
+
+/// Resolve a name among the seed papers' retired functions.
+pub fn lookup_seed(name: &str) -> Option<u16> {
+    table()
+        .seed_by_name
+        .get(&name.to_ascii_lowercase())
+        .copied()
 }
 
 pub fn get(id: u16) -> &'static FuncDef {

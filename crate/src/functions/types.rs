@@ -78,18 +78,22 @@ fn if_then_else(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
     }
 }
 
-/// `eval(s)`: parse the string and evaluate it in the current scope.
+/// `eval(s)`: parse the string (with the mode's lexical rules) and
+/// evaluate it in the current scope. Any other value is returned as it
+/// is, except undefined, which libclassad turns into error.
 fn eval_fn(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
     let Some([v]) = eval_n::<1>(ev, args, env) else {
         return Value::Error;
     };
     match v {
-        Value::Str(s) => match crate::parser::parse_expr(&s) {
-            Ok(e) => ev.eval(&e, env),
-            Err(_) => Value::Error,
-        },
-        Value::Undefined => Value::Undefined,
-        _ => Value::Error,
+        Value::Str(s) => {
+            match crate::parser::parse_expr_with(&s, crate::lexer::Dialect::Modern, ev.mode()) {
+                Ok(e) => ev.eval(&e, env),
+                Err(_) => Value::Error,
+            }
+        }
+        Value::Undefined => Value::Error,
+        other => other,
     }
 }
 
@@ -106,7 +110,10 @@ fn unparse_fn(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
             name,
             absolute: false,
         } => match ev.find_local_expr(env, name) {
-            Some(e) => Value::str(crate::unparse::unparse(&e)),
+            Some(e) => Value::str(match e.kind {
+                ExprKind::List(_) | ExprKind::Record(_) => crate::unparse::unparse_pretty(&e),
+                _ => crate::unparse::unparse(&e),
+            }),
             None => Value::str(""),
         },
         ExprKind::Attr { .. } | ExprKind::Select(..) => Value::str(""),
@@ -118,8 +125,11 @@ fn unparse_fn(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
 /// definition (following the ad's own attributes), comma-separated in
 /// libclassad's order; undefined when the attribute does not exist.
 fn unresolved(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
-    if args.len() != 1 {
-        return Value::Error;
+    match args.len() {
+        1 => {}
+        // libclassad: no argument is an error, extra arguments undefined.
+        0 => return Value::Error,
+        _ => return Value::Undefined,
     }
     let ExprKind::Attr {
         name,
@@ -148,9 +158,17 @@ fn unresolved(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
         .collect();
     full.sort_by(|a, b| crate::eval::ops::cmp_nocase(a, b));
     full.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
+    // HTCondor mode reports `MY.x` as `x`; plain libclassad keeps the prefix.
+    let strict = ev.mode() == crate::eval::Mode::Strict;
     let bare: Vec<&str> = full
         .iter()
-        .map(|r| r.strip_prefix("TARGET.").unwrap_or(r))
+        .map(|r| {
+            let r = r.strip_prefix("TARGET.").unwrap_or(r);
+            match r.strip_prefix("MY.") {
+                Some(b) if !strict => b,
+                _ => r,
+            }
+        })
         .collect();
     Value::str(bare.join(","))
 }

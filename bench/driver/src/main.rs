@@ -1,0 +1,80 @@
+//! Usage: classad-bench-driver WORKLOAD [N] [DATA_DIR]
+//!   parse       parse machines_1000.txt N times (default 1)
+//!   match       symmetric_match of the first N jobs x 1000 machines (default 100)
+//!   req-parse   parse the typical Requirements expression N times (default 10000)
+//!   req-eval    evaluate it N times against one job/machine pair (default 10000)
+//!   nothing     load the data and stop (the baseline to subtract)
+use std::sync::Arc;
+
+use classad::formats::{read_pool, InputFormat};
+use classad::matching::symmetric_match;
+use classad::{parse_expr_in, ClassAd, Dialect, EvalOptions, Evaluator};
+
+const REQUIREMENTS: &str = r#"(TARGET.Arch == "INTEL") && (TARGET.OpSys == "LINUX") && (TARGET.VirtualMemory > ImageSize) && (TARGET.Memory >= RequestMemory) && (TARGET.Disk >= RequestDisk) && (TARGET.HasFileTransfer)"#;
+
+fn ads(text: &str) -> Vec<Arc<ClassAd>> {
+    read_pool(text, InputFormat::Old, Dialect::Auto)
+        .ads
+        .into_iter()
+        .map(|a| Arc::new(a.ad))
+        .collect()
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let what = args.get(1).map(String::as_str).unwrap_or("nothing");
+    let n: Option<usize> = args.get(2).and_then(|s| s.parse().ok());
+    let dir = args.get(3).cloned().unwrap_or_else(|| "bench/data".into());
+    let rd = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).expect("data file");
+    let machines_text = rd("machines_1000.txt");
+    let jobs_text = rd("jobs_1000.txt");
+    match what {
+        "parse" => {
+            for _ in 0..n.unwrap_or(1) {
+                let p = read_pool(std::hint::black_box(&machines_text), InputFormat::Old, Dialect::Auto);
+                assert_eq!(p.ads.len(), 1000);
+            }
+        }
+        "match" => {
+            let machines = ads(&machines_text);
+            let jobs = ads(&jobs_text);
+            let mut ev = Evaluator::new(EvalOptions::default());
+            let mut k = 0;
+            for j in jobs.iter().take(n.unwrap_or(100)) {
+                for m in &machines {
+                    k += symmetric_match(&mut ev, j, m).matched() as usize;
+                }
+            }
+            println!("{k} pairs match");
+        }
+        "match-setup" => {
+            let machines = ads(&machines_text);
+            let jobs = ads(&jobs_text);
+            println!("{} {}", machines.len(), jobs.len());
+        }
+        "req-parse" => {
+            for _ in 0..n.unwrap_or(10_000) {
+                std::hint::black_box(parse_expr_in(std::hint::black_box(REQUIREMENTS), Dialect::Auto).unwrap());
+            }
+        }
+        "req-eval" => {
+            let machines = ads(&machines_text);
+            let jobs = ads(&jobs_text);
+            let e = parse_expr_in(REQUIREMENTS, Dialect::Auto).unwrap();
+            let mut ev = Evaluator::new(EvalOptions::default());
+            let (j, m) = jobs
+                .iter()
+                .flat_map(|j| machines.iter().map(move |m| (j, m)))
+                .find(|(j, m)| {
+                    ev.set_ads(Some((*j).clone()), Some((*m).clone()));
+                    ev.eval_expr(&e).is_true()
+                })
+                .unwrap();
+            for _ in 0..n.unwrap_or(10_000) {
+                ev.set_ads(Some(j.clone()), Some(m.clone()));
+                std::hint::black_box(ev.eval_expr(std::hint::black_box(&e)));
+            }
+        }
+        _ => {}
+    }
+}

@@ -1,0 +1,176 @@
+//! Engine benchmarks on the thesis base workload (bench/gen_pool.py):
+//!
+//! * `parse_pool/old_long_10000_machines` — read a 10,000-machine
+//!   `condor_status -l` pool (`read_pool(.., InputFormat::Old, Dialect::Auto)`);
+//!   throughput in ads.
+//! * `symmetric_match/1000_jobs_x_1000_machines` — `symmetric_match` of every
+//!   job against every machine, one reused `Evaluator`; throughput in pairs.
+//! * `requirements/*` — parse, evaluate, and parse+evaluate a typical job
+//!   `Requirements` expression against a machine.
+//!
+//! The data files are generated (deterministically) by `bench/gen_pool.py`
+//! when missing; set `CLASSAD_BENCH_DATA` to use another directory.
+
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, OnceLock};
+use std::time::Duration;
+
+use classad::formats::{read_pool, InputFormat};
+use classad::matching::symmetric_match;
+use classad::{parse_expr_in, ClassAd, Dialect, EvalOptions, Evaluator};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+
+const FILES: [&str; 3] = ["machines_10000.txt", "machines_1000.txt", "jobs_1000.txt"];
+
+/// A typical job Requirements expression (as the generator writes them).
+const REQUIREMENTS: &str = r#"(TARGET.Arch == "INTEL") && (TARGET.OpSys == "LINUX") && (TARGET.VirtualMemory > ImageSize) && (TARGET.Memory >= RequestMemory) && (TARGET.Disk >= RequestDisk) && (TARGET.HasFileTransfer)"#;
+
+fn data_dir() -> PathBuf {
+    if let Ok(d) = std::env::var("CLASSAD_BENCH_DATA") {
+        return PathBuf::from(d);
+    }
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/data")
+}
+
+fn ensure_data() -> PathBuf {
+    let dir = data_dir();
+    if FILES.iter().all(|f| dir.join(f).exists()) {
+        return dir;
+    }
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/gen_pool.py");
+    let status = Command::new("python3")
+        .arg(&script)
+        .arg("--out")
+        .arg(&dir)
+        .status()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", script.display()));
+    assert!(status.success(), "{} failed", script.display());
+    dir
+}
+
+/// The data, read and checked once, only when a benchmark that needs it runs
+/// (so a filtered run does no unneeded setup).
+struct Data {
+    pool_text: String,
+    machines: Vec<Arc<ClassAd>>,
+    jobs: Vec<Arc<ClassAd>>,
+}
+
+fn data() -> &'static Data {
+    static DATA: OnceLock<Data> = OnceLock::new();
+    DATA.get_or_init(|| {
+        let dir = ensure_data();
+        let pool_text = read(&dir, "machines_10000.txt");
+        // Sanity: every ad parses, none reports a problem.
+        load_ads(&pool_text, 10_000);
+        Data {
+            pool_text,
+            machines: load_ads(&read(&dir, "machines_1000.txt"), 1000),
+            jobs: load_ads(&read(&dir, "jobs_1000.txt"), 1000),
+        }
+    })
+}
+
+fn read(dir: &Path, name: &str) -> String {
+    std::fs::read_to_string(dir.join(name))
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.join(name).display()))
+}
+
+fn load_ads(text: &str, expect: usize) -> Vec<Arc<ClassAd>> {
+    let pool = read_pool(text, InputFormat::Old, Dialect::Auto);
+    assert!(
+        pool.diagnostics.is_empty(),
+        "diagnostics: {:?}",
+        &pool.diagnostics[..pool.diagnostics.len().min(3)]
+    );
+    assert_eq!(pool.ads.len(), expect);
+    pool.ads.into_iter().map(|a| Arc::new(a.ad)).collect()
+}
+
+fn bench_parse(c: &mut Criterion) {
+    let mut g = c.benchmark_group("parse_pool");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(10));
+    g.throughput(Throughput::Elements(10_000));
+    g.bench_function("old_long_10000_machines", |b| {
+        let text = &data().pool_text;
+        b.iter(|| read_pool(black_box(text), InputFormat::Old, Dialect::Auto))
+    });
+    g.finish();
+}
+
+fn match_all(ev: &mut Evaluator, jobs: &[Arc<ClassAd>], machines: &[Arc<ClassAd>]) -> usize {
+    let mut n = 0usize;
+    for j in jobs {
+        for m in machines {
+            n += symmetric_match(ev, j, m).matched() as usize;
+        }
+    }
+    n
+}
+
+fn bench_match(c: &mut Criterion) {
+    let mut g = c.benchmark_group("symmetric_match");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(10));
+    g.throughput(Throughput::Elements(1_000_000));
+    g.bench_function("1000_jobs_x_1000_machines", |b| {
+        static ONCE: OnceLock<()> = OnceLock::new();
+        let d = data();
+        let mut ev = Evaluator::new(EvalOptions::default());
+        ONCE.get_or_init(|| {
+            let n = match_all(&mut ev, &d.jobs, &d.machines);
+            eprintln!("symmetric_match: {n} of 1000000 pairs match");
+        });
+        b.iter(|| black_box(match_all(&mut ev, &d.jobs, &d.machines)))
+    });
+    g.finish();
+}
+
+/// A job and a machine for which `REQUIREMENTS` (with the job as MY) is
+/// true, so that every clause is evaluated.
+fn requirements_pair(expr: &classad::Expr) -> (Arc<ClassAd>, Arc<ClassAd>) {
+    let d = data();
+    let mut ev = Evaluator::new(EvalOptions::default());
+    for j in &d.jobs {
+        for m in &d.machines {
+            ev.set_ads(Some(j.clone()), Some(m.clone()));
+            if ev.eval_expr(expr).is_true() {
+                return (j.clone(), m.clone());
+            }
+        }
+    }
+    panic!("no pair satisfies the benchmark Requirements");
+}
+
+fn bench_requirements(c: &mut Criterion) {
+    let expr = parse_expr_in(REQUIREMENTS, Dialect::Auto).expect("requirements parse");
+    let mut g = c.benchmark_group("requirements");
+    g.throughput(Throughput::Elements(1));
+    g.bench_function("parse", |b| {
+        b.iter(|| parse_expr_in(black_box(REQUIREMENTS), Dialect::Auto).unwrap())
+    });
+    g.bench_function("eval", |b| {
+        let (job, machine) = requirements_pair(&expr);
+        let mut ev = Evaluator::new(EvalOptions::default());
+        b.iter(|| {
+            ev.set_ads(Some(job.clone()), Some(machine.clone()));
+            ev.eval_expr(black_box(&expr))
+        })
+    });
+    g.bench_function("parse_eval", |b| {
+        let (job, machine) = requirements_pair(&expr);
+        let mut ev = Evaluator::new(EvalOptions::default());
+        b.iter(|| {
+            let e = parse_expr_in(black_box(REQUIREMENTS), Dialect::Auto).unwrap();
+            ev.set_ads(Some(job.clone()), Some(machine.clone()));
+            ev.eval_expr(&e)
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench_parse, bench_match, bench_requirements);
+criterion_main!(benches);

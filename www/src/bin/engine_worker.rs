@@ -1,0 +1,3 @@
+//! The Web Worker: answers `classad::api` requests off the main thread.
+
+fn main() {}

@@ -1,0 +1,12 @@
+//! The ClassAd Playground: a Yew app that runs the `classad` engine in the
+//! browser. The UI talks to the engine only through `classad::api`
+//! (JSON requests and responses), directly for quick work and through a
+//! Web Worker for heavy work.
+
+mod app;
+pub mod share;
+pub mod state;
+
+pub fn start() {
+    yew::Renderer::<app::App>::new().render();
+}
