@@ -2,7 +2,7 @@
 //! `ClassAdUnParser` writes them (the canonical form), or as `condor_q -l`
 //! writes them (the old form: shorter reals, raw strings).
 
-use crate::ast::{ClassAd, Expr, ExprKind};
+use crate::ast::{BinaryOp, ClassAd, Expr, ExprKind};
 use crate::value::Value;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,7 +68,12 @@ pub fn write_expr(out: &mut String, e: &Expr, st: Style) {
         ExprKind::Binary(op, a, b) => {
             write_expr(out, a, st);
             out.push(' ');
-            out.push_str(op.symbol());
+            // `condor_q -l` writes the meta operators symbolically.
+            out.push_str(match (st, op) {
+                (Style::Old, BinaryOp::MetaEq | BinaryOp::Is) => "=?=",
+                (Style::Old, BinaryOp::MetaNe | BinaryOp::Isnt) => "=!=",
+                _ => op.symbol(),
+            });
             out.push(' ');
             write_expr(out, b, st);
         }

@@ -4,8 +4,13 @@
 //! Web Worker for heavy work.
 
 mod app;
+pub mod components;
+pub mod engine;
+pub mod examples;
 pub mod share;
 pub mod state;
+pub mod storage;
+pub mod worker;
 
 pub fn start() {
     yew::Renderer::<app::App>::new().render();

@@ -40,6 +40,7 @@ enum ToArg {
     New,
     Old,
     Json,
+    Jsonl,
     Pretty,
 }
 
@@ -203,6 +204,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 ToArg::New => OutputFormat::New,
                 ToArg::Old => OutputFormat::Old,
                 ToArg::Json => OutputFormat::Json,
+                ToArg::Jsonl => OutputFormat::JsonLines,
                 ToArg::Pretty => OutputFormat::Pretty,
             };
             let ads: Vec<&ClassAd> = pool.ads.iter().map(|a| &a.ad).collect();

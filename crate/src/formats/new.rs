@@ -72,7 +72,9 @@ pub(super) fn read(text: &str, dialect: Dialect) -> Pool {
 /// Read the record opening at `start`; returns where to continue.
 fn read_record(text: &str, start: usize, dialect: Dialect, pool: &mut Pool) -> usize {
     let b = text.as_bytes();
-    let indent = scan::indentation(b, start).unwrap_or(usize::MAX);
+    // The indentation of the line the record opens on: lines opening a
+    // record no deeper than this end an unclosed one.
+    let indent = scan::line_indentation(b, start);
     let (end, closed) = match scan::record_extent(text, start, indent) {
         Extent::Closed(e) => (e, true),
         Extent::Open(e) => (e, false),

@@ -123,6 +123,11 @@ pub(crate) fn indentation(b: &[u8], pos: usize) -> Option<usize> {
         .then_some(pos - ls)
 }
 
+/// The number of blanks that start the line holding `pos`.
+pub(crate) fn line_indentation(b: &[u8], pos: usize) -> usize {
+    lead(b, line_start(b, pos))
+}
+
 /// The next line after the one holding `from` whose first non-blank byte is
 /// `open`, at an indentation of at most `max_indent`. Returns the offset of
 /// that byte.

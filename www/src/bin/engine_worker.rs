@@ -1,3 +1,6 @@
-//! The Web Worker: answers `classad::api` requests off the main thread.
+//! The Web Worker binary: answers `classad::api` requests off the main thread.
 
-fn main() {}
+fn main() {
+    console_error_panic_hook::set_once();
+    classad_playground::worker::run_worker();
+}
