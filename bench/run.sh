@@ -14,6 +14,10 @@ mkdir -p "$out"
 
 python3 "$here/gen_pool.py"
 
+# Timings are wall-clock: anything else running on the machine inflates them.
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+echo "load average before: $(load) on $(nproc) CPUs" | tee "$out/load.txt" >&2
+
 target_dir="$(cd "$root" && cargo metadata --format-version 1 --no-deps \
   | python3 -c 'import json,sys; print(json.load(sys.stdin)["target_directory"])')"
 
@@ -26,6 +30,8 @@ if [ -z "${SKIP_LIBCLASSAD:-}" ]; then
   echo "== libclassad: bench/libclassad_bench.py $*" >&2
   python3 "$here/libclassad_bench.py" --json "$out/libclassad.json" "$@" 2>&1 | tee "$out/libclassad.txt"
 fi
+
+echo "load average after: $(load)" | tee -a "$out/load.txt" >&2
 
 python3 - "$target_dir/criterion" "$out/libclassad.json" <<'PY'
 import json, os, sys
@@ -65,3 +71,4 @@ print(f"ours, Requirements expression: parse {req['parse']:.0f} ns, eval {req['e
 print(f"matching pairs: libclassad {lib['matched']} of {lib['match_pairs']}")
 print("targets: parse >= 4x faster than libclassad; symmetric match < 200 ns/pair")
 PY
+cat "$out/load.txt"

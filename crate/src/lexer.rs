@@ -138,6 +138,10 @@ impl<'a> Lexer<'a> {
         self.strict = strict;
     }
 
+    pub fn source(&self) -> &'a str {
+        self.src
+    }
+
     pub fn dialect(&self) -> Dialect {
         self.dialect
     }
@@ -326,11 +330,17 @@ impl<'a> Lexer<'a> {
                 return Ok(Tok::Int(0));
             }
         }
-        if i < b.len() && (b[i].is_ascii_alphabetic() || b[i] == b'_') {
-            let end = self.name_end(i);
+        // libclassad ends a number at the first non-digit, so `2is true`
+        // is `2 is true`. A lone scale letter in the modern dialect gets
+        // its own message, since it is seed-era syntax.
+        if self.dialect == Dialect::Modern
+            && i < b.len()
+            && b"BKMGTbkmgt".contains(&b[i])
+            && self.name_end(i + 1) == i + 1
+        {
             return Err(Diagnostic::new(
-                Span::new(start, end),
-                format!("`{}` is not a number", &self.src[start..end]),
+                Span::new(start, i + 1),
+                format!("`{}` is not a number", &self.src[start..i + 1]),
             )
             .expected("digits, or a space between a number and a name")
             .help("scale suffixes (2K, 64M) are seed-era syntax; they are rejected in the modern dialect"));
@@ -357,6 +367,13 @@ impl<'a> Lexer<'a> {
             ));
         }
         if !is_real && text.len() > 1 && text.starts_with('0') {
+            if text.bytes().any(|c| c == b'8' || c == b'9') {
+                return Err(Diagnostic::new(
+                    Span::new(start, i),
+                    format!("`{text}` is not a number"),
+                )
+                .expected("a decimal integer without leading zeros"));
+            }
             return Ok(Tok::PaddedInt(text.parse().unwrap_or(0)));
         }
         if is_real {

@@ -314,7 +314,7 @@ impl<'a> Parser<'a> {
                 // `1 + (x ?: 2)`.
                 self.bump()?;
                 self.enter()?;
-                let r = self.primary().and_then(|p| self.postfix_no_elvis(p));
+                let r = self.elvis_operand().and_then(|p| self.postfix_no_elvis(p));
                 self.depth -= 1;
                 let (alt, da) = r?;
                 let span = e.span.to(alt.span);
@@ -328,6 +328,30 @@ impl<'a> Parser<'a> {
             }
         }
         Ok((e, depth))
+    }
+
+    /// The right side of `?:`: a primary, or a negative number literal
+    /// (which libclassad's lexer reads as one token).
+    fn elvis_operand(&mut self) -> P<D> {
+        if matches!(self.tok.tok, Tok::Punct("-")) {
+            let minus = self.tok.span;
+            let next_is_number = {
+                let rest = &self.lx.source()[minus.end as usize..];
+                rest.starts_with(|c: char| c.is_ascii_digit() || c == '.')
+            };
+            if next_is_number {
+                self.bump()?;
+                let v = match self.tok.tok {
+                    Tok::Int(i) | Tok::PaddedInt(i) => Value::Int(i.wrapping_neg()),
+                    Tok::IntTwoTo63 => Value::Int(i64::MIN),
+                    Tok::Real(r) => Value::Real(-r),
+                    _ => return Err(self.unexpected("a number after `-`")),
+                };
+                let end = self.bump()?.span;
+                return Ok((Expr::new(ExprKind::Literal(v), minus.to(end)), 1));
+            }
+        }
+        self.primary()
     }
 
     /// Selections and subscripts only (the right side of `?:`).
@@ -545,12 +569,16 @@ impl<'a> Parser<'a> {
         let mut ad = ClassAd::new();
         let mut depth = 0;
         loop {
-            // Extra `;` after a definition are allowed (`[a = 1;; b = 2]`),
-            // but not before the first one.
-            if !ad.is_empty() {
-                while self.eat(";")? {}
+            // Extra `;` are allowed (`[; a = 1;; b = 2]`), but a record of
+            // nothing but `;` is an error, as in libclassad.
+            let mut semis = false;
+            while self.eat(";")? {
+                semis = true;
             }
             if self.at("]") {
+                if semis && ad.is_empty() {
+                    return Err(self.unexpected("an attribute definition"));
+                }
                 break;
             }
             let (name, nspan) = self.attr_name("an attribute name or `]`")?;

@@ -21,6 +21,10 @@ pub struct AbsTime {
 pub struct ListValue {
     pub items: Arc<[Expr]>,
     pub env: Env,
+    /// Written as a list literal (rather than computed by a function).
+    /// libclassad keeps the two apart: `=?=` between a literal list and a
+    /// computed one is false, between two of a kind an error.
+    pub literal: bool,
 }
 
 /// A record (nested ClassAd) value, closed over its lexical parent scope.
@@ -89,6 +93,7 @@ impl Value {
         Value::List(ListValue {
             items: items.into(),
             env: Env::None,
+            literal: false,
         })
     }
 

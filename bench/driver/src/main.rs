@@ -36,16 +36,26 @@ fn main() {
             }
         }
         "match" => {
-            let machines = ads(&machines_text);
+            // MACHINES=M uses only the first M machines (cache-size experiments);
+            // REPEAT=R runs the whole double loop R times.
+            let env = |k: &str, d: usize| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+            let mut machines = ads(&machines_text);
+            machines.truncate(env("MACHINES", 1000));
             let jobs = ads(&jobs_text);
             let mut ev = Evaluator::new(EvalOptions::default());
             let mut k = 0;
-            for j in jobs.iter().take(n.unwrap_or(100)) {
-                for m in &machines {
-                    k += symmetric_match(&mut ev, j, m).matched() as usize;
+            let t = std::time::Instant::now();
+            let mut pairs = 0usize;
+            for _ in 0..env("REPEAT", 1) {
+                for j in jobs.iter().take(n.unwrap_or(100)) {
+                    for m in &machines {
+                        k += symmetric_match(&mut ev, j, m).matched() as usize;
+                        pairs += 1;
+                    }
                 }
             }
-            println!("{k} pairs match");
+            let el = t.elapsed();
+            println!("{k} of {pairs} pairs match; {:.0} ns/pair", el.as_nanos() as f64 / pairs.max(1) as f64);
         }
         "match-setup" => {
             let machines = ads(&machines_text);

@@ -167,7 +167,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     }
                     Err(diag) => {
                         all_parsed = false;
-                        writeln!(out, "PARSE_ERROR {}", diag.summary())
+                        // One line per expression, whatever the message holds.
+                        let msg = diag.summary().replace('\n', "\\n").replace('\r', "\\r");
+                        writeln!(out, "PARSE_ERROR {msg}")
                     }
                 }
             };

@@ -241,6 +241,7 @@ impl Evaluator {
             ExprKind::List(items) => Value::List(ListValue {
                 items: items.clone(),
                 env: env.clone(),
+                literal: true,
             }),
             ExprKind::Record(ad) => Value::Record(RecordValue {
                 ad: ad.clone(),
@@ -446,7 +447,14 @@ impl Evaluator {
                     let v = self.eval(item, &l.env);
                     out.push(self.select(v, name));
                 }
-                Value::list_of(out)
+                // libclassad builds this list like a literal one.
+                match Value::list_of(out) {
+                    Value::List(mut m) => {
+                        m.literal = true;
+                        Value::List(m)
+                    }
+                    other => other,
+                }
             }
             Value::Undefined => Value::Undefined,
             _ => Value::Error,
@@ -504,18 +512,12 @@ impl Evaluator {
         self.ad_of(env)
     }
 
-    /// The expression bound to `name` in `env` or its lexical parents,
-    /// never the target.
+    /// The expression bound to `name` in the innermost ad of `env` (not
+    /// its parents, nor the target), as libclassad's `unparse()` finds it.
     pub fn find_local_expr(&self, env: &Env, name: &Name) -> Option<Expr> {
-        let mut cur = env.clone();
-        for _ in 0..10_000 {
-            let ad = self.ad_of(&cur)?;
-            if let Some(i) = ad.position(&name.key) {
-                return Some(ad.at(i).1.clone());
-            }
-            cur = self.parent_of(&cur);
-        }
-        None
+        let ad = self.ad_of(env)?;
+        let i = ad.position(&name.key)?;
+        Some(ad.at(i).1.clone())
     }
 
     /// The expression bound to `name` in scope `env`, without evaluating

@@ -165,10 +165,15 @@ pub fn binary(op: BinaryOp, l: &Value, r: &Value) -> Value {
     }
 }
 
-/// libclassad refuses to compare lists and records with `=?=`.
+/// libclassad refuses to compare two lists of the same provenance, or two
+/// records, with `=?=`; other pairs are simply not identical.
 fn identical_or_err(l: &Value, r: &Value) -> Option<bool> {
-    let aggregate = |v: &Value| matches!(v, Value::List(_) | Value::Record(_));
-    if aggregate(l) && aggregate(r) && l.kind() == r.kind() {
+    let same_kind = match (l, r) {
+        (Value::List(a), Value::List(b)) => a.literal == b.literal,
+        (Value::Record(_), Value::Record(_)) => true,
+        _ => false,
+    };
+    if same_kind {
         None
     } else {
         Some(identical(l, r))
@@ -335,6 +340,17 @@ fn bits(op: BinaryOp, l: &Value, r: &Value) -> Value {
         BitOr => a | b,
         BitXor => a ^ b,
         Shl => a.wrapping_shl(sh),
+        // libclassad shifts a negative value bit by bit: a count of 0 or
+        // less leaves it, 64 or more gives -1 (no masking of the count).
+        Shr if a < 0 => {
+            if b <= 0 {
+                a
+            } else if b >= 63 {
+                -1
+            } else {
+                a >> b
+            }
+        }
         Shr => a.wrapping_shr(sh),
         // libclassad masks a negative value's sign-extended bits with
         // ~(-1 << (64 - b)), using C's masked shift counts: so `-1 >>> 0`

@@ -266,7 +266,7 @@ class Cli:
             f.write(TARGET_AD + "\n")
 
     def command(self, mode, ctx):
-        cmd = [self.binary, "eval", "--mode", mode]
+        cmd = [self.binary, "eval", "--dialect", "modern", "--mode", mode]
         if ctx in ("both", "my"):
             cmd += ["--my", self.my_path]
         if ctx == "both":
@@ -287,7 +287,9 @@ class Cli:
         lines = p.stdout.decode("utf-8", "replace").split("\n")
         if lines and lines[-1] == "":
             lines.pop()
-        if p.returncode != 0:
+        # Exit status 1 only says some expression did not parse (each such
+        # line starts with PARSE_ERROR); 2 and above are real failures.
+        if p.returncode not in (0, 1):
             return None, "exit status %d; stderr: %s" % (p.returncode, p.stderr.decode("utf-8", "replace")[-500:])
         if len(lines) != len(exprs):
             return None, "printed %d lines for %d expressions" % (len(lines), len(exprs))
@@ -317,6 +319,13 @@ def ads_for(ctx):
     if ctx == "my":
         return MY_AD, None
     return None, None
+
+
+def documented_divergence(text):
+    """Expressions in the areas crate/CONFORMANCE.md lists as deliberate
+    differences: `..` typos (libclassad accepts them) and non-ASCII text
+    (libclassad's strings are bytes, ours UTF-8)."""
+    return ".." in text or any(ord(c) > 127 for c in text)
 
 
 def main():
@@ -381,6 +390,9 @@ def main():
                     text = gen.mutate(text)
                     node = Node(text)
                 if "\n" in text or not text.strip():
+                    continue
+                if documented_divergence(text):
+                    stats["skipped"] += 1
                     continue
                 res = oracles[mode].evaluate(text, my, target)
                 if "value" not in res:
