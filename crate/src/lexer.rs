@@ -218,6 +218,11 @@ impl<'a> Lexer<'a> {
         } else if c == b'\'' {
             let text = self.string(b'\'')?;
             self.quoted(text, start)?
+        } else if c == b'?' && self.src[self.pos + 1..].trim_start().starts_with(':') {
+            // libclassad's lexer reads `?`, blanks, `:` as the elvis token.
+            let rest = &self.src[self.pos + 1..];
+            self.pos += 1 + (rest.len() - rest.trim_start().len()) + 1;
+            Tok::Punct("?:")
         } else {
             let rest = &self.src[self.pos..];
             match PUNCTS.iter().find(|p| rest.starts_with(**p)) {

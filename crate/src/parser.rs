@@ -172,16 +172,6 @@ impl<'a> Parser<'a> {
     fn expr_inner(&mut self) -> P<D> {
         let (cond, dc) = self.binary(1)?;
         if self.eat("?")? {
-            if self.eat(":")? {
-                // `c ? : d` is libclassad's spelling of `c ?: d`.
-                let (alt, da) = self.expr_d()?;
-                let span = cond.span.to(alt.span);
-                return node(
-                    ExprKind::Elvis(Box::new(cond), Box::new(alt)),
-                    span,
-                    1 + dc.max(da),
-                );
-            }
             let (yes, dy) = self.expr_d()?;
             self.expect(":", "`:` of the conditional `c ? a : b`")?;
             let (no, dn) = self.expr_d()?;

@@ -48,9 +48,8 @@ impl WorkerClient {
         if let Some(w) = self.worker.borrow().as_ref() {
             return Ok(w.clone());
         }
-        let opts = web_sys::WorkerOptions::new();
-        opts.set_type(web_sys::WorkerType::Module);
-        let w = web_sys::Worker::new_with_options(&self.url, &opts)
+        // Trunk builds the worker as a classic script behind a loader shim.
+        let w = web_sys::Worker::new(&self.url)
             .map_err(|e| format!("cannot start the engine worker: {e:?}"))?;
         let pending = self.pending.clone();
         let onmessage =

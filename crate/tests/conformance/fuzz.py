@@ -324,8 +324,12 @@ def ads_for(ctx):
 def documented_divergence(text):
     """Expressions in the areas crate/CONFORMANCE.md lists as deliberate
     differences: `..` typos (libclassad accepts them) and non-ASCII text
-    (libclassad's strings are bytes, ours UTF-8)."""
-    return ".." in text or any(ord(c) > 127 for c in text)
+    (libclassad's strings are bytes, ours UTF-8), and formatTime of
+    times out of range (libclassad prints undefined memory)."""
+    return (".." in text or any(ord(c) > 127 for c in text)
+            # formatTime of times outside struct tm's range prints whatever
+            # libclassad's buffer holds (it differs from run to run).
+            or ("formatTime" in text.lower() and "922337203685477" in text))
 
 
 def main():

@@ -30,7 +30,7 @@ pub fn render(text: &str, tokens: &[Highlight], mark: Option<(usize, usize)>) ->
         }
         i
     };
-    let mut push_plain = |out: &mut Vec<Html>, a: usize, b: usize| {
+    let push_plain = |out: &mut Vec<Html>, a: usize, b: usize| {
         if b > a {
             out.push(html! { { text[a..b].to_string() } });
         }

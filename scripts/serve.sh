@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Set up (idempotently), build the release playground and serve it on
+# http://127.0.0.1:8080 until interrupted.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/dist.sh
+echo "serving http://127.0.0.1:8080"
+exec python3 -m http.server 8080 --bind 127.0.0.1 --directory dist

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Idempotent set-up of everything the build and the tests need, from the
+# registries this machine reaches (crates.io, npm, Debian). Each step is
+# skipped when the right version is already there. Source it or run it.
+#   scripts/setup.sh            tools to build the playground
+#   scripts/setup.sh --browser  also Chromium (end-to-end tests)
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cd "$root"
+
+TRUNK_VERSION=0.21.14
+WASM_BINDGEN_VERSION=0.2.130   # must equal the wasm-bindgen in Cargo.lock
+
+say() { printf '== %s\n' "$*"; }
+export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export TRUNK_SKIP_VERSION_CHECK=true
+
+if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+  say "adding the wasm32-unknown-unknown target"
+  rustup target add wasm32-unknown-unknown
+fi
+
+if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
+  say "installing trunk $TRUNK_VERSION (several minutes, once)"
+  cargo install trunk --locked --version "$TRUNK_VERSION"
+fi
+
+if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes, once)"
+  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+fi
+
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
+  say "installing npm packages (binaryen's wasm-opt, playwright-core)"
+  npm ci --no-audit --no-fund
+fi
+
+if [ "${1:-}" = "--browser" ]; then
+  if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
+    say "installing Debian chromium and chromium-driver"
+    if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi
+    $SUDO apt-get update
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium chromium-driver
+  fi
+fi
+
+say "fetching crates"
+cargo fetch --locked >/dev/null

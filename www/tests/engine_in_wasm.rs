@@ -1,0 +1,93 @@
+//! The engine compiled to WebAssembly gives libclassad's answers too: the
+//! whole conformance suite, and the playground's share-link codec, run
+//! under wasm-bindgen-test.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use classad::{parse_classad, parse_expr_with, Clock, Dialect, EvalOptions, Evaluator, Mode};
+use classad_playground::share::{decode, encode, Fragment, LinkError};
+use classad_playground::state::AppState;
+use wasm_bindgen_test::*;
+
+const CASES: &str = include_str!("../../crate/tests/conformance/cases.jsonl");
+const DIVERGENCES: &str = include_str!("../../crate/tests/conformance/divergences.txt");
+
+#[derive(serde::Deserialize)]
+struct Case {
+    id: String,
+    expr: String,
+    my: Option<String>,
+    target: Option<String>,
+    mode: String,
+    expected: String,
+}
+
+#[wasm_bindgen_test]
+fn conformance_suite_in_wasm() {
+    let skip: HashSet<&str> = DIVERGENCES
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .collect();
+    let mut failures = Vec::new();
+    let mut n = 0;
+    for line in CASES.lines().filter(|l| !l.trim().is_empty()) {
+        let c: Case = serde_json::from_str(line).unwrap();
+        if skip.contains(c.id.as_str()) {
+            continue;
+        }
+        n += 1;
+        let mode = if c.mode == "strict" {
+            Mode::Strict
+        } else {
+            Mode::HTCondor
+        };
+        let got = match parse_expr_with(&c.expr, Dialect::Modern, mode) {
+            Err(_) => "PARSE_ERROR".to_string(),
+            Ok(e) => {
+                let ad =
+                    |s: &Option<String>| s.as_ref().map(|t| Arc::new(parse_classad(t).unwrap()));
+                let mut ev = Evaluator::new(EvalOptions {
+                    mode,
+                    clock: Clock {
+                        now: Some(0.0),
+                        local_offset: Some(0),
+                    },
+                });
+                ev.set_ads(Some(ad(&c.my).unwrap_or_default()), ad(&c.target));
+                ev.eval_expr(&e).to_string()
+            }
+        };
+        if got != c.expected {
+            failures.push(format!(
+                "{}: {} => {} (libclassad: {})",
+                c.id, c.expr, got, c.expected
+            ));
+        }
+    }
+    assert!(n > 8900, "only {n} cases");
+    assert!(
+        failures.is_empty(),
+        "{} disagree:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[wasm_bindgen_test]
+fn share_links_round_trip_and_fail_clearly() {
+    let mut s = AppState::default();
+    s.expr = "strcat(\"<script>\", 'a b')".into();
+    let link = encode(&s);
+    assert_eq!(decode(&link), Ok(Fragment::State(Box::new(s))));
+    assert!(matches!(
+        decode(&link[..link.len() - 12]),
+        Err(LinkError::Corrupt(_))
+    ));
+    assert_eq!(decode("s=99.0.1.0.abc"), Err(LinkError::Future(99)));
+    assert_eq!(
+        decode("#example=000-fig2-3"),
+        Ok(Fragment::Example("000-fig2-3".into()))
+    );
+}
