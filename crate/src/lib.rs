@@ -12,17 +12,21 @@
 
 pub mod api;
 pub mod ast;
+pub mod autocluster;
 pub mod diagnostic;
 pub mod eval;
 pub mod formats;
 pub mod functions;
 pub mod lexer;
 pub mod matching;
+pub mod negotiate;
 pub mod parser;
 pub mod refs;
 pub mod specialize;
+pub mod substitute;
 pub mod time;
 pub mod unparse;
+pub mod userfn;
 pub mod value;
 
 pub use ast::{BinaryOp, ClassAd, Expr, ExprKind, Name, Span, UnaryOp};

@@ -28,10 +28,19 @@ impl References {
     pub fn target_attributes(&self) -> BTreeSet<String> {
         self.external
             .iter()
-            .map(|r| {
-                let bare = r.strip_prefix("TARGET.").unwrap_or(r.as_str());
-                bare.to_ascii_lowercase()
-            })
+            .filter(|r| !r.starts_with("MY."))
+            .map(|r| r.strip_prefix("TARGET.").unwrap_or(r).to_ascii_lowercase())
+            .collect()
+    }
+
+    /// For an expression evaluated with MY = the other party (a negotiator
+    /// policy expression seen from the job): the attributes it needs from
+    /// MY, i.e. every reference not scoped to TARGET.
+    pub fn my_attributes(&self) -> BTreeSet<String> {
+        self.external
+            .iter()
+            .filter(|r| !r.starts_with("TARGET."))
+            .map(|r| r.strip_prefix("MY.").unwrap_or(r).to_ascii_lowercase())
             .collect()
     }
 }

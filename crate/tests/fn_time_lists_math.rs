@@ -7,6 +7,8 @@
 //! from the same oracle runs (TZ=UTC and TZ=`<+01>-1`).
 
 use classad::time::{format_rel_time, parse_abs_time_text, parse_rel_time_text};
+use std::sync::Arc;
+
 use classad::{parse_expr_with, AbsTime, Clock, Dialect, EvalOptions, Evaluator, Mode};
 
 const NOW: f64 = 1_000_000_000.0; // 2001-09-09T01:46:40Z, a Sunday
@@ -121,6 +123,385 @@ fn htcondor_functions_stay_registered_in_strict_mode() {
         0,
     );
 }
+
+// ---- evalInEachContext / countMatches in match contexts ----
+//
+// The fuzzer's ads (tests/conformance/fuzz.py MY_AD / TARGET_AD) and its
+// three contexts: MY + TARGET (a match), MY alone, and neither (an empty
+// MY, as the CLI and the oracle use). HTCondor scopes these functions'
+// arguments through libclassad's evaluation state (see functions/misc.rs):
+// the first argument, when an attribute reference, is looked up first and
+// moves the current scope (also for what follows the call: `strcat(...,
+// a)`), and nested ads of a match borrow their side's alternate scope.
+// Expected values from libclassad (HTCondor 25.14.1, fuzz.py's oracle).
+
+const MATCH_MY_AD: &str = r#"[ a = 1; b = 2.5; n = -7; z = 0; big = 9223372036854775807; s = "Hello"; cs = "a,b,c"; v = "1.2.3"; bt = true; bf = false; l = { 1,2,3 }; sl = { "a","B" }; r = [ p = 1; q = "x"; w = a + 1 ]; u = undefined; e = error; at = absTime(1000); rt = relTime(90); inc = a + 1; reft = TARGET.ta; chain = inc * 2; self_ref = self_ref; lr = { [ k = 1 ],[ k = 2 ] } ]"#;
+const MATCH_TARGET_AD: &str = r#"[ ta = 10; tb = "World"; a = 100; s = "hello"; tl = { "x","y" }; tr = [ p = 2 ]; tref = MY.a; tu = tb; tinc = ta + 1; tx = missing ]"#;
+
+#[derive(Clone, Copy, Debug)]
+enum Ctx {
+    /// MY and TARGET (a match).
+    Match,
+    /// MY only.
+    My,
+    /// An empty MY.
+    Neither,
+}
+
+fn eval_in_ctx(src: &str, mode: Mode, ctx: Ctx) -> String {
+    let e = match parse_expr_with(src, Dialect::Modern, mode) {
+        Ok(e) => e,
+        Err(d) => return format!("PARSE_ERROR {d}"),
+    };
+    let ad = |text: &str| Arc::new(classad::parse_classad(text).expect("test ad parses"));
+    let (my, target) = match ctx {
+        Ctx::Match => (ad(MATCH_MY_AD), Some(ad(MATCH_TARGET_AD))),
+        Ctx::My => (ad(MATCH_MY_AD), None),
+        Ctx::Neither => (Arc::new(classad::ClassAd::new()), None),
+    };
+    let mut ev = Evaluator::new(EvalOptions {
+        mode,
+        clock: Clock::fixed(NOW, 0),
+    });
+    ev.set_ads(Some(my), target);
+    ev.eval_expr(&e).to_string()
+}
+
+#[test]
+fn eval_in_each_context_in_match_contexts() {
+    let mut bad = Vec::new();
+    for (mode, ctx, src, want) in EACH_CONTEXT {
+        let got = eval_in_ctx(src, *mode, *ctx);
+        if got != *want {
+            bad.push(format!(
+                "{mode:?} {ctx:?} {src}\n    expected: {want}\n    got:      {got}"
+            ));
+        }
+    }
+    assert!(
+        bad.is_empty(),
+        "{} of {} rows differ:\n{}",
+        bad.len(),
+        EACH_CONTEXT.len(),
+        bad.join("\n")
+    );
+}
+
+/// (mode, context, expression, libclassad's value)
+const EACH_CONTEXT: &[(Mode, Ctx, &str, &str)] = &[
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"countMatches(TARGET.a, lr)"#,
+        r#"2"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"countMatches(TARGET.ta, lr)"#,
+        r#"2"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"countMatches(.a, { [ k = 1 ],[ k = 2 ],[ j = 3 ] })"#,
+        r#"0"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"countMatches(TARGET.missing, { [ k = 1 ],[ k = 2 ],[ j = 3 ] })"#,
+        r#"0"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(parent, { [ k = 1 ],[ k = 2 ] })"#,
+        r#"{ [ ad = .LEFT; my = .LEFT; other = .RIGHT; target = .RIGHT ],[ ad = .LEFT; my = .LEFT; other = .RIGHT; target = .RIGHT ] }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"size(evalInEachContext(self, lr))"#,
+        r#"2"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(tinc, lr)"#,
+        r#"{ 11,11 }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(avg(tr) <= 1, { [ k = 1 ],[ k = 2 ],[ j = 3 ] })"#,
+        r#"{ error,error,error }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(k, lr)"#,
+        r#"undefined"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(k, { [ k = 1 ],[ k = 2 ],[ j = 3 ] })"#,
+        r#"{ 1,2,undefined }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(ta + k, { [ k = 1 ],[ k = 2 ] })"#,
+        r#"{ 11,12 }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(ta, { r, tr })"#,
+        r#"{ 10,10 }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(a, { r, tr })"#,
+        r#"{ 1,1 }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(p, { r, tr })"#,
+        r#"{ undefined,undefined }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(lr.k, { [ k = 1 ] })"#,
+        r#"{ { 1,2 } }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(tref, ({ [ k = 1 ] }))"#,
+        r#"{ 1 }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(TARGET.tb, { [ k = 1 ] })"#,
+        r#"{ "World" }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(TARGET, { self })"#,
+        r#"{ [ a = 100; s = "hello"; ta = 10; tb = "World"; tl = { "x","y" }; tr = [ p = 2 ]; tu = tb; tx = missing; tinc = ta + 1; tref = MY.a ] }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(countMatches(ta > 1, { [ k = 1 ] }), lr)"#,
+        r#"{ 1,1 }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext([ x = k ].x + 0, lr)"#,
+        r#"{ undefined,undefined }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"strcat(countMatches(ta, lr), a, [ x = a ].x, lr[0].k)"#,
+        r#""210011""#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"strcat(evalInEachContext(tb, lr), parent)"#,
+        r#""{ \"World\",\"World\" }[ ad = .RIGHT; my = .RIGHT; other = .LEFT; target = .LEFT ]""#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"strcat(evalInEachContext(tb, lr), { a }[0])"#,
+        r#""{ \"World\",\"World\" }1""#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"strcat(evalInEachContext(tb, lr), unparse(a))"#,
+        r#""{ \"World\",\"World\" }100""#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"strcat(evalInEachContext(tb, lr), inc)"#,
+        r#""{ \"World\",\"World\" }2""#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"strcat(evalInEachContext(.a, { [ k = 1 ] }), a)"#,
+        r#"undefined"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"size(evalInEachContext(tb, lr)) + a"#,
+        r#"102"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"a + size(evalInEachContext(tb, lr))"#,
+        r#"3"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"strcat(countMatches(ta, undefined), a)"#,
+        r#""0100""#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"countMatches(TARGET.a, lr)"#,
+        r#"0"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"countMatches(.a, { [ k = 1 ],[ k = 2 ],[ j = 3 ] })"#,
+        r#"0"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"evalInEachContext(tinc, lr)"#,
+        r#"undefined"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"evalInEachContext(ta, { [ k = 1 ] })"#,
+        r#"{ undefined }"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"evalInEachContext(TARGET.ta, { [ k = 1 ] })"#,
+        r#"{ 10 }"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"evalInEachContext(avg(tr) <= 1, { [ k = 1 ],[ k = 2 ] })"#,
+        r#"{ undefined,undefined }"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"evalInEachContext(tb, lr) =?= a"#,
+        r#"true"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"strcat(evalInEachContext(target.tb, { [ k = 1 ] }), lr)"#,
+        r#"undefined"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"strcat(evalInEachContext(target.tb, { [ k = 1 ] }), ta)"#,
+        r#""{ \"World\" }10""#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"strcat(countMatches(ta, undefined), a)"#,
+        r#"undefined"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::My,
+        r#"evalInEachContext(parent, { [ k = 1 ] })"#,
+        r#"{ [ a = 1; b = 2.500000000000000E+00; e = error; l = { 1,2,3 }; n = -7; r = [ p = 1; q = "x"; w = a + 1 ]; s = "Hello"; u = undefined; v = "1.2.3"; z = 0; at = absTime(1000); bf = false; bt = true; cs = "a,b,c"; lr = { [ k = 1 ],[ k = 2 ] }; rt = relTime(90); sl = { "a","B" }; big = 9223372036854775807; inc = a + 1; reft = TARGET.ta; chain = inc * 2; self_ref = self_ref ] }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::My,
+        r#"evalInEachContext(tinc, lr)"#,
+        r#"{ undefined,undefined }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::My,
+        r#"evalInEachContext(k, lr)"#,
+        r#"{ 1,2 }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::My,
+        r#"countMatches(.a, { [ k = 1 ],[ k = 2 ],[ j = 3 ] })"#,
+        r#"3"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::My,
+        r#"strcat(evalInEachContext(r.p, lr), q)"#,
+        r#""{ 1,1 }x""#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::My,
+        r#"[ a = 5; x = strcat(evalInEachContext(tb, lr), a); y = a ].x"#,
+        r#""{ undefined,undefined }1""#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::My,
+        r#"strcat(evalInEachContext(strcat(evalInEachContext(tb, lr), k), lr), a)"#,
+        r#""{ undefined,undefined }1""#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::My,
+        r#"evalInEachContext(tinc, lr)"#,
+        r#"{ undefined,undefined }"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::My,
+        r#"evalInEachContext(k, lr)"#,
+        r#"{ 1,2 }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Neither,
+        r#"evalInEachContext(parent, { [ k = 1 ],[ k = 2 ],[ j = 3 ] })"#,
+        r#"{ [  ],[  ],[  ] }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Neither,
+        r#"evalInEachContext(self, lr)"#,
+        r#"undefined"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Neither,
+        r#"countMatches(k, lr)"#,
+        r#"0"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Neither,
+        r#"evalInEachContext(parent, { [ k = 1 ] })"#,
+        r#"{ [  ] }"#,
+    ),
+];
 
 #[test]
 fn relative_time_text() {

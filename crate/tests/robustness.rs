@@ -127,3 +127,10 @@ fn errors_name_line_and_column() {
     assert_eq!(err.line, 3);
     assert_eq!(err.attribute.as_deref(), Some("b"));
 }
+
+#[test]
+fn records_built_during_evaluation_do_not_share_cache_entries() {
+    // Each splitTime() result is a fresh record; the second must not see
+    // the first one's cached attributes.
+    assert_eq!(eval("splitTime(3600).Hours + splitTime(7200).Hours"), "3");
+}

@@ -11,6 +11,17 @@ use clap::{Parser, Subcommand, ValueEnum};
 use classad::formats::{self, OutputFormat};
 use classad::{ClassAd, Clock, Dialect, EvalOptions, Evaluator, Mode};
 
+/// `println!` that ends the program quietly when the reader has gone away
+/// (`classad … | head`), instead of panicking on the broken pipe.
+macro_rules! println {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if writeln!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "classad",
@@ -75,6 +86,38 @@ enum Cmd {
         dialect: DialectArg,
         file: Option<String>,
     },
+    /// Run one negotiation cycle: one line per job, in the order the cycle
+    /// considered them: `JOBID MACHINE REASON…`.
+    Match {
+        #[arg(long)]
+        jobs: String,
+        #[arg(long)]
+        machines: String,
+        /// Print the cycle as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Cluster jobs by significant attributes and skip failed clusters.
+        #[arg(long)]
+        autocluster: bool,
+        /// A file with `MyType = "Functions"` ads defining extra functions.
+        #[arg(long)]
+        functions: Option<String>,
+        #[arg(long, value_enum, default_value = "htcondor")]
+        mode: ModeArg,
+        #[arg(long)]
+        now: Option<f64>,
+        #[arg(long, allow_hyphen_values = true)]
+        tz_offset: Option<i32>,
+    },
+    /// Show the significant attributes and the auto-clusters of the jobs.
+    Autocluster {
+        #[arg(long)]
+        jobs: String,
+        #[arg(long)]
+        machines: String,
+        #[arg(long)]
+        json: bool,
+    },
     /// List each ad's internal and external references.
     Refs {
         #[arg(long, value_enum, default_value = "auto")]
@@ -123,8 +166,148 @@ fn read_one_ad(path: &str, d: Dialect) -> Result<ClassAd, String> {
     }
 }
 
+/// Read a pool file; function-library ads are returned separately.
+fn read_ads(path: &str) -> Result<(Vec<Arc<ClassAd>>, Vec<ClassAd>), String> {
+    let (text, name) = read_input(&Some(path.to_string()))?;
+    let pool = formats::read_pool(&text, formats::InputFormat::Auto, Dialect::Auto);
+    for diag in &pool.diagnostics {
+        eprint!("{}", diag.render(&text, &name));
+    }
+    if pool.diagnostics.iter().any(|d| d.is_error()) {
+        return Err(format!("{name}: fix the errors above first"));
+    }
+    let (libs, ads): (Vec<_>, Vec<_>) = pool
+        .ads
+        .into_iter()
+        .map(|a| a.ad)
+        .partition(classad::userfn::is_library);
+    Ok((ads.into_iter().map(Arc::new).collect(), libs))
+}
+
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.cmd {
+        Cmd::Match {
+            jobs,
+            machines,
+            json,
+            autocluster,
+            functions,
+            mode,
+            now,
+            tz_offset,
+        } => {
+            use classad::negotiate::{negotiate, NegotiationConfig};
+            let (job_ads, mut libs) = read_ads(&jobs)?;
+            let (machine_ads, more) = read_ads(&machines)?;
+            libs.extend(more);
+            if let Some(f) = &functions {
+                libs.extend(read_ads(f)?.1);
+            }
+            let mut lib = ClassAd::new();
+            for l in &libs {
+                lib.update(l);
+            }
+            let fns = classad::userfn::UserFunctions::from_ad(&lib).map_err(|ds| {
+                ds.iter()
+                    .map(|d| d.summary())
+                    .collect::<Vec<_>>()
+                    .join("\n")
+            })?;
+            let mut cfg = NegotiationConfig::default();
+            if !autocluster {
+                cfg.autocluster = None;
+            }
+            cfg.opts = EvalOptions {
+                mode: match mode {
+                    ModeArg::Htcondor => Mode::HTCondor,
+                    ModeArg::Strict => Mode::Strict,
+                },
+                clock: Clock {
+                    now,
+                    local_offset: tz_offset,
+                },
+            };
+            cfg.functions = (!fns.is_empty()).then(|| Arc::new(fns));
+            let result = negotiate(&job_ads, &machine_ads, &cfg, |_, _| true);
+            let augmented = classad::negotiate::augment(&result, &job_ads, &machine_ads, cfg.opts);
+            if json {
+                let out = serde_json::json!({
+                    "cycle": result,
+                    "augmented": augmented,
+                });
+                println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
+            } else {
+                for (o, aug) in result.outcomes.iter().zip(&augmented) {
+                    let mut line = format!(
+                        "{} {} {}",
+                        o.job_id,
+                        o.machine_name.as_deref().unwrap_or("-"),
+                        o.reason.describe()
+                    );
+                    if !o.vector.is_empty() {
+                        line.push_str(&format!(" vector={{{}}}", o.vector.join(",")));
+                    }
+                    for (attr, value) in &aug.changed {
+                        line.push_str(&format!(" {attr}={value}"));
+                    }
+                    for u in &aug.unresolved {
+                        line.push_str(&format!(" unresolved:{}:{}", u.attribute, u.reference));
+                    }
+                    println!("{line}");
+                }
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Autocluster {
+            jobs,
+            machines,
+            json,
+        } => {
+            let (job_ads, _) = read_ads(&jobs)?;
+            let (machine_ads, _) = read_ads(&machines)?;
+            let cfg = classad::negotiate::NegotiationConfig::default();
+            let mref: Vec<&ClassAd> = machine_ads.iter().map(|m| &**m).collect();
+            let sig = classad::autocluster::significant_attributes(&mref, &cfg.docking_vector);
+            let jref: Vec<&ClassAd> = job_ads.iter().map(|j| &**j).collect();
+            let c = classad::autocluster::cluster(
+                &jref,
+                &sig,
+                &classad::autocluster::AutoclusterConfig::default(),
+            );
+            if json {
+                println!("{}", serde_json::to_string_pretty(&c).unwrap_or_default());
+            } else {
+                println!("significant attributes: {}", c.significant.join(" "));
+                for (id, size) in c.sizes.iter().enumerate() {
+                    let members: Vec<String> = c
+                        .cluster_of
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, k)| **k as usize == id)
+                        .take(8)
+                        .map(|(j, _)| classad::negotiate::job_id(&job_ads[j], j))
+                        .collect();
+                    let more = if *size as usize > members.len() {
+                        " …"
+                    } else {
+                        ""
+                    };
+                    println!(
+                        "cluster {id}: {size} jobs: {}{more}; signature: {}",
+                        members.join(" "),
+                        c.signature_attributes[id].join(" ")
+                    );
+                }
+                let n = job_ads.len().max(1);
+                println!(
+                    "{} jobs in {} clusters: the negotiator considers {:.1}x fewer requests",
+                    job_ads.len(),
+                    c.clusters(),
+                    n as f64 / c.clusters().max(1) as f64
+                );
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Eval {
             mode,
             dialect: d,
@@ -210,7 +393,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 ToArg::Pretty => OutputFormat::Pretty,
             };
             let ads: Vec<&ClassAd> = pool.ads.iter().map(|a| &a.ad).collect();
-            print!("{}", formats::write_pool(&ads, fmt));
+            {
+                use std::io::Write as _;
+                if write!(std::io::stdout(), "{}", formats::write_pool(&ads, fmt)).is_err() {
+                    std::process::exit(0);
+                }
+            }
             Ok(if !pool.diagnostics.iter().any(|d| d.is_error()) {
                 ExitCode::SUCCESS
             } else {

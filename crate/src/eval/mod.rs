@@ -90,9 +90,12 @@ pub struct Frame {
 /// The cache is keyed by (ad address, attribute position).
 type CacheKey = (usize, u32);
 
+/// A cache entry holds its ad alive: ads built during an evaluation (the
+/// record `splitTime()` returns, say) are freed afterwards, and a new one
+/// at the same address must not find the old one's values.
 enum Slot {
-    InProgress,
-    Done(Value),
+    InProgress(#[allow(dead_code)] Arc<ClassAd>),
+    Done(Value, #[allow(dead_code)] Arc<ClassAd>),
 }
 
 /// Deepest evaluation recursion before giving up with `error` (libclassad
@@ -106,6 +109,23 @@ pub struct Evaluator {
     cache: FxHashMap<CacheKey, Slot>,
     depth: u32,
     pub(crate) tracer: Option<trace::Tracer>,
+    /// Functions supplied with the pool (see `userfn`), and their results
+    /// so far: a call depends on its arguments only.
+    user_fns: Option<Arc<crate::userfn::UserFunctions>>,
+    user_cache: FxHashMap<String, Value>,
+    /// Nested ads given an alternate scope for the time of an HTCondor
+    /// `evalInEachContext`/`countMatches` evaluation (ad address, side);
+    /// empty otherwise. See `eval_in_record_with_alternate`.
+    alt_frames: Vec<(usize, Side)>,
+    /// libclassad's current scope after an `evalInEachContext` /
+    /// `countMatches` lookup moved it: (scope it replaces, new scope);
+    /// `None` otherwise. See `set_current_scope`.
+    moved_scope: Option<(Env, Env)>,
+    /// While `evalInEachContext`/`countMatches` evaluate their subject
+    /// inside a nested ad: (that ad's scope, the subject's lexical scope).
+    /// Record literals of the subject keep the lexical scope as parent.
+    /// See `eval_in_context`.
+    literal_scope: Option<(Env, Env)>,
 }
 
 impl Evaluator {
@@ -117,6 +137,11 @@ impl Evaluator {
             cache: FxHashMap::default(),
             depth: 0,
             tracer: None,
+            user_fns: None,
+            user_cache: FxHashMap::default(),
+            alt_frames: Vec::new(),
+            moved_scope: None,
+            literal_scope: None,
         }
     }
 
@@ -178,6 +203,10 @@ impl Evaluator {
             self.eval_node(e, env)
         };
         self.depth -= 1;
+        if self.depth == 0 {
+            // A moved scope lasts to the end of the evaluation at most.
+            self.moved_scope = None;
+        }
         v
     }
 
@@ -191,6 +220,8 @@ impl Evaluator {
             ExprKind::Attr { name, absolute } => {
                 let start = if *absolute {
                     self.root_env()
+                } else if self.moved_scope.is_some() {
+                    self.current_scope(env)
                 } else {
                     env.clone()
                 };
@@ -236,7 +267,7 @@ impl Evaluator {
                     let def = crate::functions::get(id);
                     (def.imp)(self, &c.args, env)
                 }
-                None => Value::Error,
+                None => self.call_user(&c.name, &c.args, env),
             },
             ExprKind::List(items) => Value::List(ListValue {
                 items: items.clone(),
@@ -245,7 +276,11 @@ impl Evaluator {
             }),
             ExprKind::Record(ad) => Value::Record(RecordValue {
                 ad: ad.clone(),
-                env: env.clone(),
+                env: if self.literal_scope.is_some() {
+                    self.lexical_scope(env)
+                } else {
+                    env.clone()
+                },
             }),
         }
     }
@@ -269,6 +304,45 @@ impl Evaluator {
                 ops::binary(op, &l, &r)
             }
         }
+    }
+
+    /// Make the pool's own functions callable (and forget cached results).
+    pub fn set_user_functions(&mut self, fns: Option<Arc<crate::userfn::UserFunctions>>) {
+        self.user_fns = fns;
+        self.user_cache.clear();
+    }
+
+    /// A call to a function libclassad does not know: a pool-supplied
+    /// function if there is one by that name, else error.
+    fn call_user(&mut self, name: &str, args: &[Expr], env: &Env) -> Value {
+        let Some(f) = self.user_fns.as_ref().and_then(|u| u.get(name)) else {
+            return Value::Error;
+        };
+        let vals: Vec<Value> = args.iter().map(|a| self.eval(a, env)).collect();
+        let mut key = f.name.to_ascii_lowercase();
+        for v in &vals {
+            key.push('\u{1f}');
+            key.push_str(&v.to_string());
+        }
+        if let Some(v) = self.user_cache.get(&key) {
+            return v.clone();
+        }
+        let v = match f.call_env(&vals) {
+            Some(call_env) => {
+                let body = f.body.clone();
+                let v = self.eval(&body, &call_env);
+                // The parameter record is only for this call: drop its
+                // cache entries (which would otherwise keep it alive).
+                if let Env::Frame(frame) = &call_env {
+                    let gone = Arc::as_ptr(&frame.ad) as usize;
+                    self.cache.retain(|k, _| k.0 != gone);
+                }
+                v
+            }
+            None => Value::Error,
+        };
+        self.user_cache.insert(key, v.clone());
+        v
     }
 
     /// The root scope of this evaluation (`root`, `toplevel`, `.attr`).
@@ -346,6 +420,13 @@ impl Evaluator {
                 }
             }
         }
+        if plain && !self.alt_frames.is_empty() {
+            if let Some(side) = self.frame_alternate(start) {
+                if let Some(v) = self.lookup_from(&Env::Root(side), name) {
+                    return v;
+                }
+            }
+        }
         Value::Undefined
     }
 
@@ -409,7 +490,7 @@ impl Evaluator {
     pub(crate) fn eval_slot(&mut self, ad: &Arc<ClassAd>, i: u32, env: &Env) -> Value {
         let key = (Arc::as_ptr(ad) as usize, i);
         match self.cache.get(&key) {
-            Some(Slot::Done(v)) => {
+            Some(Slot::Done(v, _)) => {
                 let v = v.clone();
                 if self.tracer.is_some() {
                     let (n, _) = ad.at(i);
@@ -417,19 +498,26 @@ impl Evaluator {
                 }
                 return v;
             }
-            Some(Slot::InProgress) => return Value::Undefined,
+            Some(Slot::InProgress(_)) => return Value::Undefined,
             None => {}
         }
-        self.cache.insert(key, Slot::InProgress);
+        self.cache.insert(key, Slot::InProgress(ad.clone()));
         let (name, expr) = ad.at(i);
         if self.tracer.is_some() {
             self.trace_attr(name);
         }
+        // An attribute is evaluated in its own scope, and a scope moved
+        // inside it does not outlive it (libclassad saves and restores
+        // its current scope around an attribute reference).
+        let moved = self.moved_scope.take();
+        let literal = self.literal_scope.take();
         let v = self.eval(expr, env);
+        self.moved_scope = moved;
+        self.literal_scope = literal;
         if self.tracer.is_some() {
             self.trace_leave(&v);
         }
-        self.cache.insert(key, Slot::Done(v.clone()));
+        self.cache.insert(key, Slot::Done(v.clone(), ad.clone()));
         v
     }
 
@@ -472,7 +560,12 @@ impl Evaluator {
                 }
                 let item = l.items[*i as usize].clone();
                 let env = l.env.clone();
-                self.eval(&item, &env)
+                // libclassad evaluates the element in a state of its own,
+                // from its lexical scope (see `set_current_scope`).
+                let moved = self.moved_scope.take();
+                let v = self.eval(&item, &env);
+                self.moved_scope = moved;
+                v
             }
             (Value::Record(r), Value::Str(s)) => {
                 let env = self.env_of_record(r);
@@ -509,13 +602,13 @@ impl Evaluator {
 
     /// The innermost ad of a scope.
     pub fn scope_ad(&self, env: &Env) -> Option<Arc<ClassAd>> {
-        self.ad_of(env)
+        self.ad_of(&self.current_scope(env))
     }
 
     /// The expression bound to `name` in the innermost ad of `env` (not
     /// its parents, nor the target), as libclassad's `unparse()` finds it.
     pub fn find_local_expr(&self, env: &Env, name: &Name) -> Option<Expr> {
-        let ad = self.ad_of(env)?;
+        let ad = self.ad_of(&self.current_scope(env))?;
         let i = ad.position(&name.key)?;
         Some(ad.at(i).1.clone())
     }
@@ -544,6 +637,237 @@ impl Evaluator {
         }
         None
     }
+
+    // ------------------------------------------------------------------
+    // libclassad scope emulation for HTCondor's `evalInEachContext` and
+    // `countMatches` (functions/misc.rs); nothing else uses these. They
+    // copy what libclassad's `AttributeReference::Deref` /
+    // `ClassAd::LookupInScope` and HTCondor's `evaluateInContext` do to an
+    // `EvalState`.
+    // ------------------------------------------------------------------
+
+    /// The root scope of this evaluation (libclassad's `EvalState::rootAd`):
+    /// the match ad in a match, else the `my` ad.
+    pub fn root_scope(&self) -> Env {
+        self.root_env()
+    }
+
+    /// libclassad's `LookupInScope` of `name` from `start`, then (for a
+    /// `plain` reference, i.e. neither `.name` nor `base.name`) in the
+    /// alternate scope of `start`. Returns what was found and the scope the
+    /// lookup leaves libclassad's `EvalState::curAd` in: the scope that
+    /// holds the name, or else the last scope searched (the root, or a
+    /// match's root after the alternate scope) — `Env::None` when the chain
+    /// ends in a nested ad with no enclosing ad (as if an empty root ad
+    /// were above it).
+    pub fn lookup_in_scope(&mut self, start: &Env, name: &Name, plain: bool) -> (ScopeFind, Env) {
+        let (found, scope) = self.lookup_in_scope_raw(start, name, plain);
+        // A match context ad as a plain nested ad, so that `self` and
+        // `parent` work from it as in libclassad.
+        let scope = match scope {
+            Env::MatchSide(_) => match self.record_of(&scope) {
+                Value::Record(r) => self.env_of_record(&r),
+                _ => scope,
+            },
+            s => s,
+        };
+        (found, scope)
+    }
+
+    fn lookup_in_scope_raw(&mut self, start: &Env, name: &Name, plain: bool) -> (ScopeFind, Env) {
+        let (found, last) = self.scope_walk(start, name);
+        if !matches!(found, ScopeFind::NotFound) || !plain {
+            return (found, last);
+        }
+        let alt = match start {
+            Env::Root(s) if self.opts.mode == Mode::HTCondor && self.matched => Some(s.other()),
+            _ => self.frame_alternate(start),
+        };
+        match alt {
+            Some(side) => self.scope_walk(&Env::Root(side), name),
+            None => (found, last),
+        }
+    }
+
+    fn scope_walk(&mut self, start: &Env, name: &Name) -> (ScopeFind, Env) {
+        let key: &str = &name.key;
+        let mut cur = start.clone();
+        let mut last = Env::None;
+        for _ in 0..10_000 {
+            match &cur {
+                Env::None => break,
+                Env::Root(_) | Env::Frame(_) => {
+                    if let Some(ad) = self.ad_of(&cur) {
+                        if let Some(i) = ad.position(key) {
+                            return (ScopeFind::Expr(ad.at(i).1.clone()), cur);
+                        }
+                    }
+                }
+                Env::MatchSide(s) => {
+                    let side = match key {
+                        "other" | "target" => Some(s.other()),
+                        "my" | "ad" => Some(*s),
+                        _ => None,
+                    };
+                    if let Some(side) = side {
+                        let v = self.record_of(&Env::Root(side));
+                        return (ScopeFind::Value(v), cur);
+                    }
+                }
+                Env::MatchRoot => {
+                    let side = match key {
+                        "left" => Some(Side::My),
+                        "right" => Some(Side::Target),
+                        _ => None,
+                    };
+                    if let Some(side) = side {
+                        let v = self.record_of(&Env::Root(side));
+                        return (ScopeFind::Value(v), cur);
+                    }
+                }
+            }
+            let up = self.parent_of(&cur);
+            let special = match key {
+                "toplevel" | "root" => Some(self.record_of(&self.root_env())),
+                "self" => Some(self.record_of(&cur)),
+                "my" if self.opts.mode == Mode::HTCondor => Some(self.record_of(&cur)),
+                "parent" => Some(self.record_of(&up)),
+                "currenttime" => {
+                    let now = self.opts.clock.now() as i64;
+                    Some(Value::AbsTime(crate::value::AbsTime {
+                        secs: now,
+                        offset: self.opts.clock.offset_at(now),
+                    }))
+                }
+                _ => None,
+            };
+            if let Some(v) = special {
+                return match v {
+                    Value::Undefined => (ScopeFind::NotFound, cur),
+                    v => (ScopeFind::Value(v), cur),
+                };
+            }
+            last = cur;
+            cur = up;
+        }
+        if matches!(last, Env::Frame(_)) {
+            last = Env::None;
+        }
+        (ScopeFind::NotFound, last)
+    }
+
+    /// The side whose alternate scope HTCondor's `evaluateInContext` lends
+    /// a nested ad whose lexical parent is `parent`: in an HTCondor-mode
+    /// match, an ad inside MY (or its match context) borrows MY's alternate
+    /// scope (TARGET), one inside TARGET borrows TARGET's (MY); otherwise
+    /// none.
+    pub fn alternate_for_parent(&self, parent: &Env) -> Option<Side> {
+        if self.opts.mode != Mode::HTCondor || !self.matched {
+            return None;
+        }
+        match parent {
+            Env::Root(s) | Env::MatchSide(s) => Some(s.other()),
+            Env::MatchRoot => Some(Side::Target),
+            _ => None,
+        }
+    }
+
+    /// HTCondor's `evaluateInContext`: evaluate `e` inside record `r`,
+    /// where `e` was written in scope `lexical` (libclassad's expressions
+    /// keep their lexical parent: a record literal of `e` has `lexical` as
+    /// parent scope, not `r`), while `r` has the alternate scope `alt` (the
+    /// other ad of the match): an unscoped name that is not found from `r`
+    /// outwards is then looked up there, as for MY itself. `alt: None`
+    /// keeps whatever alternate scope `r` already has.
+    pub fn eval_in_context(
+        &mut self,
+        e: &Expr,
+        r: &RecordValue,
+        alt: Option<Side>,
+        lexical: &Env,
+    ) -> Value {
+        let env = self.env_of_record(r);
+        // A fresh libclassad EvalState: no moved scope inside or out.
+        let moved = self.moved_scope.take();
+        let literal = self.literal_scope.replace((env.clone(), lexical.clone()));
+        let v = match (alt, &env) {
+            (Some(side), Env::Frame(f)) => {
+                self.alt_frames.push((Arc::as_ptr(&f.ad) as usize, side));
+                let v = self.eval(e, &env);
+                self.alt_frames.pop();
+                v
+            }
+            _ => self.eval(e, &env),
+        };
+        self.moved_scope = moved;
+        self.literal_scope = literal;
+        v
+    }
+
+    /// The lexical scope of an expression evaluated in `env`: `env`, or,
+    /// for a subject evaluated in a nested ad by `eval_in_context`, the
+    /// scope it was written in.
+    pub fn lexical_scope(&self, env: &Env) -> Env {
+        match &self.literal_scope {
+            Some((from, to)) if same_scope(from, env) => to.clone(),
+            _ => env.clone(),
+        }
+    }
+
+    /// The scope an unscoped name written in scope `env` is looked up
+    /// from: `env`, unless an `evalInEachContext`/`countMatches` lookup
+    /// moved it (see `set_current_scope`).
+    pub fn current_scope(&self, env: &Env) -> Env {
+        match &self.moved_scope {
+            Some((from, to)) if same_scope(from, env) => to.clone(),
+            _ => env.clone(),
+        }
+    }
+
+    /// Move libclassad's current scope: HTCondor's `evalInEachContext` and
+    /// `countMatches` look their first argument up with the caller's
+    /// `EvalState` and leave its current scope where the lookup ended, so
+    /// the names evaluated after the call in the same attribute (`a` in
+    /// `strcat(countMatches(ta, L), a)`) are looked up from there. The move
+    /// ends with the attribute being evaluated (or the whole evaluation).
+    pub fn set_current_scope(&mut self, from: &Env, to: Env) {
+        self.moved_scope = Some((from.clone(), to));
+    }
+
+    /// The alternate scope lent to a nested ad (see
+    /// `eval_in_record_with_alternate`), innermost loan first.
+    fn frame_alternate(&self, env: &Env) -> Option<Side> {
+        let Env::Frame(f) = env else {
+            return None;
+        };
+        let key = Arc::as_ptr(&f.ad) as usize;
+        self.alt_frames
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, s)| *s)
+    }
+}
+
+/// Whether two environments are the same scope (same ad).
+fn same_scope(a: &Env, b: &Env) -> bool {
+    match (a, b) {
+        (Env::None, Env::None) | (Env::MatchRoot, Env::MatchRoot) => true,
+        (Env::Root(x), Env::Root(y)) | (Env::MatchSide(x), Env::MatchSide(y)) => x == y,
+        (Env::Frame(x), Env::Frame(y)) => Arc::ptr_eq(&x.ad, &y.ad),
+        _ => false,
+    }
+}
+
+/// What `Evaluator::lookup_in_scope` found.
+#[derive(Clone, Debug)]
+pub enum ScopeFind {
+    /// An attribute's expression.
+    Expr(Expr),
+    /// A special name (`self`, `parent`, `my`, `root`, a match context's
+    /// `target`/`other`, ...): its value, the same in every scope.
+    Value(Value),
+    NotFound,
 }
 
 /// Evaluate an expression standalone (no ads) with default options.

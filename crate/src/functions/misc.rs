@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
 use super::{eval_n, f, hf, FuncDef};
-use crate::ast::{Expr, ExprKind, Name};
-use crate::eval::{Env, Evaluator, Frame};
+use crate::ast::{Expr, ExprKind};
+use crate::eval::{Env, Evaluator, ScopeFind};
 use crate::time::{c_int, c_llong, format_abs_time, format_rel_time, is_c_space};
 use crate::value::Value;
 
@@ -295,74 +295,103 @@ fn random_fn(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
 }
 
 // ---- evalInEachContext / countMatches (HTCondor) ----
+//
+// HTCondor implements both in one function (compat_classad.cpp) that works
+// on libclassad's `EvalState` directly, and several of its effects come from
+// that state rather than from the language:
+//
+// * An attribute-reference first argument (`x`, `.x`, `b.x`) is looked up
+//   first (`AttributeReference::Deref`); when found, the expression it names
+//   is what gets evaluated in each ad (or, for `self`, `parent`, `my`, a
+//   match's `target`..., the ad it names). The lookup also moves the state's
+//   current scope: to the ad that holds the name, or else to the last scope
+//   searched (the root: the MY ad, or the match ad). The second argument
+//   (unless a literal list) and every element of the list are evaluated in
+//   that scope — so in a match, `countMatches(TARGET.a, lr)` finds `lr` only
+//   through TARGET's alternate scope (HTCondor mode), and after a name that
+//   is not found, `lr` is looked up in the match ad and is undefined.
+// * `b.x` with `b` a list is the list of `x` from each element.
+// * In an HTCondor-mode match, each nested ad borrows the alternate scope of
+//   the side it sits in (`evaluateInContext`): names not found from a nested
+//   ad of MY are looked up in TARGET, and the other way round.
 
-/// Look `name` up from `env` outwards, returning the expression and the
-/// scope that holds it.
-fn find_in_chain(ev: &Evaluator, env: &Env, name: &Name) -> Option<(Expr, Env)> {
-    let mut cur = env.clone();
-    for _ in 0..10_000 {
-        match &cur {
-            Env::Frame(fr) => {
-                if let Some(i) = fr.ad.position(&name.key) {
-                    return Some((fr.ad.at(i).1.clone(), cur.clone()));
-                }
-                cur = fr.parent.clone();
-            }
-            Env::Root(_) => return ev.find_expr(&cur, name).map(|e| (e, cur.clone())),
-            _ => return None,
-        }
-    }
-    None
+/// The first argument after HTCondor's lookup: an expression to evaluate
+/// in each ad, or a fixed value.
+enum Subject {
+    Expr(Expr),
+    Value(Value),
 }
 
-/// HTCondor dereferences an attribute-reference first argument: when the
-/// attribute is found, its *definition* is what gets evaluated in each
-/// ad. As a side effect of libclassad's lookup, the rest of the call is
-/// evaluated in the scope where the attribute was found — or in no scope
-/// at all when it was not, so `[L = {[b=1]}; x = evalInEachContext(b, L)]`
-/// sees `L` as undefined. Returns the expression and that scope.
-fn deref(ev: &mut Evaluator, e: &Expr, env: &Env) -> (Expr, Env) {
-    let found = match &e.kind {
+/// HTCondor's `Deref` of the first argument: the subject, the scope the
+/// rest of the call is evaluated in, and whether the subject is an
+/// attribute's definition (found in that scope) rather than the argument.
+fn deref(ev: &mut Evaluator, e: &Expr, env: &Env) -> (Subject, Env, bool) {
+    let (found, scope) = match &e.kind {
         ExprKind::Attr { name, absolute } => {
-            let mut start = env.clone();
-            if *absolute {
-                while let Env::Frame(fr) = &start {
-                    if matches!(fr.parent, Env::None) {
-                        break;
-                    }
-                    start = fr.parent.clone();
-                }
-            }
-            find_in_chain(ev, &start, name)
+            let start = if *absolute {
+                ev.root_scope()
+            } else {
+                env.clone()
+            };
+            ev.lookup_in_scope(&start, name, !*absolute)
         }
         ExprKind::Select(base, name) => match ev.eval(base, env) {
             Value::Record(r) => {
-                let renv = Env::Frame(Arc::new(Frame {
-                    ad: r.ad.clone(),
-                    parent: r.env.clone(),
-                }));
-                find_in_chain(ev, &renv, name)
+                let start = ev.record_env(&r);
+                ev.lookup_in_scope(&start, name, false)
             }
+            // `list.x`: the list of each element's `x`.
+            Value::List(_) => return (Subject::Value(ev.eval(e, env)), env.clone(), false),
             // The lookup never started: the scope is unchanged.
-            _ => return (e.clone(), env.clone()),
+            _ => return (Subject::Expr(e.clone()), env.clone(), false),
         },
-        _ => return (e.clone(), env.clone()),
+        _ => return (Subject::Expr(e.clone()), env.clone(), false),
     };
     match found {
-        Some((expr, scope)) => (expr, scope),
-        None => (e.clone(), Env::None),
+        ScopeFind::Expr(x) => (Subject::Expr(x), scope, true),
+        ScopeFind::Value(v) => (Subject::Value(v), scope, false),
+        ScopeFind::NotFound => (Subject::Expr(e.clone()), scope, false),
     }
 }
 
-/// Evaluate `expr` in each element of the second argument. `None` means
-/// the list itself was undefined; `Some(Err)` an error.
+/// A record literal, possibly in parentheses: it evaluates to itself, in
+/// its lexical scope, wherever it is evaluated from.
+fn is_record_literal(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Record(_) => true,
+        ExprKind::Paren(inner) => is_record_literal(inner),
+        _ => false,
+    }
+}
+
+/// Evaluate the subject in each element of the second argument. `None`
+/// means the list itself was undefined; `Some(Err)` an error.
 fn each_context(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Option<Result<Vec<Value>, ()>> {
     if args.len() != 2 {
         return Some(Err(()));
     }
-    let (expr, scope) = deref(ev, &args[0], env);
-    let (items, items_env): (Arc<[Expr]>, Env) = match &args[1].kind {
-        ExprKind::List(items) => (items.clone(), scope),
+    // The scope libclassad's state is in (an earlier call may have moved
+    // it); the lookup of an attribute-reference subject moves it again.
+    let current = ev.current_scope(env);
+    let (subject, scope, found) = deref(ev, &args[0], &current);
+    // Where the subject was written: in the ad that defines it, or in the
+    // call.
+    let subject_scope = if found {
+        scope.clone()
+    } else {
+        ev.lexical_scope(env)
+    };
+    if matches!(args[0].kind, ExprKind::Attr { .. } | ExprKind::Select(..)) {
+        ev.set_current_scope(env, scope.clone());
+    }
+    // A list written in the call (even in parentheses) keeps the call's
+    // scope as its lexical scope, wherever it is evaluated from.
+    let mut written = &args[1];
+    while let ExprKind::Paren(inner) = &written.kind {
+        written = inner;
+    }
+    let (items, lexical): (Arc<[Expr]>, Env) = match &written.kind {
+        ExprKind::List(items) => (items.clone(), env.clone()),
         _ => match ev.eval(&args[1], &scope) {
             Value::List(l) => (l.items.clone(), l.env.clone()),
             Value::Undefined => return None,
@@ -371,8 +400,19 @@ fn each_context(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Option<Result<V
     };
     let mut out = Vec::with_capacity(items.len());
     for item in items.iter() {
-        out.push(match ev.eval(item, &items_env) {
-            Value::Record(r) => ev.eval_in_record(&expr, &r),
+        let item_env = if is_record_literal(item) {
+            &lexical
+        } else {
+            &scope
+        };
+        out.push(match ev.eval(item, item_env) {
+            Value::Record(r) => match &subject {
+                Subject::Value(v) => v.clone(),
+                Subject::Expr(x) => {
+                    let alt = ev.alternate_for_parent(&r.env);
+                    ev.eval_in_context(x, &r, alt, &subject_scope)
+                }
+            },
             Value::Undefined => Value::Undefined,
             _ => Value::Error,
         });
@@ -382,8 +422,8 @@ fn each_context(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Option<Result<V
 
 /// `evalInEachContext(expr, ads)` (HTCondor): the list of `expr` evaluated
 /// inside each ad of the list (`undefined` for undefined elements, `error`
-/// for other non-ads); `undefined` when the list is. See `deref` for how an
-/// attribute-reference `expr` is treated.
+/// for other non-ads); `undefined` when the list is. See the notes above
+/// for how the arguments are scoped.
 fn eval_in_each_context(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
     match each_context(ev, args, env) {
         None => Value::Undefined,

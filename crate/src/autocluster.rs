@@ -1,0 +1,235 @@
+//! Auto-clustering (HTCondor design note, seed 002): jobs whose
+//! *significant attributes* are equal must match the same machines, so the
+//! negotiator considers one job per cluster and, once a cluster fails in a
+//! cycle, skips the rest of it.
+//!
+//! Significant attributes are the external references of the machine ads
+//! (what a machine needs from a job), plus those of the negotiator's policy
+//! expressions, extended for each job by its own `Requirements` and `Rank`
+//! and the job attributes they reference. A job's signature is the list of
+//! its definitions of those attributes (numeric sizes quantized); jobs with
+//! equal signatures share an auto-cluster id.
+
+use std::collections::BTreeSet;
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::{FxHashMap, FxHasher};
+use serde::{Deserialize, Serialize};
+
+use crate::ast::{ClassAd, Expr, ExprKind};
+use crate::refs;
+use crate::value::Value;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AutoclusterConfig {
+    /// Attributes quantized for the signature: sizes that differ by a few
+    /// bytes should not split clusters.
+    pub quantize: Vec<String>,
+    /// Round quantized values up to the next step of this ratio (1.2 =
+    /// "round up 20%", HTCondor's default).
+    pub ratio: f64,
+    /// The job's own expressions that always count (and whose references
+    /// count too).
+    pub job_expressions: Vec<String>,
+}
+
+impl Default for AutoclusterConfig {
+    fn default() -> Self {
+        AutoclusterConfig {
+            quantize: vec![
+                "ImageSize".into(),
+                "DiskUsage".into(),
+                "ExecutableSize".into(),
+                "RequestDisk".into(),
+            ],
+            ratio: 1.2,
+            job_expressions: vec!["Requirements".into(), "Rank".into(), "Constraint".into()],
+        }
+    }
+}
+
+/// The result of clustering a set of jobs.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Clustering {
+    /// The significant attributes found on the machine side (lower-case).
+    pub significant: Vec<String>,
+    /// Auto-cluster id of each job, in input order (ids count from 0 in
+    /// order of first appearance).
+    pub cluster_of: Vec<u32>,
+    /// Jobs per cluster.
+    pub sizes: Vec<u32>,
+    /// The attributes each cluster's signature is made of (lower-case).
+    pub signature_attributes: Vec<Vec<String>>,
+}
+
+impl Clustering {
+    pub fn clusters(&self) -> usize {
+        self.sizes.len()
+    }
+}
+
+/// Significant attributes of the machine side: every attribute a machine ad
+/// (or a policy expression) refers to but does not define itself.
+pub fn significant_attributes(machines: &[&ClassAd], policy: &[Expr]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    // Machine ads of one pool mostly share their policy expressions; work
+    // on distinct attribute-name sets only once.
+    let mut seen_shapes: FxHashMap<u64, ()> = FxHashMap::default();
+    for m in machines {
+        let mut h = FxHasher::default();
+        for (n, e) in m.iter() {
+            n.hash(&mut h);
+            hash_expr(e, &mut h);
+        }
+        if seen_shapes.insert(h.finish(), ()).is_some() {
+            continue;
+        }
+        out.extend(refs::ad_refs(m).target_attributes());
+    }
+    // Policy expressions are evaluated with MY = the job: what they need
+    // from the job is what they do not take from TARGET.
+    let empty = ClassAd::new();
+    for e in policy {
+        out.extend(refs::expr_refs(e, &empty).my_attributes());
+    }
+    out
+}
+
+/// A structural hash of an expression (no allocation).
+pub fn hash_expr(e: &Expr, h: &mut FxHasher) {
+    std::mem::discriminant(&e.kind).hash(h);
+    match &e.kind {
+        ExprKind::Literal(v) => hash_value(v, h),
+        ExprKind::Attr { name, absolute } => {
+            name.key.hash(h);
+            absolute.hash(h);
+        }
+        ExprKind::Select(b, n) => {
+            hash_expr(b, h);
+            n.key.hash(h);
+        }
+        ExprKind::Unary(op, a) => {
+            op.hash(h);
+            hash_expr(a, h);
+        }
+        ExprKind::Binary(op, a, b) => {
+            op.hash(h);
+            hash_expr(a, h);
+            hash_expr(b, h);
+        }
+        ExprKind::Call(c) => {
+            c.name.to_ascii_lowercase().hash(h);
+            for a in &c.args {
+                hash_expr(a, h);
+            }
+        }
+        ExprKind::Record(ad) => {
+            for (n, x) in ad.iter() {
+                n.to_ascii_lowercase().hash(h);
+                hash_expr(x, h);
+            }
+        }
+        _ => {
+            for c in e.children() {
+                hash_expr(c, h);
+            }
+        }
+    }
+}
+
+fn hash_value(v: &Value, h: &mut FxHasher) {
+    std::mem::discriminant(v).hash(h);
+    match v {
+        Value::Bool(b) => b.hash(h),
+        Value::Int(i) => i.hash(h),
+        Value::Real(r) => r.to_bits().hash(h),
+        Value::Str(s) => s.hash(h),
+        Value::AbsTime(t) => (t.secs, t.offset).hash(h),
+        Value::RelTime(t) => t.to_bits().hash(h),
+        _ => {}
+    }
+}
+
+/// Round a size up to the next step of a geometric series (ratio `r`), so
+/// nearby sizes share a bucket.
+pub fn quantize(x: f64, r: f64) -> f64 {
+    if x <= 1.0 || r <= 1.0 || !x.is_finite() {
+        return x;
+    }
+    let k = (x.ln() / r.ln()).ceil();
+    r.powf(k).ceil()
+}
+
+/// Cluster `jobs` against the machine-side significant attributes.
+pub fn cluster(
+    jobs: &[&ClassAd],
+    significant: &BTreeSet<String>,
+    cfg: &AutoclusterConfig,
+) -> Clustering {
+    let quantized: BTreeSet<String> = cfg
+        .quantize
+        .iter()
+        .map(|q| q.to_ascii_lowercase())
+        .collect();
+    let mut ids: FxHashMap<u64, u32> = FxHashMap::default();
+    let mut sizes: Vec<u32> = Vec::new();
+    let mut cluster_of = Vec::with_capacity(jobs.len());
+    let mut signature_attributes: Vec<Vec<String>> = Vec::new();
+    // The job-side additions depend only on the job's own expressions;
+    // cache them by a hash of those expressions.
+    let mut extra_cache: FxHashMap<u64, Vec<String>> = FxHashMap::default();
+    let base: Vec<String> = significant.iter().cloned().collect();
+    for job in jobs {
+        let mut eh = FxHasher::default();
+        for name in &cfg.job_expressions {
+            if let Some(e) = job.get(name) {
+                name.hash(&mut eh);
+                hash_expr(e, &mut eh);
+            }
+        }
+        let extra = extra_cache.entry(eh.finish()).or_insert_with(|| {
+            let mut s: BTreeSet<String> = BTreeSet::new();
+            for name in &cfg.job_expressions {
+                if let Some(e) = job.get(name) {
+                    s.insert(name.to_ascii_lowercase());
+                    s.extend(
+                        refs::expr_refs(e, job)
+                            .internal
+                            .iter()
+                            .map(|n| n.to_ascii_lowercase()),
+                    );
+                }
+            }
+            s.into_iter().filter(|n| !significant.contains(n)).collect()
+        });
+        let mut h = FxHasher::default();
+        for name in base.iter().chain(extra.iter()) {
+            name.hash(&mut h);
+            match job.get(name) {
+                None => 0u8.hash(&mut h),
+                Some(e) => {
+                    1u8.hash(&mut h);
+                    let q = quantized.contains(name.as_str());
+                    match (q, e.as_literal().and_then(Value::as_number)) {
+                        (true, Some(x)) => quantize(x, cfg.ratio).to_bits().hash(&mut h),
+                        _ => hash_expr(e, &mut h),
+                    }
+                }
+            }
+        }
+        let next = sizes.len() as u32;
+        let id = *ids.entry(h.finish()).or_insert(next);
+        if id == next {
+            sizes.push(0);
+            signature_attributes.push(base.iter().chain(extra.iter()).cloned().collect());
+        }
+        sizes[id as usize] += 1;
+        cluster_of.push(id);
+    }
+    Clustering {
+        significant: base,
+        cluster_of,
+        sizes,
+        signature_attributes,
+    }
+}
