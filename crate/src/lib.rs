@@ -22,6 +22,7 @@ pub mod matching;
 pub mod negotiate;
 pub mod parser;
 pub mod refs;
+pub mod session;
 pub mod specialize;
 pub mod substitute;
 pub mod time;

@@ -39,6 +39,9 @@ pub struct NegotiationConfig {
     /// Functions supplied with the pool (seed 003); results are cached
     /// for the cycle.
     pub functions: Option<Arc<crate::userfn::UserFunctions>>,
+    /// Record each job's compatible machines and their docking vectors
+    /// (the classroom view); costs memory on big pools.
+    pub detail: bool,
 }
 
 /// Condor's policy as a docking vector (thesis Figure 9), written with
@@ -86,6 +89,7 @@ impl Default for NegotiationConfig {
             autocluster: Some(AutoclusterConfig::default()),
             opts: EvalOptions::default(),
             functions: None,
+            detail: false,
         }
     }
 }
@@ -159,6 +163,19 @@ pub struct JobOutcome {
     /// Compatible machines still free when the job's turn came.
     pub candidates: usize,
     pub cluster: Option<u32>,
+    /// With `detail`: every compatible machine when the job's turn came.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub considered: Vec<Candidate>,
+}
+
+/// A compatible machine as one job saw it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Candidate {
+    pub machine: usize,
+    /// The docking vector, or `None` when a component was not a number.
+    pub vector: Option<Vec<String>>,
+    /// Already matched to an earlier job.
+    pub taken: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -398,6 +415,7 @@ pub fn negotiate(
             reason: Reason::Matched,
             candidates: 0,
             cluster,
+            considered: vec![],
         };
         let pick = match cluster {
             Some(c) if failed[c as usize] => {
@@ -440,6 +458,9 @@ pub fn negotiate(
                 }
             }
         };
+        if cfg.detail && !matches!(outcome.reason, Reason::SkippedCluster { .. }) {
+            outcome.considered = considered(&mut ev, job, machines, &free, cfg);
+        }
         if let Some((m, v)) = pick {
             free[m] = false;
             matched += 1;
@@ -456,6 +477,30 @@ pub fn negotiate(
         pair_evaluations: evals,
         clustering,
     }
+}
+
+/// Every compatible machine of a job, with its docking vector (detail mode).
+fn considered(
+    ev: &mut Evaluator,
+    job: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    free: &[bool],
+    cfg: &NegotiationConfig,
+) -> Vec<Candidate> {
+    let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
+    let mut out = Vec::new();
+    for (mi, m) in machines.iter().enumerate() {
+        if accepts(ev, job, m, &req) && accepts(ev, m, job, &req) {
+            let vector =
+                docking_vector(ev, job, m, cfg).map(|v| v.iter().map(|x| x.to_string()).collect());
+            out.push(Candidate {
+                machine: mi,
+                vector,
+                taken: !free[mi],
+            });
+        }
+    }
+    out
 }
 
 /// A matched job after `$$()` substitution from its machine.

@@ -285,3 +285,53 @@ fn unmatched_jobs_say_why() {
     let none = negotiate(&[job("a", 1)], &[], &cfg, |_, _| true);
     assert_eq!(none.outcomes[0].reason, Reason::NoMachines);
 }
+
+#[test]
+fn session_answers_pool_requests_as_json() {
+    use classad::session::{handle_pool_json, Session};
+    let mut s = Session::new();
+    let mut progress = |_: usize, _: usize| true;
+    let machines = r#"[ Name = "a"; Memory = 100; Requirements = TARGET.Owner != "x"; Rank = 1 ]
+[ Name = "b"; Memory = 10; Requirements = true ]"#;
+    let jobs = r#"[ ClusterId = 1; ProcId = 0; Owner = "x"; Requirements = TARGET.Memory > 50 ]
+[ ClusterId = 1; ProcId = 1; Owner = "y"; Requirements = TARGET.Memory > 50; Rank = TARGET.Memory ]"#;
+    let load = |id: &str, text: &str| {
+        serde_json::json!({"op": "load_pool", "id": id, "text": text}).to_string()
+    };
+    let r = handle_pool_json(&mut s, &load("m", machines), &mut progress);
+    assert!(r.contains(r#""ads":2"#), "{r}");
+    handle_pool_json(&mut s, &load("j", jobs), &mut progress);
+    let r = handle_pool_json(
+        &mut s,
+        r#"{"op":"match_window","jobs":"j","machines":"m","rows":[0,2],"cols":[0,2]}"#,
+        &mut progress,
+    );
+    // job 0 × a: machine rejects (2); job 0 × b: job rejects (1); job 1 × a: both accept (0).
+    assert!(r.contains(r#""cells":[2,1,0,1]"#), "{r}");
+    let r = handle_pool_json(
+        &mut s,
+        r#"{"op":"negotiate","jobs":"j","machines":"m","autocluster":true,"detail":true}"#,
+        &mut progress,
+    );
+    let v: serde_json::Value = serde_json::from_str(&r).unwrap();
+    let outcomes = v["cycle"]["outcomes"].as_array().unwrap();
+    assert_eq!(outcomes[0]["job_id"], "1.0");
+    assert_eq!(outcomes[0]["machine_name"], serde_json::Value::Null);
+    assert_eq!(outcomes[1]["machine_name"], "a");
+    assert_eq!(outcomes[1]["considered"][0]["machine"], 0);
+    let r = handle_pool_json(
+        &mut s,
+        r#"{"op":"pair","jobs":"j","machines":"m","job":1,"machine":0}"#,
+        &mut progress,
+    );
+    assert!(
+        r.contains(r#""job_rank":"100""#) && r.contains("job_requirements"),
+        "{r}"
+    );
+    let r = handle_pool_json(
+        &mut s,
+        r#"{"op":"negotiate","jobs":"nope","machines":"m"}"#,
+        &mut progress,
+    );
+    assert!(r.contains("is not loaded"), "{r}");
+}
