@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::value::Value;
@@ -36,18 +35,82 @@ impl Span {
     }
 }
 
-/// An attribute name: as written, and its case-folded key.
+/// An attribute name: as written, its case-folded key, the key's hash and
+/// whether it is one of the scope words the evaluator treats specially —
+/// all computed once at parse time, so lookups neither allocate nor rehash.
 #[derive(Clone, Debug)]
 pub struct Name {
     pub text: Arc<str>,
     pub key: Arc<str>,
+    pub hash: u64,
+    pub special: Special,
+}
+
+/// Names with a meaning of their own in lookups (thesis §2.5; libclassad's
+/// LookupInScope and match context).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Special {
+    None,
+    Root,
+    SelfAd,
+    My,
+    Parent,
+    CurrentTime,
+    Other,
+    Ad,
+    Left,
+    Right,
+}
+
+impl Special {
+    fn of(key: &str) -> Special {
+        match key {
+            "toplevel" | "root" => Special::Root,
+            "self" => Special::SelfAd,
+            "my" => Special::My,
+            "parent" => Special::Parent,
+            "currenttime" => Special::CurrentTime,
+            "other" | "target" => Special::Other,
+            "ad" => Special::Ad,
+            "left" => Special::Left,
+            "right" => Special::Right,
+            _ => Special::None,
+        }
+    }
+}
+
+/// Folded attribute keys are interned per thread, so the same name in an
+/// expression and in an ad is one allocation and compares by pointer.
+pub fn intern_key(name: &str) -> Arc<str> {
+    use std::cell::RefCell;
+    thread_local! {
+        static KEYS: RefCell<rustc_hash::FxHashSet<Arc<str>>> = RefCell::new(Default::default());
+    }
+    // Bounded: a stream of unique names (generated ads) must not grow
+    // this without limit.
+    const MAX_INTERNED: usize = 1 << 17;
+    KEYS.with(|k| {
+        let mut k = k.borrow_mut();
+        let folded = fold(name);
+        if let Some(a) = k.get(folded.as_str()) {
+            return a.clone();
+        }
+        let a: Arc<str> = folded.into();
+        if k.len() < MAX_INTERNED {
+            k.insert(a.clone());
+        }
+        a
+    })
 }
 
 impl Name {
     pub fn new(text: &str) -> Name {
+        let key = intern_key(text);
         Name {
             text: text.into(),
-            key: fold(text).into(),
+            hash: key_hash(&key),
+            special: Special::of(&key),
+            key,
         }
     }
     pub fn is(&self, lower: &str) -> bool {
@@ -64,6 +127,37 @@ impl PartialEq for Name {
 /// Attribute names compare without regard to ASCII case.
 pub fn fold(name: &str) -> String {
     name.to_ascii_lowercase()
+}
+
+/// Hash of a name, without regard to ASCII case (no allocation).
+#[inline]
+pub fn key_hash(name: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    let b = name.as_bytes();
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        if w & 0x8080_8080_8080_8080 == 0 {
+            // Eight ASCII bytes lower-cased at once: a byte gets 0x20 when
+            // it is in 'A'..='Z' (no carries: every byte is below 0x80).
+            let upper = (w.wrapping_add(0x3f3f_3f3f_3f3f_3f3f)
+                & !w.wrapping_add(0x2525_2525_2525_2525))
+                & 0x8080_8080_8080_8080;
+            h.write_u64(w | (upper >> 2));
+        } else {
+            let mut l = [0u8; 8];
+            for (d, s) in l.iter_mut().zip(c) {
+                *d = s.to_ascii_lowercase();
+            }
+            h.write_u64(u64::from_le_bytes(l));
+        }
+    }
+    for &c in chunks.remainder() {
+        h.write_u8(c.to_ascii_lowercase());
+    }
+    h.write_usize(b.len());
+    h.finish()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -259,10 +353,21 @@ impl Expr {
 
 /// A ClassAd: an ordered set of attribute definitions with case-insensitive
 /// names.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Default)]
 pub struct ClassAd {
     attrs: Vec<(Arc<str>, Expr)>,
-    index: FxHashMap<Arc<str>, u32>,
+    /// Per attribute: its folded key and the key's hash.
+    keys: Vec<(Arc<str>, u64)>,
+    /// Positions into `attrs`, by key hash.
+    table: hashbrown::HashTable<u32>,
+}
+
+impl std::fmt::Debug for ClassAd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(self.attrs.iter().map(|(n, e)| (n, e)))
+            .finish()
+    }
 }
 
 impl ClassAd {
@@ -270,16 +375,19 @@ impl ClassAd {
         ClassAd::default()
     }
 
-    /// Insert or replace; a replaced attribute keeps its position.
+    /// Insert or replace; a replaced attribute keeps its position and its
+    /// first spelling, as in libclassad.
     pub fn insert(&mut self, name: &str, expr: Expr) {
-        let key: Arc<str> = fold(name).into();
-        if let Some(&i) = self.index.get(&key) {
-            // The first spelling of the name is kept, as libclassad does.
+        let hash = key_hash(name);
+        if let Some(i) = self.position_hashed(name, hash) {
             self.attrs[i as usize].1 = expr;
-        } else {
-            self.index.insert(key, self.attrs.len() as u32);
-            self.attrs.push((name.into(), expr));
+            return;
         }
+        let i = self.attrs.len() as u32;
+        let keys = &self.keys;
+        self.table.insert_unique(hash, i, |&j| keys[j as usize].1);
+        self.keys.push((intern_key(name), hash));
+        self.attrs.push((name.into(), expr));
     }
 
     pub fn insert_value(&mut self, name: &str, v: Value) {
@@ -287,25 +395,48 @@ impl ClassAd {
     }
 
     pub fn remove(&mut self, name: &str) -> Option<Expr> {
-        let key = fold(name);
-        let i = self.index.remove(key.as_str())? as usize;
+        let i = self.position(name)? as usize;
         let (_, e) = self.attrs.remove(i);
-        for v in self.index.values_mut() {
-            if *v as usize > i {
-                *v -= 1;
-            }
+        self.keys.remove(i);
+        // Rebuild the index (removal is rare).
+        self.table.clear();
+        for (j, (_, h)) in self.keys.iter().enumerate() {
+            let keys = &self.keys;
+            self.table
+                .insert_unique(*h, j as u32, |&k| keys[k as usize].1);
         }
         Some(e)
     }
 
-    /// Position of an attribute by its folded key.
     #[inline]
-    pub fn position(&self, key: &str) -> Option<u32> {
-        self.index.get(key).copied()
+    fn position_hashed(&self, name: &str, hash: u64) -> Option<u32> {
+        self.table
+            .find(hash, |&i| {
+                self.keys[i as usize].0.eq_ignore_ascii_case(name)
+            })
+            .copied()
+    }
+
+    /// Position of an attribute by name (any case).
+    #[inline]
+    pub fn position(&self, name: &str) -> Option<u32> {
+        self.position_hashed(name, key_hash(name))
+    }
+
+    /// Position of an attribute by a parsed name: hash precomputed, key
+    /// already folded (and usually the very same interned string).
+    #[inline]
+    pub fn position_name(&self, name: &Name) -> Option<u32> {
+        self.table
+            .find(name.hash, |&i| {
+                let k = &self.keys[i as usize].0;
+                Arc::ptr_eq(k, &name.key) || **k == *name.key
+            })
+            .copied()
     }
 
     pub fn get(&self, name: &str) -> Option<&Expr> {
-        let i = self.position(&fold(name))?;
+        let i = self.position(name)?;
         Some(&self.attrs[i as usize].1)
     }
 

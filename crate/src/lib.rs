@@ -29,6 +29,7 @@ pub mod time;
 pub mod unparse;
 pub mod userfn;
 pub mod value;
+pub mod workload;
 
 pub use ast::{BinaryOp, ClassAd, Expr, ExprKind, Name, Span, UnaryOp};
 pub use diagnostic::Diagnostic;

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::ast::{fold, ClassAd};
+use crate::ast::ClassAd;
 use crate::eval::Evaluator;
 use crate::value::Value;
 
@@ -38,7 +38,7 @@ pub fn requirements_value(
 ) -> Value {
     ev.set_ads(Some(my.clone()), Some(target.clone()));
     for n in names {
-        if my.position(&fold(n)).is_some() {
+        if my.position(n).is_some() {
             return ev.eval_attr(n);
         }
     }

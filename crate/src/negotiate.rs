@@ -433,8 +433,28 @@ pub fn negotiate(
                     *cursor += 1;
                 }
                 outcome.candidates = s.ranked[*cursor..].iter().filter(|(m, _)| free[*m]).count();
-                match s.ranked.get(*cursor) {
+                // The cluster's list was made for its first job; quantized
+                // sizes may differ a little in the others, so each pick is
+                // checked against the job itself.
+                let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
+                let own = s.ranked[*cursor..].iter().find(|(m, _)| {
+                    free[*m] && {
+                        evals += 1;
+                        accepts(&mut ev, job, &machines[*m], &req)
+                            && accepts(&mut ev, &machines[*m], job, &req)
+                    }
+                });
+                match own {
                     Some((m, v)) => Some((*m, v.clone())),
+                    None if outcome.candidates > 0 => {
+                        // Compatible machines remain for the cluster, just not
+                        // for this job: do not fail the whole cluster.
+                        let all = survey(&mut ev, job, machines, None, cfg, &mut evals);
+                        let free_compatible =
+                            all.compatible_list.iter().filter(|m| free[**m]).count();
+                        outcome.reason = failure(machines.len(), &all, free_compatible);
+                        None
+                    }
                     None => {
                         let free_compatible =
                             s.compatible_list.iter().filter(|m| free[**m]).count();

@@ -501,6 +501,66 @@ const EACH_CONTEXT: &[(Mode, Ctx, &str, &str)] = &[
         r#"evalInEachContext(parent, { [ k = 1 ] })"#,
         r#"{ [  ] }"#,
     ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"countMatches(tinc, [ p = 100 ].a)"#,
+        r#"error"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"strcat(countMatches(TARGET.s, { inc }[0]), other.ta)"#,
+        r#"error"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"strcat(countMatches(TARGET.missing, -(self)), my.b)"#,
+        r#"error"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"strcat(countMatches(k, { [ k = 1 ] }), self.LEFT.a, self.RIGHT.a, isClassAd(self.lCtx))"#,
+        r#""11100true""#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext({ k }[0] + 0, lr)"#,
+        r#"{ undefined,undefined }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"strcat(countMatches(j, { [ k = 1 ],[ k = 2 ],[ j = 3 ] }), self.RIGHT.tb)"#,
+        r#""1World""#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(TARGET, { parent })"#,
+        r#"{ [ a = 100; s = "hello"; ta = 10; tb = "World"; tl = { "x","y" }; tr = [ p = 2 ]; tu = tb; tx = missing; tinc = ta + 1; tref = MY.a ] }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"evalInEachContext(LEFT.a, { self })"#,
+        r#"{ 1 }"#,
+    ),
+    (
+        Mode::HTCondor,
+        Ctx::My,
+        r#"evalInEachContext({ k }[0] + 0, lr)"#,
+        r#"{ undefined,undefined }"#,
+    ),
+    (
+        Mode::Strict,
+        Ctx::Match,
+        r#"strcat(countMatches(k, { [ k = 1 ] }), self)"#,
+        r#""1[ lCtx = [ ad = .LEFT; my = .LEFT; other = .RIGHT; target = .RIGHT ]; LEFT = [ a = 1; b = 2.500000000000000E+00; e = error; l = { 1,2,3 }; n = -7; r = [ p = 1; q = \"x\"; w = a + 1 ]; s = \"Hello\"; u = undefined; v = \"1.2.3\"; z = 0; at = absTime(1000); bf = false; bt = true; cs = \"a,b,c\"; lr = { [ k = 1 ],[ k = 2 ] }; rt = relTime(90); sl = { \"a\",\"B\" }; big = 9223372036854775807; inc = a + 1; reft = TARGET.ta; chain = inc * 2; self_ref = self_ref ]; rCtx = [ ad = .RIGHT; my = .RIGHT; other = .LEFT; target = .LEFT ]; RIGHT = [ a = 100; s = \"hello\"; ta = 10; tb = \"World\"; tl = { \"x\",\"y\" }; tr = [ p = 2 ]; tu = tb; tx = missing; tinc = ta + 1; tref = MY.a ]; leftRankValue = LEFT.rank; rightRankValue = RIGHT.rank; symmetricMatch = RIGHT.requirements && LEFT.requirements; leftMatchesRight = RIGHT.requirements; rightMatchesLeft = LEFT.requirements ]""#,
+    ),
 ];
 
 #[test]

@@ -126,6 +126,9 @@ pub struct Evaluator {
     /// Record literals of the subject keep the lexical scope as parent.
     /// See `eval_in_context`.
     literal_scope: Option<(Env, Env)>,
+    /// libclassad's match ad as a plain ad, built when a scope is moved to
+    /// it (see `match_scope`); dropped by `set_ads`.
+    match_ad: Option<Arc<ClassAd>>,
 }
 
 impl Evaluator {
@@ -142,6 +145,7 @@ impl Evaluator {
             alt_frames: Vec::new(),
             moved_scope: None,
             literal_scope: None,
+            match_ad: None,
         }
     }
 
@@ -151,6 +155,7 @@ impl Evaluator {
         self.matched = target.is_some();
         self.roots = [my, target];
         self.cache.clear();
+        self.match_ad = None;
     }
 
     pub fn clear_cache(&mut self) {
@@ -182,7 +187,7 @@ impl Evaluator {
         let Some(ad) = self.roots[0].clone() else {
             return Value::Undefined;
         };
-        match ad.position(&crate::ast::fold(name)) {
+        match ad.position(name) {
             Some(i) => self.eval_slot(&ad, i, &env),
             None => Value::Undefined,
         }
@@ -212,11 +217,7 @@ impl Evaluator {
 
     fn eval_node(&mut self, e: &Expr, env: &Env) -> Value {
         match &e.kind {
-            // libclassad evaluates a relative-time literal (`relTime("1d")`,
-            // folded at parse time) to its seconds as a real, though it
-            // prints it as a relative time.
-            ExprKind::Literal(Value::RelTime(t)) => Value::Real(*t),
-            ExprKind::Literal(v) => v.clone(),
+            ExprKind::Literal(v) => literal_value(v),
             ExprKind::Attr { name, absolute } => {
                 let start = if *absolute {
                     self.root_env()
@@ -228,6 +229,9 @@ impl Evaluator {
                 self.lookup(&start, name, !*absolute)
             }
             ExprKind::Select(base, name) => {
+                if let Some(v) = self.select_other_fast(base, name, env) {
+                    return v;
+                }
                 let b = self.eval(base, env);
                 self.select(b, name)
             }
@@ -345,6 +349,32 @@ impl Evaluator {
         v
     }
 
+    /// `TARGET.x` / `other.x` written in a top-level ad of a match: look
+    /// `x` up in the other ad directly, without building the record value
+    /// the general path would (the answer is the same).
+    #[inline]
+    fn select_other_fast(&mut self, base: &Expr, name: &Name, env: &Env) -> Option<Value> {
+        let ExprKind::Attr {
+            name: b,
+            absolute: false,
+        } = &base.kind
+        else {
+            return None;
+        };
+        if b.special != crate::ast::Special::Other || !self.matched || self.tracer.is_some() {
+            return None;
+        }
+        let Env::Root(side) = env else {
+            return None;
+        };
+        let own = self.roots[*side as usize].as_ref()?;
+        if own.position_name(b).is_some() {
+            return None;
+        }
+        let other = Env::Root(side.other());
+        Some(self.lookup_from(&other, name).unwrap_or(Value::Undefined))
+    }
+
     /// The root scope of this evaluation (`root`, `toplevel`, `.attr`).
     fn root_env(&self) -> Env {
         if self.matched {
@@ -431,7 +461,7 @@ impl Evaluator {
     }
 
     fn lookup_from(&mut self, start: &Env, name: &Name) -> Option<Value> {
-        let key: &str = &name.key;
+        use crate::ast::Special;
         let mut cur = start.clone();
         // Bounded: scope chains are finite, but be safe against cycles.
         for _ in 0..10_000 {
@@ -439,25 +469,25 @@ impl Evaluator {
                 Env::None => return None,
                 Env::Root(_) | Env::Frame(_) => {
                     let ad = self.ad_of(&cur)?;
-                    if let Some(i) = ad.position(key) {
+                    if let Some(i) = ad.position_name(name) {
                         let v = self.eval_slot(&ad, i, &cur);
                         return Some(v);
                     }
-                    match key {
-                        "toplevel" | "root" => {
+                    match name.special {
+                        Special::Root => {
                             let root = self.root_env();
                             return Some(self.record_of(&root));
                         }
-                        "self" => return Some(self.record_of(&cur)),
+                        Special::SelfAd => return Some(self.record_of(&cur)),
                         // `MY` is old-ClassAd syntax, known only in HTCondor mode.
-                        "my" if self.opts.mode == Mode::HTCondor => {
+                        Special::My if self.opts.mode == Mode::HTCondor => {
                             return Some(self.record_of(&cur))
                         }
-                        "parent" => {
+                        Special::Parent => {
                             let p = self.parent_of(&cur);
                             return Some(self.record_of(&p));
                         }
-                        "currenttime" => {
+                        Special::CurrentTime => {
                             let now = self.opts.clock.now() as i64;
                             return Some(Value::AbsTime(crate::value::AbsTime {
                                 secs: now,
@@ -467,15 +497,15 @@ impl Evaluator {
                         _ => cur = self.parent_of(&cur),
                     }
                 }
-                Env::MatchSide(s) => match key {
-                    "other" | "target" => return Some(self.record_of(&Env::Root(s.other()))),
-                    "my" | "ad" => return Some(self.record_of(&Env::Root(*s))),
+                Env::MatchSide(s) => match name.special {
+                    Special::Other => return Some(self.record_of(&Env::Root(s.other()))),
+                    Special::My | Special::Ad => return Some(self.record_of(&Env::Root(*s))),
                     _ => cur = Env::MatchRoot,
                 },
                 Env::MatchRoot => {
-                    return match key {
-                        "left" => Some(self.record_of(&Env::Root(Side::My))),
-                        "right" => Some(self.record_of(&Env::Root(Side::Target))),
+                    return match name.special {
+                        Special::Left => Some(self.record_of(&Env::Root(Side::My))),
+                        Special::Right => Some(self.record_of(&Env::Root(Side::Target))),
                         _ => None,
                     }
                 }
@@ -488,6 +518,12 @@ impl Evaluator {
     /// and cycle detection: a reference back into an attribute that is
     /// being evaluated is undefined, as in HTCondor 25.13+.
     pub(crate) fn eval_slot(&mut self, ad: &Arc<ClassAd>, i: u32, env: &Env) -> Value {
+        // Most attributes are plain values: no scope, no cycle, no cache.
+        if self.tracer.is_none() {
+            if let ExprKind::Literal(v) = &ad.at(i).1.kind {
+                return literal_value(v);
+            }
+        }
         let key = (Arc::as_ptr(ad) as usize, i);
         match self.cache.get(&key) {
             Some(Slot::Done(v, _)) => {
@@ -559,7 +595,11 @@ impl Evaluator {
                     return Value::Error;
                 }
                 let item = l.items[*i as usize].clone();
-                let env = l.env.clone();
+                let env = if self.literal_scope.is_some() {
+                    self.lexical_scope(&l.env)
+                } else {
+                    l.env.clone()
+                };
                 // libclassad evaluates the element in a state of its own,
                 // from its lexical scope (see `set_current_scope`).
                 let moved = self.moved_scope.take();
@@ -570,7 +610,7 @@ impl Evaluator {
             (Value::Record(r), Value::Str(s)) => {
                 let env = self.env_of_record(r);
                 let ad = r.ad.clone();
-                match ad.position(&crate::ast::fold(s)) {
+                match ad.position(s) {
                     Some(i) => self.eval_slot(&ad, i, &env),
                     None => Value::Undefined,
                 }
@@ -609,7 +649,7 @@ impl Evaluator {
     /// its parents, nor the target), as libclassad's `unparse()` finds it.
     pub fn find_local_expr(&self, env: &Env, name: &Name) -> Option<Expr> {
         let ad = self.ad_of(&self.current_scope(env))?;
-        let i = ad.position(&name.key)?;
+        let i = ad.position_name(name)?;
         Some(ad.at(i).1.clone())
     }
 
@@ -621,7 +661,7 @@ impl Evaluator {
             match &cur {
                 Env::Root(_) | Env::Frame(_) => {
                     let ad = self.ad_of(&cur)?;
-                    if let Some(i) = ad.position(&name.key) {
+                    if let Some(i) = ad.position_name(name) {
                         return Some(ad.at(i).1.clone());
                     }
                     cur = self.parent_of(&cur);
@@ -659,22 +699,10 @@ impl Evaluator {
     /// holds the name, or else the last scope searched (the root, or a
     /// match's root after the alternate scope) — `Env::None` when the chain
     /// ends in a nested ad with no enclosing ad (as if an empty root ad
-    /// were above it).
+    /// were above it). A match's context ads and the match ad itself are
+    /// returned as plain ads (see `match_scope`), so that `self`, `parent`
+    /// and their attributes work from them as in libclassad.
     pub fn lookup_in_scope(&mut self, start: &Env, name: &Name, plain: bool) -> (ScopeFind, Env) {
-        let (found, scope) = self.lookup_in_scope_raw(start, name, plain);
-        // A match context ad as a plain nested ad, so that `self` and
-        // `parent` work from it as in libclassad.
-        let scope = match scope {
-            Env::MatchSide(_) => match self.record_of(&scope) {
-                Value::Record(r) => self.env_of_record(&r),
-                _ => scope,
-            },
-            s => s,
-        };
-        (found, scope)
-    }
-
-    fn lookup_in_scope_raw(&mut self, start: &Env, name: &Name, plain: bool) -> (ScopeFind, Env) {
         let (found, last) = self.scope_walk(start, name);
         if !matches!(found, ScopeFind::NotFound) || !plain {
             return (found, last);
@@ -691,44 +719,23 @@ impl Evaluator {
 
     fn scope_walk(&mut self, start: &Env, name: &Name) -> (ScopeFind, Env) {
         let key: &str = &name.key;
-        let mut cur = start.clone();
+        let mut cur = self.match_scope(start.clone());
         let mut last = Env::None;
         for _ in 0..10_000 {
-            match &cur {
-                Env::None => break,
-                Env::Root(_) | Env::Frame(_) => {
-                    if let Some(ad) = self.ad_of(&cur) {
-                        if let Some(i) = ad.position(key) {
-                            return (ScopeFind::Expr(ad.at(i).1.clone()), cur);
-                        }
-                    }
-                }
-                Env::MatchSide(s) => {
-                    let side = match key {
-                        "other" | "target" => Some(s.other()),
-                        "my" | "ad" => Some(*s),
-                        _ => None,
-                    };
-                    if let Some(side) = side {
-                        let v = self.record_of(&Env::Root(side));
-                        return (ScopeFind::Value(v), cur);
-                    }
-                }
-                Env::MatchRoot => {
-                    let side = match key {
-                        "left" => Some(Side::My),
-                        "right" => Some(Side::Target),
-                        _ => None,
-                    };
-                    if let Some(side) = side {
-                        let v = self.record_of(&Env::Root(side));
-                        return (ScopeFind::Value(v), cur);
-                    }
+            if matches!(cur, Env::None) {
+                break;
+            }
+            if let Some(ad) = self.ad_of(&cur) {
+                if let Some(i) = ad.position_name(name) {
+                    return (ScopeFind::Expr(ad.at(i).1.clone()), cur);
                 }
             }
-            let up = self.parent_of(&cur);
+            let up = self.match_scope(self.parent_of(&cur));
             let special = match key {
-                "toplevel" | "root" => Some(self.record_of(&self.root_env())),
+                "toplevel" | "root" => {
+                    let root = self.match_scope(self.root_env());
+                    Some(self.record_of(&root))
+                }
                 "self" => Some(self.record_of(&cur)),
                 "my" if self.opts.mode == Mode::HTCondor => Some(self.record_of(&cur)),
                 "parent" => Some(self.record_of(&up)),
@@ -750,10 +757,62 @@ impl Evaluator {
             last = cur;
             cur = up;
         }
-        if matches!(last, Env::Frame(_)) {
-            last = Env::None;
+        if let Env::Frame(f) = &last {
+            if !self.is_match_ad(&f.ad) {
+                last = Env::None;
+            }
         }
         (ScopeFind::NotFound, last)
+    }
+
+    /// A match's context ad (`MatchSide`) or the match ad (`MatchRoot`)
+    /// as a plain ad scope, as libclassad has them: the match ad holds
+    /// `LEFT`, `RIGHT`, `lCtx`, `rCtx` and the match expressions; a
+    /// context ad has the match ad as parent. Other scopes are unchanged.
+    fn match_scope(&mut self, env: Env) -> Env {
+        match env {
+            Env::MatchRoot => Env::Frame(Arc::new(Frame {
+                ad: self.match_ad(),
+                parent: Env::None,
+            })),
+            Env::MatchSide(s) => {
+                let parent = self.match_scope(Env::MatchRoot);
+                Env::Frame(Arc::new(Frame {
+                    ad: match_context_ad(s),
+                    parent,
+                }))
+            }
+            e => e,
+        }
+    }
+
+    /// libclassad's match ad for the current pair of ads, built once.
+    fn match_ad(&mut self) -> Arc<ClassAd> {
+        if let Some(ad) = &self.match_ad {
+            return ad.clone();
+        }
+        let mut ad = crate::parser::parse_classad(
+            "[ symmetricMatch = RIGHT.requirements && LEFT.requirements; \
+             leftMatchesRight = RIGHT.requirements; rightMatchesLeft = LEFT.requirements; \
+             leftRankValue = LEFT.rank; rightRankValue = RIGHT.rank ]",
+        )
+        .expect("static match ad parses");
+        let record = |a: Arc<ClassAd>| Expr::new(ExprKind::Record(a), crate::ast::Span::NONE);
+        ad.insert("lCtx", record(match_context_ad(Side::My)));
+        ad.insert("rCtx", record(match_context_ad(Side::Target)));
+        if let Some(my) = &self.roots[0] {
+            ad.insert("LEFT", record(my.clone()));
+        }
+        if let Some(target) = &self.roots[1] {
+            ad.insert("RIGHT", record(target.clone()));
+        }
+        let ad = Arc::new(ad);
+        self.match_ad = Some(ad.clone());
+        ad
+    }
+
+    fn is_match_ad(&self, ad: &Arc<ClassAd>) -> bool {
+        self.match_ad.as_ref().is_some_and(|m| Arc::ptr_eq(m, ad))
     }
 
     /// The side whose alternate scope HTCondor's `evaluateInContext` lends
@@ -768,6 +827,11 @@ impl Evaluator {
         match parent {
             Env::Root(s) | Env::MatchSide(s) => Some(s.other()),
             Env::MatchRoot => Some(Side::Target),
+            Env::Frame(f) if self.is_match_ad(&f.ad) => Some(Side::Target),
+            Env::Frame(f) => [Side::My, Side::Target]
+                .into_iter()
+                .find(|s| Arc::ptr_eq(&f.ad, &match_context_ad(*s)))
+                .map(Side::other),
             _ => None,
         }
     }
@@ -801,6 +865,18 @@ impl Evaluator {
         };
         self.moved_scope = moved;
         self.literal_scope = literal;
+        v
+    }
+
+    /// Evaluate `e` in scope `env` (libclassad's current scope), where it
+    /// was written in scope `lexical`: its record literals keep `lexical`
+    /// as parent scope, and a list literal subscripted in it evaluates the
+    /// element there (libclassad gives a subscripted element a state of its
+    /// own, in the list's lexical scope).
+    pub fn eval_lexical(&mut self, e: &Expr, env: &Env, lexical: &Env) -> Value {
+        let saved = self.literal_scope.replace((env.clone(), lexical.clone()));
+        let v = self.eval(e, env);
+        self.literal_scope = saved;
         v
     }
 
@@ -888,4 +964,15 @@ fn match_context_ad(side: Side) -> Arc<ClassAd> {
         [make("LEFT", "RIGHT"), make("RIGHT", "LEFT")]
     });
     ads[side as usize].clone()
+}
+
+/// The value of a literal. libclassad evaluates a relative-time literal
+/// (`relTime("1d")`, folded at parse time) to its seconds as a real,
+/// though it prints it as a relative time.
+#[inline]
+fn literal_value(v: &Value) -> Value {
+    match v {
+        Value::RelTime(t) => Value::Real(*t),
+        v => v.clone(),
+    }
 }

@@ -374,12 +374,13 @@ fn each_context(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Option<Result<V
     // it); the lookup of an attribute-reference subject moves it again.
     let current = ev.current_scope(env);
     let (subject, scope, found) = deref(ev, &args[0], &current);
-    // Where the subject was written: in the ad that defines it, or in the
-    // call.
+    // Where the call, and the subject, were written (a subject found by the
+    // lookup was written in the ad that defines it).
+    let call_scope = ev.lexical_scope(env);
     let subject_scope = if found {
         scope.clone()
     } else {
-        ev.lexical_scope(env)
+        call_scope.clone()
     };
     if matches!(args[0].kind, ExprKind::Attr { .. } | ExprKind::Select(..)) {
         ev.set_current_scope(env, scope.clone());
@@ -390,22 +391,24 @@ fn each_context(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Option<Result<V
     while let ExprKind::Paren(inner) = &written.kind {
         written = inner;
     }
-    let (items, lexical): (Arc<[Expr]>, Env) = match &written.kind {
-        ExprKind::List(items) => (items.clone(), env.clone()),
-        _ => match ev.eval(&args[1], &scope) {
-            Value::List(l) => (l.items.clone(), l.env.clone()),
+    let (items, lexical, in_call): (Arc<[Expr]>, Env, bool) = match &written.kind {
+        ExprKind::List(items) => (items.clone(), env.clone(), true),
+        _ => match ev.eval_lexical(&args[1], &scope, &call_scope) {
+            Value::List(l) => (l.items.clone(), l.env.clone(), false),
             Value::Undefined => return None,
             _ => return Some(Err(())),
         },
     };
     let mut out = Vec::with_capacity(items.len());
     for item in items.iter() {
-        let item_env = if is_record_literal(item) {
-            &lexical
+        let value = if is_record_literal(item) {
+            ev.eval(item, &lexical)
+        } else if in_call {
+            ev.eval_lexical(item, &scope, &call_scope)
         } else {
-            &scope
+            ev.eval(item, &scope)
         };
-        out.push(match ev.eval(item, item_env) {
+        out.push(match value {
             Value::Record(r) => match &subject {
                 Subject::Value(v) => v.clone(),
                 Subject::Expr(x) => {

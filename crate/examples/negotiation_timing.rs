@@ -1,0 +1,49 @@
+//! One-shot timings of negotiation cycles on the thesis base workload,
+//! for runs too long for criterion's repeated sampling (the naive 10,000 ×
+//! 10,000 loop). `cargo run --release --example negotiation_timing [N]`.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use classad::formats::{read_pool, InputFormat};
+use classad::negotiate::{negotiate, NegotiationConfig};
+use classad::{ClassAd, Dialect};
+
+fn pool(text: &str) -> Vec<Arc<ClassAd>> {
+    read_pool(text, InputFormat::Old, Dialect::Auto)
+        .ads
+        .into_iter()
+        .map(|a| Arc::new(a.ad))
+        .collect()
+}
+
+fn main() {
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(10_000);
+    let machines = pool(&classad::workload::machines(n, 1));
+    let jobs = pool(&classad::workload::jobs(n, 2));
+    for (label, cfg) in [
+        ("auto-clustered", NegotiationConfig::default()),
+        (
+            "naive loop",
+            NegotiationConfig {
+                autocluster: None,
+                ..Default::default()
+            },
+        ),
+    ] {
+        let t = Instant::now();
+        let r = negotiate(&jobs, &machines, &cfg, |_, _| true);
+        let dt = t.elapsed();
+        let clusters = r.clustering.as_ref().map(|c| c.clusters()).unwrap_or(0);
+        println!(
+            "{n} jobs x {n} machines, {label}: {:.3} s, {} matched, {} pair evaluations, {} clusters",
+            dt.as_secs_f64(),
+            r.matched,
+            r.pair_evaluations,
+            clusters
+        );
+    }
+}
