@@ -5,6 +5,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use classad::formats::{read_pool, InputFormat};
 use classad::negotiate::{negotiate, NegotiationConfig};
 use classad::{ClassAd, Dialect};

@@ -91,11 +91,19 @@ pub fn intern_key(name: &str) -> Arc<str> {
     const MAX_INTERNED: usize = 1 << 17;
     KEYS.with(|k| {
         let mut k = k.borrow_mut();
-        let folded = fold(name);
-        if let Some(a) = k.get(folded.as_str()) {
-            return a.clone();
+        // Fold short names on the stack: no allocation when interned.
+        let mut buf = [0u8; 64];
+        if name.len() <= buf.len() {
+            let b = &mut buf[..name.len()];
+            b.copy_from_slice(name.as_bytes());
+            b.make_ascii_lowercase();
+            if let Ok(folded) = std::str::from_utf8(b) {
+                if let Some(a) = k.get(folded) {
+                    return a.clone();
+                }
+            }
         }
-        let a: Arc<str> = folded.into();
+        let a: Arc<str> = fold(name).into();
         if k.len() < MAX_INTERNED {
             k.insert(a.clone());
         }

@@ -8,6 +8,9 @@ use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use classad::formats::{self, OutputFormat};
 use classad::{ClassAd, Clock, Dialect, EvalOptions, Evaluator, Mode};
 

@@ -203,7 +203,9 @@ impl Reader {
                         .diagnostics
                         .push(trailing_text(&conv, t, back(t), &name));
                 }
-                self.keep(&name, shifted(&e, rhs_at), line_span);
+                let mut e = e;
+                crate::ast::shift_spans(&mut e, rhs_at);
+                self.keep(&name, e, line_span);
                 0
             }
             Err(d) => {
@@ -388,9 +390,9 @@ fn parse_prefix(src: &str, dialect: Dialect) -> Result<(Expr, Option<usize>), Di
 /// name. Every other backslash is doubled for the new-syntax lexer.
 /// Returns the converted text and the offsets (in `s`) where a backslash
 /// was inserted.
-pub(crate) fn old_escaping_to_new(s: &str) -> (String, Vec<usize>) {
+pub(crate) fn old_escaping_to_new(s: &str) -> (std::borrow::Cow<'_, str>, Vec<usize>) {
     if !s.contains('\\') {
-        return (s.to_string(), Vec::new());
+        return (std::borrow::Cow::Borrowed(s), Vec::new());
     }
     let b = s.as_bytes();
     let mut out = String::with_capacity(s.len() + 8);
@@ -424,7 +426,7 @@ pub(crate) fn old_escaping_to_new(s: &str) -> (String, Vec<usize>) {
         i += 1;
     }
     out.push_str(&s[last..]);
-    (out, inserted)
+    (std::borrow::Cow::Owned(out), inserted)
 }
 
 /// Map an offset in converted text back to the original.
