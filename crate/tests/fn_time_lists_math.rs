@@ -561,6 +561,12 @@ const EACH_CONTEXT: &[(Mode, Ctx, &str, &str)] = &[
         r#"strcat(countMatches(k, { [ k = 1 ] }), self)"#,
         r#""1[ lCtx = [ ad = .LEFT; my = .LEFT; other = .RIGHT; target = .RIGHT ]; LEFT = [ a = 1; b = 2.500000000000000E+00; e = error; l = { 1,2,3 }; n = -7; r = [ p = 1; q = \"x\"; w = a + 1 ]; s = \"Hello\"; u = undefined; v = \"1.2.3\"; z = 0; at = absTime(1000); bf = false; bt = true; cs = \"a,b,c\"; lr = { [ k = 1 ],[ k = 2 ] }; rt = relTime(90); sl = { \"a\",\"B\" }; big = 9223372036854775807; inc = a + 1; reft = TARGET.ta; chain = inc * 2; self_ref = self_ref ]; rCtx = [ ad = .RIGHT; my = .RIGHT; other = .LEFT; target = .LEFT ]; RIGHT = [ a = 100; s = \"hello\"; ta = 10; tb = \"World\"; tl = { \"x\",\"y\" }; tr = [ p = 2 ]; tu = tb; tx = missing; tinc = ta + 1; tref = MY.a ]; leftRankValue = LEFT.rank; rightRankValue = RIGHT.rank; symmetricMatch = RIGHT.requirements && LEFT.requirements; leftMatchesRight = RIGHT.requirements; rightMatchesLeft = LEFT.requirements ]""#,
     ),
+    (
+        Mode::HTCondor,
+        Ctx::Match,
+        r#"(countMatches(ta, lr) ? TARGET.a : v)"#,
+        r#"1"#,
+    ),
 ];
 
 #[test]

@@ -361,7 +361,13 @@ impl Evaluator {
         else {
             return None;
         };
-        if b.special != crate::ast::Special::Other || !self.matched || self.tracer.is_some() {
+        // (Not while `evalInEachContext`/`countMatches` moved the current
+        // scope: `TARGET` is then looked up from the moved scope.)
+        if b.special != crate::ast::Special::Other
+            || !self.matched
+            || self.tracer.is_some()
+            || self.moved_scope.is_some()
+        {
             return None;
         }
         let Env::Root(side) = env else {
