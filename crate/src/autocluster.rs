@@ -16,7 +16,7 @@ use std::hash::{Hash, Hasher};
 use rustc_hash::{FxHashMap, FxHasher};
 use serde::{Deserialize, Serialize};
 
-use crate::ast::{ClassAd, Expr, ExprKind};
+use crate::ast::{ClassAd, Expr, ExprKind, Name};
 use crate::refs;
 use crate::value::Value;
 
@@ -177,8 +177,13 @@ pub fn cluster(
     let mut signature_attributes: Vec<Vec<String>> = Vec::new();
     // The job-side additions depend only on the job's own expressions;
     // cache them by a hash of those expressions.
-    let mut extra_cache: FxHashMap<u64, Vec<String>> = FxHashMap::default();
+    let mut extra_cache: FxHashMap<u64, (Vec<String>, Vec<(Name, bool)>)> = FxHashMap::default();
     let base: Vec<String> = significant.iter().cloned().collect();
+    // Parsed once: lookups by precomputed hash and interned key.
+    let base_names: Vec<(Name, bool)> = base
+        .iter()
+        .map(|n| (Name::new(n), quantized.contains(n)))
+        .collect();
     for job in jobs {
         let mut eh = FxHasher::default();
         for name in &cfg.job_expressions {
@@ -200,16 +205,22 @@ pub fn cluster(
                     );
                 }
             }
-            s.into_iter().filter(|n| !significant.contains(n)).collect()
+            let names: Vec<String> = s.into_iter().filter(|n| !significant.contains(n)).collect();
+            let parsed = names
+                .iter()
+                .map(|n| (Name::new(n), quantized.contains(n)))
+                .collect();
+            (names, parsed)
         });
+        let (extra, extra_names) = (&extra.0, &extra.1);
         let mut h = FxHasher::default();
-        for name in base.iter().chain(extra.iter()) {
-            name.hash(&mut h);
-            match job.get(name) {
+        for (name, q) in base_names.iter().chain(extra_names.iter()) {
+            name.hash.hash(&mut h);
+            match job.position_name(name).map(|i| job.at(i).1) {
                 None => 0u8.hash(&mut h),
                 Some(e) => {
                     1u8.hash(&mut h);
-                    let q = quantized.contains(name.as_str());
+                    let q = *q;
                     match (q, e.as_literal().and_then(Value::as_number)) {
                         (true, Some(x)) => quantize(x, cfg.ratio).to_bits().hash(&mut h),
                         _ => hash_expr(e, &mut h),
