@@ -3,17 +3,21 @@
 
 use std::rc::Rc;
 
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::components::{
     evaluator::EvaluatorPanel, gallery::Gallery, header::Header, pool_editor::PoolEditor,
 };
+use crate::parses::use_parses;
 use crate::share::{self, Fragment};
 use crate::state::{AdRef, AppState, PoolText, View};
+use crate::timer::Timeout;
 
 /// Every change the UI can make to the state.
 pub enum Action {
-    SetPoolText(usize, String),
+    SetPoolText(usize, Rc<str>),
     AddPool,
     RenamePool(usize, String),
     RemovePool(usize),
@@ -25,6 +29,17 @@ pub enum Action {
     SetMode(classad::Mode),
     SetView(View),
     Replace(AppState),
+}
+
+/// A span of a pool's text picked in the explain tree (`text` is the text
+/// the offsets belong to; `seq` makes a repeated pick count).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PoolMark {
+    pub pool: usize,
+    pub text: Rc<str>,
+    pub start: usize,
+    pub end: usize,
+    pub seq: u32,
 }
 
 #[derive(Clone, PartialEq)]
@@ -44,7 +59,7 @@ impl Reducible for Store {
                 let n = s.pools.len() + 1;
                 s.pools.push(PoolText {
                     name: format!("pool {n}"),
-                    text: String::new(),
+                    text: Rc::from(""),
                 });
                 s.active_pool = s.pools.len() - 1;
             }
@@ -74,8 +89,10 @@ impl Reducible for Store {
             Action::SelectPool(i) => s.active_pool = i,
             Action::SetExpr(e) => s.expr = e,
             Action::SetMy(r) => {
+                if s.my != r {
+                    s.scope.clear();
+                }
                 s.my = r;
-                s.scope.clear();
             }
             Action::SetTarget(r) => s.target = r,
             Action::SetScope(p) => s.scope = p,
@@ -104,60 +121,205 @@ fn clear_hash() {
     }
 }
 
-/// The state at start-up: a share link or example in the URL wins over the
-/// autosave; a bad link leaves the autosave in place and says why.
-fn initial() -> (AppState, Option<String>) {
-    let saved = crate::storage::load();
-    match share::decode(&location_hash()) {
-        Ok(Fragment::Empty) => (saved.unwrap_or_default(), None),
-        Ok(Fragment::State(s)) => (*s, None),
+/// What a URL fragment asks for: a state to open, or why it cannot be.
+fn from_hash(hash: &str) -> Result<Option<AppState>, String> {
+    match share::decode(hash) {
+        Ok(Fragment::Empty) => Ok(None),
+        Ok(Fragment::State(s)) => Ok(Some(*s)),
         Ok(Fragment::Example(id)) => match crate::examples::find(&id) {
-            Some(ex) => (ex.state(), None),
-            None => (
-                saved.unwrap_or_default(),
-                Some(format!(
-                    "There is no example called \u{201c}{id}\u{201d}; showing your own work."
-                )),
-            ),
+            Some(ex) => Ok(Some(ex.state())),
+            None => Err(format!(
+                "There is no example called \u{201c}{id}\u{201d}; showing your own work."
+            )),
         },
-        Err(e) => (saved.unwrap_or_default(), Some(e.to_string())),
+        Err(e) => Err(e.to_string()),
     }
 }
+
+/// The state at start-up: a share link or example in the URL wins over the
+/// autosave (which is kept aside, to be restored); a bad link leaves the
+/// autosave in place and says why. The third item: work was kept aside.
+fn initial() -> (AppState, Option<String>, bool) {
+    let saved = crate::storage::load();
+    match from_hash(&location_hash()) {
+        Ok(Some(s)) => {
+            let kept = saved
+                .as_ref()
+                .is_some_and(|old| worth_keeping(old, &s) && crate::storage::save_backup(old));
+            (s, None, kept)
+        }
+        Ok(None) => (saved.unwrap_or_default(), None, false),
+        Err(msg) => (saved.unwrap_or_default(), Some(msg), false),
+    }
+}
+
+/// Work that differs from what replaces it and from the starting state.
+fn worth_keeping(old: &AppState, new: &AppState) -> bool {
+    let same = |a: &AppState, b: &AppState| a.pools == b.pools && a.expr == b.expr;
+    // An example opened and not changed is not work to keep.
+    let untouched_example = crate::examples::EXAMPLES
+        .iter()
+        .any(|e| same(old, &e.state()));
+    !same(old, new) && !same(old, &AppState::default()) && !untouched_example
+}
+
+/// Saves above this size wait for a pause, so typing in a big pool does
+/// not serialize megabytes per key; small ones are saved at once.
+const SAVE_AT_ONCE_BYTES: usize = 256 * 1024;
 
 #[component]
 pub fn App() -> Html {
     let boot = use_memo((), |_| initial());
     let store = use_reducer(|| Store(Rc::new(boot.0.clone())));
     let notice = use_state(|| boot.1.clone());
+    // Work replaced by an opened link, example or state file can come back.
+    let can_restore = use_state(|| boot.2);
+    let save_error = use_state(|| None::<String>);
+    let pool_mark = use_state(|| None::<PoolMark>);
     let state = store.0.clone();
+    let parses = use_parses(&state.pools);
 
-    // Autosave every change (debounced by Yew's batching).
+    // Autosave every change; a refusal (quota) is shown, not swallowed.
+    // A save still waiting when the page is hidden or closed runs then.
     {
-        let state = state.clone();
-        use_effect_with(state, |s| {
-            crate::storage::save(s);
+        let save_error = save_error.clone();
+        let timer = use_mut_ref(|| None::<Timeout>);
+        let waiting = use_mut_ref(|| None::<Rc<AppState>>);
+        {
+            let waiting = waiting.clone();
+            use_effect_with((), move |_| {
+                let flush = Closure::<dyn FnMut()>::new(move || {
+                    if let Some(s) = waiting.borrow_mut().take() {
+                        let _ = crate::storage::save(&s);
+                    }
+                });
+                if let Some(w) = web_sys::window() {
+                    let _ = w.add_event_listener_with_callback(
+                        "pagehide",
+                        flush.as_ref().unchecked_ref(),
+                    );
+                }
+                flush.forget();
+            });
+        }
+        use_effect_with(state.clone(), move |s| {
+            let save = {
+                let waiting = waiting.clone();
+                move || {
+                    let Some(s) = waiting.borrow_mut().take() else {
+                        return;
+                    };
+                    let r = crate::storage::save(&s).err();
+                    if *save_error != r {
+                        save_error.set(r);
+                    }
+                }
+            };
+            *waiting.borrow_mut() = Some(s.clone());
+            if crate::storage::state_bytes(s) <= SAVE_AT_ONCE_BYTES {
+                *timer.borrow_mut() = None;
+                save();
+            } else {
+                *timer.borrow_mut() = Timeout::new(1000, save);
+            }
         });
     }
     // A link was consumed: drop it from the address bar so a reload keeps
-    // the user's (autosaved) edits rather than re-opening the link.
-    use_effect_with((), |_| {
-        if !location_hash().is_empty() {
-            clear_hash();
-        }
-    });
+    // the user's (autosaved) edits rather than re-opening the link. A link
+    // followed later in this tab (gallery deep link, pasted URL) applies.
+    {
+        let store = store.clone();
+        let notice = notice.clone();
+        let can_restore = can_restore.clone();
+        use_effect_with((), move |_| {
+            if !location_hash().is_empty() {
+                clear_hash();
+            }
+            let onhash = Closure::<dyn FnMut()>::new(move || {
+                match from_hash(&location_hash()) {
+                    Ok(Some(s)) => {
+                        notice.set(None);
+                        if worth_keeping(&store.0, &s) && crate::storage::save_backup(&store.0) {
+                            can_restore.set(true);
+                        }
+                        store.dispatch(Action::Replace(s));
+                    }
+                    Ok(None) => {}
+                    Err(msg) => notice.set(Some(msg)),
+                }
+                clear_hash();
+            });
+            if let Some(w) = web_sys::window() {
+                w.set_onhashchange(Some(onhash.as_ref().unchecked_ref()));
+            }
+            onhash.forget();
+        });
+    }
 
     let dispatch = {
         let store = store.clone();
         Callback::from(move |a: Action| store.dispatch(a))
     };
+    let notify = {
+        let notice = notice.clone();
+        Callback::from(move |m: Option<String>| notice.set(m))
+    };
+    // Open a whole new state (example, state file), keeping the old aside.
+    let on_open = {
+        let store = store.clone();
+        let can_restore = can_restore.clone();
+        let notice = notice.clone();
+        Callback::from(move |s: AppState| {
+            notice.set(None);
+            if worth_keeping(&store.0, &s) && crate::storage::save_backup(&store.0) {
+                can_restore.set(true);
+            }
+            store.dispatch(Action::Replace(s));
+        })
+    };
+    let on_restore = {
+        let store = store.clone();
+        let can_restore = can_restore.clone();
+        Callback::from(move |_| {
+            if let Some(mut old) = crate::storage::load_backup() {
+                old.view = View::Evaluate;
+                store.dispatch(Action::Replace(old));
+            }
+            can_restore.set(false);
+        })
+    };
+    let forget_restore = {
+        let can_restore = can_restore.clone();
+        Callback::from(move |_| can_restore.set(false))
+    };
     let dismiss = {
         let notice = notice.clone();
         Callback::from(move |_| notice.set(None))
     };
+    // A pick in a pool: open that pool and mark the span there.
+    let on_pool_mark = {
+        let pool_mark = pool_mark.clone();
+        let dispatch = dispatch.clone();
+        let active = state.active_pool;
+        Callback::from(move |m: PoolMark| {
+            if m.pool != active {
+                dispatch.emit(Action::SelectPool(m.pool));
+            }
+            pool_mark.set(Some(m));
+        })
+    };
+    let mark_here = (*pool_mark).clone().filter(|m| m.pool == state.active_pool);
 
     html! {
         <div class="app">
-            <Header state={state.clone()} dispatch={dispatch.clone()} />
+            <Header state={state.clone()} dispatch={dispatch.clone()} notify={notify} on_open={on_open.clone()} save_error={(*save_error).clone()} />
+            if *can_restore {
+                <div class="restore" role="status">
+                    <span>{ "Opened. Your previous work was put aside." }</span>
+                    <button onclick={on_restore}>{ "Bring it back" }</button>
+                    <button onclick={forget_restore} aria-label="Hide this message">{ "×" }</button>
+                </div>
+            }
             if let Some(msg) = (*notice).clone() {
                 <div class="notice" role="alert">
                     <span>{ msg }</span>
@@ -165,11 +327,12 @@ pub fn App() -> Html {
                 </div>
             }
             if state.view == View::Examples {
-                <Gallery dispatch={dispatch.clone()} />
+                <Gallery on_open={on_open.clone()} />
             } else {
                 <main class="workbench">
-                    <PoolEditor state={state.clone()} dispatch={dispatch.clone()} />
-                    <EvaluatorPanel state={state.clone()} dispatch={dispatch.clone()} />
+                    <PoolEditor state={state.clone()} dispatch={dispatch.clone()} parses={parses.pools.clone()}
+                        on_cancel={parses.cancel.clone()} on_retry={parses.retry.clone()} mark={mark_here} />
+                    <EvaluatorPanel state={state.clone()} dispatch={dispatch.clone()} parses={parses.pools.clone()} on_pool_mark={on_pool_mark} />
                 </main>
             }
         </div>

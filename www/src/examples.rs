@@ -15,6 +15,11 @@ pub struct Example {
     pub expr: &'static str,
     pub my: Option<(usize, usize)>,
     pub target: Option<(usize, usize)>,
+    /// Path of nested records inside MY to evaluate in.
+    pub scope: &'static [&'static str],
+    /// What the expression evaluates to (checked by the tests), when it
+    /// does not depend on the clock.
+    pub expect: Option<&'static str>,
 }
 
 impl Example {
@@ -25,14 +30,14 @@ impl Example {
                 .iter()
                 .map(|(n, t)| PoolText {
                     name: n.to_string(),
-                    text: t.to_string(),
+                    text: (*t).into(),
                 })
                 .collect(),
             active_pool: 0,
             expr: self.expr.to_string(),
             my: self.my.map(|(pool, ad)| AdRef { pool, ad }),
             target: self.target.map(|(pool, ad)| AdRef { pool, ad }),
-            scope: vec![],
+            scope: self.scope.iter().map(|p| p.to_string()).collect(),
             mode: classad::Mode::HTCondor,
             view: View::Evaluate,
         };
@@ -53,6 +58,40 @@ macro_rules! corpus {
 }
 
 const BOTH: &str = "MY.Requirements && TARGET.Requirements";
+/// The thesis' ads call their requirements `Constraint`.
+const BOTH_THESIS: &str = "MY.Constraint && TARGET.Constraint";
+
+/// Gangmatching labels (`Host1`, `cpu`, …) name the ads docked at the
+/// ports. The playground has no docking, so an example builds what the
+/// thesis calls the evaluation environment (as in Figure 32): an ad that
+/// binds the labels and holds the request as a nested record, which is
+/// then the scope; label references climb from a port up to the bindings.
+macro_rules! dock {
+    ($name:literal, $bindings:literal, $field:literal, $fig:expr) => {
+        concat!(
+            "[\n  Name = \"",
+            $name,
+            "\";\n",
+            $bindings,
+            "  ",
+            $field,
+            " = ",
+            $fig,
+            "]\n"
+        )
+    };
+}
+
+const DOCK_FIG9_JOB: &str = r#"// The customer: its rank for the candidate and its user priority.
+[ Name = "the job"; Rank = 7; UserPrio = 10 ]
+"#;
+
+const DOCK_FIG9: &str = r#"// `label` bound to candidate machines (what docking would do).
+[ Name = "an unclaimed machine"; label = [ State = "Unclaimed" ] ]
+[ Name = "serving bob, prefers the new job"; label = [ RemoteUser = "bob"; CurrentRank = 0; Rank = 1; RemoteUserPrio = 5; ServiceTime = '4:00'; ImageSize = 1000 ] ]
+[ Name = "serving a worse-priority user for 4 h"; label = [ RemoteUser = "bob"; CurrentRank = 1; Rank = 1; RemoteUserPrio = 20; ServiceTime = '4:00'; ImageSize = 1000 ] ]
+[ Name = "serving a worse-priority user for 1 h"; label = [ RemoteUser = "bob"; CurrentRank = 1; Rank = 1; RemoteUserPrio = 20; ServiceTime = '1:00'; ImageSize = 1000 ] ]
+"#;
 
 pub const EXAMPLES: &[Example] = &[
     Example {
@@ -64,136 +103,184 @@ pub const EXAMPLES: &[Example] = &[
         expr: BOTH,
         my: Some((0, 0)),
         target: Some((1, 0)),
+        scope: &[],
+        expect: Some("true"),
     },
     Example {
         id: "001-fig1-2",
         title: "The thesis' first workstation and job",
         source: "Raman 2000, Figures 1 and 2",
-        claim: "The workstation runs jobs only when idle and when the job's image size is 15 MB less than its physical memory; the job asks for enough virtual memory with other.VirtualMemory > self.ImageSize.",
+        claim: "The workstation runs jobs only when idle and when the job's image size is 15 MB less than its physical memory (64M − 31M ≥ 15M); the job asks for enough virtual memory with other.VirtualMemory > self.ImageSize.",
         pools: &[("machine", seed!("001_fig01.classad")), ("job", seed!("001_fig02.classad"))],
         expr: "Constraint",
         my: Some((0, 0)),
         target: Some((1, 0)),
+        scope: &[],
+        expect: Some("true"),
     },
     Example {
         id: "001-fig4",
         title: "Workstation access control",
         source: "Raman 2000, Figure 4",
-        claim: "Research-group jobs always run, friends' jobs run when the machine is idle, others only at night (DayTime() before 8:00 or after 18:00), and rival and riffraff never. Try other.Owner values with the TARGET ad.",
-        pools: &[("machine", seed!("001_fig04.classad")), ("job", "[ Owner = \"calvin\"; Type = \"Job\" ]\n[ Owner = \"riffraff\"; Type = \"Job\" ]\n[ Owner = \"raman\"; Type = \"Job\" ]\n")],
+        claim: "Research-group jobs always run, friends' jobs run when the machine is idle, others only at night (DayTime() before 8:00 or after 18:00), and rival and riffraff never — says the paper. As written, though, an untrusted owner has Rank 0 and falls through to the night-time branch: pick riffraff's job as TARGET after 18:00 and it is accepted. calvin is a friend, raman is in the research group.",
+        pools: &[("machine", seed!("001_fig04.classad")), ("jobs", "[ Name = \"calvin's job\"; Owner = \"calvin\"; Type = \"Job\" ]\n[ Name = \"riffraff's job\"; Owner = \"riffraff\"; Type = \"Job\" ]\n[ Name = \"raman's job\"; Owner = \"raman\"; Type = \"Job\" ]\n")],
         expr: "Constraint",
         my: Some((0, 0)),
         target: Some((1, 0)),
+        scope: &[],
+        expect: Some("true"),
     },
     Example {
         id: "001-fig5",
         title: "Time-dependent resource preference",
         source: "Raman 2000, Figure 5",
-        claim: "The job prefers machines idle for more than three hours, and instructional machines at night: its Rank depends on the time of day.",
-        pools: &[("job", seed!("001_fig05.classad")), ("machine", seed!("001_fig01.classad"))],
+        claim: "The job prefers machines idle for more than three hours (Rank 5), and instructional machines at night (Rank 10). Its Rank depends on the time of day: note DayTime without parentheses in the figure, an attribute reference that is undefined.",
+        pools: &[("job", seed!("001_fig05.classad")), ("machines", "[ Name = \"idle for 4 hours\"; Type = \"Machine\"; IsInstructional = false; KeybrdIdle = '4:00' ]\n[ Name = \"instructional, busy\"; Type = \"Machine\"; IsInstructional = true; KeybrdIdle = '0:10' ]\n")],
         expr: "Rank",
         my: Some((0, 0)),
         target: Some((1, 0)),
+        scope: &[],
+        expect: None,
     },
     Example {
         id: "001-fig6",
         title: "Time-dependent resource constraints",
         source: "Raman 2000, Figure 6",
-        claim: "For its first two hours in the queue the job insists on 1 GB of memory, then settles for 0.5 GB: ElapsedTime = CurrentTime() - QDate is a relative time.",
-        pools: &[("job", seed!("001_fig06.classad")), ("machine", seed!("001_fig01.classad"))],
-        expr: "ElapsedTime",
+        claim: "For its first two hours in the queue the job insists on 1 GB of memory, then settles for 0.5 GB: ElapsedTime = CurrentTime() - QDate is a relative time. Queued in 1999, the job now accepts the 768 MB machine.",
+        pools: &[("job", seed!("001_fig06.classad")), ("machine", "[ Name = \"a 768 MB machine\"; Type = \"Machine\"; Arch = \"INTEL\"; OpSys = \"SOLARIS251\"; Memory = 768M ]\n")],
+        expr: "other.Memory >= (ElapsedTime > '2:00' ? 0.5G : 1.0G)",
         my: Some((0, 0)),
         target: Some((1, 0)),
+        scope: &[],
+        expect: Some("true"),
     },
     Example {
         id: "001-fig8",
         title: "Port labels define dependent matches (gangmatching)",
         source: "Raman 2000, Figure 8",
-        claim: "A request with two ports, labelled Host1 and Host2: the second port's constraint refers to the machine docked at the first (same subnet).",
-        pools: &[("gang request", seed!("001_fig08.classad"))],
-        expr: "size(Ports)",
+        claim: "A request with two ports, labelled Host1 and Host2: the second port's constraint refers to the machine docked at the first (same subnet). MY is an environment binding the labels, with the request as the scope; pick the other environment to put Host2 on another subnet.",
+        pools: &[
+            ("docked", concat!(
+                dock!("Host1 and Host2 on one subnet", "  Host1 = [ Arch = \"INTEL\"; OpSys = \"LINUX\"; VirtualMemory = 64M; MIPS = 100; KFlops = 20000; Subnet = \"128.105.175\" ];\n  Host2 = [ Arch = \"INTEL\"; OpSys = \"LINUX\"; VirtualMemory = 64M; MIPS = 90; KFlops = 30000; Subnet = \"128.105.175\" ];\n", "Gang", seed!("001_fig08.classad")),
+                dock!("Host2 on another subnet", "  Host1 = [ Arch = \"INTEL\"; OpSys = \"LINUX\"; VirtualMemory = 64M; MIPS = 100; KFlops = 20000; Subnet = \"128.105.175\" ];\n  Host2 = [ Arch = \"INTEL\"; OpSys = \"LINUX\"; VirtualMemory = 64M; MIPS = 90; KFlops = 30000; Subnet = \"128.105.166\" ];\n", "Gang", seed!("001_fig08.classad")))),
+            ("gang request", seed!("001_fig08.classad")),
+        ],
+        expr: "Ports[1].Constraint",
         my: Some((0, 0)),
         target: None,
+        scope: &["Gang"],
+        expect: Some("true"),
     },
     Example {
         id: "001-fig9",
         title: "Condor's policy as a docking vector",
         source: "Raman 2000, Figure 9",
-        claim: "The negotiator picks, for each job, the machine with the best vector of (job rank, no preemption / rank preemption / priority preemption, preemption rank), compared lexicographically.",
-        pools: &[("docking vector", "[ DockingVector = \n")],
-        expr: seed!("001_fig09.classad"),
-        my: None,
-        target: None,
+        claim: "For each job the negotiator compares candidate machines by the vector (job rank, 2 = idle / 1 = rank preemption / 0 = priority preemption / error = not allowed, preemption rank), lexicographically. The TARGET ad binds label to a candidate: an idle machine gives {7, 2, 0}; try the others.",
+        pools: &[("job", DOCK_FIG9_JOB), ("docked", DOCK_FIG9)],
+        expr: concat!("join(\", \", ", seed!("001_fig09.classad"), ")"),
+        my: Some((0, 0)),
+        target: Some((1, 0)),
+        scope: &[],
+        expect: Some("\"7, 2, 0\""),
     },
     Example {
         id: "001-fig10",
         title: "A rendering service advertisement",
         source: "Raman 2000, Figure 10",
-        claim: "The first port behaves as the parent link, accepting render_client requests; the second needs a license.",
-        pools: &[("service", seed!("001_fig10.classad"))],
-        expr: "Ports[0]",
+        claim: "The first port behaves as the parent link, accepting render_client requests but not rival's (pick the other environment as MY). The second port takes its StdIn from the request (Ports[1].StdIn is \"scene.dat\") and needs a workstation; the third names the workstation docked at cpu and needs a license.",
+        pools: &[
+            ("docked", concat!(
+                dock!("a request from raman", "  request = [ Type = \"render_client\"; Owner = \"raman\"; sceneFile = \"scene.dat\"; outputFile = \"out.img\" ];\n  cpu = [ Arch = \"INTEL\"; OpSys = \"LINUX\"; VirtualMemory = 64M; Memory = 32M; Name = \"node1\" ];\n  license = [ App = \"do_render\" ];\n", "Service", seed!("001_fig10.classad")),
+                dock!("a request from rival", "  request = [ Type = \"render_client\"; Owner = \"rival\"; sceneFile = \"scene.dat\"; outputFile = \"out.img\" ];\n  cpu = [ Arch = \"INTEL\"; OpSys = \"LINUX\"; VirtualMemory = 64M; Memory = 32M; Name = \"node1\" ];\n  license = [ App = \"do_render\" ];\n", "Service", seed!("001_fig10.classad")))),
+            ("service", seed!("001_fig10.classad")),
+        ],
+        expr: "Ports[0].Constraint",
         my: Some((0, 0)),
         target: None,
+        scope: &["Service"],
+        expect: Some("true"),
     },
     Example {
         id: "001-fig11",
         title: "Two co-located compute nodes as a multiprocessor",
         source: "Raman 2000, Figure 11",
-        claim: "A gang request marshals two compute nodes on the same host, expressed with labels cpu1 and cpu2.",
-        pools: &[("request", seed!("001_fig11.classad"))],
-        expr: "Ports",
+        claim: "A gang request marshals two compute nodes on the same host (labels cpu1 and cpu2) and re-advertises them as one multiprocessor (Ports[2].NumCpus is 4, Ports[2].Memory 768M). Pick the other environment as MY to put the nodes on different hosts.",
+        pools: &[
+            ("docked", concat!(
+                dock!("two nodes on host h1", "  cpu1 = [ Type = \"ComputeNode\"; IsDedicated = true; Host = \"h1\"; Name = \"n1\"; Arch = \"INTEL\"; OpSys = \"LINUX\"; NumCpus = 2; Memory = 512M; Disk = 10G; VirtualMemory = 1G ];\n  cpu2 = [ Type = \"ComputeNode\"; IsDedicated = true; Host = \"h1\"; Name = \"n2\"; Arch = \"INTEL\"; OpSys = \"LINUX\"; NumCpus = 2; Memory = 256M; Disk = 5G; VirtualMemory = 512M ];\n  request = [ MemoryReqs = 500M ];\n", "Gang", seed!("001_fig11.classad")),
+                dock!("nodes on different hosts", "  cpu1 = [ Type = \"ComputeNode\"; IsDedicated = true; Host = \"h1\"; Name = \"n1\"; Arch = \"INTEL\"; OpSys = \"LINUX\"; NumCpus = 2; Memory = 512M; Disk = 10G; VirtualMemory = 1G ];\n  cpu2 = [ Type = \"ComputeNode\"; IsDedicated = true; Host = \"h2\"; Name = \"n2\"; Arch = \"INTEL\"; OpSys = \"LINUX\"; NumCpus = 2; Memory = 256M; Disk = 5G; VirtualMemory = 512M ];\n  request = [ MemoryReqs = 500M ];\n", "Gang", seed!("001_fig11.classad")))),
+            ("request", seed!("001_fig11.classad")),
+        ],
+        expr: "Ports[1].Constraint",
         my: Some((0, 0)),
         target: None,
+        scope: &["Gang"],
+        expect: Some("true"),
     },
     Example {
         id: "001-fig13",
         title: "A Condor workstation advertisement",
         source: "Raman 2000, Figure 13",
-        claim: "A real Condor machine ad of the time: non-Condor load under 0.3 and keyboard idle more than 15 minutes make it willing to run jobs.",
-        pools: &[("machine", seed!("001_fig13.classad"))],
-        expr: "Requirements",
+        claim: "A real Condor machine ad of the time: non-Condor load (LoadAvg − CondorLoadAvg) under 0.3, keyboard idle more than 15 minutes, and a job image that fits in (Memory − 15) × 1024 KB make it willing to run the job.",
+        pools: &[("machine", seed!("001_fig13.classad")), ("jobs", "[ Name = \"a 200 MB job\"; Type = \"Job\"; ImageSize = 200000 ]\n[ Name = \"a 240 MB job\"; Type = \"Job\"; ImageSize = 245760 ]\n")],
+        expr: "Constraint",
         my: Some((0, 0)),
-        target: None,
+        target: Some((1, 0)),
+        scope: &[],
+        expect: Some("true"),
     },
     Example {
         id: "001-fig16",
         title: "Simple classads for indexing",
         source: "Raman 2000, Figure 16",
-        claim: "Offers and requests whose constraints are intervals over X and Y: the index finds that the first offer and the first request intersect, so they match.",
+        claim: "Offers and requests whose constraints are intervals over x and y: the first offer (x = 10, wants y ≥ 7) and the first request (y = 8, wants x ≥ 8) intersect, so they match. Try the other offer or request.",
         pools: &[("ads", seed!("001_fig16.classad"))],
-        expr: BOTH,
+        expr: BOTH_THESIS,
         my: Some((0, 0)),
         target: Some((0, 2)),
+        scope: &[],
+        expect: Some("true"),
     },
     Example {
         id: "001-fig19-20",
         title: "Index performance workload: object and query",
         source: "Raman 2000, Figures 19 and 20",
-        claim: "The sample object has D = 5 and fails the query's other.D >= 7; the query has Y = 9 and fails the object's other.Y <= 6.",
+        claim: "The sample object has D = 5 and fails the query's other.D >= 7; the query has Y = 9 and fails the object's other.Y <= 6: they do not match.",
         pools: &[("object", seed!("001_fig19.classad")), ("query", seed!("001_fig20.classad"))],
-        expr: BOTH,
+        expr: BOTH_THESIS,
         my: Some((0, 0)),
         target: Some((1, 0)),
+        scope: &[],
+        expect: Some("false"),
     },
     Example {
         id: "001-fig28-30",
         title: "The base workload: machine, license and job",
         source: "Raman 2000, Figures 28, 29 and 30",
-        claim: "The machine accepts jobs whose memory requirement is below Memory - 15M; licenses are valid only on machines whose HostID is in their key interval; the job docks a Cpu and a License.",
-        pools: &[("machine", seed!("001_fig28.classad")), ("license", seed!("001_fig29.classad")), ("job", seed!("001_fig30.classad"))],
-        expr: "Constraint",
+        claim: "The job docks a Cpu and a License: HostId = Cpu.Key is the docked machine's Key, 143. Ports[1].Constraint accepts the Fig. 29 sim_app license, and Ports[0].Constraint rejects the Fig. 28 machine: it runs WINNT40, not LINUX. MY is an environment binding the labels to those ads, with the job as the scope.",
+        pools: &[
+            ("docked", concat!("[\n  Name = \"Fig. 30 job, Fig. 28 machine, Fig. 29 license\";\n  Cpu = ", seed!("001_fig28.classad"), ";\n  License = ", seed!("001_fig29.classad"), ";\n  Gang = ", seed!("001_fig30.classad"), "]\n")),
+            ("job", seed!("001_fig30.classad")),
+            ("machine", seed!("001_fig28.classad")),
+            ("license", seed!("001_fig29.classad")),
+        ],
+        expr: "Ports[1].HostId",
         my: Some((0, 0)),
-        target: Some((2, 0)),
+        target: None,
+        scope: &["Gang"],
+        expect: Some("143"),
     },
     Example {
         id: "001-fig32",
         title: "The evaluation environment of a marshaled gang",
         source: "Raman 2000, Figure 32",
-        claim: "After the gang is marshaled every port constraint holds; label references climb from a port to the enclosing context.",
+        claim: "After the gang is marshaled every port constraint holds (try _ctx_1._ad.ports[0].Constraint too); label references climb from a port to the enclosing context: cpu.Arch is found in the machine's _ad, not in its port.",
         pools: &[("environment", seed!("001_fig32.classad"))],
-        expr: "_ctx_0",
+        expr: "_ctx_0._ad.ports[0].Constraint",
         my: Some((0, 0)),
         target: None,
+        scope: &[],
+        expect: Some("true"),
     },
     Example {
         id: "001-circular",
@@ -204,36 +291,50 @@ pub const EXAMPLES: &[Example] = &[
         expr: "a",
         my: Some((0, 0)),
         target: None,
+        scope: &[],
+        expect: Some("undefined"),
     },
     Example {
         id: "003-grid",
         title: "A grid site and SAMGrid ads",
         source: "Condor-G / SAMGrid 2004",
-        claim: "A compute cluster advertises its gatekeeper and load; jobs of GoodPeople rank higher (member(other.Name, GoodPeople) * 500). The SAMGrid job ranks sites with a user-defined data-overlap function and carries $$(gatekeeper_url) for the planner.",
-        pools: &[("sites", concat!(seed!("003_fig01.classad"), "\n", seed!("003_ad1.classad"))), ("jobs", seed!("003_ad2.classad"))],
+        claim: "A compute cluster advertises its gatekeeper and load (a nested record: choose the scope MY.Load); jobs of GoodPeople rank higher (member(other.Name, GoodPeople) * 500). The SAMGrid job ranks sites with a user-defined data-overlap function and carries $$(gatekeeper_url) for the planner.",
+        pools: &[("sites", concat!(seed!("003_fig01.classad"), "\n", seed!("003_ad1.classad"))), ("jobs", concat!("[ Type = \"Job\"; Name = \"howard\" ]\n", seed!("003_ad2.classad")))],
         expr: "Rank",
         my: Some((0, 0)),
         target: Some((1, 0)),
+        scope: &[],
+        expect: Some("500"),
     },
     Example {
         id: "004-manual",
         title: "The Condor manual's machine and job",
         source: "Condor manual §4.1",
-        claim: "The machine never runs jobs of rival and riffraff and prefers friends and its research group; the job wants a SUN4u running SOLARIS251 (unqualified names fall back to the target).",
-        pools: &[("machine", seed!("004_example_machine.classad")), ("job", seed!("004_example_job.classad"))],
-        expr: "Trusted && RANK",
+        claim: "The machine never runs jobs of rival and riffraff, always runs its research group's (jbasney), and others only when idle — it is busy (LoadAvg 0.8), so tannenba's job waits. RANK puts the research group (10) over friends (1); the job wants a SUN4u running SOLARIS251 (unqualified names fall back to the target).",
+        pools: &[
+            ("machine", concat!(seed!("004_example_machine.classad"), "Name = \"the manual's machine\"\nArch = \"SUN4u\"\nOpSys = \"SOLARIS251\"\nLoadAvg = 0.8\nKeyboardIdle = 120\nMemory = 256\nMips = 100\n")),
+            ("jobs", concat!(
+                "Name = \"jbasney's job\"\nOwner = \"jbasney\"\n", seed!("004_example_job.classad"),
+                "\nName = \"tannenba's job\"\nOwner = \"tannenba\"\n", seed!("004_example_job.classad"),
+                "\nName = \"rival's job\"\nOwner = \"rival\"\n", seed!("004_example_job.classad"))),
+        ],
+        expr: "START",
         my: Some((0, 0)),
         target: Some((1, 0)),
+        scope: &[],
+        expect: Some("true"),
     },
     Example {
         id: "004-constraint",
         title: "condor_status -constraint",
         source: "Condor manual §4.1",
-        claim: "Find all computers which have had their keyboards idle for more than 20 minutes and have more than 100 MB of memory.",
+        claim: "Find all computers which have had their keyboards idle for more than 20 minutes and have more than 100 MB of memory: try each machine as MY.",
         pools: &[("machines", corpus!("condor_status_l.txt"))],
         expr: seed!("004_constraint1.classad"),
         my: Some((0, 0)),
         target: None,
+        scope: &[],
+        expect: Some("true"),
     },
     Example {
         id: "modern-pool",
@@ -244,19 +345,147 @@ pub const EXAMPLES: &[Example] = &[
         expr: "TARGET.Requirements",
         my: Some((0, 0)),
         target: Some((1, 0)),
+        scope: &[],
+        expect: Some("true"),
     },
     Example {
         id: "modern-json",
         title: "A pool as condor_status -json",
         source: "condor_status -json (HTCondor 25)",
-        claim: "JSON as HTCondor writes it, expressions in \"\\/Expr(…)\\/\" strings, read directly.",
-        pools: &[("machines", corpus!("condor_status.json"))],
+        claim: "JSON as HTCondor writes it, expressions in \"\\/Expr(…)\\/\" strings, read directly: the slot's Start policy evaluated against a job from condor_q -l.",
+        pools: &[("machines", corpus!("condor_status.json")), ("jobs", corpus!("condor_q_l.txt"))],
         expr: "Start",
         my: Some((0, 0)),
-        target: None,
+        target: Some((1, 0)),
+        scope: &[],
+        expect: None,
     },
 ];
 
 pub fn find(id: &str) -> Option<&'static Example> {
     EXAMPLES.iter().find(|e| e.id == id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use classad::api::{handle, Request, Response};
+
+    fn eval_in(ex: &Example, my: Option<(usize, usize)>, target: Option<(usize, usize)>) -> String {
+        let s = ex.state();
+        let slice = |r: Option<(usize, usize)>| {
+            r.map(|(p, a)| {
+                let text = s.pools[p].text.to_string();
+                let Response::Pool { ads, .. } = handle(Request::ParsePool {
+                    text: text.clone(),
+                    format: Default::default(),
+                    dialect: Default::default(),
+                }) else {
+                    unreachable!()
+                };
+                text[ads[a].start as usize..ads[a].end as usize].to_string()
+            })
+        };
+        match handle(Request::Evaluate {
+            expr: s.expr.clone(),
+            my: slice(my),
+            target: slice(target),
+            scope: s.scope.clone(),
+            mode: s.mode,
+            dialect: Default::default(),
+            trace: false,
+            now: None,
+            tz_offset: None,
+        }) {
+            Response::Value { value, .. } => value,
+            _ => "FAILED".into(),
+        }
+    }
+
+    /// The other ads an example's card points to show the contrast it
+    /// describes.
+    #[test]
+    fn alternatives_show_the_contrast() {
+        let cases: &[(&str, Option<(usize, usize)>, Option<(usize, usize)>, &str)] = &[
+            ("001-fig8", Some((0, 1)), None, "false"),
+            ("001-fig9", Some((0, 0)), Some((1, 1)), "\"7, 1, 49000\""),
+            ("001-fig9", Some((0, 0)), Some((1, 2)), "\"7, 0, 199000\""),
+            ("001-fig9", Some((0, 0)), Some((1, 3)), "error"),
+            ("001-fig10", Some((0, 1)), None, "false"),
+            ("001-fig11", Some((0, 1)), None, "false"),
+            ("001-fig13", Some((0, 0)), Some((1, 1)), "false"),
+            ("001-fig16", Some((0, 1)), Some((0, 2)), "false"),
+            ("003-grid", Some((0, 0)), Some((1, 1)), "undefined"),
+            ("004-manual", Some((0, 0)), Some((1, 1)), "false"),
+            ("004-manual", Some((0, 0)), Some((1, 2)), "false"),
+        ];
+        let mut bad = vec![];
+        for (id, my, target, want) in cases {
+            let got = eval_in(find(id).unwrap(), *my, *target);
+            if got != *want {
+                bad.push(format!("{id} {my:?} {target:?}: {got}, expected {want}"));
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
+
+    /// Every example opens to ads that parse, the chosen ads exist, and
+    /// the expression gives what the card says.
+    #[test]
+    fn every_example_opens_to_its_claim() {
+        let mut bad = vec![];
+        for ex in EXAMPLES {
+            let s = ex.state();
+            let mut slices = vec![];
+            for p in &s.pools {
+                let Response::Pool {
+                    ads, diagnostics, ..
+                } = handle(Request::ParsePool {
+                    text: p.text.to_string(),
+                    format: Default::default(),
+                    dialect: Default::default(),
+                })
+                else {
+                    unreachable!()
+                };
+                if let Some(d) = diagnostics.iter().find(|d| d.is_error()) {
+                    bad.push(format!(
+                        "{}: pool {}: {}:{}: {}",
+                        ex.id, p.name, d.line, d.column, d.message
+                    ));
+                }
+                slices.push((p.text.to_string(), ads));
+            }
+            let get = |r: Option<crate::state::AdRef>| {
+                r.map(|r| {
+                    let (t, ads) = &slices[r.pool];
+                    let a = ads.get(r.ad).expect("the chosen ad exists");
+                    t[a.start as usize..a.end as usize].to_string()
+                })
+            };
+            let resp = handle(Request::Evaluate {
+                expr: s.expr.clone(),
+                my: get(s.my),
+                target: get(s.target),
+                scope: s.scope.clone(),
+                mode: s.mode,
+                dialect: Default::default(),
+                trace: false,
+                now: None,
+                tz_offset: None,
+            });
+            match (resp, ex.expect) {
+                (Response::Value { value, .. }, Some(want)) if value != want => bad.push(format!(
+                    "{}: {} gives {value}, the card expects {want}",
+                    ex.id, s.expr
+                )),
+                (Response::Value { .. }, _) => {}
+                (Response::Failed { which, diagnostics }, _) => {
+                    bad.push(format!("{}: {which}: {:?}", ex.id, diagnostics))
+                }
+                _ => bad.push(format!("{}: no value", ex.id)),
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
 }

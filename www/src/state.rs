@@ -2,13 +2,26 @@
 //! ads, the mode and the open view. It is what autosave stores and what a
 //! share link carries.
 
+use std::rc::Rc;
+
 use classad::Mode;
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PoolText {
     pub name: String,
-    pub text: String,
+    /// Shared, not copied: pools can be tens of megabytes and the state is
+    /// cloned on every change (and `Rc` equality is a pointer check first).
+    #[serde(serialize_with = "ser_rc", deserialize_with = "de_rc")]
+    pub text: Rc<str>,
+}
+
+fn ser_rc<S: Serializer>(t: &Rc<str>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(t)
+}
+
+fn de_rc<'de, D: Deserializer<'de>>(d: D) -> Result<Rc<str>, D::Error> {
+    String::deserialize(d).map(Rc::from)
 }
 
 /// An ad chosen by pool and position.
@@ -46,11 +59,11 @@ impl Default for AppState {
             pools: vec![
                 PoolText {
                     name: "machines".into(),
-                    text: DEFAULT_MACHINES.into(),
+                    text: Rc::from(DEFAULT_MACHINES),
                 },
                 PoolText {
                     name: "jobs".into(),
-                    text: DEFAULT_JOBS.into(),
+                    text: Rc::from(DEFAULT_JOBS),
                 },
             ],
             active_pool: 0,
@@ -70,7 +83,7 @@ impl AppState {
         if self.pools.is_empty() {
             self.pools.push(PoolText {
                 name: "pool".into(),
-                text: String::new(),
+                text: Rc::from(""),
             });
         }
         if self.active_pool >= self.pools.len() {

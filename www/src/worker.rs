@@ -1,12 +1,21 @@
-//! The engine Web Worker: the worker side answers `classad::api` JSON
-//! requests; the page side (`WorkerClient`) sends them, and cancels by
-//! terminating the worker (a fresh one is started on the next request).
+//! The engine Web Worker: the worker side answers requests; the page side
+//! (`WorkerClient`) sends them, and cancels by terminating the worker (a
+//! fresh one is started on the next request).
+//!
+//! A request is `<id>\n<verb>\n<payload>`, an answer `<id>\n<answer>`.
+//! Verbs: `api` (payload and answer are `classad::api` JSON) and `pool`
+//! (payload is the raw pool text, so megabytes are not JSON-escaped; the
+//! answer is a `parses::PoolSummary` as JSON). The worker first says
+//! `ready`: its wasm loads asynchronously, and a message that arrives
+//! before its handler is installed would be lost.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+const READY: &str = "ready";
 
 /// Worker side: install the message handler (called from the worker binary).
 pub fn run_worker() {
@@ -15,46 +24,75 @@ pub fn run_worker() {
     let onmessage =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             let text = e.data().as_string().unwrap_or_default();
-            // Envelope: "<id>\n<request json>"
-            let (id, req) = text.split_once('\n').unwrap_or(("0", ""));
-            let resp = classad::api::handle_json(req);
+            let (id, rest) = text.split_once('\n').unwrap_or(("0", ""));
+            let (verb, payload) = rest.split_once('\n').unwrap_or((rest, ""));
+            let resp = match verb {
+                "pool" => {
+                    serde_json::to_string(&crate::parses::summarize(payload)).unwrap_or_default()
+                }
+                _ => classad::api::handle_json(payload),
+            };
             let _ = reply_scope.post_message(&JsValue::from_str(&format!("{id}\n{resp}")));
         });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();
+    let _ = scope.post_message(&JsValue::from_str(READY));
 }
 
-type Pending = Rc<RefCell<Option<(u64, Box<dyn FnOnce(Result<String, String>)>)>>>;
+type Done = Box<dyn FnOnce(Result<String, String>)>;
+type Pending = Rc<RefCell<Option<(u64, Done)>>>;
+
+/// One started worker: its handle, whether it said `ready`, and the
+/// message waiting for that.
+#[derive(Clone)]
+struct Started {
+    worker: web_sys::Worker,
+    ready: Rc<Cell<bool>>,
+    queued: Rc<RefCell<Option<String>>>,
+}
 
 /// Page side. One request at a time: a new request cancels the previous.
 pub struct WorkerClient {
-    worker: RefCell<Option<web_sys::Worker>>,
+    started: RefCell<Option<Started>>,
     pending: Pending,
-    next_id: RefCell<u64>,
+    next_id: Cell<u64>,
     url: String,
 }
 
 impl WorkerClient {
     pub fn new(url: &str) -> WorkerClient {
         WorkerClient {
-            worker: RefCell::new(None),
+            started: RefCell::new(None),
             pending: Rc::new(RefCell::new(None)),
-            next_id: RefCell::new(1),
+            next_id: Cell::new(1),
             url: url.to_string(),
         }
     }
 
-    fn worker(&self) -> Result<web_sys::Worker, String> {
-        if let Some(w) = self.worker.borrow().as_ref() {
-            return Ok(w.clone());
+    fn started(&self) -> Result<Started, String> {
+        if let Some(s) = self.started.borrow().as_ref() {
+            return Ok(s.clone());
         }
         // Trunk builds the worker as a classic script behind a loader shim.
-        let w = web_sys::Worker::new(&self.url)
+        let worker = web_sys::Worker::new(&self.url)
             .map_err(|e| format!("cannot start the engine worker: {e:?}"))?;
+        let s = Started {
+            worker: worker.clone(),
+            ready: Rc::new(Cell::new(false)),
+            queued: Rc::new(RefCell::new(None)),
+        };
         let pending = self.pending.clone();
+        let s2 = s.clone();
         let onmessage =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
                 let text = e.data().as_string().unwrap_or_default();
+                if text == READY {
+                    s2.ready.set(true);
+                    if let Some(m) = s2.queued.borrow_mut().take() {
+                        let _ = s2.worker.post_message(&JsValue::from_str(&m));
+                    }
+                    return;
+                }
                 let (id, resp) = text.split_once('\n').unwrap_or(("0", ""));
                 let id: u64 = id.parse().unwrap_or(0);
                 let mut slot = pending.borrow_mut();
@@ -65,30 +103,47 @@ impl WorkerClient {
                     }
                 }
             });
-        w.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
         onmessage.forget();
-        *self.worker.borrow_mut() = Some(w.clone());
-        Ok(w)
+        // A crash in the worker (out of memory, a panic, a failed load) must
+        // not leave the page waiting forever: fail the pending request.
+        let pending = self.pending.clone();
+        let onerror = Closure::<dyn FnMut(JsValue)>::new(move |_e: JsValue| {
+            let done = pending.borrow_mut().take();
+            if let Some((_, done)) = done {
+                done(Err("the engine worker stopped (out of memory?)".into()));
+            }
+        });
+        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+        onerror.forget();
+        *self.started.borrow_mut() = Some(s.clone());
+        Ok(s)
     }
 
-    /// Send a JSON request; `done` gets the JSON response (or an error).
-    pub fn request(&self, json: String, done: impl FnOnce(Result<String, String>) + 'static) {
+    /// Send a request (see the module comment for verbs); `done` gets the
+    /// answer (or an error).
+    pub fn request(
+        &self,
+        verb: &str,
+        payload: &str,
+        done: impl FnOnce(Result<String, String>) + 'static,
+    ) {
         self.cancel();
-        let id = {
-            let mut n = self.next_id.borrow_mut();
-            *n += 1;
-            *n
+        let id = self.next_id.get() + 1;
+        self.next_id.set(id);
+        let s = match self.started() {
+            Ok(s) => s,
+            Err(e) => return done(Err(e)),
         };
-        match self.worker() {
-            Ok(w) => {
-                *self.pending.borrow_mut() = Some((id, Box::new(done)));
-                if let Err(e) = w.post_message(&JsValue::from_str(&format!("{id}\n{json}"))) {
-                    if let Some((_, done)) = self.pending.borrow_mut().take() {
-                        done(Err(format!("cannot reach the engine worker: {e:?}")));
-                    }
-                }
+        *self.pending.borrow_mut() = Some((id, Box::new(done)));
+        let msg = format!("{id}\n{verb}\n{payload}");
+        if !s.ready.get() {
+            *s.queued.borrow_mut() = Some(msg);
+        } else if let Err(e) = s.worker.post_message(&JsValue::from_str(&msg)) {
+            let done = self.pending.borrow_mut().take();
+            if let Some((_, done)) = done {
+                done(Err(format!("cannot reach the engine worker: {e:?}")));
             }
-            Err(e) => done(Err(e)),
         }
     }
 
@@ -99,8 +154,8 @@ impl WorkerClient {
     /// Stop the running request by terminating the worker.
     pub fn cancel(&self) {
         if self.pending.borrow_mut().take().is_some() {
-            if let Some(w) = self.worker.borrow_mut().take() {
-                w.terminate();
+            if let Some(s) = self.started.borrow_mut().take() {
+                s.worker.terminate();
             }
         }
     }

@@ -1,22 +1,31 @@
 //! The evaluator: an expression, the ads that are MY and TARGET, the scope
-//! inside MY, the value and its explain tree.
+//! inside MY, the value with a one-line "why", and the explain tree.
+//! Clicking a node marks its source in the expression, or in the pool text
+//! when it lies in an attribute definition of MY or TARGET.
 
 use std::rc::Rc;
 
 use classad::api::{Request, Response};
-use classad::{Diagnostic, TraceNode};
+use classad::{Diagnostic, ExprKind};
 use yew::prelude::*;
 
-use super::explain::{Explain, Picked};
-use super::pool_editor::{parse, ParsedPool};
-use crate::app::Action;
+use super::ad_picker::AdPicker;
+use super::explain::{Explain, Picked, Trace};
+use super::highlight::Mark;
+use super::text_editor::{TextEditor, Tokens};
+use crate::app::{Action, PoolMark};
 use crate::engine;
+use crate::parses::{Parsed, PoolParse};
 use crate::state::{AdRef, AppState};
+use crate::timer::now_ms;
+use crate::trace::{at_path, why, AdFacts, Ctx, Origin, Side};
 
 #[derive(Properties, PartialEq)]
 pub struct EvaluatorProps {
     pub state: Rc<AppState>,
     pub dispatch: Callback<Action>,
+    pub parses: Rc<Vec<PoolParse>>,
+    pub on_pool_mark: Callback<PoolMark>,
 }
 
 #[derive(Clone, PartialEq)]
@@ -25,7 +34,7 @@ enum Outcome {
     Value {
         value: String,
         kind: String,
-        trace: Option<TraceNode>,
+        trace: Option<Trace>,
         ms: f64,
     },
     Failed {
@@ -34,49 +43,127 @@ enum Outcome {
     },
 }
 
-/// The text of one ad of a pool (its slice of the pool text).
-fn ad_text(state: &AppState, pools: &[Rc<ParsedPool>], r: Option<AdRef>) -> Option<String> {
-    let r = r?;
-    let text = &state.pools.get(r.pool)?.text;
-    let a = pools.get(r.pool)?.ads.get(r.ad)?;
-    text.get(a.start as usize..a.end as usize)
-        .map(str::to_string)
+/// A chosen ad: its parse, index, and text.
+#[derive(Clone, PartialEq)]
+struct Chosen {
+    r: AdRef,
+    parsed: Parsed,
+    text: String,
+    label: String,
 }
 
-fn now_ms() -> f64 {
-    web_sys::window()
-        .and_then(|w| w.performance())
-        .map(|p| p.now())
-        .unwrap_or(0.0)
+fn chosen(s: &AppState, parses: &[PoolParse], r: Option<AdRef>) -> Option<Chosen> {
+    let r = r?;
+    let parsed = parses.get(r.pool)?.parsed.clone()?;
+    let text = parsed.ad_text(r.ad)?.to_string();
+    let label = format!(
+        "{} / {}",
+        s.pools.get(r.pool)?.name,
+        parsed.summary.ads[r.ad].label
+    );
+    Some(Chosen {
+        r,
+        parsed,
+        text,
+        label,
+    })
+}
+
+/// Attribute names (lower case) of an ad and the paths of its nested
+/// records, read from its text.
+fn ad_facts(text: &str) -> (Vec<String>, Vec<String>) {
+    let pool = classad::formats::read_pool(text, Default::default(), Default::default());
+    let Some(ad) = pool.ads.first() else {
+        return (vec![], vec![]);
+    };
+    fn records(ad: &classad::ClassAd, prefix: &str, out: &mut Vec<String>, depth: usize) {
+        for (name, e) in ad.iter() {
+            let mut e = e;
+            while let ExprKind::Paren(inner) = &e.kind {
+                e = inner;
+            }
+            if let ExprKind::Record(r) = &e.kind {
+                let path = if prefix.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{prefix}.{name}")
+                };
+                out.push(path.clone());
+                if depth < 4 {
+                    records(r, &path, out, depth + 1);
+                }
+            }
+        }
+    }
+    let mut recs = vec![];
+    records(&ad.ad, "", &mut recs, 0);
+    (
+        ad.ad.iter().map(|(n, _)| n.to_ascii_lowercase()).collect(),
+        recs,
+    )
 }
 
 #[component]
 pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
     let s = props.state.clone();
-    // Parse every pool (memoized per text) to list ads and slice them.
-    let texts: Vec<String> = s.pools.iter().map(|p| p.text.clone()).collect();
-    let pools = use_memo(texts, |ts| {
-        ts.iter().map(|t| Rc::new(parse(t))).collect::<Vec<_>>()
+    let my = chosen(&s, &props.parses, s.my);
+    // The chosen MY ad is gone (its pool no longer parses, or is shorter).
+    let my_missing = s.my.is_some() && my.is_none();
+    let target = chosen(&s, &props.parses, s.target);
+    let my_facts = use_memo(my.as_ref().map(|c| c.text.clone()), |t| {
+        t.as_deref().map(ad_facts).unwrap_or_default()
     });
+    let target_facts = use_memo(target.as_ref().map(|c| c.text.clone()), |t| {
+        t.as_deref().map(ad_facts).unwrap_or_default()
+    });
+    let ctx = use_memo(
+        (
+            my_facts.clone(),
+            target_facts.clone(),
+            my.as_ref().map(|c| c.label.clone()),
+            target.as_ref().map(|c| c.label.clone()),
+            s.mode,
+        ),
+        |(mf, tf, ml, tl, mode)| Ctx {
+            my: AdFacts {
+                present: ml.is_some(),
+                label: ml.clone().unwrap_or_default(),
+                attrs: mf.0.clone(),
+            },
+            target: AdFacts {
+                present: tl.is_some(),
+                label: tl.clone().unwrap_or_default(),
+                attrs: tf.0.clone(),
+            },
+            mode: *mode,
+        },
+    );
     let outcome = use_state(|| Outcome::None);
-    let picked = use_state(|| None::<Picked>);
-    let expr_ref = use_node_ref();
+    let picked = use_state(|| None::<(String, Picked)>);
 
     let evaluate = {
-        let s = s.clone();
-        let pools = pools.clone();
+        let expr = s.expr.clone();
+        let (my_text, target_text) = (
+            my.as_ref().map(|c| c.text.clone()),
+            target.as_ref().map(|c| c.text.clone()),
+        );
+        // A scope means nothing without its MY ad (e.g. the pool is broken).
+        let scope = if my.is_some() {
+            s.scope.clone()
+        } else {
+            vec![]
+        };
+        let mode = s.mode;
         let outcome = outcome.clone();
         let picked = picked.clone();
         Callback::from(move |_: ()| {
-            let my = ad_text(&s, &pools, s.my);
-            let target = ad_text(&s, &pools, s.target);
             let t0 = now_ms();
             let resp = engine::call(Request::Evaluate {
-                expr: s.expr.clone(),
-                my,
-                target,
-                scope: s.scope.clone(),
-                mode: s.mode,
+                expr: expr.clone(),
+                my: my_text.clone(),
+                target: target_text.clone(),
+                scope: scope.clone(),
+                mode,
                 dialect: Default::default(),
                 trace: true,
                 now: Some(js_sys::Date::now() / 1000.0),
@@ -92,7 +179,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                 } => Outcome::Value {
                     value,
                     kind: value_kind,
-                    trace,
+                    trace: trace.map(|t| Trace(Rc::new(t))),
                     ms,
                 },
                 Response::Failed { which, diagnostics } => Outcome::Failed { which, diagnostics },
@@ -105,23 +192,18 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
         let evaluate = evaluate.clone();
         let key = (
             s.expr.clone(),
-            s.my,
-            s.target,
-            s.scope.clone(),
+            my.as_ref().map(|c| c.text.clone()),
+            target.as_ref().map(|c| c.text.clone()),
+            my.is_some().then(|| s.scope.clone()),
             s.mode,
-            s.pools.clone(),
         );
         use_effect_with(key, move |_| evaluate.emit(()));
     }
     let on_input = {
         let d = props.dispatch.clone();
-        Callback::from(move |e: InputEvent| {
-            d.emit(Action::SetExpr(
-                e.target_unchecked_into::<web_sys::HtmlTextAreaElement>()
-                    .value(),
-            ))
-        })
+        Callback::from(move |t: Rc<str>| d.emit(Action::SetExpr(t.to_string())))
     };
+    let expr_rc = use_memo(s.expr.clone(), |e| Rc::<str>::from(e.as_str()));
     let on_key = {
         let evaluate = evaluate.clone();
         Callback::from(move |e: KeyboardEvent| {
@@ -131,101 +213,109 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
             }
         })
     };
-    let ad_options = |current: Option<AdRef>| -> Html {
-        let mut opts =
-            vec![html! { <option value="" selected={current.is_none()}>{ "(none)" }</option> }];
-        for (pi, p) in s.pools.iter().enumerate() {
-            if let Some(pp) = pools.get(pi) {
-                for (ai, a) in pp.ads.iter().enumerate().take(5000) {
-                    let v = format!("{pi}:{ai}");
-                    let sel = current == Some(AdRef { pool: pi, ad: ai });
-                    opts.push(html! { <option value={v} selected={sel}>{ format!("{} / {}", p.name, a.label) }</option> });
-                }
-            }
-        }
-        html! { <>{ for opts }</> }
-    };
-    let parse_ref = |v: String| -> Option<AdRef> {
-        let (p, a) = v.split_once(':')?;
-        Some(AdRef {
-            pool: p.parse().ok()?,
-            ad: a.parse().ok()?,
-        })
-    };
-    let on_my = {
-        let d = props.dispatch.clone();
-        Callback::from(move |e: Event| {
-            let v = e
-                .target_unchecked_into::<web_sys::HtmlSelectElement>()
-                .value();
-            d.emit(Action::SetMy(parse_ref(v)));
-        })
-    };
-    let on_target = {
-        let d = props.dispatch.clone();
-        Callback::from(move |e: Event| {
-            let v = e
-                .target_unchecked_into::<web_sys::HtmlSelectElement>()
-                .value();
-            d.emit(Action::SetTarget(parse_ref(v)));
-        })
-    };
-    let on_scope = {
-        let d = props.dispatch.clone();
-        Callback::from(move |e: Event| {
-            let v = e
-                .target_unchecked_into::<web_sys::HtmlInputElement>()
-                .value();
-            let path: Vec<String> = v
-                .split('.')
-                .map(|p| p.trim().to_string())
-                .filter(|p| !p.is_empty())
-                .collect();
-            d.emit(Action::SetScope(path));
-        })
-    };
+    // A pick in an ad's definition is shown in the pool text too.
     let on_pick = {
         let picked = picked.clone();
-        Callback::from(move |p: Picked| picked.set(Some(p)))
-    };
-    let expr_tokens = classad::lexer::highlight(&s.expr, Default::default());
-    let mark = match &*picked {
-        Some(p) if p.attribute.is_none() => Some((p.start, p.end)),
-        _ => None,
-    };
-    let source_of_pick = match &*picked {
-        Some(Picked {
-            attribute: Some(a),
-            start,
-            end,
-        }) => {
-            // Show the definition the span belongs to, from MY or TARGET.
-            let mut found = None;
-            for r in [s.my, s.target] {
-                if let Some(text) = ad_text(&s, &pools, r) {
-                    if let Some(sub) = text.get(*start..*end) {
-                        found = Some((a.clone(), sub.to_string()));
-                        break;
+        let expr = s.expr.clone();
+        let (my, target) = (my.clone(), target.clone());
+        let on_pool_mark = props.on_pool_mark.clone();
+        let seq = use_mut_ref(|| 0u32);
+        Callback::from(move |p: Picked| {
+            if let Origin::Def { side, .. } = &p.origin {
+                let c = if *side == Side::My { &my } else { &target };
+                if let Some(c) = c {
+                    let a = &c.parsed.summary.ads[c.r.ad];
+                    if a.start + p.end <= a.end {
+                        *seq.borrow_mut() += 1;
+                        on_pool_mark.emit(PoolMark {
+                            pool: c.r.pool,
+                            text: c.parsed.text.clone(),
+                            start: a.start + p.start,
+                            end: a.start + p.end,
+                            seq: *seq.borrow(),
+                        });
                     }
                 }
             }
-            found
+            picked.set(Some((expr.clone(), p)));
+        })
+    };
+    let the_why = use_memo(((*outcome).clone(), ctx.clone()), |(o, ctx)| match o {
+        Outcome::Value { trace: Some(t), .. } => why(&t.0, ctx),
+        _ => None,
+    });
+
+    let expr_tokens = use_memo(s.expr.clone(), |e| {
+        classad::lexer::highlight(e, Default::default())
+    });
+    let expr_marks: Vec<Mark> = match &*picked {
+        Some((e, p)) if p.origin == Origin::Expr && *e == s.expr => vec![Mark {
+            start: p.start,
+            end: p.end,
+            class: "tk-mark",
+        }],
+        _ => vec![],
+    };
+    // The picked definition's text, from the ad it lies in.
+    let source_of_pick = match &*picked {
+        Some((
+            _,
+            Picked {
+                origin: Origin::Def { side, attribute },
+                start,
+                end,
+            },
+        )) => {
+            let c = if *side == Side::My { &my } else { &target };
+            c.as_ref()
+                .and_then(|c| c.text.get(*start..*end))
+                .map(|t| (format!("{}.{attribute}", side.name()), t.to_string()))
         }
         _ => None,
     };
+    let why_line = match (&*the_why, &*outcome) {
+        (Some(w), Outcome::Value { trace: Some(t), .. }) => {
+            let target_pick = at_path(&t.0, &w.path, &ctx).map(|(n, o)| {
+                let span = if n.attribute.is_some() {
+                    n.children.first().map(|c| c.span).unwrap_or(n.span)
+                } else {
+                    n.span
+                };
+                Picked {
+                    origin: o,
+                    start: span.start as usize,
+                    end: span.end as usize,
+                }
+            });
+            let show = target_pick.filter(|p| p.end > p.start).map(|p| {
+                let on_pick = on_pick.clone();
+                Callback::from(move |_| on_pick.emit(p.clone()))
+            });
+            html! {
+                <p class="why">
+                    <strong>{ "Why: " }</strong>{ w.message.clone() }
+                    if let Some(cb) = show { { " " }<button class="link" onclick={cb}>{ "show where" }</button> }
+                </p>
+            }
+        }
+        _ => html! {},
+    };
+    let culprit = the_why.as_ref().as_ref().map(|w| Rc::new(w.path.clone()));
 
     html! {
         <section class="evaluator" aria-label="Evaluator">
             <label for="expr">{ "Expression " }<small>{ "(Ctrl/⌘+Enter evaluates)" }</small></label>
-            <div class="editor small">
-                <pre class="highlight" aria-hidden="true">{ super::highlight::render(&s.expr, &expr_tokens, mark) }</pre>
-                <textarea id="expr" ref={expr_ref} spellcheck="false" value={s.expr.clone()} oninput={on_input} onkeydown={on_key} />
-            </div>
-            <div class="ad-pickers">
-                <label>{ "MY / self " }<select id="my-ad" onchange={on_my}>{ ad_options(s.my) }</select></label>
-                <label>{ "TARGET / other " }<select id="target-ad" onchange={on_target}>{ ad_options(s.target) }</select></label>
-                <label>{ "Scope inside MY " }<input id="scope" placeholder="e.g. Gpu (nested record path)" value={s.scope.join(".")} onchange={on_scope} /></label>
+            <TextEditor id="expr" class={classes!("small")} text={(*expr_rc).clone()} on_change={on_input}
+                tokens={Tokens(expr_tokens.clone())} marks={Rc::new(expr_marks)} on_keydown={Some(on_key)} label="Expression" />
+            <AdPicker names={s.pools.iter().map(|p| p.name.clone()).collect::<Vec<_>>()}
+                parsed={props.parses.iter().map(|p| p.parsed.clone()).collect::<Vec<_>>()}
+                my={s.my} target={s.target} scope={s.scope.clone()} records={my_facts.1.clone()} dispatch={props.dispatch.clone()} />
+            if my_missing {
+                <p class="status">{ "The chosen MY ad is not in its pool any more (does the pool still parse?): evaluating without it." }</p>
+            }
+            <div class="eval-row">
                 <button id="evaluate" onclick={let e = evaluate.clone(); Callback::from(move |_| e.emit(()))}>{ "Evaluate" }</button>
+                <span class="muted">{ format!("mode {}", if s.mode == classad::Mode::Strict { "strict" } else { "htcondor" }) }</span>
             </div>
             <div class="result" aria-live="polite">
                 { match &*outcome {
@@ -239,20 +329,31 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                     Outcome::Failed { which, diagnostics } => html! {
                         <div id="value" class="value v-error">
                             { for diagnostics.iter().map(|d| html! {
-                                <p>{ format!("{which} {}:{}: {}", d.line, d.column, d.message) }
+                                <p>{ if d.line > 0 { format!("{} {}:{}: {}", which_name(which), d.line, d.column, d.message) } else { format!("{}: {}", which_name(which), d.message) } }
                                    if let Some(e) = &d.expected { { format!(" — expected {e}") } }</p>
                             }) }
                         </div>
                     },
                 } }
+                { why_line }
             </div>
             if let Some((attr, text)) = source_of_pick {
                 <p class="picked-source">{ "In " }<code>{ attr }</code>{ ": " }<code class="tk-mark">{ text }</code></p>
             }
             if let Outcome::Value { trace: Some(root), .. } = &*outcome {
                 <h2>{ "Explain" }</h2>
-                <Explain root={root.clone()} on_pick={on_pick} />
+                <Explain key={format!("{:p}", Rc::as_ptr(&root.0))} root={root.clone()} ctx={ctx.clone()} on_pick={on_pick} culprit={culprit} />
             }
         </section>
+    }
+}
+
+fn which_name(which: &str) -> &str {
+    match which {
+        "expr" => "expression",
+        "my" => "MY ad",
+        "target" => "TARGET ad",
+        "scope" => "Scope",
+        other => other,
     }
 }

@@ -1,22 +1,42 @@
-//! The explain tree: every subexpression with its value; undefined and
-//! error are flagged; clicking a node marks its source.
+//! The explain tree: every subexpression with its value. Undefined and
+//! error stand out, literals are quiet one-liners, long record values are
+//! shortened, and the node the "why" line is about is marked. Children of
+//! a closed node are not rendered at all, so a 20,000-node trace is cheap.
+//! Clicking a node marks its source.
+
+use std::rc::Rc;
 
 use classad::TraceNode;
 use yew::prelude::*;
 
-/// Which source a clicked node's span refers to: the expression (`None`)
-/// or the definition of an attribute.
+use crate::trace::{child_origins, is_scope_keyword, Ctx, Origin};
+
+/// A clicked node's source: where, and the byte range there.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Picked {
-    pub attribute: Option<String>,
+    pub origin: Origin,
     pub start: usize,
     pub end: usize,
 }
 
+/// Shared trace, compared by identity.
+#[derive(Clone)]
+pub struct Trace(pub Rc<TraceNode>);
+
+impl PartialEq for Trace {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &o.0)
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct ExplainProps {
-    pub root: TraceNode,
+    pub root: Trace,
+    pub ctx: Rc<Ctx>,
     pub on_pick: Callback<Picked>,
+    /// Path of the node the "why" line is about.
+    #[prop_or_default]
+    pub culprit: Option<Rc<Vec<usize>>>,
 }
 
 fn value_class(v: &str) -> &'static str {
@@ -29,46 +49,179 @@ fn value_class(v: &str) -> &'static str {
     }
 }
 
-fn node(n: &TraceNode, within: Option<&str>, on_pick: &Callback<Picked>, depth: usize) -> Html {
-    let within_here = n.attribute.as_deref().or(within);
+/// Values over this many characters are cut (the full value is in the
+/// tooltip).
+const VALUE_CHARS: usize = 60;
+
+fn shorten(v: &str) -> String {
+    if v.chars().count() <= VALUE_CHARS {
+        return v.to_string();
+    }
+    let head: String = v.chars().take(VALUE_CHARS - 1).collect();
+    let close = match v.chars().next() {
+        Some('[') => " … ]",
+        Some('{') => " … }",
+        _ => "…",
+    };
+    format!("{head}{close}")
+}
+
+/// Subexpression texts over this many characters are cut.
+const TEXT_CHARS: usize = 120;
+
+fn shorten_text(t: &str) -> String {
+    if t.chars().count() <= TEXT_CHARS {
+        return t.to_string();
+    }
+    let head: String = t.chars().take(TEXT_CHARS - 1).collect();
+    format!("{head}…")
+}
+
+/// The whole text as a tooltip, when it was cut.
+fn long_title(t: &str) -> Option<String> {
+    (t.chars().count() > TEXT_CHARS).then(|| t.to_string())
+}
+
+#[derive(Properties, PartialEq)]
+struct NodeProps {
+    root: Trace,
+    path: Rc<Vec<usize>>,
+    origin: Origin,
+    ctx: Rc<Ctx>,
+    on_pick: Callback<Picked>,
+    culprit: Option<Rc<Vec<usize>>>,
+}
+
+fn node_at<'a>(root: &'a TraceNode, path: &[usize]) -> &'a TraceNode {
+    path.iter().fold(root, |n, &i| &n.children[i])
+}
+
+#[component]
+fn TNode(props: &NodeProps) -> Html {
+    let n = node_at(&props.root.0, &props.path);
+    let depth = props.path.len();
+    let on_culprit_path = props
+        .culprit
+        .as_ref()
+        .is_some_and(|c| c.len() >= depth && c[..depth] == props.path[..]);
+    let is_culprit = on_culprit_path && props.culprit.as_ref().is_some_and(|c| c.len() == depth);
+    let open = use_state(|| depth < 3 || (on_culprit_path && !is_culprit));
+
+    // A definition node's source is the definition's expression (its child).
+    let span = if n.attribute.is_some() {
+        n.children.first().map(|c| c.span).unwrap_or(n.span)
+    } else {
+        n.span
+    };
     let pick = {
-        let on_pick = on_pick.clone();
+        let on_pick = props.on_pick.clone();
         let p = Picked {
-            attribute: within.map(str::to_string),
-            start: n.span.start as usize,
-            end: n.span.end as usize,
+            origin: match (&n.attribute, &props.origin) {
+                (Some(_), o) => o.clone(),
+                (None, o) => o.clone(),
+            },
+            start: span.start as usize,
+            end: span.end as usize,
         };
-        let is_def = n.attribute.is_some();
-        Callback::from(move |e: MouseEvent| {
-            e.stop_propagation();
-            if !is_def {
+        let pickable = span.end > span.start;
+        move || {
+            if pickable {
                 on_pick.emit(p.clone());
+            }
+        }
+    };
+    let value = html! {
+        <code class={classes!("t-value", value_class(&n.value))} title={(n.value.chars().count() > VALUE_CHARS).then(|| n.value.clone())}>{ shorten(&n.value) }</code>
+    };
+    let li_class = classes!(
+        "tnode",
+        value_class(&n.value),
+        is_culprit.then_some("culprit")
+    );
+
+    // Quiet leaves: literals, and MY/TARGET themselves.
+    let literalish = matches!(n.label.as_str(), "literal" | "record" | "list");
+    if n.children.is_empty() && (literalish || is_scope_keyword(n)) {
+        let onclick = Callback::from(move |_: MouseEvent| pick());
+        let note = if literalish {
+            (n.text != n.value && n.label == "literal").then(|| html! { <>{ " = " }{ value }</> })
+        } else {
+            Some(
+                html! { <span class="t-label">{ if n.value.starts_with('[') { " (the ad)" } else { " (none)" } }</span> },
+            )
+        };
+        return html! {
+            <li class={classes!(li_class, "quiet")}>
+                <button class="leaf" onclick={onclick} title={n.label.clone()}>
+                    <code class="t-text" title={long_title(&n.text)}>{ shorten_text(&n.text) }</code>{ for note }
+                </button>
+            </li>
+        };
+    }
+
+    let title = match (&n.attribute, &props.origin) {
+        (Some(a), Origin::Def { side, .. }) if n.cached => {
+            format!("{a} in {} (evaluated above)", side.name())
+        }
+        (Some(a), Origin::Def { side, .. }) => format!("definition of {a} in {}", side.name()),
+        _ => n.text.clone(),
+    };
+    let row = html! {
+        <>
+            <code class="t-text" title={long_title(&title)}>{ shorten_text(&title) }</code>
+            <span class="t-arrow">{ " → " }</span>
+            { value }
+            <span class="t-label">{ format!(" {}", n.label) }</span>
+        </>
+    };
+    if n.children.is_empty() {
+        let onclick = Callback::from(move |_: MouseEvent| pick());
+        return html! {
+            <li class={li_class}><button class="leaf" onclick={onclick}>{ row }</button></li>
+        };
+    }
+    // A mouse click on the row marks the source; only the disclosure
+    // triangle (or the keyboard) opens and closes.
+    let onclick = Callback::from(move |e: MouseEvent| {
+        let on_marker = e
+            .current_target()
+            .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .map(|el| (e.client_x() as f64) - el.get_bounding_client_rect().left() < 16.0)
+            .unwrap_or(false);
+        if e.detail() > 0 && !on_marker {
+            e.prevent_default();
+        }
+        pick();
+    });
+    let ontoggle = {
+        let open = open.clone();
+        Callback::from(move |e: Event| {
+            let d: web_sys::HtmlElement = e.target_unchecked_into();
+            let now = d.has_attribute("open");
+            if now != *open {
+                open.set(now);
             }
         })
     };
-    let title = if n.attribute.is_some() {
-        if n.cached {
-            format!("{} (already evaluated)", n.text)
-        } else {
-            format!("definition of {}", n.text)
+    let kids = if *open {
+        let origins = child_origins(n, &props.origin, &props.ctx);
+        html! {
+            <ul>
+                { for origins.into_iter().enumerate().map(|(i, o)| {
+                    let mut p = (*props.path).clone();
+                    p.push(i);
+                    html! { <TNode key={i} root={props.root.clone()} path={Rc::new(p)} origin={o} ctx={props.ctx.clone()} on_pick={props.on_pick.clone()} culprit={props.culprit.clone()} /> }
+                }) }
+            </ul>
         }
     } else {
-        n.text.clone()
+        html! {}
     };
-    // Collapse deep, fine trees by default; keep problems open.
-    let open = depth < 6 || n.value == "undefined" || n.value == "error";
     html! {
-        <li class={classes!("tnode", value_class(&n.value))}>
-            <details open={open}>
-                <summary onclick={pick}>
-                    <code class="t-text">{ title }</code>
-                    <span class="t-arrow">{ " → " }</span>
-                    <code class={classes!("t-value", value_class(&n.value))}>{ n.value.clone() }</code>
-                    <span class="t-label">{ format!(" {}", n.label) }</span>
-                </summary>
-                if !n.children.is_empty() {
-                    <ul>{ for n.children.iter().map(|c| node(c, within_here, on_pick, depth + 1)) }</ul>
-                }
+        <li class={li_class}>
+            <details open={*open} {ontoggle}>
+                <summary {onclick}>{ row }</summary>
+                { kids }
             </details>
         </li>
     }
@@ -77,6 +230,8 @@ fn node(n: &TraceNode, within: Option<&str>, on_pick: &Callback<Picked>, depth: 
 #[component]
 pub fn Explain(props: &ExplainProps) -> Html {
     html! {
-        <ul class="explain" aria-label="Explain tree">{ node(&props.root, None, &props.on_pick, 0) }</ul>
+        <ul class="explain" aria-label="Explain tree">
+            <TNode root={props.root.clone()} path={Rc::new(vec![])} origin={Origin::Expr} ctx={props.ctx.clone()} on_pick={props.on_pick.clone()} culprit={props.culprit.clone()} />
+        </ul>
     }
 }

@@ -1,13 +1,15 @@
-//! The examples gallery view.
+//! The examples gallery view: one card per example, with what it shows,
+//! the expression it opens with and what that gives.
 
 use yew::prelude::*;
 
-use crate::app::Action;
 use crate::examples::EXAMPLES;
+use crate::state::AppState;
 
 #[derive(Properties, PartialEq)]
 pub struct GalleryProps {
-    pub dispatch: Callback<Action>,
+    /// Open an example's state (the app keeps the previous work aside).
+    pub on_open: Callback<AppState>,
 }
 
 #[component]
@@ -15,18 +17,26 @@ pub fn Gallery(props: &GalleryProps) -> Html {
     html! {
         <main class="gallery">
             <h2>{ "Examples" }</h2>
-            <p>{ "Every ClassAd figure of the seed papers, and a modern pool. Each opens in the workbench; link to one with " }<code>{ "#example=<id>" }</code>{ "." }</p>
+            <p>{ "Every ClassAd figure of the seed papers, and a modern pool. Each opens in the workbench with its ads chosen; link to one with " }<code>{ "#example=<id>" }</code>{ "." }</p>
             <ul class="cards">
                 { for EXAMPLES.iter().map(|ex| {
-                    let d = props.dispatch.clone();
-                    let open = Callback::from(move |_| d.emit(Action::Replace(ex.state())));
+                    let on_open = props.on_open.clone();
+                    let open = Callback::from(move |_| on_open.emit(ex.state()));
+                    let first_line = ex.expr.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
+                    let shown = if ex.expr.trim().lines().count() > 1 { format!("{first_line} …") } else { first_line.to_string() };
                     html! {
                         <li class="card" id={format!("ex-{}", ex.id)}>
                             <h3>{ ex.title }</h3>
                             <p class="source">{ ex.source }</p>
                             <p>{ ex.claim }</p>
-                            <button onclick={open} aria-label={format!("Open example: {}", ex.title)}>{ "Open" }</button>
-                            <a href={format!("#example={}", ex.id)} class="deep-link">{ format!("#example={}", ex.id) }</a>
+                            <p class="ex-expr">
+                                <code>{ shown }</code>
+                                if let Some(v) = ex.expect { <span class="muted">{ " → " }</span><code>{ v }</code> }
+                            </p>
+                            <div class="card-actions">
+                                <button onclick={open} aria-label={format!("Open example: {}", ex.title)}>{ "Open" }</button>
+                                <a href={format!("#example={}", ex.id)} class="deep-link">{ format!("#example={}", ex.id) }</a>
+                            </div>
                         </li>
                     }
                 }) }

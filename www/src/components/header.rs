@@ -1,7 +1,9 @@
-//! The header: views, mode, theme, share link.
+//! The header: views, mode, theme, share link, state files, and the
+//! autosave warning.
 
 use std::rc::Rc;
 
+use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
@@ -13,24 +15,25 @@ use crate::state::{AppState, View};
 pub struct HeaderProps {
     pub state: Rc<AppState>,
     pub dispatch: Callback<Action>,
+    /// Show (or clear) the page notice.
+    pub notify: Callback<Option<String>>,
+    /// Open a whole state (from a state file).
+    pub on_open: Callback<AppState>,
+    /// Why the last autosave failed, if it did.
+    pub save_error: Option<String>,
 }
 
-fn set_theme(dark: Option<bool>) {
+/// Apply a theme override (`None`: follow the system).
+pub fn set_theme(dark: Option<bool>) {
     if let Some(root) = web_sys::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
     {
-        match dark {
-            Some(true) => {
-                let _ = root.set_attribute("data-theme", "dark");
-            }
-            Some(false) => {
-                let _ = root.set_attribute("data-theme", "light");
-            }
-            None => {
-                let _ = root.remove_attribute("data-theme");
-            }
-        }
+        let _ = match dark {
+            Some(true) => root.set_attribute("data-theme", "dark"),
+            Some(false) => root.set_attribute("data-theme", "light"),
+            None => root.remove_attribute("data-theme"),
+        };
     }
 }
 
@@ -63,11 +66,56 @@ pub fn download(name: &str, text: &str, mime: &str) {
     let _ = web_sys::Url::revoke_object_url(&url);
 }
 
+const STATE_FILE_FORMAT: &str = "classad-playground-state";
+const STATE_FILE_VERSION: u32 = 1;
+
+fn state_file(state: &AppState) -> String {
+    serde_json::to_string_pretty(&serde_json::json!({
+        "format": STATE_FILE_FORMAT,
+        "version": STATE_FILE_VERSION,
+        "engine": classad::VERSION,
+        "state": state,
+    }))
+    .unwrap_or_default()
+}
+
+/// Read a state file (or a file holding a share link); the error says why
+/// not, in words for the user.
+pub fn read_state_file(text: &str) -> Result<AppState, String> {
+    let t = text.trim_start_matches('\u{feff}').trim();
+    if !t.starts_with('{') {
+        // A saved share link (the whole URL or just its fragment).
+        let frag = t.rsplit_once('#').map(|(_, f)| f).unwrap_or(t);
+        return match share::decode(frag) {
+            Ok(share::Fragment::State(s)) => Ok(*s),
+            Ok(_) => Err("This file holds no playground state.".into()),
+            Err(e) => Err(e.to_string()),
+        };
+    }
+    let v: serde_json::Value =
+        serde_json::from_str(t).map_err(|e| format!("This file is not a state file: {e}."))?;
+    let inner = if v.get("format").and_then(|f| f.as_str()) == Some(STATE_FILE_FORMAT) {
+        let ver = v.get("version").and_then(|x| x.as_u64()).unwrap_or(0);
+        if ver > STATE_FILE_VERSION as u64 {
+            return Err(format!(
+                "This state file was written by a newer playground (version {ver}; this one reads up to {STATE_FILE_VERSION})."
+            ));
+        }
+        v.get("state").cloned().unwrap_or_default()
+    } else {
+        v
+    };
+    let mut s: AppState =
+        serde_json::from_value(inner).map_err(|e| format!("This state file is damaged: {e}."))?;
+    s.normalize();
+    Ok(s)
+}
+
 #[component]
 pub fn Header(props: &HeaderProps) -> Html {
     let s = &props.state;
-    let dark = use_state(|| None::<bool>);
-    let share_msg = use_state(|| None::<String>);
+    let dark = use_state(crate::storage::load_theme);
+    let share_msg = use_state(|| None::<(String, bool)>);
     let link = use_state(String::new);
 
     let on_view = |v: View| {
@@ -92,34 +140,104 @@ pub fn Header(props: &HeaderProps) -> Html {
                 Some(false) => None,
             };
             set_theme(next);
+            crate::storage::save_theme(next);
             dark.set(next);
         })
+    };
+    let copy = |url: &str| {
+        if let Some(w) = web_sys::window() {
+            let _ = w.navigator().clipboard().write_text(url);
+        }
     };
     let on_share = {
         let state = s.clone();
         let share_msg = share_msg.clone();
         let link = link.clone();
         Callback::from(move |_| {
+            // Compressing megabytes would stall the page for a link no
+            // browser would carry anyway.
+            let bytes = crate::storage::state_bytes(&state);
+            if bytes > 2 << 20 {
+                link.set(String::new());
+                share_msg.set(Some((
+                    format!(
+                        "The pools hold {:.1} MB: far too much for a link. Download a state file to share instead.",
+                        bytes as f64 / 1048576.0
+                    ),
+                    false,
+                )));
+                return;
+            }
             let url = format!("{}#{}", page_url_without_hash(), share::encode(&state));
             if url.len() > LINK_WARN_BYTES {
-                share_msg.set(Some(format!(
-                    "This link is {} KB — longer than about 8 KB, it may be cut off by chat tools and browsers. Download a state file instead, or copy it anyway.",
-                    url.len() / 1024
+                share_msg.set(Some((
+                    format!(
+                        "This link is {} KB: over about 8 KB, chat tools and browsers may cut it off. Download a state file to share instead, or copy the link anyway.",
+                        url.len() / 1024
+                    ),
+                    true,
                 )));
             } else {
-                share_msg.set(Some("Link copied to the clipboard.".into()));
-            }
-            if let Some(w) = web_sys::window() {
-                let _ = w.navigator().clipboard().write_text(&url);
+                copy(&url);
+                share_msg.set(Some(("Link copied to the clipboard.".into(), false)));
             }
             link.set(url);
         })
     };
+    let on_copy_anyway = {
+        let link = link.clone();
+        let share_msg = share_msg.clone();
+        Callback::from(move |_| {
+            copy(&link);
+            share_msg.set(Some(("Long link copied to the clipboard.".into(), false)));
+        })
+    };
+    let on_close_share = {
+        let share_msg = share_msg.clone();
+        Callback::from(move |_| share_msg.set(None))
+    };
     let on_download_state = {
         let state = s.clone();
         Callback::from(move |_| {
-            let text = serde_json::to_string_pretty(&*state).unwrap_or_default();
-            download("classad-playground-state.json", &text, "application/json");
+            download(
+                "classad-playground-state.json",
+                &state_file(&state),
+                "application/json",
+            );
+        })
+    };
+    let on_open_state = {
+        let d = props.on_open.clone();
+        let notify = props.notify.clone();
+        Callback::from(move |e: Event| {
+            let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
+            let Some(file) = input.files().and_then(|l| l.get(0)) else {
+                return;
+            };
+            input.set_value("");
+            let Ok(reader) = web_sys::FileReader::new() else {
+                return;
+            };
+            let r2 = reader.clone();
+            let d = d.clone();
+            let notify = notify.clone();
+            let name = file.name();
+            let onload = Closure::<dyn FnMut()>::new(move || {
+                let text = r2
+                    .result()
+                    .ok()
+                    .and_then(|v| v.as_string())
+                    .unwrap_or_default();
+                match read_state_file(&text) {
+                    Ok(st) => d.emit(st),
+                    Err(why) => {
+                        notify.emit(Some(format!("{name}: {why} Your own work is untouched.")))
+                    }
+                }
+            });
+            reader.set_onload(Some(onload.as_ref().unchecked_ref()));
+            onload.forget();
+            let _ = reader.read_as_text(&file);
         })
     };
     let theme_label = match *dark {
@@ -142,18 +260,36 @@ pub fn Header(props: &HeaderProps) -> Html {
             </nav>
             <label class="mode">
                 { "Mode " }
-                <select onchange={on_mode} aria-label="Evaluation mode">
+                <select onchange={on_mode} title="htcondor: what HTCondor's daemons and tools do; strict: plain libclassad">
                     <option value="htcondor" selected={s.mode == classad::Mode::HTCondor}>{ "htcondor" }</option>
                     <option value="strict" selected={s.mode == classad::Mode::Strict}>{ "strict" }</option>
                 </select>
             </label>
-            <button onclick={on_theme}>{ theme_label }</button>
+            <button onclick={on_theme} title="Follow the system, or force dark or light">{ theme_label }</button>
+            <span class="spacer"></span>
             <button id="share" onclick={on_share}>{ "Copy share link" }</button>
-            if let Some(msg) = (*share_msg).clone() {
+            <button onclick={on_download_state.clone()} title="Save everything (pools, expression, choices) as a file">{ "Download state" }</button>
+            <label class="button" title="Open a state file saved with Download state">
+                { "Open state file…" }
+                <input type="file" class="hidden-file" accept=".json,application/json,text/plain" onchange={on_open_state} />
+            </label>
+            if let Some(why) = props.save_error.clone() {
+                <div class="save-warning" role="alert">
+                    { format!("Not autosaved: {why}. Your work stays in this tab; download a state file to keep it. ") }
+                    <button onclick={on_download_state.clone()}>{ "Download state file" }</button>
+                </div>
+            }
+            if let Some((msg, long)) = (*share_msg).clone() {
                 <div class="share-msg" role="status">
                     <span>{ msg }</span>
-                    <input class="share-link" readonly=true value={(*link).clone()} aria-label="Share link" />
+                    if !link.is_empty() {
+                        <input class="share-link" readonly=true value={(*link).clone()} aria-label="Share link" />
+                    }
+                    if long {
+                        <button onclick={on_copy_anyway}>{ "Copy anyway" }</button>
+                    }
                     <button onclick={on_download_state}>{ "Download state file" }</button>
+                    <button onclick={on_close_share} aria-label="Close the share message">{ "×" }</button>
                 </div>
             }
         </header>

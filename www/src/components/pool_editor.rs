@@ -1,45 +1,39 @@
 //! The pool editor: named pools of ads in any format the engine reads,
-//! highlighted by the engine's lexer, with diagnostics at their line and
-//! column, the list of parsed ads, upload, drag-and-drop and formatting.
+//! highlighted by the engine's lexer, with diagnostics marked in the text
+//! and listed (click one to go there), the parsed ads, upload,
+//! drag-and-drop and formatting. Big pools parse in the worker with a
+//! visible, cancellable state.
 
 use std::rc::Rc;
 
-use classad::api::{AdSummary, Request, Response};
+use classad::api::{Request, Response};
 use classad::formats::OutputFormat;
-use classad::Diagnostic;
 use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
+use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
-use crate::app::Action;
-use crate::engine;
-use crate::state::{AdRef, AppState};
+use super::ad_editor::AdEditor;
+use super::ad_list::AdList;
+use super::highlight::Mark;
+use super::pool_viewer::PoolViewer;
+use super::text_editor::{Focus, TextEditor, Tokens, HIGHLIGHT_LIMIT};
+use crate::app::{Action, PoolMark};
+use crate::engine::{self, WORKER_THRESHOLD_BYTES};
+use crate::parses::{Busy, PoolParse};
+use crate::state::AppState;
+use crate::worker::WorkerClient;
 
-/// Larger files are refused with a message instead of freezing the tab.
+/// Larger texts are refused with a message instead of freezing the tab.
 pub const MAX_POOL_BYTES: usize = 64 * 1024 * 1024;
-/// Above this, highlighting is skipped (the text stays fully editable).
-const HIGHLIGHT_LIMIT: usize = 200 * 1024;
+/// Larger texts are shown read-only (`PoolViewer`) and edited ad by ad:
+/// a browser textarea re-lays out all its text on every key.
+pub const EDIT_LIMIT: usize = 1024 * 1024;
 
-#[derive(Clone, PartialEq)]
-pub struct ParsedPool {
-    pub ads: Vec<AdSummary>,
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// Parse a pool's text (memoized by the caller).
-pub fn parse(text: &str) -> ParsedPool {
-    match engine::call(Request::ParsePool {
-        text: text.to_string(),
-        format: Default::default(),
-        dialect: Default::default(),
-    }) {
-        Response::Pool {
-            ads, diagnostics, ..
-        } => ParsedPool { ads, diagnostics },
-        _ => ParsedPool {
-            ads: vec![],
-            diagnostics: vec![],
-        },
+fn mb(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        format!("{:.1} MB", bytes as f64 / 1048576.0)
+    } else {
+        format!("{} KB", bytes.div_ceil(1024))
     }
 }
 
@@ -47,6 +41,11 @@ pub fn parse(text: &str) -> ParsedPool {
 pub struct PoolEditorProps {
     pub state: Rc<AppState>,
     pub dispatch: Callback<Action>,
+    pub parses: Rc<Vec<PoolParse>>,
+    pub on_cancel: Callback<usize>,
+    pub on_retry: Callback<usize>,
+    /// A span picked in the explain tree that lies in a pool.
+    pub mark: Option<PoolMark>,
 }
 
 fn read_file(
@@ -56,36 +55,66 @@ fn read_file(
     status: UseStateHandle<Option<String>>,
 ) {
     let size = file.size() as usize;
+    let name = file.name();
     if size > MAX_POOL_BYTES {
         status.set(Some(format!(
-            "{} is {} MB; the playground holds pools up to {} MB. Split the file or filter it with condor_status -constraint first.",
-            file.name(),
-            size >> 20,
-            MAX_POOL_BYTES >> 20
+            "{name} is {}; the playground holds pools up to {}. Split the file, or filter it first (condor_status -constraint …).",
+            mb(size),
+            mb(MAX_POOL_BYTES)
         )));
         return;
     }
-    status.set(Some(format!(
-        "Reading {} ({} KB)…",
-        file.name(),
-        size / 1024
-    )));
+    status.set(Some(format!("Reading {name} ({})…", mb(size))));
     let Ok(reader) = web_sys::FileReader::new() else {
         return;
     };
     let r2 = reader.clone();
-    let name = file.name();
+    let st = status.clone();
+    let n2 = name.clone();
     let onload = Closure::<dyn FnMut()>::new(move || {
         let text = r2
             .result()
             .ok()
             .and_then(|v| v.as_string())
             .unwrap_or_default();
-        dispatch.emit(Action::SetPoolText(pool, text));
-        status.set(Some(format!("Loaded {name}.")));
+        let note = if text.len() > WORKER_THRESHOLD_BYTES {
+            format!(
+                "Loaded {n2} ({}); its ads are parsed in the background.",
+                mb(text.len())
+            )
+        } else {
+            format!("Loaded {n2}.")
+        };
+        dispatch.emit(Action::SetPoolText(pool, Rc::from(text)));
+        st.set(Some(note));
     });
+    // Progress for big files (ProgressEvent read by name: no extra bindings).
+    let st = status.clone();
+    let onprogress = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
+        let get = |k: &str| {
+            js_sys::Reflect::get(&e, &k.into())
+                .ok()
+                .and_then(|v| v.as_f64())
+        };
+        if let (Some(done), Some(total)) = (get("loaded"), get("total")) {
+            if total > 0.0 {
+                st.set(Some(format!(
+                    "Reading {name}: {:.0}% of {}…",
+                    100.0 * done / total,
+                    mb(total as usize)
+                )));
+            }
+        }
+    });
+    let st = status.clone();
+    let onerror =
+        Closure::<dyn FnMut()>::new(move || st.set(Some("The file could not be read.".into())));
     reader.set_onload(Some(onload.as_ref().unchecked_ref()));
+    reader.set_onprogress(Some(onprogress.as_ref().unchecked_ref()));
+    reader.set_onerror(Some(onerror.as_ref().unchecked_ref()));
     onload.forget();
+    onprogress.forget();
+    onerror.forget();
     let _ = reader.read_as_text(&file);
 }
 
@@ -93,42 +122,108 @@ fn read_file(
 pub fn PoolEditor(props: &PoolEditorProps) -> Html {
     let s = &props.state;
     let idx = s.active_pool.min(s.pools.len().saturating_sub(1));
-    let text = s.pools.get(idx).map(|p| p.text.clone()).unwrap_or_default();
-    let parsed = {
-        let text = text.clone();
-        use_memo(text, |t| parse(t))
-    };
-    let tokens = {
-        let text = text.clone();
-        use_memo(text, |t| {
-            if t.len() > HIGHLIGHT_LIMIT {
-                vec![]
-            } else {
-                classad::lexer::highlight(t, Default::default())
-            }
-        })
-    };
+    let text: Rc<str> = s
+        .pools
+        .get(idx)
+        .map(|p| p.text.clone())
+        .unwrap_or_else(|| Rc::from(""));
+    let parse = props.parses.get(idx).cloned().unwrap_or(PoolParse {
+        parsed: None,
+        current: false,
+        busy: Busy::Idle,
+    });
+    let tokens = use_memo(text.clone(), |t| {
+        if t.len() > HIGHLIGHT_LIMIT {
+            vec![]
+        } else {
+            classad::lexer::highlight(t, Default::default())
+        }
+    });
+    // Diagnostics are drawn in the text only when they belong to it.
+    let marks = use_memo(
+        (parse.parsed.clone(), parse.current),
+        |(p, current)| match p {
+            Some(p) if *current => p
+                .summary
+                .diagnostics
+                .iter()
+                .take(500)
+                .map(|d| Mark {
+                    start: d.span.start as usize,
+                    end: d.span.end as usize,
+                    class: if d.is_error() {
+                        "mk-error"
+                    } else {
+                        "mk-warning"
+                    },
+                })
+                .collect(),
+            _ => vec![],
+        },
+    );
     let status = use_state(|| None::<String>);
-    let overlay = use_node_ref();
+    let focus = use_state(|| None::<(Rc<str>, Focus)>);
+    let seq = use_mut_ref(|| 0u32);
+    let formatter = use_memo((), |_| WorkerClient::new("./engine-worker_loader.js"));
+    let formatting = use_state(|| false);
+    let dragging = use_state(|| false);
+    // The ad being edited on its own: (the pool text it belongs to, index).
+    let editing = use_state(|| None::<(Rc<str>, usize)>);
+    let editable = text.len() <= EDIT_LIMIT;
 
-    let on_input = {
-        let d = props.dispatch.clone();
-        Callback::from(move |e: InputEvent| {
-            let v = e
-                .target_unchecked_into::<web_sys::HtmlTextAreaElement>()
-                .value();
-            d.emit(Action::SetPoolText(idx, v));
+    // An explain pick in this pool: show it (the app switched pools).
+    {
+        let focus = focus.clone();
+        let seq = seq.clone();
+        let big = text.len() > HIGHLIGHT_LIMIT;
+        use_effect_with(props.mark.clone(), move |m| {
+            if let Some(m) = m {
+                *seq.borrow_mut() += 1;
+                let f = Focus {
+                    start: m.start,
+                    end: m.end,
+                    seq: *seq.borrow(),
+                    take_focus: big,
+                    class: "tk-mark focus-mark",
+                };
+                focus.set(Some((m.text.clone(), f)));
+            }
+        });
+    }
+    let focus_now = match &*focus {
+        Some((t, f)) if Rc::ptr_eq(t, &text) => Some(f.clone()),
+        _ => None,
+    };
+    let go_to = {
+        let focus = focus.clone();
+        let seq = seq.clone();
+        let text = text.clone();
+        Callback::from(move |(start, end): (usize, usize)| {
+            *seq.borrow_mut() += 1;
+            let f = Focus {
+                start,
+                end,
+                seq: *seq.borrow(),
+                take_focus: true,
+                class: "focus-mark",
+            };
+            focus.set(Some((text.clone(), f)));
         })
     };
-    // Keep the highlight layer scrolled with the textarea.
-    let on_scroll = {
-        let overlay = overlay.clone();
-        Callback::from(move |e: Event| {
-            let ta = e.target_unchecked_into::<web_sys::HtmlTextAreaElement>();
-            if let Some(o) = overlay.cast::<web_sys::HtmlElement>() {
-                o.set_scroll_top(ta.scroll_top());
-                o.set_scroll_left(ta.scroll_left());
+
+    let on_change = {
+        let d = props.dispatch.clone();
+        let status = status.clone();
+        Callback::from(move |t: Rc<str>| {
+            if t.len() > MAX_POOL_BYTES {
+                status.set(Some(format!(
+                    "That is {} of text; the playground holds pools up to {}. Only the previous text is kept.",
+                    mb(t.len()),
+                    mb(MAX_POOL_BYTES)
+                )));
+                return;
             }
+            d.emit(Action::SetPoolText(idx, t));
         })
     };
     let on_upload = {
@@ -145,40 +240,92 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
     let on_drop = {
         let d = props.dispatch.clone();
         let status = status.clone();
+        let dragging = dragging.clone();
         Callback::from(move |e: DragEvent| {
-            e.prevent_default();
+            dragging.set(false);
+            // Dropped text goes into the textarea as usual; files are read.
             if let Some(f) = e
                 .data_transfer()
                 .and_then(|t| t.files())
                 .and_then(|l| l.get(0))
             {
+                e.prevent_default();
                 read_file(f, d.clone(), idx, status.clone());
             }
         })
     };
-    let on_dragover = Callback::from(|e: DragEvent| e.prevent_default());
+    let on_dragover = {
+        let dragging = dragging.clone();
+        Callback::from(move |e: DragEvent| {
+            e.prevent_default();
+            if !*dragging {
+                dragging.set(true);
+            }
+        })
+    };
+    let on_dragleave = {
+        let dragging = dragging.clone();
+        Callback::from(move |_: DragEvent| dragging.set(false))
+    };
     let format_to = |to: OutputFormat| {
         let d = props.dispatch.clone();
         let text = text.clone();
         let status = status.clone();
+        let formatter = formatter.clone();
+        let formatting = formatting.clone();
         Callback::from(move |_| {
-            if let Response::Text {
-                text: out,
-                diagnostics,
-            } = engine::call(Request::Format {
-                text: text.clone(),
+            let done = {
+                let d = d.clone();
+                let status = status.clone();
+                let formatting = formatting.clone();
+                move |resp: Response| {
+                    formatting.set(false);
+                    match resp {
+                        Response::Text { diagnostics, .. } if diagnostics.iter().any(|d| d.is_error()) => status.set(Some(
+                            "Fix the errors first: formatting would drop the ads that do not parse.".into(),
+                        )),
+                        Response::Text { text: out, .. } => {
+                            status.set(None);
+                            d.emit(Action::SetPoolText(idx, Rc::from(out)));
+                        }
+                        _ => status.set(Some("Formatting failed.".into())),
+                    }
+                }
+            };
+            let req = Request::Format {
+                text: text.to_string(),
                 to,
                 dialect: Default::default(),
-            }) {
-                if diagnostics.iter().any(|d| d.is_error()) {
-                    status.set(Some(
-                        "Fix the errors first: formatting would drop the ads that do not parse."
-                            .into(),
-                    ));
-                } else {
-                    d.emit(Action::SetPoolText(idx, out));
-                }
+            };
+            if text.len() <= WORKER_THRESHOLD_BYTES {
+                done(engine::call(req));
+            } else {
+                formatting.set(true);
+                status.set(Some(format!(
+                    "Formatting {} in the background…",
+                    mb(text.len())
+                )));
+                let json = serde_json::to_string(&req).unwrap_or_default();
+                let status = status.clone();
+                formatter.request("api", &json, move |r| {
+                    match r.and_then(|j| {
+                        serde_json::from_str::<Response>(&j).map_err(|e| e.to_string())
+                    }) {
+                        Ok(resp) => done(resp),
+                        Err(e) => status.set(Some(format!("Formatting failed: {e}"))),
+                    }
+                });
             }
+        })
+    };
+    let cancel_format = {
+        let formatter = formatter.clone();
+        let formatting = formatting.clone();
+        let status = status.clone();
+        Callback::from(move |_| {
+            formatter.cancel();
+            formatting.set(false);
+            status.set(Some("Formatting stopped; the text is unchanged.".into()));
         })
     };
     let select_pool = |i: usize| {
@@ -188,10 +335,11 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
     let on_rename = {
         let d = props.dispatch.clone();
         Callback::from(move |e: Event| {
-            let v = e
-                .target_unchecked_into::<web_sys::HtmlInputElement>()
-                .value();
-            d.emit(Action::RenamePool(idx, v));
+            d.emit(Action::RenamePool(
+                idx,
+                e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                    .value(),
+            ));
         })
     };
     let on_add = {
@@ -202,73 +350,178 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         let d = props.dispatch.clone();
         Callback::from(move |_| d.emit(Action::RemovePool(idx)))
     };
-    let use_as = |ad: usize, my: bool| {
-        let d = props.dispatch.clone();
-        Callback::from(move |_| {
-            let r = Some(AdRef { pool: idx, ad });
-            d.emit(if my {
-                Action::SetMy(r)
-            } else {
-                Action::SetTarget(r)
-            });
+    let on_goto_ad = {
+        let go_to = go_to.clone();
+        let parsed = parse.parsed.clone();
+        let current = parse.current;
+        Callback::from(move |i: usize| {
+            if let (Some(p), true) = (&parsed, current) {
+                if let Some(a) = p.summary.ads.get(i) {
+                    go_to.emit((a.start, a.start));
+                }
+            }
         })
     };
-    let errors = parsed.diagnostics.iter().filter(|d| d.is_error()).count();
-    let warnings = parsed.diagnostics.len() - errors;
+
+    let on_edit_ad = (!editable && parse.current).then(|| {
+        let editing = editing.clone();
+        let text = text.clone();
+        Callback::from(move |i: usize| editing.set(Some((text.clone(), i))))
+    });
+    let ad_editor = match (&*editing, &parse.parsed) {
+        (Some((t, i)), Some(p))
+            if Rc::ptr_eq(t, &text) && Rc::ptr_eq(&p.text, &text) && *i < p.summary.ads.len() =>
+        {
+            let a = p.summary.ads[*i].clone();
+            let base = text.clone();
+            let d = props.dispatch.clone();
+            let done = editing.clone();
+            let on_apply = Callback::from(move |new: Rc<str>| {
+                let mut out = String::with_capacity(base.len() + new.len());
+                out.push_str(&base[..a.start]);
+                out.push_str(&new);
+                out.push_str(&base[a.end..]);
+                done.set(None);
+                d.emit(Action::SetPoolText(idx, Rc::from(out)));
+            });
+            let done = editing.clone();
+            html! {
+                <AdEditor key={format!("{idx}:{i}")} text={Rc::<str>::from(&text[a.start..a.end])} label={format!("ad {} ({})", i + 1, a.label)}
+                    on_apply={on_apply} on_cancel={Callback::from(move |_| done.set(None))} />
+            }
+        }
+        _ => html! {},
+    };
+    let on_download_text = {
+        let text = text.clone();
+        let name = s.pools.get(idx).map(|p| p.name.clone()).unwrap_or_default();
+        Callback::from(move |_| {
+            super::header::download(&format!("{name}.txt"), &text, "text/plain")
+        })
+    };
+    let on_clear = {
+        let d = props.dispatch.clone();
+        Callback::from(move |_| d.emit(Action::SetPoolText(idx, Rc::from(""))))
+    };
+
+    let (n_ads, errors, warnings) = match &parse.parsed {
+        Some(p) => {
+            let e = p
+                .summary
+                .diagnostics
+                .iter()
+                .filter(|d| d.is_error())
+                .count();
+            (p.summary.ads.len(), e, p.summary.diagnostics.len() - e)
+        }
+        None => (0, 0, 0),
+    };
+    let busy_row = match &parse.busy {
+        Busy::Parsing { bytes, .. } => {
+            let cancel = {
+                let c = props.on_cancel.clone();
+                Callback::from(move |_| c.emit(idx))
+            };
+            html! {
+                <div class="busy" role="status">
+                    <progress aria-label="Parsing"></progress>
+                    <span>{ format!("Parsing {} in the background…", mb(*bytes)) }</span>
+                    <button onclick={cancel}>{ "Cancel" }</button>
+                </div>
+            }
+        }
+        Busy::Cancelled | Busy::Failed(_) => {
+            let retry = {
+                let r = props.on_retry.clone();
+                Callback::from(move |_| r.emit(idx))
+            };
+            let msg = match &parse.busy {
+                Busy::Failed(why) => format!("Parsing failed ({why})."),
+                _ => "Parsing stopped: the list below is not for this text.".to_string(),
+            };
+            html! {
+                <div class="busy" role="status">
+                    <span>{ msg }</span>
+                    <button onclick={retry}>{ "Parse now" }</button>
+                </div>
+            }
+        }
+        Busy::Idle => html! {},
+    };
 
     html! {
         <section class="pools" aria-label="Pools">
-            <div class="pool-tabs" role="tablist">
+            <div class="pool-tabs" role="tablist" aria-label="Pools">
                 { for s.pools.iter().enumerate().map(|(i, p)| html! {
                     <button role="tab" aria-selected={(i == idx).to_string()} class={classes!("tab", (i == idx).then_some("active"))} onclick={select_pool(i)}>{ p.name.clone() }</button>
                 }) }
-                <button onclick={on_add} aria-label="Add a pool">{ "+" }</button>
+                <button onclick={on_add} aria-label="Add a pool" title="Add a pool">{ "+" }</button>
             </div>
             <div class="pool-tools">
-                <label>{ "Name " }<input value={s.pools.get(idx).map(|p| p.name.clone()).unwrap_or_default()} onchange={on_rename} aria-label="Pool name" /></label>
+                <label>{ "Name " }<input class="pool-name" value={s.pools.get(idx).map(|p| p.name.clone()).unwrap_or_default()} onchange={on_rename} /></label>
                 <label class="button">{ "Upload…" }<input type="file" class="hidden-file" onchange={on_upload} aria-label="Upload a pool file" /></label>
-                <button onclick={format_to(OutputFormat::New)}>{ "Format" }</button>
-                <button onclick={format_to(OutputFormat::Old)}>{ "As long format" }</button>
-                <button onclick={format_to(OutputFormat::Json)}>{ "As JSON" }</button>
+                <button onclick={format_to(OutputFormat::New)} disabled={*formatting} title="Rewrite in the new ClassAd syntax">{ "Format" }</button>
+                <button onclick={format_to(OutputFormat::Old)} disabled={*formatting} title="Rewrite as condor_status -l prints it">{ "To long format" }</button>
+                <button onclick={format_to(OutputFormat::Json)} disabled={*formatting} title="Rewrite as condor_status -json prints it">{ "To JSON" }</button>
+                if *formatting {
+                    <button onclick={cancel_format}>{ "Stop formatting" }</button>
+                }
                 if s.pools.len() > 1 {
-                    <button onclick={on_remove}>{ "Delete pool" }</button>
+                    <button onclick={on_remove} aria-label="Delete this pool" title="Delete this pool">{ "Delete" }</button>
                 }
             </div>
-            <div class="editor" ondrop={on_drop} ondragover={on_dragover}>
-                <pre class="highlight" ref={overlay} aria-hidden="true">{ super::highlight::render(&text, &tokens, None) }</pre>
-                <textarea id="pool-text" spellcheck="false" value={text.clone()} oninput={on_input} onscroll={on_scroll}
-                    aria-label="Ads in this pool (new ClassAd syntax, condor_status -l long format, or JSON)"
-                    placeholder="Paste ads here: [ … ] records, condor_status -l output, or condor_status -json. Or drop a file." />
+            { busy_row }
+            if !editable {
+                <p class="big-note">
+                    { format!("This pool is {}: it is shown read-only, since browsers cannot edit that much text in a box. Edit an ad with its Edit button below, or upload or drop a new file. ", mb(text.len())) }
+                    <button onclick={on_download_text}>{ "Download text" }</button>{ " " }
+                    <button onclick={on_clear}>{ "Clear the pool" }</button>
+                </p>
+                { ad_editor }
+            }
+            <div class={classes!("drop-zone", dragging.then_some("dragging"))} ondrop={on_drop} ondragover={on_dragover} ondragleave={on_dragleave}>
+                if editable {
+                    <TextEditor key={idx} id="pool-text" text={text.clone()} on_change={on_change}
+                        tokens={Tokens(tokens.clone())} marks={marks.clone()} focus={focus_now}
+                        label="Ads in this pool (new ClassAd syntax, condor_status -l long format, or JSON)"
+                        describedby={Some(AttrValue::from("pool-summary"))}
+                        placeholder="Paste ads here: [ … ] records, condor_status -l output, or condor_status -json. Or drop a file." />
+                } else {
+                    <PoolViewer key={idx} text={text.clone()} marks={marks.clone()} focus={focus_now} label="Ads in this pool (read-only: too big to edit whole)" />
+                }
             </div>
             if let Some(msg) = (*status).clone() {
                 <p class="status" role="status">{ msg }</p>
             }
             <div class="diagnostics" aria-live="polite">
-                <p class="summary">{ format!("{} ads, {} errors, {} warnings", parsed.ads.len(), errors, warnings) }</p>
-                <ul>
-                    { for parsed.diagnostics.iter().take(200).map(|d| html! {
-                        <li class={classes!(if d.is_error() { "diag-error" } else { "diag-warning" })}>
-                            { format!("{}:{}: {}", d.line, d.column, d.message) }
-                            if let Some(e) = &d.expected { { format!(" — expected {e}") } }
-                            if let Some(a) = &d.attribute { { format!(" (attribute {a})") } }
-                        </li>
-                    }) }
-                </ul>
-            </div>
-            <ol class="ad-list" aria-label="Parsed ads">
-                { for parsed.ads.iter().enumerate().take(2000).map(|(i, a)| {
-                    let is_my = s.my == Some(AdRef { pool: idx, ad: i });
-                    let is_target = s.target == Some(AdRef { pool: idx, ad: i });
-                    html! {
-                        <li class={classes!(is_my.then_some("is-my"), is_target.then_some("is-target"))}>
-                            <span class="ad-label">{ a.label.clone() }</span>
-                            <span class="ad-meta">{ format!(" line {}, {} attributes", a.line, a.attributes.len()) }</span>
-                            <button onclick={use_as(i, true)} aria-label={format!("Use {} as MY", a.label)}>{ "MY" }</button>
-                            <button onclick={use_as(i, false)} aria-label={format!("Use {} as TARGET", a.label)}>{ "TARGET" }</button>
-                        </li>
+                <p class="summary" id="pool-summary">
+                    { format!("{n_ads} ads, {errors} errors, {warnings} warnings") }
+                    if parse.parsed.is_some() && !parse.current { <span class="muted">{ " (of the text before your last edits)" }</span> }
+                    if let (Some(p), true) = (&parse.parsed, parse.current) {
+                        if p.ms > 0.0 { <span class="muted">{ format!(" · parsed in the background in {:.1} s", p.ms / 1000.0) }</span> }
                     }
-                }) }
-            </ol>
+                </p>
+                if !parse.parsed.as_ref().map(|p| p.summary.diagnostics.is_empty()).unwrap_or(true) {
+                    <ul>
+                        { for parse.parsed.iter().flat_map(|p| p.summary.diagnostics.iter().take(200)).map(|d| {
+                            let at = (d.span.start as usize, d.span.end as usize);
+                            let go = go_to.clone();
+                            let onclick = Callback::from(move |_| go.emit(at));
+                            html! {
+                                <li class={classes!(if d.is_error() { "diag-error" } else { "diag-warning" })}>
+                                    <button class="link diag-go" onclick={onclick} disabled={!parse.current} title="Show in the text">
+                                        { format!("{}:{}: {}", d.line, d.column, d.message) }
+                                        if let Some(e) = &d.expected { { format!(" — expected {e}") } }
+                                        if let Some(a) = &d.attribute { { format!(" (attribute {a})") } }
+                                    </button>
+                                    if let Some(h) = &d.help { <span class="help">{ format!(" {h}") }</span> }
+                                </li>
+                            }
+                        }) }
+                    </ul>
+                }
+            </div>
+            <AdList pool={idx} parsed={parse.parsed.clone()} my={s.my} target={s.target} dispatch={props.dispatch.clone()} on_goto={on_goto_ad} on_edit={on_edit_ad} />
         </section>
     }
 }

@@ -1,0 +1,176 @@
+// Shared end-to-end harness: a tiny static server for the release build in
+// dist/ and a headless Chromium driven by playwright-core. Used by the tests
+// (playground.test.mjs) and by the measurements (measure.mjs).
+
+import { createServer } from 'node:http';
+import { readFile, stat, mkdir, mkdtemp, cp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const DIST = path.join(ROOT, 'dist');
+export const SCREENSHOTS = path.join(ROOT, 'tests', 'e2e', 'screenshots');
+
+const MIME = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.json': 'application/json',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+/**
+ * Copy the build to a temporary directory, so a rebuild of dist/ while the
+ * tests run cannot mix two builds. Retries until every file index.html
+ * names is there.
+ */
+async function snapshot(dir) {
+  if (!existsSync(path.join(dir, 'index.html'))) {
+    throw new Error(`${dir}/index.html is missing: run \`trunk build --release\` first`);
+  }
+  for (let attempt = 0; ; attempt++) {
+    const to = await mkdtemp(path.join(tmpdir(), 'classad-dist-'));
+    await cp(dir, to, { recursive: true, filter: (src) => !src.includes(`${path.sep}.stage`) });
+    const html = await readFile(path.join(to, 'index.html'), 'utf8');
+    const refs = [...html.matchAll(/(?:href|src|module_or_path:)\s*=?\s*["']\.\/([^"']+)["']/g)].map((m) => m[1]);
+    if (refs.every((r) => existsSync(path.join(to, r)))) return to;
+    await rm(to, { recursive: true, force: true });
+    if (attempt >= 20) throw new Error(`${dir} is incomplete (a build in progress?): missing ${refs.filter((r) => !existsSync(path.join(to, r)))}`);
+    await new Promise((ok) => setTimeout(ok, 3_000));
+  }
+}
+
+/** Serve a snapshot of `dir` on 127.0.0.1 on a free port. Resolves to { url, close }. */
+export async function serve(dir = DIST) {
+  const root = await snapshot(path.resolve(dir));
+  const server = createServer(async (req, res) => {
+    try {
+      const u = new URL(req.url, 'http://127.0.0.1');
+      let file = path.resolve(root, '.' + decodeURIComponent(u.pathname));
+      if (file !== root && !file.startsWith(root + path.sep)) {
+        res.writeHead(403).end('forbidden');
+        return;
+      }
+      if ((await stat(file).catch(() => null))?.isDirectory()) file = path.join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, {
+        'content-type': MIME[path.extname(file).toLowerCase()] ?? 'application/octet-stream',
+        'content-length': body.length,
+        'cache-control': 'no-store',
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch {
+      res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+    }
+  });
+  await new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', ok);
+  });
+  const { port } = server.address();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    root,
+    close: async () => {
+      await new Promise((ok) => { server.closeAllConnections?.(); server.close(() => ok()); });
+      await rm(root, { recursive: true, force: true });
+    },
+  };
+}
+
+export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+
+/**
+ * Launch headless Chromium. Playwright gives every launch a fresh, empty
+ * temporary user-data-dir (it refuses an explicit --user-data-dir outside
+ * launchPersistentContext) and deletes it on close. Every `newContext()` is
+ * a fresh incognito-like context: no storage, no cache.
+ */
+export async function launch() {
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync',
+    ],
+  });
+  return {
+    browser,
+    newContext: (opts = {}) => browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts }),
+    close: () => browser.close(),
+  };
+}
+
+/**
+ * Open a page and collect what would be a problem: console errors, uncaught
+ * exceptions (page and workers), failed requests and HTTP errors.
+ */
+export async function openPage(context) {
+  const page = await context.newPage();
+  const problems = [];
+  page.on('console', (m) => {
+    if (m.type() === 'error') {
+      const at = m.location()?.url;
+      problems.push(`console.error: ${m.text()}${at ? ` (at ${at})` : ''}`);
+    }
+  });
+  page.on('pageerror', (e) => problems.push(`uncaught: ${e.message}`));
+  page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
+  });
+  page.on('worker', (w) => {
+    w.on('console', (m) => {
+      if (m.type() === 'error') problems.push(`worker console.error: ${m.text()}`);
+    });
+  });
+  page.on('crash', () => problems.push('page crashed'));
+  return { page, problems };
+}
+
+/** Wait until the app is up: the evaluator has shown a value. */
+export async function ready(page, timeout = 30_000) {
+  await page.waitForSelector('#value', { timeout });
+}
+
+export async function screenshot(page, name) {
+  await mkdir(SCREENSHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SCREENSHOTS, `${name}.png`), fullPage: true });
+}
+
+export function median(xs) {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+}
+
+/**
+ * Installed before any page script runs: records when `#value` first
+ * appears (ms since navigation start) and every long main-thread task.
+ */
+export const PROBE = () => {
+  window.__probe = { valueAt: null, longtasks: [] };
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) window.__probe.longtasks.push({ start: e.startTime, duration: e.duration });
+    }).observe({ type: 'longtask', buffered: true });
+  } catch { /* longtask unsupported */ }
+  const check = () => {
+    if (window.__probe.valueAt === null && document.getElementById('value')) {
+      window.__probe.valueAt = performance.now();
+      return true;
+    }
+    return false;
+  };
+  new MutationObserver((_, obs) => { if (check()) obs.disconnect(); })
+    .observe(document, { childList: true, subtree: true });
+};

@@ -1,0 +1,383 @@
+// End-to-end tests of the release build (dist/) in real headless Chromium.
+// Run: node --test tests/e2e/*.test.mjs    (after `trunk build --release`)
+// Every test gets a fresh browser context and leaves a screenshot in
+// tests/e2e/screenshots/<name>.png (also when it fails).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { serve, launch, openPage, ready, screenshot, ROOT } from './harness.mjs';
+
+let server;
+let chrome;
+/** Per test: generous for a loaded CI machine, but a hang fails instead of blocking. */
+const T = { timeout: 180_000 };
+
+before(async () => {
+  server = await serve();
+  chrome = await launch();
+});
+
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+});
+
+/**
+ * Run `body({ page, problems, context, url })` in a fresh context on the
+ * playground (opened at `hash`), screenshot it as `name`, and fail on any
+ * uncaught exception or page crash.
+ */
+async function scenario(name, body, { hash = '', context } = {}) {
+  const ctx = context ?? (await chrome.newContext());
+  const { page, problems } = await openPage(ctx);
+  try {
+    await page.goto(server.url + hash);
+    await ready(page);
+    await body({ page, problems, context: ctx, url: server.url });
+    const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
+    assert.deepEqual(fatal, [], 'no uncaught exceptions');
+  } finally {
+    await screenshot(page, name).catch(() => {});
+    if (!context) await ctx.close();
+  }
+}
+
+/** Wait until the evaluator shows `expected` (text of `#value code`). */
+async function expectValue(page, expected, timeout = 10_000) {
+  try {
+    await page.waitForFunction(
+      (want) => document.querySelector('#value code')?.textContent === want,
+      expected,
+      { timeout },
+    );
+  } catch {
+    const got = await page.locator('#value').textContent().catch(() => null);
+    assert.fail(`#value should be ${expected}, is ${JSON.stringify(got)}`);
+  }
+}
+
+/** Scope inside MY: a <select> of MY's nested records, or a text input of a path. */
+async function setScope(page, path) {
+  const scope = page.locator('#scope');
+  if ((await scope.evaluate((e) => e.tagName)) === 'SELECT') {
+    await scope.selectOption(path);
+  } else {
+    await scope.fill(path);
+    await scope.press('Tab'); // a text scope applies on change
+  }
+}
+
+async function setExpr(page, text) {
+  await page.fill('#expr', text);
+}
+
+const summary = (page) => page.locator('.diagnostics .summary');
+
+async function expectSummary(page, re, timeout = 10_000) {
+  try {
+    await page.waitForFunction(
+      (src) => new RegExp(src).test(document.querySelector('.diagnostics .summary')?.textContent ?? ''),
+      re.source,
+      { timeout },
+    );
+  } catch {
+    assert.fail(`pool summary should match ${re}, is ${JSON.stringify(await summary(page).textContent().catch(() => null))}`);
+  }
+}
+
+const TWO_ADS = `[
+  Name = "alpha@e2e";
+  Memory = 1024;
+  Cpus = 2;
+  Requirements = TARGET.RequestMemory <= Memory
+]
+[
+  Name = "beta@e2e";
+  Memory = 4096;
+  Cpus = 8;
+  Requirements = true
+]
+`;
+
+test('page loads with its title and no console errors', T, async () => {
+  await scenario('page-loads', async ({ page, problems }) => {
+    assert.equal(await page.title(), 'ClassAd Playground');
+    await expectValue(page, 'true');
+    await page.waitForTimeout(500); // late errors (favicon, worker start-up)
+    assert.deepEqual(problems, [], 'no console errors, failed requests or exceptions');
+  });
+});
+
+test('layout: no horizontal scrolling (wide, narrow, long ad names) and a dark theme', T, async () => {
+  const overflow = (page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  const bad = [];
+  await scenario('layout-wide-long-names', async ({ page }) => {
+    await page.fill('#pool-text', `[ Name = "${'slot1_17@an-extremely-long-host-name.with.many.sub.domains.'.repeat(3)}example.org"; Memory = 1 ]\n`);
+    await expectSummary(page, /^1 ads?, 0 errors/);
+    await page.selectOption('#my-ad', { index: 1 });
+    const px = await overflow(page);
+    if (px > 0) bad.push(`1280 px wide with a long ad name: page scrolls sideways by ${px} px`);
+  });
+  const narrow = await chrome.newContext({ viewport: { width: 390, height: 844 } });
+  await scenario('layout-narrow', async ({ page }) => {
+    const px = await overflow(page);
+    if (px > 0) bad.push(`390 px wide (phone): page scrolls sideways by ${px} px`);
+  }, { context: narrow });
+  await narrow.close();
+  const dark = await chrome.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+  await scenario('layout-dark', async ({ page }) => {
+    await tree(page);
+    const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.notEqual(bg, 'rgb(251, 251, 250)', 'dark scheme applies');
+  }, { context: dark });
+  await dark.close();
+  assert.deepEqual(bad, [], 'no horizontal overflow');
+});
+
+async function tree(page) {
+  await page.locator('.explain').waitFor({ state: 'visible' });
+}
+
+test('paste a pool', T, async () => {
+  await scenario('paste-pool', async ({ page }) => {
+    await page.fill('#pool-text', TWO_ADS);
+    await expectSummary(page, /^2 ads, 0 errors/);
+    const labels = await page.locator('.ad-list li .ad-label').allTextContents();
+    assert.deepEqual(labels.map((l) => l.replace(/ \((MY|TARGET)\)$/, '')), ['alpha@e2e', 'beta@e2e']);
+    // The pasted ads are offered as MY and can be evaluated against.
+    await page.selectOption('#my-ad', { label: 'machines / beta@e2e' });
+    await setExpr(page, 'MY.Cpus * 2');
+    await expectValue(page, '16');
+    // A broken ad is reported with its line and column.
+    await page.fill('#pool-text', TWO_ADS + '[ Name = "gamma"; Memory = ]\n');
+    await expectSummary(page, /^2 ads, [1-9]\d* errors?/);
+    assert.match(await page.locator('.diagnostics li.diag-error').first().textContent(), /^13:\d+: /);
+  });
+});
+
+test('evaluate with self, other and parent (nested scope)', T, async () => {
+  await scenario('evaluate-scopes', async ({ page }) => {
+    // Default state: MY = machines / slot1@node1, TARGET = jobs / 42.0.
+    await setExpr(page, 'other.Owner');
+    await expectValue(page, '"alice"');
+    await setExpr(page, 'self.Memory - TARGET.RequestMemory');
+    await expectValue(page, '4096');
+    // Pick another MY ad with the select.
+    await page.selectOption('#my-ad', { label: 'machines / slot1@node2.example.org' });
+    await setExpr(page, 'MY.Memory');
+    await expectValue(page, '2048');
+    // No TARGET: other.* is undefined.
+    await page.selectOption('#target-ad', { label: '(none)' });
+    await setExpr(page, 'other.Owner');
+    await expectValue(page, 'undefined');
+    // Back to node1, scope into its nested Gpu record.
+    await page.selectOption('#my-ad', { label: 'machines / slot1@node1.example.org' });
+    await page.selectOption('#target-ad', { label: 'jobs / 42.0' });
+    await setScope(page, 'Gpu');
+    await setExpr(page, 'parent.Name');
+    await expectValue(page, '"slot1@node1.example.org"');
+    await setExpr(page, 'self.Memory');
+    await expectValue(page, '40960');
+    await setExpr(page, 'Model');
+    await expectValue(page, '"A100"');
+    await setExpr(page, 'other.Owner');
+    await expectValue(page, '"alice"');
+  });
+});
+
+test('explain tree is shown and clicking a node marks its source', T, async () => {
+  await scenario('explain-tree', async ({ page }) => {
+    const tree = page.locator('.explain');
+    await tree.waitFor({ state: 'visible' });
+    assert.ok((await tree.locator('li.tnode').count()) > 5, 'the tree has the subexpressions');
+    assert.equal(await page.locator('.tk-mark').count(), 0, 'nothing marked before a click');
+    // A subexpression of the typed expression: its span is marked in #expr's highlight.
+    await tree.locator('summary', { has: page.locator('code.t-text', { hasText: /^TARGET\.RequestMemory <= Memory$/ }) }).click();
+    const mark = page.locator('.evaluator .editor .tk-mark');
+    await mark.first().waitFor({ state: 'visible', timeout: 5_000 });
+    const marked = (await mark.allTextContents()).join(' ');
+    assert.match(marked, /RequestMemory/);
+    assert.match(marked, /<=/);
+    assert.doesNotMatch(marked, /Requirements/, 'only the clicked subexpression is marked');
+    // A node inside an attribute's definition: the definition's source is shown marked.
+    await tree.locator('summary', { has: page.locator('code.t-text', { hasText: /^Start && TARGET\.Owner != "riffraff"$/ }) }).first().click();
+    const src = page.locator('.picked-source .tk-mark');
+    await src.waitFor({ state: 'visible', timeout: 5_000 });
+    assert.match(await src.textContent(), /Start && TARGET\.Owner != "riffraff"/);
+  });
+});
+
+test('upload a condor_status -l file and list its ads', T, async () => {
+  await scenario('upload-long-format', async ({ page }) => {
+    const input = page.locator('.pool-tools input[type=file]');
+    await input.setInputFiles(path.join(ROOT, 'tests/corpora/condor_status_l.txt'));
+    await expectSummary(page, /^4 ads, 0 errors/);
+    const labels = await page.locator('.ad-list li .ad-label').allTextContents();
+    assert.deepEqual(labels.map((l) => l.replace(/ \((MY|TARGET)\)$/, '')), [
+      'slot1@node01.cluster.example.edu',
+      'slot1_1@node01.cluster.example.edu',
+      'slot1_2@node01.cluster.example.edu',
+      'slot1@gpu07.cluster.example.edu',
+    ]);
+    assert.match(await page.locator('#pool-text').inputValue(), /^Activity = "Idle"/);
+    // The uploaded ads evaluate.
+    await page.selectOption('#my-ad', { label: 'machines / slot1@gpu07.cluster.example.edu' });
+    await setExpr(page, 'MY.Arch');
+    await expectValue(page, '"X86_64"');
+  });
+});
+
+test('share link round trip into a fresh browser', T, async () => {
+  const expr = 'strcat(MY.Name, " shares ", "<b>&amp;</b>")';
+  let link;
+  const context = await chrome.newContext();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  await scenario('share-link-make', async ({ page }) => {
+    await page.fill('#pool-text', TWO_ADS);
+    await expectSummary(page, /^2 ads, 0 errors/);
+    await page.selectOption('#my-ad', { label: 'machines / beta@e2e' });
+    await setExpr(page, expr);
+    await expectValue(page, '"beta@e2e shares <b>&amp;</b>"');
+    await page.click('#share');
+    const input = page.locator('.share-link');
+    await input.waitFor({ state: 'visible', timeout: 5_000 });
+    link = await input.inputValue();
+    assert.match(await page.locator('.share-msg').textContent(), /copied/i);
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link, 'the link is on the clipboard');
+  }, { context });
+  await context.close();
+  assert.match(link, new RegExp(`^${server.url.replace(/[.]/g, '\\.')}#s=1\\.`), 'the link points at this page');
+  assert.ok(link.startsWith(server.url));
+  // A fresh context (no autosave) opening the link as its first page.
+  await scenario('share-link-open', async ({ page }) => {
+    assert.equal(await page.locator('#expr').inputValue(), expr);
+    assert.equal(await page.locator('#pool-text').inputValue(), TWO_ADS);
+    const tabs = await page.locator('.pool-tabs [role=tab]').allTextContents();
+    assert.deepEqual(tabs, ['machines', 'jobs']);
+    await expectValue(page, '"beta@e2e shares <b>&amp;</b>"');
+    assert.equal(await page.locator('.notice').count(), 0, 'no error notice');
+  }, { hash: link.slice(server.url.length) });
+});
+
+test('a corrupt link says so and keeps the autosaved work', T, async () => {
+  const context = await chrome.newContext();
+  try {
+    const mine = TWO_ADS + '// my unsaved-looking work\n';
+    await scenario('corrupt-link-before', async ({ page }) => {
+      await page.fill('#pool-text', mine);
+      await expectSummary(page, /^2 ads/);
+      await page.waitForTimeout(300); // let autosave run
+    }, { context });
+    await scenario('corrupt-link', async ({ page }) => {
+      const notice = page.locator('.notice');
+      await notice.waitFor({ state: 'visible', timeout: 5_000 });
+      assert.match(await notice.textContent(), /damaged or incomplete/);
+      assert.match(await notice.textContent(), /Your own work is untouched/);
+      assert.equal(await page.locator('#pool-text').inputValue(), mine, 'the autosaved pool text is back');
+    }, { context, hash: '#s=1.0.1.0.garbage' });
+    // And it stays: the next visit still has the work.
+    await scenario('corrupt-link-after', async ({ page }) => {
+      assert.equal(await page.locator('#pool-text').inputValue(), mine);
+      assert.equal(await page.locator('.notice').count(), 0);
+    }, { context });
+  } finally {
+    await context.close();
+  }
+});
+
+test('a link from a newer version says so', T, async () => {
+  await scenario('future-link', async ({ page }) => {
+    const notice = page.locator('.notice');
+    await notice.waitFor({ state: 'visible', timeout: 5_000 });
+    assert.match(await notice.textContent(), /newer version of the playground/);
+    // The default workbench is still usable.
+    await expectValue(page, 'true');
+  }, { hash: '#s=99.1.0.0.AAAA' });
+});
+
+test('autosave restores the work after a reload', T, async () => {
+  await scenario('autosave-reload', async ({ page }) => {
+    await page.fill('#pool-text', TWO_ADS);
+    await expectSummary(page, /^2 ads/);
+    await page.selectOption('#my-ad', { label: 'machines / alpha@e2e' });
+    await setExpr(page, 'MY.Memory + 1');
+    await expectValue(page, '1025');
+    await page.waitForTimeout(300);
+    await page.reload();
+    await ready(page);
+    assert.equal(await page.locator('#pool-text').inputValue(), TWO_ADS);
+    assert.equal(await page.locator('#expr').inputValue(), 'MY.Memory + 1');
+    await expectValue(page, '1025');
+  });
+});
+
+test('HTML inside an ad is shown as text, never run', T, async () => {
+  const name = '<img src=x onerror=window.__pwned=1><script>window.__pwned=2</script>';
+  await scenario('html-as-text', async ({ page, problems }) => {
+    await page.fill('#pool-text', `[ Name = "${name}"; Memory = 1 ]\n`);
+    await expectSummary(page, /^1 ads?, 0 errors/);
+    const label = page.locator('.ad-list li .ad-label').first();
+    assert.ok((await label.textContent()).includes('<script>'), 'the label shows the markup as text');
+    await page.selectOption('#my-ad', { index: 1 });
+    await setExpr(page, 'MY.Name');
+    await expectValue(page, JSON.stringify(name));
+    await page.waitForTimeout(500); // an injected <img> would have fired onerror by now
+    assert.equal(await page.evaluate(() => typeof window.__pwned), 'undefined');
+    assert.equal(await page.locator('img, body script:not([src])').count(), 0, 'no element was injected');
+    assert.deepEqual(problems.filter((p) => /\/x\b/.test(p)), [], 'nothing requested src=x');
+  });
+});
+
+test('gallery entry loads into the workbench', T, async () => {
+  await scenario('gallery', async ({ page }) => {
+    await page.click('nav .tab:has-text("Examples")');
+    const card = page.locator('#ex-000-fig2-3');
+    await card.waitFor({ state: 'visible' });
+    await screenshot(page, 'gallery-view');
+    await card.locator('button:has-text("Open")').click();
+    await page.locator('#expr').waitFor({ state: 'visible' });
+    await expectValue(page, 'true');
+    assert.equal(await page.locator('#expr').inputValue(), 'MY.Requirements && TARGET.Requirements');
+    assert.deepEqual(await page.locator('.pool-tabs [role=tab]').allTextContents(), ['machine', 'job']);
+  });
+});
+
+test('deep link #example=000-fig2-3 opens the example', T, async () => {
+  await scenario('deep-link-example', async ({ page }) => {
+    await expectValue(page, 'true');
+    assert.equal(await page.locator('#expr').inputValue(), 'MY.Requirements && TARGET.Requirements');
+    assert.deepEqual(await page.locator('.pool-tabs [role=tab]').allTextContents(), ['machine', 'job']);
+    assert.equal(await page.locator('.notice').count(), 0);
+  }, { hash: '#example=000-fig2-3' });
+});
+
+test('a link followed in an already open playground is applied', T, async () => {
+  // Clicking a gallery deep link, or pasting a link into the address bar
+  // of an open playground tab, only changes the fragment (no reload).
+  await scenario('link-in-open-tab', async ({ page }) => {
+    await page.click('nav .tab:has-text("Examples")');
+    await page.locator('#ex-000-fig2-3 a.deep-link').click();
+    await page.locator('#expr').waitFor({ state: 'visible', timeout: 5_000 })
+      .catch(() => assert.fail('following #example=000-fig2-3 in the open tab did not open the example'));
+    assert.equal(await page.locator('#expr').inputValue(), 'MY.Requirements && TARGET.Requirements');
+    await expectValue(page, 'true');
+  });
+});
+
+test('Ctrl+Enter in the expression evaluates', T, async () => {
+  await scenario('ctrl-enter', async ({ page }) => {
+    // time() changes every second, so only a new evaluation changes the value.
+    await setExpr(page, 'time()');
+    await page.waitForFunction(() => /^\d+$/.test(document.querySelector('#value code')?.textContent ?? ''));
+    const first = Number(await page.locator('#value code').textContent());
+    await page.waitForTimeout(1_200);
+    assert.equal(Number(await page.locator('#value code').textContent()), first, 'no evaluation without a key');
+    await page.focus('#expr');
+    await page.keyboard.press('Control+Enter');
+    await page.waitForFunction(
+      (f) => Number(document.querySelector('#value code')?.textContent) > f, first, { timeout: 5_000 },
+    ).catch(() => assert.fail('Ctrl+Enter did not re-evaluate'));
+    assert.equal(await page.locator('#expr').inputValue(), 'time()', 'Ctrl+Enter inserts no newline');
+  });
+});

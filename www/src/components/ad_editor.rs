@@ -1,0 +1,74 @@
+//! Editing one ad of a pool too big for a textarea: the ad's text in its
+//! own small editor (highlighted, with its diagnostics), put back into the
+//! pool on Apply.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::highlight::Mark;
+use super::text_editor::{TextEditor, Tokens};
+use crate::parses::summarize;
+
+#[derive(Properties, PartialEq)]
+pub struct AdEditorProps {
+    /// The ad's text when editing began.
+    pub text: Rc<str>,
+    /// Which ad, for the heading.
+    pub label: String,
+    pub on_apply: Callback<Rc<str>>,
+    pub on_cancel: Callback<()>,
+}
+
+#[component]
+pub fn AdEditor(props: &AdEditorProps) -> Html {
+    let text = use_state(|| props.text.clone());
+    let tokens = use_memo((*text).clone(), |t| {
+        classad::lexer::highlight(t, Default::default())
+    });
+    let summary = use_memo((*text).clone(), |t| summarize(t));
+    let marks = use_memo(summary.clone(), |s| {
+        s.diagnostics
+            .iter()
+            .map(|d| Mark {
+                start: d.span.start as usize,
+                end: d.span.end as usize,
+                class: if d.is_error() {
+                    "mk-error"
+                } else {
+                    "mk-warning"
+                },
+            })
+            .collect::<Vec<_>>()
+    });
+    let on_change = {
+        let text = text.clone();
+        Callback::from(move |t: Rc<str>| text.set(t))
+    };
+    let apply = {
+        let text = text.clone();
+        let on_apply = props.on_apply.clone();
+        Callback::from(move |_| on_apply.emit((*text).clone()))
+    };
+    let cancel = {
+        let on_cancel = props.on_cancel.clone();
+        Callback::from(move |_| on_cancel.emit(()))
+    };
+    let problems = summary.diagnostics.len();
+    html! {
+        <div class="ad-editor" role="group" aria-label={format!("Editing {}", props.label)}>
+            <p class="ad-editor-head">
+                <strong>{ format!("Editing {}", props.label) }</strong>
+                if problems > 0 {
+                    <span class="diag-error">{ format!(" — {problems} problem{}: {}", if problems == 1 { "" } else { "s" }, summary.diagnostics[0].message) }</span>
+                }
+            </p>
+            <TextEditor id="ad-text" text={(*text).clone()} on_change={on_change} tokens={Tokens(tokens.clone())} marks={marks.clone()}
+                label={format!("Text of {}", props.label)} />
+            <div class="ad-editor-tools">
+                <button onclick={apply}>{ "Apply to the pool" }</button>
+                <button onclick={cancel}>{ "Cancel" }</button>
+            </div>
+        </div>
+    }
+}

@@ -1,0 +1,98 @@
+//! The parsed ads of the open pool: label, line, size, and buttons to make
+//! one MY or TARGET. Re-renders only when the parse result or the choice
+//! changes, and lists a bounded number (with a filter for big pools).
+
+use yew::prelude::*;
+
+use crate::app::Action;
+use crate::parses::Parsed;
+use crate::state::AdRef;
+
+/// Rows shown at once; a filter finds the others.
+const SHOWN: usize = 200;
+
+#[derive(Properties, PartialEq)]
+pub struct AdListProps {
+    pub pool: usize,
+    pub parsed: Option<Parsed>,
+    pub my: Option<AdRef>,
+    pub target: Option<AdRef>,
+    pub dispatch: Callback<Action>,
+    /// Show ad `i`'s text in the editor.
+    pub on_goto: Callback<usize>,
+    /// Edit ad `i` on its own (pools too big to edit whole).
+    #[prop_or_default]
+    pub on_edit: Option<Callback<usize>>,
+}
+
+#[component]
+pub fn AdList(props: &AdListProps) -> Html {
+    let filter = use_state(String::new);
+    let Some(parsed) = &props.parsed else {
+        return html! {};
+    };
+    let ads = &parsed.summary.ads;
+    let needle = filter.to_lowercase();
+    let matching: Vec<usize> = (0..ads.len())
+        .filter(|&i| needle.is_empty() || ads[i].label.to_lowercase().contains(&needle))
+        .collect();
+    let on_filter = {
+        let filter = filter.clone();
+        Callback::from(move |e: InputEvent| {
+            filter.set(
+                e.target_unchecked_into::<web_sys::HtmlInputElement>()
+                    .value(),
+            )
+        })
+    };
+    let use_as = |ad: usize, my: bool| {
+        let d = props.dispatch.clone();
+        let pool = props.pool;
+        Callback::from(move |_| {
+            let r = Some(AdRef { pool, ad });
+            d.emit(if my {
+                Action::SetMy(r)
+            } else {
+                Action::SetTarget(r)
+            });
+        })
+    };
+    let goto = |i: usize| {
+        let g = props.on_goto.clone();
+        Callback::from(move |_| g.emit(i))
+    };
+    html! {
+        <div class="ads">
+            if ads.len() > 20 {
+                <label class="ad-filter">{ "Find an ad " }
+                    <input type="search" value={(*filter).clone()} oninput={on_filter} placeholder="part of its name" />
+                </label>
+            }
+            <ol class={classes!("ad-list", (ads.len() > 999).then_some("wide"))} aria-label="Parsed ads">
+                { for matching.iter().take(SHOWN).map(|&i| {
+                    let a = &ads[i];
+                    let is_my = props.my == Some(AdRef { pool: props.pool, ad: i });
+                    let is_target = props.target == Some(AdRef { pool: props.pool, ad: i });
+                    html! {
+                        <li key={i} value={(i + 1).to_string()} class={classes!(is_my.then_some("is-my"), is_target.then_some("is-target"))}>
+                            <button class="ad-label link" onclick={goto(i)} title="Show this ad in the editor">{ a.label.clone() }</button>
+                            <span class="ad-meta">{ format!(" line {}, {} attributes", a.line, a.n_attrs) }</span>
+                            <span class="ad-use">
+                                <button onclick={use_as(i, true)} aria-pressed={is_my.to_string()} aria-label={format!("Use {} as MY", a.label)}>{ "MY" }</button>
+                                <button onclick={use_as(i, false)} aria-pressed={is_target.to_string()} aria-label={format!("Use {} as TARGET", a.label)}>{ "TARGET" }</button>
+                                if let Some(edit) = &props.on_edit {
+                                    <button onclick={let e = edit.clone(); Callback::from(move |_| e.emit(i))} aria-label={format!("Edit {}", a.label)}>{ "Edit" }</button>
+                                }
+                            </span>
+                        </li>
+                    }
+                }) }
+            </ol>
+            if matching.len() > SHOWN {
+                <p class="muted">{ format!("{} more ads not listed; type part of a name above to find one.", matching.len() - SHOWN) }</p>
+            } else if matching.is_empty() && !ads.is_empty() {
+                <p class="muted">{ "No ad name contains that." }</p>
+            }
+        </div>
+    }
+}

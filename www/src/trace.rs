@@ -1,0 +1,379 @@
+//! Reading an evaluation trace: which ad each node's source lies in (so a
+//! click can mark it in the pool text), and a one-line "why" for an
+//! undefined, error or false result (the first leaf it came from).
+
+use classad::{Mode, TraceNode};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    My,
+    Target,
+}
+
+impl Side {
+    pub fn flip(self) -> Side {
+        match self {
+            Side::My => Side::Target,
+            Side::Target => Side::My,
+        }
+    }
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::My => "MY",
+            Side::Target => "TARGET",
+        }
+    }
+}
+
+/// Where a node's span points: the typed expression, or the definition of
+/// an attribute in the MY or TARGET ad (spans are offsets in that ad's text).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Origin {
+    Expr,
+    Def { side: Side, attribute: String },
+}
+
+impl Origin {
+    pub fn side(&self) -> Side {
+        match self {
+            Origin::Expr => Side::My,
+            Origin::Def { side, .. } => *side,
+        }
+    }
+}
+
+/// What is known about the two ads: their attribute names (lower case)
+/// and display names.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AdFacts {
+    pub present: bool,
+    pub label: String,
+    pub attrs: Vec<String>,
+}
+
+impl AdFacts {
+    pub fn has(&self, name: &str) -> bool {
+        let n = name.to_ascii_lowercase();
+        self.attrs.iter().any(|a| *a == n)
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Ctx {
+    pub my: AdFacts,
+    pub target: AdFacts,
+    pub mode: Mode,
+}
+
+impl Ctx {
+    fn ad(&self, s: Side) -> &AdFacts {
+        match s {
+            Side::My => &self.my,
+            Side::Target => &self.target,
+        }
+    }
+    fn ad_name(&self, s: Side) -> String {
+        let a = self.ad(s);
+        if a.label.is_empty() {
+            format!("the {} ad", s.name())
+        } else {
+            format!("the {} ad ({})", s.name(), a.label)
+        }
+    }
+}
+
+fn keyword(text: &str) -> Option<&'static str> {
+    match text.to_ascii_lowercase().as_str() {
+        "target" | "other" => Some("target"),
+        "my" | "self" => Some("my"),
+        "parent" | "root" => Some("scope"),
+        _ => None,
+    }
+}
+
+/// Is this node a reference to MY/TARGET/self/other/parent/root itself?
+pub fn is_scope_keyword(n: &TraceNode) -> bool {
+    n.label == "attribute reference" && keyword(&n.text).is_some()
+}
+
+/// The origin of each child of `n` (whose own origin is `origin`).
+pub fn child_origins(n: &TraceNode, origin: &Origin, ctx: &Ctx) -> Vec<Origin> {
+    let cur = origin.side();
+    n.children
+        .iter()
+        .map(|c| match &c.attribute {
+            Some(a) => Origin::Def {
+                side: def_side(n, a, cur, ctx),
+                attribute: a.clone(),
+            },
+            None => origin.clone(),
+        })
+        .collect()
+}
+
+/// Which ad holds the definition of `attr` reached from reference `n`.
+fn def_side(n: &TraceNode, attr: &str, cur: Side, ctx: &Ctx) -> Side {
+    if n.label == "selection" {
+        if let Some(base) = n.children.first() {
+            return match keyword(&base.text) {
+                Some("target") => cur.flip(),
+                Some(_) => cur,
+                // `Gpu.Memory`: the record was defined where `Gpu` was.
+                None => last_def_side(base, cur, ctx).unwrap_or(cur),
+            };
+        }
+    }
+    // An unscoped name: its own ad first, then (HTCondor) the other.
+    if ctx.ad(cur).has(attr) || !ctx.ad(cur.flip()).has(attr) {
+        cur
+    } else {
+        cur.flip()
+    }
+}
+
+fn last_def_side(n: &TraceNode, cur: Side, ctx: &Ctx) -> Option<Side> {
+    let origin = Origin::Def {
+        side: cur,
+        attribute: String::new(),
+    };
+    let mut found = None;
+    for (c, o) in n.children.iter().zip(child_origins(n, &origin, ctx)) {
+        if c.attribute.is_some() {
+            found = Some(o.side());
+        }
+        if let Some(s) = last_def_side(c, o.side(), ctx) {
+            found = Some(s);
+        }
+    }
+    found
+}
+
+/// The "why" of a result: a sentence and the node it is about.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Why {
+    pub message: String,
+    /// Child indices from the root to the node.
+    pub path: Vec<usize>,
+    pub origin: Origin,
+}
+
+fn short(v: &str) -> String {
+    if v.chars().count() > 48 {
+        let cut: String = v.chars().take(45).collect();
+        format!("{cut}…")
+    } else {
+        v.to_string()
+    }
+}
+
+/// Explain an `undefined`, `error` or `false` root value.
+pub fn why(root: &TraceNode, ctx: &Ctx) -> Option<Why> {
+    let want = root.value.as_str();
+    if !matches!(want, "undefined" | "error" | "false") {
+        return None;
+    }
+    let mut path = vec![];
+    let mut origin = Origin::Expr;
+    let mut n = root;
+    let mut def_name: Option<String> = None;
+    loop {
+        let origins = child_origins(n, &origin, ctx);
+        // Where the value came from: the first child with the same value
+        // (a conditional's value comes from its branches, not its test).
+        let skip = usize::from(n.label == "conditional ?:");
+        let next = n
+            .children
+            .iter()
+            .enumerate()
+            .skip(skip)
+            .find(|(_, c)| c.value == want && !(want == "false" && is_leafish_false(n)));
+        match next {
+            Some((i, c)) => {
+                if c.attribute.is_some() {
+                    def_name = c.attribute.clone();
+                }
+                path.push(i);
+                origin = origins[i].clone();
+                n = c;
+            }
+            // A definition met earlier has no subtree here: go on from
+            // where it was first evaluated.
+            None if n.cached && n.attribute.is_some() => {
+                match find_def(root, n.attribute.as_deref().unwrap_or(""), &mut vec![]) {
+                    Some(p) => match at_path(root, &p, ctx) {
+                        Some((m, o)) => {
+                            def_name = m.attribute.clone();
+                            path = p;
+                            origin = o;
+                            n = m;
+                        }
+                        None => break,
+                    },
+                    None => break,
+                }
+            }
+            None => break,
+        }
+    }
+    if want == "false" && path.is_empty() {
+        return None; // nothing deeper to point at
+    }
+    let cur = origin.side();
+    let text = format!("`{}`", short(&n.text));
+    let vals = || {
+        n.children
+            .iter()
+            .filter(|c| c.attribute.is_none())
+            .map(|c| short(&c.value))
+            .collect::<Vec<_>>()
+    };
+    let message = match want {
+        "false" => match (n.label.strip_prefix("operator "), vals().as_slice()) {
+            (Some(op), [a, b]) => format!("{text} is false: {a} {op} {b}."),
+            _ => format!("{text} is false."),
+        },
+        "undefined" => undefined_message(n, &text, cur, def_name.as_deref(), ctx),
+        _ => match (n.label.as_str(), n.label.strip_prefix("operator "), vals().as_slice()) {
+            ("literal", _, _) => match &def_name {
+                Some(a) => format!("{a} is defined as error in {}.", ctx.ad_name(cur)),
+                None => "The expression contains the literal error.".into(),
+            },
+            (_, Some(op), [a, b]) => format!("{text} is error: operator {op} cannot combine {a} and {b}."),
+            (_, Some(op), [a]) => format!("{text} is error: operator {op} cannot take {a}."),
+            (l, _, args) if l.starts_with("call ") => format!(
+                "{text} is error: {} gave error for ({}) — wrong argument types or count, or an unknown function.",
+                &l[5..],
+                args.join(", ")
+            ),
+            _ => format!("{text} is error."),
+        },
+    };
+    Some(Why {
+        message,
+        path,
+        origin,
+    })
+}
+
+/// For a false result: comparisons and negations are where it stops.
+fn is_leafish_false(n: &TraceNode) -> bool {
+    let l = n.label.as_str();
+    !(l == "operator &&"
+        || l == "operator ||"
+        || l == "parentheses"
+        || l == "definition"
+        || l == "attribute reference"
+        || l == "selection"
+        || l == "conditional ?:"
+        || l == "elvis ?:")
+}
+
+fn undefined_message(
+    n: &TraceNode,
+    text: &str,
+    cur: Side,
+    def_name: Option<&str>,
+    ctx: &Ctx,
+) -> String {
+    let has_def = n.children.iter().any(|c| c.attribute.is_some());
+    match n.label.as_str() {
+        "attribute reference" if !has_def => {
+            match keyword(&n.text) {
+                Some("target") => {
+                    "There is no TARGET ad: choose one to give TARGET (other) a value.".into()
+                }
+                Some(_) => format!("{text} is undefined here."),
+                None => {
+                    let name = &n.text;
+                    if ctx.ad(cur).has(name) {
+                        format!("{text} is undefined: its definition depends on itself (a circular reference).")
+                    } else if ctx.mode == Mode::HTCondor && cur == Side::My {
+                        if ctx.target.present {
+                            format!(
+                                "{text} is undefined: neither {} nor {} has {name}.",
+                                ctx.ad_name(Side::My),
+                                ctx.ad_name(Side::Target)
+                            )
+                        } else {
+                            format!("{text} is undefined: {} has no {name} (and no TARGET ad is chosen).", ctx.ad_name(Side::My))
+                        }
+                    } else {
+                        let hint = if ctx.ad(cur.flip()).has(name) {
+                            format!(
+                                " {} has it: write {}.{name}.",
+                                ctx.ad_name(cur.flip()),
+                                cur.flip().name()
+                            )
+                        } else {
+                            String::new()
+                        };
+                        format!(
+                            "{text} is undefined: {} has no {name}.{hint}",
+                            ctx.ad_name(cur)
+                        )
+                    }
+                }
+            }
+        }
+        "selection" if !has_def => {
+            let attr = n.text.rsplit('.').next().unwrap_or(&n.text);
+            let base = n.children.first();
+            match base.map(|b| keyword(&b.text)) {
+                Some(Some("target")) => format!(
+                    "{text} is undefined: {} has no {attr}.",
+                    ctx.ad_name(cur.flip())
+                ),
+                Some(Some("my")) => {
+                    format!("{text} is undefined: {} has no {attr}.", ctx.ad_name(cur))
+                }
+                Some(_) if base.is_some_and(|b| b.value.starts_with('[')) => {
+                    format!(
+                        "{text} is undefined: the record {} has no {attr}.",
+                        base.map(|b| short(&b.text)).unwrap_or_default()
+                    )
+                }
+                _ => format!(
+                    "{text} is undefined: {} is not a record.",
+                    base.map(|b| short(&b.text)).unwrap_or_default()
+                ),
+            }
+        }
+        "literal" => match def_name {
+            Some(a) => format!("{a} is defined as undefined in {}.", ctx.ad_name(cur)),
+            None => "The expression contains the literal undefined.".into(),
+        },
+        l if l.starts_with("call ") => format!("{text} returned undefined."),
+        _ => format!("{text} is undefined."),
+    }
+}
+
+/// Path to the first evaluated (not cached) definition of `attr`.
+fn find_def(n: &TraceNode, attr: &str, path: &mut Vec<usize>) -> Option<Vec<usize>> {
+    if !n.cached && n.attribute.as_deref() == Some(attr) && !path.is_empty() {
+        return Some(path.clone());
+    }
+    for (i, c) in n.children.iter().enumerate() {
+        path.push(i);
+        if let Some(p) = find_def(c, attr, path) {
+            return Some(p);
+        }
+        path.pop();
+    }
+    None
+}
+
+/// The node at `path` below `root`, with its origin.
+pub fn at_path<'a>(
+    root: &'a TraceNode,
+    path: &[usize],
+    ctx: &Ctx,
+) -> Option<(&'a TraceNode, Origin)> {
+    let mut n = root;
+    let mut o = Origin::Expr;
+    for &i in path {
+        let os = child_origins(n, &o, ctx);
+        o = os.get(i)?.clone();
+        n = n.children.get(i)?;
+    }
+    Some((n, o))
+}
