@@ -61,7 +61,7 @@ fn conformance_suite_in_wasm() {
                 ev.eval_expr(&e).to_string()
             }
         };
-        if got != c.expected {
+        if got != c.expected && !one_ulp_apart(&got, &c.expected) {
             failures.push(format!(
                 "{}: {} => {} (libclassad: {})",
                 c.id, c.expr, got, c.expected
@@ -75,6 +75,19 @@ fn conformance_suite_in_wasm() {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// wasm's libm (musl-derived) can round transcendental results such as
+/// `pow(2, 2.5)` one unit in the last place away from glibc's, which
+/// libclassad uses; that, and only that, is tolerated here (see
+/// crate/CONFORMANCE.md).
+fn one_ulp_apart(a: &str, b: &str) -> bool {
+    match (a.parse::<f64>(), b.parse::<f64>()) {
+        (Ok(x), Ok(y)) if x.is_finite() && y.is_finite() && x.signum() == y.signum() => {
+            (x.to_bits() as i64 - y.to_bits() as i64).abs() <= 1
+        }
+        _ => false,
+    }
 }
 
 #[wasm_bindgen_test]
