@@ -58,6 +58,8 @@ cli_smoke() {
 }
 run "CLI smoke test" cli_smoke
 
+run "playground unit tests (native)" cargo test -p classad-playground --lib --locked
+
 # The runner is wasm-bindgen-test-runner (.cargo/config.toml), under node.
 # Release: the 8,994 conformance cases run in about a second.
 run "wasm tests (engine + share links in wasm32)" \

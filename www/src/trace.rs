@@ -54,7 +54,7 @@ pub struct AdFacts {
 impl AdFacts {
     pub fn has(&self, name: &str) -> bool {
         let n = name.to_ascii_lowercase();
-        self.attrs.iter().any(|a| *a == n)
+        self.attrs.contains(&n)
     }
 }
 
@@ -83,7 +83,9 @@ impl Ctx {
 }
 
 fn keyword(text: &str) -> Option<&'static str> {
-    match text.to_ascii_lowercase().as_str() {
+    // The unparser may quote them (`'parent'`).
+    let t = text.trim_matches('\'');
+    match t.to_ascii_lowercase().as_str() {
         "target" | "other" => Some("target"),
         "my" | "self" => Some("my"),
         "parent" | "root" => Some("scope"),
@@ -376,4 +378,104 @@ pub fn at_path<'a>(
         n = n.children.get(i)?;
     }
     Some((n, o))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use classad::api::{handle, Request, Response};
+
+    fn run(expr: &str, my: &str, target: Option<&str>) -> (String, TraceNode, Ctx) {
+        let Response::Value { value, trace, .. } = handle(Request::Evaluate {
+            expr: expr.into(),
+            my: Some(my.into()),
+            target: target.map(Into::into),
+            scope: vec![],
+            mode: Mode::HTCondor,
+            dialect: Default::default(),
+            trace: true,
+            now: None,
+            tz_offset: None,
+        }) else {
+            panic!("no value")
+        };
+        let facts = |t: &str| {
+            let pool = classad::formats::read_pool(t, Default::default(), Default::default());
+            AdFacts {
+                present: true,
+                label: String::new(),
+                attrs: pool.ads[0]
+                    .ad
+                    .iter()
+                    .map(|(n, _)| n.to_ascii_lowercase())
+                    .collect(),
+            }
+        };
+        let ctx = Ctx {
+            my: facts(my),
+            target: target.map(facts).unwrap_or_default(),
+            mode: Mode::HTCondor,
+        };
+        (value, trace.unwrap(), ctx)
+    }
+
+    #[test]
+    fn why_names_the_missing_attribute_and_its_ad() {
+        let (v, t, ctx) = run("TARGET.Foo + 1", "[ A = 1 ]", Some("[ B = 2 ]"));
+        assert_eq!(v, "undefined");
+        let w = why(&t, &ctx).unwrap();
+        assert!(w.message.contains("TARGET ad has no Foo"), "{}", w.message);
+    }
+
+    #[test]
+    fn why_follows_definitions_and_explains_false_and_error() {
+        let (_, t, ctx) = run(
+            "Ok && Big",
+            "[ Ok = true; Big = Size > 10; Size = 3 ]",
+            None,
+        );
+        let w = why(&t, &ctx).unwrap();
+        assert!(
+            w.message.contains("`Size > 10` is false: 3 > 10"),
+            "{}",
+            w.message
+        );
+        assert_eq!(
+            w.origin,
+            Origin::Def {
+                side: Side::My,
+                attribute: "Big".into()
+            }
+        );
+        let (_, t, ctx) = run("X", "[ X = 1 * \"a\" ]", None);
+        assert!(why(&t, &ctx)
+            .unwrap()
+            .message
+            .contains("cannot combine 1 and \"a\""));
+    }
+
+    #[test]
+    fn definitions_reached_through_target_lie_in_the_target_ad() {
+        // In TARGET's own definition, an unscoped name is TARGET's, and
+        // TARGET.x refers back to MY.
+        let (_, t, ctx) = run("TARGET.R", "[ M = 5 ]", Some("[ R = Q + TARGET.M; Q = 1 ]"));
+        let mut defs = vec![];
+        fn walk(n: &TraceNode, o: &Origin, ctx: &Ctx, out: &mut Vec<(String, Side)>) {
+            for (c, co) in n.children.iter().zip(child_origins(n, o, ctx)) {
+                if let (Some(a), Origin::Def { side, .. }) = (&c.attribute, &co) {
+                    out.push((a.clone(), *side));
+                }
+                walk(c, &co, ctx, out);
+            }
+        }
+        walk(&t, &Origin::Expr, &ctx, &mut defs);
+        assert_eq!(
+            defs,
+            vec![
+                ("R".into(), Side::Target),
+                ("Q".into(), Side::Target),
+                ("M".into(), Side::My)
+            ]
+        );
+    }
 }

@@ -16,7 +16,7 @@ use super::ad_editor::AdEditor;
 use super::ad_list::AdList;
 use super::highlight::Mark;
 use super::pool_viewer::PoolViewer;
-use super::text_editor::{Focus, TextEditor, Tokens, HIGHLIGHT_LIMIT};
+use super::text_editor::{Focus, TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT};
 use crate::app::{Action, PoolMark};
 use crate::engine::{self, WORKER_THRESHOLD_BYTES};
 use crate::parses::{Busy, PoolParse};
@@ -25,9 +25,6 @@ use crate::worker::WorkerClient;
 
 /// Larger texts are refused with a message instead of freezing the tab.
 pub const MAX_POOL_BYTES: usize = 64 * 1024 * 1024;
-/// Larger texts are shown read-only (`PoolViewer`) and edited ad by ad:
-/// a browser textarea re-lays out all its text on every key.
-pub const EDIT_LIMIT: usize = 1024 * 1024;
 
 fn mb(bytes: usize) -> String {
     if bytes >= 1 << 20 {
@@ -35,6 +32,12 @@ fn mb(bytes: usize) -> String {
     } else {
         format!("{} KB", bytes.div_ceil(1024))
     }
+}
+
+fn confirm(question: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.confirm_with_message(question).ok())
+        .unwrap_or(false)
 }
 
 #[derive(Properties, PartialEq)]
@@ -346,9 +349,17 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         let d = props.dispatch.clone();
         Callback::from(move |_| d.emit(Action::AddPool))
     };
+    // Deleting text cannot be undone (autosave follows): ask first.
+    let pool_name = s.pools.get(idx).map(|p| p.name.clone()).unwrap_or_default();
     let on_remove = {
         let d = props.dispatch.clone();
-        Callback::from(move |_| d.emit(Action::RemovePool(idx)))
+        let empty = text.trim().is_empty();
+        let q = format!("Delete the pool \u{201c}{pool_name}\u{201d} and its text?");
+        Callback::from(move |_| {
+            if empty || confirm(&q) {
+                d.emit(Action::RemovePool(idx))
+            }
+        })
     };
     let on_goto_ad = {
         let go_to = go_to.clone();
@@ -401,7 +412,12 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
     };
     let on_clear = {
         let d = props.dispatch.clone();
-        Callback::from(move |_| d.emit(Action::SetPoolText(idx, Rc::from(""))))
+        let q = format!("Remove all the text of \u{201c}{pool_name}\u{201d}?");
+        Callback::from(move |_| {
+            if confirm(&q) {
+                d.emit(Action::SetPoolText(idx, Rc::from("")))
+            }
+        })
     };
 
     let (n_ads, errors, warnings) = match &parse.parsed {

@@ -19,8 +19,17 @@ use crate::timer::Timeout;
 /// Above this, no highlight layer (plain textarea, long lines unwrapped).
 pub const HIGHLIGHT_LIMIT: usize = 200 * 1024;
 
-/// Pastes larger than this bypass the textarea.
-const BIG_PASTE: usize = 256 * 1024;
+/// Up to this size every key hands the text up at once.
+const INSTANT_LIMIT: usize = 32 * 1024;
+
+/// Larger texts are shown read-only (`PoolViewer`) and edited ad by ad:
+/// a browser textarea re-lays out all its text on every key.
+pub const EDIT_LIMIT: usize = 1024 * 1024;
+
+/// Pastes larger than this bypass the browser's editing machinery, whose
+/// insertion into a textarea is quadratic (Chromium: 9 s for 60 KB); the
+/// new value is set directly (milliseconds), at the cost of undo.
+const BIG_PASTE: usize = 8 * 1024;
 
 /// A range to select and scroll to; `seq` makes a repeated request count.
 #[derive(Clone, Debug, PartialEq)]
@@ -164,33 +173,48 @@ pub fn TextEditor(props: &TextEditorProps) -> Html {
         }
     };
     let emit = Rc::new(RefCell::new(emit));
+    // Past INSTANT_LIMIT the text is handed up after a pause in typing
+    // (parsing and highlighting per key would lag); meanwhile the textarea
+    // shows its own plain text ("typing") and the highlight catches up.
+    let instant = props.text.len() <= INSTANT_LIMIT;
+    let typing = use_state(|| false);
     let on_input = {
         let emit = emit.clone();
         let pending = pending.clone();
+        let typing = typing.clone();
         Callback::from(move |e: InputEvent| {
             let ta: HtmlTextAreaElement = e.target_unchecked_into();
-            if big {
-                // Reading 5 MB out of the DOM per key would lag typing.
-                let emit = emit.clone();
-                *pending.borrow_mut() = Timeout::new(400, move || (emit.borrow_mut())(&ta));
-            } else {
+            if instant {
                 (emit.borrow_mut())(&ta);
+                return;
             }
+            if !*typing && !big {
+                typing.set(true);
+            }
+            let emit = emit.clone();
+            let typing = typing.clone();
+            let wait = if big { 400 } else { 250 };
+            *pending.borrow_mut() = Timeout::new(wait, move || {
+                (emit.borrow_mut())(&ta);
+                typing.set(false);
+            });
         })
     };
     // Leaving the editor hands over what is still pending at once.
     let on_blur = {
         let pending = pending.clone();
+        let typing = typing.clone();
         Callback::from(move |e: FocusEvent| {
             if pending.borrow_mut().take().is_some() {
                 (emit.borrow_mut())(&e.target_unchecked_into());
+                typing.set(false);
             }
         })
     };
-    // A big paste skips the textarea: inserting megabytes there takes the
-    // browser seconds, and the pool will be shown read-only anyway.
+    // A big paste skips the browser's editing (see BIG_PASTE).
     let on_paste = {
         let on_change = props.on_change.clone();
+        let synced = synced.clone();
         Callback::from(move |e: Event| {
             let data = js_sys::Reflect::get(&e, &"clipboardData".into()).ok();
             let get = data
@@ -229,7 +253,15 @@ pub fn TextEditor(props: &TextEditorProps) -> Html {
                 at(ta.selection_end().ok().flatten()),
             );
             let (s, t) = (s.min(t), s.max(t));
-            on_change.emit(Rc::from(format!("{}{}{}", &v[..s], pasted, &v[t..])));
+            let new: Rc<str> = Rc::from(format!("{}{}{}", &v[..s], pasted, &v[t..]));
+            // Past EDIT_LIMIT the pool editor shows a viewer instead.
+            if new.len() <= EDIT_LIMIT {
+                ta.set_value(&new);
+                let caret = utf16_at(&new, s + pasted.len());
+                let _ = ta.set_selection_range(caret, caret);
+            }
+            *synced.borrow_mut() = Some(new.clone());
+            on_change.emit(new);
         })
     };
     // Keep the highlight layer scrolled with the textarea.
@@ -263,7 +295,7 @@ pub fn TextEditor(props: &TextEditorProps) -> Html {
     };
 
     html! {
-        <div class={classes!("editor", big.then_some("plain"), props.class.clone())}>
+        <div class={classes!("editor", big.then_some("plain"), typing.then_some("typing"), props.class.clone())}>
             if !big {
                 <pre class="highlight" ref={overlay} aria-hidden="true">
                     { highlight::render(&props.text, &props.tokens.0, marks) }
