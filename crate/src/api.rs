@@ -119,15 +119,31 @@ pub fn handle(req: Request) -> Response {
             dialect,
         } => {
             let pool = formats::read_pool(&text, format, dialect);
+            // Ads come in text order: count lines incrementally (a rescan
+            // from the start for each ad would be quadratic).
+            let (mut at, mut line) = (0usize, 1u32);
             let ads = pool
                 .ads
                 .iter()
-                .map(|a| AdSummary {
-                    label: a.label.clone(),
-                    start: a.span.start,
-                    end: a.span.end,
-                    line: crate::diagnostic::line_col(&text, a.span.start as usize).0,
-                    attributes: a.ad.iter().map(|(n, _)| n.to_string()).collect(),
+                .map(|a| {
+                    let start = (a.span.start as usize).min(text.len());
+                    if start >= at {
+                        line += text.as_bytes()[at..start]
+                            .iter()
+                            .filter(|b| **b == b'\n')
+                            .count() as u32;
+                        at = start;
+                    } else {
+                        line = crate::diagnostic::line_col(&text, start).0;
+                        at = start;
+                    }
+                    AdSummary {
+                        label: a.label.clone(),
+                        start: a.span.start,
+                        end: a.span.end,
+                        line,
+                        attributes: a.ad.iter().map(|(n, _)| n.to_string()).collect(),
+                    }
                 })
                 .collect();
             Response::Pool {

@@ -158,3 +158,18 @@ fn json_api_round_trip() {
     let r = classad::api::handle_json("not json");
     assert!(r.contains("bad request"), "{r}");
 }
+
+#[test]
+fn parse_pool_reports_each_ads_line() {
+    let text = "A = 1\n\nB = 2\nC = 3\n\n\nD = 4\n";
+    let r = classad::api::handle(classad::api::Request::ParsePool {
+        text: text.into(),
+        format: Default::default(),
+        dialect: Default::default(),
+    });
+    let classad::api::Response::Pool { ads, .. } = r else {
+        panic!("not a pool response");
+    };
+    let lines: Vec<u32> = ads.iter().map(|a| a.line).collect();
+    assert_eq!(lines, vec![1, 3, 7]);
+}
