@@ -281,7 +281,14 @@ impl<'a> Parser<'a> {
         self.postfix_from(first)
     }
 
-    fn postfix_from(&mut self, (mut e, mut depth): D) -> P<D> {
+    fn postfix_from(&mut self, d: D) -> P<D> {
+        self.postfix_ops(d, true)
+    }
+
+    /// Selections, subscripts and (when `elvis`) the `?:` token, which
+    /// binds tighter than any operator, with a primary on each side, as in
+    /// libclassad: `1 + x ?: 2` is `1 + (x ?: 2)`.
+    fn postfix_ops(&mut self, (mut e, mut depth): D, elvis: bool) -> P<D> {
         loop {
             if self.at(".") {
                 self.bump()?;
@@ -298,13 +305,12 @@ impl<'a> Parser<'a> {
                     span,
                     1 + depth.max(di),
                 )?;
-            } else if self.at("?:") {
-                // The `?:` token binds tighter than any operator, with a
-                // primary on each side, as in libclassad: `1 + x ?: 2` is
-                // `1 + (x ?: 2)`.
+            } else if elvis && self.at("?:") {
                 self.bump()?;
                 self.enter()?;
-                let r = self.elvis_operand().and_then(|p| self.postfix_no_elvis(p));
+                let r = self
+                    .elvis_operand()
+                    .and_then(|p| self.postfix_ops(p, false));
                 self.depth -= 1;
                 let (alt, da) = r?;
                 let span = e.span.to(alt.span);
@@ -314,10 +320,9 @@ impl<'a> Parser<'a> {
                     1 + depth.max(da),
                 )?;
             } else {
-                break;
+                return Ok((e, depth));
             }
         }
-        Ok((e, depth))
     }
 
     /// The right side of `?:`: a primary, or a negative number literal
@@ -342,30 +347,6 @@ impl<'a> Parser<'a> {
             }
         }
         self.primary()
-    }
-
-    /// Selections and subscripts only (the right side of `?:`).
-    fn postfix_no_elvis(&mut self, (mut e, mut depth): D) -> P<D> {
-        loop {
-            if self.at(".") {
-                self.bump()?;
-                let (name, nspan) = self.attr_name("an attribute name after `.`")?;
-                let span = e.span.to(nspan);
-                (e, depth) = node(ExprKind::Select(Box::new(e), name), span, depth + 1)?;
-            } else if self.at("[") {
-                self.bump()?;
-                let (idx, di) = self.expr_d()?;
-                let end = self.expect("]", "`]` to close the subscript")?;
-                let span = e.span.to(end);
-                (e, depth) = node(
-                    ExprKind::Index(Box::new(e), Box::new(idx)),
-                    span,
-                    1 + depth.max(di),
-                )?;
-            } else {
-                return Ok((e, depth));
-            }
-        }
     }
 
     fn attr_name(&mut self, expected: &str) -> P<(Name, Span)> {
