@@ -10,6 +10,9 @@
 # does); the last line says what passed or failed. Exit status 0 only when
 # everything passed. CI runs this (.ci/run, CI=true, no stdin).
 set -uo pipefail
+# The body is one compound command: bash reads it whole before running it, so
+# editing this file while it runs (e.g. a git checkout) cannot derail the run.
+{
 cd "$(dirname "$0")/.."
 root="$PWD"
 started=$SECONDS
@@ -73,3 +76,5 @@ else
 fi
 
 finish
+exit
+}
