@@ -26,10 +26,9 @@ impl MatchOutcome {
     }
 }
 
-/// Evaluate `my`'s requirements against `target`. A missing requirements
-/// attribute counts as true only under the name list being empty; by
-/// HTCondor's rule a value counts as true when it is `true` or a non-zero
-/// number, and undefined/error reject.
+/// Evaluate `my`'s requirements (the first of `names` it defines) against
+/// `target`; undefined when it defines none. [`accepts`] applies HTCondor's
+/// rule: `true` or a non-zero number accepts, anything else rejects.
 pub fn requirements_value(
     ev: &mut Evaluator,
     my: &Arc<ClassAd>,

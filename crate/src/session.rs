@@ -8,7 +8,7 @@ use std::sync::Arc;
 use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
-use crate::api::{self, AdSummary, Request, Response};
+use crate::api::{self, Request, Response};
 use crate::ast::ClassAd;
 use crate::autocluster::{self, AutoclusterConfig, Clustering};
 use crate::diagnostic::Diagnostic;
@@ -281,26 +281,6 @@ impl Session {
             })
         };
         Ok((get(jobs)?, get(machines)?))
-    }
-
-    /// The summaries of a loaded pool (for lists).
-    pub fn summaries(&self, id: &str) -> Vec<AdSummary> {
-        self.pools
-            .get(id)
-            .map(|p| {
-                p.ads
-                    .iter()
-                    .zip(&p.labels)
-                    .map(|(a, l)| AdSummary {
-                        label: l.clone(),
-                        start: 0,
-                        end: 0,
-                        line: 0,
-                        attributes: a.iter().map(|(n, _)| n.to_string()).collect(),
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
     }
 }
 

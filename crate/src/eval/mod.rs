@@ -659,31 +659,6 @@ impl Evaluator {
         Some(ad.at(i).1.clone())
     }
 
-    /// The expression bound to `name` in scope `env`, without evaluating
-    /// it (for `unparse(attr)` and friends).
-    pub fn find_expr(&self, env: &Env, name: &Name) -> Option<Expr> {
-        let mut cur = env.clone();
-        for _ in 0..10_000 {
-            match &cur {
-                Env::Root(_) | Env::Frame(_) => {
-                    let ad = self.ad_of(&cur)?;
-                    if let Some(i) = ad.position_name(name) {
-                        return Some(ad.at(i).1.clone());
-                    }
-                    cur = self.parent_of(&cur);
-                }
-                _ => break,
-            }
-        }
-        if self.opts.mode == Mode::HTCondor && self.matched {
-            if let Env::Root(s) = env {
-                let ad = self.roots[s.other() as usize].as_ref()?;
-                return ad.get(&name.text).cloned();
-            }
-        }
-        None
-    }
-
     // ------------------------------------------------------------------
     // libclassad scope emulation for HTCondor's `evalInEachContext` and
     // `countMatches` (functions/misc.rs); nothing else uses these. They
