@@ -443,6 +443,12 @@ impl ClassAd {
             .copied()
     }
 
+    /// The folded, interned key of attribute `i` (see [`intern_key`]).
+    #[inline]
+    pub fn key_at(&self, i: u32) -> &Arc<str> {
+        &self.keys[i as usize].0
+    }
+
     pub fn get(&self, name: &str) -> Option<&Expr> {
         let i = self.position(name)?;
         Some(&self.attrs[i as usize].1)

@@ -13,6 +13,7 @@
 pub mod api;
 pub mod ast;
 pub mod autocluster;
+pub mod compiled;
 pub mod diagnostic;
 pub mod eval;
 pub mod formats;

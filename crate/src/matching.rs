@@ -66,3 +66,27 @@ pub fn symmetric_match(
         right_accepts,
     }
 }
+
+/// [`symmetric_match`] on compiled ads (see `compiled`): the same answer,
+/// with each ad's own part of its requirements worked out once.
+pub fn symmetric_match_compiled(
+    ev: &mut Evaluator,
+    left: &crate::compiled::CompiledAd,
+    right: &crate::compiled::CompiledAd,
+) -> MatchOutcome {
+    MatchOutcome {
+        left_accepts: left.accepts(right, ev),
+        right_accepts: right.accepts(left, ev),
+    }
+}
+
+/// Whether two compiled ads match (each one's requirements accept the
+/// other); the left ad's requirements first, the right's only if needed.
+#[inline]
+pub fn matches_compiled(
+    ev: &mut Evaluator,
+    left: &crate::compiled::CompiledAd,
+    right: &crate::compiled::CompiledAd,
+) -> bool {
+    left.accepts(right, ev) && right.accepts(left, ev)
+}

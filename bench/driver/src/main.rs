@@ -12,8 +12,11 @@ use std::sync::Arc;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+use classad::compiled::CompiledAd;
 use classad::formats::{read_pool, InputFormat};
-use classad::matching::symmetric_match;
+use classad::matching::{
+    matches_compiled, symmetric_match, symmetric_match_compiled, DEFAULT_REQUIREMENTS,
+};
 use classad::{parse_expr_in, ClassAd, Dialect, EvalOptions, Evaluator};
 
 const REQUIREMENTS: &str = r#"(TARGET.Arch == "INTEL") && (TARGET.OpSys == "LINUX") && (TARGET.VirtualMemory > ImageSize) && (TARGET.Memory >= RequestMemory) && (TARGET.Disk >= RequestDisk) && (TARGET.HasFileTransfer)"#;
@@ -46,14 +49,23 @@ fn main() {
     match what {
         "parse" => {
             for _ in 0..n.unwrap_or(1) {
-                let p = read_pool(std::hint::black_box(&machines_text), InputFormat::Old, Dialect::Auto);
+                let p = read_pool(
+                    std::hint::black_box(&machines_text),
+                    InputFormat::Old,
+                    Dialect::Auto,
+                );
                 assert_eq!(p.ads.len(), 1000);
             }
         }
         "match" => {
             // MACHINES=M uses only the first M machines (cache-size experiments);
             // REPEAT=R runs the whole double loop R times.
-            let env = |k: &str, d: usize| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
+            let env = |k: &str, d: usize| {
+                std::env::var(k)
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(d)
+            };
             let mut machines = ads(&machines_text);
             machines.truncate(env("MACHINES", 1000));
             let jobs = ads(&jobs_text);
@@ -79,6 +91,60 @@ fn main() {
                 cpu as f64 / p
             );
         }
+        "cmatch" => {
+            // The compiled form: every ad compiled once (timed apart), then
+            // symmetric_match_compiled over the pairs.
+            let env = |k: &str, d: usize| {
+                std::env::var(k)
+                    .ok()
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(d)
+            };
+            let machines = ads(&machines_text);
+            let jobs = ads(&jobs_text);
+            let o = EvalOptions::default();
+            let t = std::time::Instant::now();
+            let cm: Vec<CompiledAd> = machines
+                .iter()
+                .map(|a| CompiledAd::new(a.clone(), o, DEFAULT_REQUIREMENTS))
+                .collect();
+            let cj: Vec<CompiledAd> = jobs
+                .iter()
+                .map(|a| CompiledAd::new(a.clone(), o, DEFAULT_REQUIREMENTS))
+                .collect();
+            println!(
+                "compiled {} ads in {:.2} ms",
+                cm.len() + cj.len(),
+                t.elapsed().as_secs_f64() * 1e3
+            );
+            let mut ev = Evaluator::new(o);
+            // BOTH=1: both directions always (symmetric_match_compiled)
+            // rather than stopping at the first rejection.
+            let both = std::env::var_os("BOTH").is_some();
+            let (mut k, mut pairs) = (0usize, 0usize);
+            let t = std::time::Instant::now();
+            let c0 = cpu_ns();
+            for _ in 0..env("REPEAT", 1) {
+                for j in cj.iter().take(n.unwrap_or(1000)) {
+                    for m in &cm {
+                        k += if both {
+                            symmetric_match_compiled(&mut ev, j, m).matched()
+                        } else {
+                            matches_compiled(&mut ev, j, m)
+                        } as usize;
+                        pairs += 1;
+                    }
+                }
+            }
+            let el = t.elapsed();
+            let cpu = cpu_ns() - c0;
+            let p = pairs.max(1) as f64;
+            println!(
+                "{k} of {pairs} pairs match; {:.1} ns/pair wall, {:.1} ns/pair CPU",
+                el.as_nanos() as f64 / p,
+                cpu as f64 / p
+            );
+        }
         "parse10k" => {
             let text = rd("machines_10000.txt");
             let mut best = (f64::MAX, f64::MAX);
@@ -92,7 +158,10 @@ fn main() {
                 let wall = t.elapsed().as_nanos() as f64 / 10_000.0;
                 best = (best.0.min(wall), best.1.min(cpu));
             }
-            println!("parse: best {:.0} ns/ad wall, {:.0} ns/ad CPU", best.0, best.1);
+            println!(
+                "parse: best {:.0} ns/ad wall, {:.0} ns/ad CPU",
+                best.0, best.1
+            );
         }
         "match-setup" => {
             let machines = ads(&machines_text);
@@ -101,7 +170,9 @@ fn main() {
         }
         "req-parse" => {
             for _ in 0..n.unwrap_or(10_000) {
-                std::hint::black_box(parse_expr_in(std::hint::black_box(REQUIREMENTS), Dialect::Auto).unwrap());
+                std::hint::black_box(
+                    parse_expr_in(std::hint::black_box(REQUIREMENTS), Dialect::Auto).unwrap(),
+                );
             }
         }
         "req-eval" => {

@@ -1,0 +1,219 @@
+//! The compiled form of ads (`classad::compiled`) must answer exactly as
+//! the evaluator does: on the generated match pools, and on random ads
+//! built to poke at every corner (own and other attributes, scope words,
+//! circular references, functions pure and not, both modes).
+
+use std::sync::Arc;
+
+use classad::compiled::{CompiledAd, CompiledExpr};
+use classad::matching::DEFAULT_REQUIREMENTS;
+use classad::{parse_classad, parse_expr, ClassAd, EvalOptions, Evaluator, Mode, Name, Value};
+use proptest::prelude::*;
+
+fn opts(mode: Mode) -> EvalOptions {
+    EvalOptions {
+        mode,
+        ..Default::default()
+    }
+}
+
+/// Values compare by kind and canonical text (NaN equals NaN).
+fn same(a: &Value, b: &Value) -> bool {
+    a.kind() == b.kind() && a.to_string() == b.to_string()
+}
+
+/// Every attribute of `my` (and a few names it lacks) evaluated against
+/// `target` both ways; the disagreements, described.
+fn disagreements(my: &Arc<ClassAd>, target: &Arc<ClassAd>, mode: Mode) -> Vec<String> {
+    let o = opts(mode);
+    let cm = CompiledAd::new(my.clone(), o, DEFAULT_REQUIREMENTS);
+    let ct = CompiledAd::new(target.clone(), o, DEFAULT_REQUIREMENTS);
+    let mut ev = Evaluator::new(o);
+    let mut names: Vec<String> = my.iter().map(|(n, _)| n.to_string()).collect();
+    names.extend(["Requirements", "Rank", "zz"].map(String::from));
+    let mut out = Vec::new();
+    for n in names {
+        let fast = cm.eval_attr(&Name::new(&n), &ct, &mut ev);
+        ev.set_ads(Some(my.clone()), Some(target.clone()));
+        let slow = ev.eval_attr(&n);
+        if !same(&fast, &slow) {
+            out.push(format!("{mode:?} {n}: compiled {fast}, evaluator {slow}"));
+        }
+    }
+    let fast = cm.requirements_value(&ct, &mut ev);
+    let slow = classad::matching::requirements_value(&mut ev, my, target, DEFAULT_REQUIREMENTS);
+    if !same(&fast, &slow) {
+        out.push(format!(
+            "{mode:?} requirements: compiled {fast}, evaluator {slow}"
+        ));
+    }
+    out
+}
+
+#[derive(serde::Deserialize)]
+struct Pairs {
+    jobs: Vec<String>,
+    machines: Vec<String>,
+}
+
+#[test]
+fn generated_pools_agree_with_the_evaluator() {
+    let p: Pairs = serde_json::from_str(include_str!("matching/pairs.json")).unwrap();
+    let ads = |v: &[String]| -> Vec<Arc<ClassAd>> {
+        v.iter()
+            .map(|t| Arc::new(parse_classad(t).unwrap()))
+            .collect()
+    };
+    let (jobs, machines) = (ads(&p.jobs), ads(&p.machines));
+    let mut wrong = Vec::new();
+    for mode in [Mode::HTCondor, Mode::Strict] {
+        for j in &jobs {
+            for m in &machines {
+                wrong.extend(disagreements(j, m, mode));
+                wrong.extend(disagreements(m, j, mode));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{}",
+        wrong[..wrong.len().min(20)].join("\n")
+    );
+}
+
+#[test]
+fn docking_vector_components_agree() {
+    let job = Arc::new(
+        parse_classad(
+            "[ Rank = TARGET.KFlops / 1000; UserPrio = 5; ImageSize = 100; Requirements = true ]",
+        )
+        .unwrap(),
+    );
+    let machines = [
+        "[ KFlops = 2000; Requirements = true ]",
+        "[ KFlops = 2000; RemoteUser = \"a\"; CurrentRank = 1; Rank = 2 ]",
+        "[ KFlops = 3000; RemoteUser = \"a\"; CurrentRank = 2; Rank = 2; RemoteUserPrio = 50; ServiceTime = 20000 ]",
+        "[ RemoteUser = \"a\"; CurrentRank = 2; Rank = 2; RemoteUserPrio = 1 ]",
+    ];
+    let o = EvalOptions::default();
+    let cj = CompiledAd::new(job.clone(), o, DEFAULT_REQUIREMENTS);
+    let mut ev = Evaluator::new(o);
+    for src in classad::negotiate::CONDOR_DOCKING_VECTOR {
+        let e = parse_expr(src).unwrap();
+        let c = CompiledExpr::new(&e, &cj, o);
+        for m in machines {
+            let m = Arc::new(parse_classad(m).unwrap());
+            let cm = CompiledAd::new(m.clone(), o, DEFAULT_REQUIREMENTS);
+            let fast = c.eval(&cj, &cm, &mut ev);
+            ev.set_ads(Some(job.clone()), Some(m.clone()));
+            let slow = ev.eval_expr(&e);
+            assert!(
+                same(&fast, &slow),
+                "{src}: compiled {fast}, evaluator {slow}"
+            );
+        }
+    }
+}
+
+#[test]
+fn own_constants_fold() {
+    let ad = Arc::new(
+        parse_classad("[ Memory = 128; Start = TARGET.RequestMemory < Memory - 15 && 2 > 1 ]")
+            .unwrap(),
+    );
+    let o = EvalOptions::default();
+    let c = CompiledAd::new(ad, o, &["Start"]);
+    let job = |m: i64| {
+        let mut a = ClassAd::new();
+        a.insert_value("RequestMemory", Value::Int(m));
+        CompiledAd::new(Arc::new(a), o, DEFAULT_REQUIREMENTS)
+    };
+    let mut ev = Evaluator::new(o);
+    assert!(c.accepts(&job(100), &mut ev));
+    assert!(!c.accepts(&job(113), &mut ev));
+    assert!(!c.accepts(&CompiledAd::new(Arc::new(ClassAd::new()), o, &[]), &mut ev));
+}
+
+// ---- random ads ----
+
+const NAMES: &[&str] = &["a", "b", "c", "Requirements", "Rank", "target", "my", "x"];
+
+fn leaf() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (-3i64..40).prop_map(|i| i.to_string()),
+        Just("2.5".to_string()),
+        Just("0.0".to_string()),
+        Just("\"abc\"".to_string()),
+        Just("\"ABC\"".to_string()),
+        Just("\"a,b,x\"".to_string()),
+        Just("true".to_string()),
+        Just("false".to_string()),
+        Just("undefined".to_string()),
+        Just("error".to_string()),
+        Just("relTime(\"1:00\")".to_string()),
+        prop::sample::select(NAMES).prop_map(|n| n.to_string()),
+        prop::sample::select(NAMES).prop_map(|n| format!("MY.{n}")),
+        prop::sample::select(NAMES).prop_map(|n| format!("TARGET.{n}")),
+        prop::sample::select(NAMES).prop_map(|n| format!("other.{n}")),
+        prop::sample::select(NAMES).prop_map(|n| format!(".{n}")),
+        Just("parent".to_string()),
+        Just("CurrentTime".to_string()),
+        Just("time()".to_string()),
+        Just("{1, a}".to_string()),
+        Just("[p = 1; q = a].q".to_string()),
+        Just("nosuchfn(1)".to_string()),
+    ]
+}
+
+fn expr() -> impl Strategy<Value = String> {
+    leaf().prop_recursive(4, 24, 3, |inner| {
+        let ops = prop::sample::select(vec![
+            "+", "-", "*", "/", "%", "<", "<=", ">", ">=", "==", "!=", "=?=", "=!=", "is", "isnt",
+            "&&", "||", "&", "|", "^", "<<", ">>",
+        ]);
+        prop_oneof![
+            (inner.clone(), ops, inner.clone()).prop_map(|(a, o, b)| format!("({a} {o} {b})")),
+            inner.clone().prop_map(|a| format!("(!{a})")),
+            inner.clone().prop_map(|a| format!("(-{a})")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(c, a, b)| format!("({c} ? {a} : {b})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("({a} ?: {b})")),
+            (inner.clone(), inner.clone(), inner.clone())
+                .prop_map(|(c, a, b)| format!("ifThenElse({c}, {a}, {b})")),
+            inner.clone().prop_map(|a| format!("isUndefined({a})")),
+            (inner.clone(), inner.clone()).prop_map(|(a, b)| format!("strcat({a}, {b})")),
+            inner
+                .clone()
+                .prop_map(|a| format!("stringListMember({a}, \"a,b,x\")")),
+            inner.clone().prop_map(|a| format!("int({a})")),
+            inner.clone().prop_map(|a| format!("size({a})")),
+            inner
+                .clone()
+                .prop_map(|a| format!("member({a}, {{1, 2, \"abc\"}})")),
+            (inner.clone(), inner).prop_map(|(a, b)| format!("{a}[{b}]")),
+        ]
+    })
+}
+
+fn ad() -> impl Strategy<Value = String> {
+    prop::collection::vec((prop::sample::select(NAMES), expr()), 0..6).prop_map(|attrs| {
+        let body: Vec<String> = attrs.iter().map(|(n, e)| format!("{n} = {e}")).collect();
+        format!("[ {} ]", body.join("; "))
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_ads_agree_with_the_evaluator(a in ad(), b in ad()) {
+        let (Ok(a), Ok(b)) = (parse_classad(&a), parse_classad(&b)) else {
+            return Ok(());
+        };
+        let (a, b) = (Arc::new(a), Arc::new(b));
+        for mode in [Mode::HTCondor, Mode::Strict] {
+            let wrong = disagreements(&a, &b, mode);
+            prop_assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        }
+    }
+}
