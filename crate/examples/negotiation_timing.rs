@@ -1,6 +1,6 @@
 //! One-shot timings of negotiation cycles on the thesis base workload,
 //! for runs too long for criterion's repeated sampling (the naive 10,000 ×
-//! 10,000 loop). `cargo run --release --example negotiation_timing [N]`.
+//! 10,000 loop). `cargo run --release --example negotiation_timing [N [auto|naive]]`.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -37,6 +37,12 @@ fn main() {
             },
         ),
     ] {
+        // A second argument picks one of them ("auto" or "naive").
+        if let Some(only) = std::env::args().nth(2) {
+            if !label.starts_with(&only) {
+                continue;
+            }
+        }
         let t = Instant::now();
         let r = negotiate(&jobs, &machines, &cfg, |_, _| true);
         let dt = t.elapsed();

@@ -13,8 +13,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::ast::{ClassAd, Expr};
 use crate::autocluster::{self, AutoclusterConfig, Clustering};
+use crate::compiled::{CompiledAd, CompiledExpr};
 use crate::eval::{EvalOptions, Evaluator};
-use crate::matching::accepts;
 use crate::parser::parse_expr;
 use crate::value::Value;
 
@@ -267,21 +267,29 @@ pub fn root_order(jobs: &[Arc<ClassAd>], cfg: &NegotiationConfig) -> Vec<usize> 
     order
 }
 
-/// A docking vector of numbers, or `None` when a component is not one.
-fn docking_vector(
-    ev: &mut Evaluator,
-    job: &Arc<ClassAd>,
-    m: &Arc<ClassAd>,
-    cfg: &NegotiationConfig,
-) -> Option<Vec<Value>> {
-    ev.set_ads(Some(job.clone()), Some(m.clone()));
-    let mut out = Vec::with_capacity(cfg.docking_vector.len());
-    for e in &cfg.docking_vector {
-        let v = ev.eval_expr(e);
-        num(&v)?;
-        out.push(v);
+/// The docking vector compiled against one job.
+struct Docking(Vec<CompiledExpr>);
+
+impl Docking {
+    fn new(job: &CompiledAd, cfg: &NegotiationConfig) -> Docking {
+        Docking(
+            cfg.docking_vector
+                .iter()
+                .map(|e| CompiledExpr::new(e, job, cfg.opts))
+                .collect(),
+        )
     }
-    Some(out)
+
+    /// The vector of numbers, or `None` when a component is not one.
+    fn vector(&self, ev: &mut Evaluator, job: &CompiledAd, m: &CompiledAd) -> Option<Vec<Value>> {
+        let mut out = Vec::with_capacity(self.0.len());
+        for e in &self.0 {
+            let v = e.eval(job, m, ev);
+            num(&v)?;
+            out.push(v);
+        }
+        Some(out)
+    }
 }
 
 fn vector_cmp(a: &[Value], b: &[Value]) -> Ordering {
@@ -300,7 +308,6 @@ struct Survey {
     /// best first.
     ranked: Vec<(usize, Vec<Value>)>,
     job_accepts: usize,
-    machines_accept: usize,
     compatible: usize,
     /// Every compatible machine, valid vector or not.
     compatible_list: Vec<usize>,
@@ -308,17 +315,16 @@ struct Survey {
 
 fn survey(
     ev: &mut Evaluator,
-    job: &Arc<ClassAd>,
-    machines: &[Arc<ClassAd>],
+    job: &CompiledAd,
+    machines: &[CompiledAd],
     only_free: Option<&[bool]>,
     cfg: &NegotiationConfig,
     evals: &mut u64,
 ) -> Survey {
-    let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
+    let docking = Docking::new(job, cfg);
     let mut s = Survey {
         ranked: Vec::new(),
         job_accepts: 0,
-        machines_accept: 0,
         compatible: 0,
         compatible_list: Vec::new(),
     };
@@ -329,14 +335,16 @@ fn survey(
             }
         }
         *evals += 1;
-        let ja = accepts(ev, job, m, &req);
-        let ma = accepts(ev, m, job, &req);
-        s.job_accepts += ja as usize;
-        s.machines_accept += ma as usize;
-        if ja && ma {
+        // The machine's side only where the job's accepts: how many
+        // machines accept the job is asked only when it fails.
+        if !job.accepts(m, ev) {
+            continue;
+        }
+        s.job_accepts += 1;
+        if m.accepts(job, ev) {
             s.compatible += 1;
             s.compatible_list.push(mi);
-            if let Some(v) = docking_vector(ev, job, m, cfg) {
+            if let Some(v) = docking.vector(ev, job, m) {
                 s.ranked.push((mi, v));
             }
         }
@@ -349,27 +357,35 @@ fn survey(
 
 /// Why a job got nothing, from its survey of the whole pool and the
 /// number of compatible machines still free.
-fn failure(machines: usize, s: &Survey, free_compatible: usize) -> Reason {
-    if machines == 0 {
-        Reason::NoMachines
+fn failure(
+    ev: &mut Evaluator,
+    job: &CompiledAd,
+    machines: &[CompiledAd],
+    s: &Survey,
+    free_compatible: usize,
+) -> Reason {
+    if machines.is_empty() {
+        return Reason::NoMachines;
     } else if s.compatible > 0 && free_compatible == 0 {
-        Reason::AllTaken {
+        return Reason::AllTaken {
             compatible: s.compatible,
-        }
+        };
     } else if s.compatible > 0 {
-        Reason::NoValidVector {
+        return Reason::NoValidVector {
             compatible: free_compatible,
-        }
-    } else if s.job_accepts == 0 && s.machines_accept > 0 {
+        };
+    }
+    let machines_accept = machines.iter().filter(|m| m.accepts(job, ev)).count();
+    if s.job_accepts == 0 && machines_accept > 0 {
         Reason::JobRejectsAll
-    } else if s.machines_accept == 0 && s.job_accepts > 0 {
+    } else if machines_accept == 0 && s.job_accepts > 0 {
         Reason::MachinesRejectJob
     } else if s.job_accepts == 0 {
         Reason::JobRejectsAll
     } else {
         Reason::NoMutualMatch {
             job_accepts: s.job_accepts,
-            machines_accept: s.machines_accept,
+            machines_accept,
         }
     }
 }
@@ -392,6 +408,10 @@ pub fn negotiate(
         let jref: Vec<&ClassAd> = jobs.iter().map(|j| &**j).collect();
         autocluster::cluster(&jref, &sig, ac)
     });
+    let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
+    let compile = |ad: &Arc<ClassAd>| CompiledAd::new(ad.clone(), cfg.opts, &req);
+    let cmachines: Vec<CompiledAd> = machines.iter().map(compile).collect();
+    let machines = &cmachines[..];
     let mut free = vec![true; machines.len()];
     let mut outcomes = Vec::with_capacity(jobs.len());
     let mut evals = 0u64;
@@ -404,11 +424,10 @@ pub fn negotiate(
         if done % 256 == 0 && !progress(done, order.len()) {
             break;
         }
-        let job = &jobs[j];
         let cluster = clustering.as_ref().map(|c| c.cluster_of[j]);
         let mut outcome = JobOutcome {
             job: j,
-            job_id: job_id(job, j),
+            job_id: job_id(&jobs[j], j),
             machine: None,
             machine_name: None,
             vector: vec![],
@@ -424,6 +443,7 @@ pub fn negotiate(
                 continue;
             }
             Some(c) => {
+                let job = &compile(&jobs[j]);
                 let slot = &mut surveys[c as usize];
                 if slot.is_none() {
                     *slot = Some((survey(&mut ev, job, machines, None, cfg, &mut evals), 0));
@@ -436,12 +456,11 @@ pub fn negotiate(
                 // The cluster's list was made for its first job; quantized
                 // sizes may differ a little in the others, so each pick is
                 // checked against the job itself.
-                let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
                 let own = s.ranked[*cursor..].iter().find(|(m, _)| {
                     free[*m] && {
                         evals += 1;
-                        accepts(&mut ev, job, &machines[*m], &req)
-                            && accepts(&mut ev, &machines[*m], job, &req)
+                        let m = &machines[*m];
+                        job.accepts(m, &mut ev) && m.accepts(job, &mut ev)
                     }
                 });
                 match own {
@@ -452,19 +471,20 @@ pub fn negotiate(
                         let all = survey(&mut ev, job, machines, None, cfg, &mut evals);
                         let free_compatible =
                             all.compatible_list.iter().filter(|m| free[**m]).count();
-                        outcome.reason = failure(machines.len(), &all, free_compatible);
+                        outcome.reason = failure(&mut ev, job, machines, &all, free_compatible);
                         None
                     }
                     None => {
                         let free_compatible =
                             s.compatible_list.iter().filter(|m| free[**m]).count();
-                        outcome.reason = failure(machines.len(), s, free_compatible);
+                        outcome.reason = failure(&mut ev, job, machines, s, free_compatible);
                         failed[c as usize] = true;
                         None
                     }
                 }
             }
             None => {
+                let job = &compile(&jobs[j]);
                 let s = survey(&mut ev, job, machines, Some(&free), cfg, &mut evals);
                 outcome.candidates = s.ranked.len();
                 match s.ranked.first() {
@@ -472,20 +492,20 @@ pub fn negotiate(
                     None => {
                         // Look at the whole pool to say why.
                         let all = survey(&mut ev, job, machines, None, cfg, &mut evals);
-                        outcome.reason = failure(machines.len(), &all, s.compatible);
+                        outcome.reason = failure(&mut ev, job, machines, &all, s.compatible);
                         None
                     }
                 }
             }
         };
         if cfg.detail && !matches!(outcome.reason, Reason::SkippedCluster { .. }) {
-            outcome.considered = considered(&mut ev, job, machines, &free, cfg);
+            outcome.considered = considered(&mut ev, &compile(&jobs[j]), machines, &free, cfg);
         }
         if let Some((m, v)) = pick {
             free[m] = false;
             matched += 1;
             outcome.machine = Some(m);
-            outcome.machine_name = Some(machine_name(&machines[m], m));
+            outcome.machine_name = Some(machine_name(&machines[m].ad, m));
             outcome.vector = v.iter().map(|x| x.to_string()).collect();
         }
         outcomes.push(outcome);
@@ -502,17 +522,18 @@ pub fn negotiate(
 /// Every compatible machine of a job, with its docking vector (detail mode).
 fn considered(
     ev: &mut Evaluator,
-    job: &Arc<ClassAd>,
-    machines: &[Arc<ClassAd>],
+    job: &CompiledAd,
+    machines: &[CompiledAd],
     free: &[bool],
     cfg: &NegotiationConfig,
 ) -> Vec<Candidate> {
-    let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
+    let docking = Docking::new(job, cfg);
     let mut out = Vec::new();
     for (mi, m) in machines.iter().enumerate() {
-        if accepts(ev, job, m, &req) && accepts(ev, m, job, &req) {
-            let vector =
-                docking_vector(ev, job, m, cfg).map(|v| v.iter().map(|x| x.to_string()).collect());
+        if job.accepts(m, ev) && m.accepts(job, ev) {
+            let vector = docking
+                .vector(ev, job, m)
+                .map(|v| v.iter().map(|x| x.to_string()).collect());
             out.push(Candidate {
                 machine: mi,
                 vector,

@@ -134,6 +134,28 @@ fn own_constants_fold() {
     assert!(!c.accepts(&CompiledAd::new(Arc::new(ClassAd::new()), o, &[]), &mut ev));
 }
 
+#[test]
+fn typical_requirements_compile_whole() {
+    let o = EvalOptions::default();
+    for src in [
+        "[ Start = KeyboardIdle > 15 * 60 && LoadAvg < 0.3 && TARGET.Owner != \"riffraff\"; \
+           KeyboardIdle = 1000; LoadAvg = 0.1; Memory = 100; \
+           Requirements = START && TARGET.RequestMemory < Memory - 15 ]",
+        "[ Start = KeyboardIdle > 15 * 60 && LoadAvg < 0.3; KeyboardIdle = 10; LoadAvg = 0.1; \
+           Requirements = START ]",
+        "[ ImageSize = 5; Requirements = TARGET.Arch == \"INTEL\" && TARGET.OpSys == \"LINUX\" \
+           && TARGET.VirtualMemory > ImageSize && (TARGET.HasFileTransfer || false) ]",
+        "[ Requirements = isUndefined(TARGET.x) || stringListMember(TARGET.Name, \"a,b\") \
+           ? TARGET.Memory ?: 0 : -1 ]",
+        "[ Requirements = true && true ]",
+        "[ Requirements = false || false || TARGET.x ]",
+    ] {
+        let ad = Arc::new(parse_classad(src).unwrap());
+        let c = CompiledAd::new(ad, o, DEFAULT_REQUIREMENTS);
+        assert!(c.requirements_compiled(), "{src} left to the evaluator");
+    }
+}
+
 // ---- random ads ----
 
 const NAMES: &[&str] = &["a", "b", "c", "Requirements", "Rank", "target", "my", "x"];

@@ -7,7 +7,7 @@ use super::run::{call, run, Chain};
 use super::{literal_value, CompiledAd, Node, OtherName, MAX_NODES};
 use crate::ast::{BinaryOp, ClassAd, Expr, ExprKind, Name, Special};
 use crate::eval::{ops, EvalOptions, Evaluator, Mode};
-use crate::value::Value;
+use crate::value::{Value, ValueKind};
 
 /// Per-attribute compile state.
 #[derive(Clone)]
@@ -161,6 +161,16 @@ impl<'a> Compiler<'a> {
                 (fold(Node::Elvis(Box::new(a), Box::new(b))), n + m + 1)
             }
             ExprKind::Call(c) => match c.func {
+                Some(id) if c.args.len() == 1 && predicate_kind(id).is_some() => {
+                    let kind = predicate_kind(id).unwrap_or(ValueKind::Error);
+                    let (a, n) = self.expr(&c.args[0]);
+                    let node = match a {
+                        Node::Const(v) => Node::Const(Value::Bool(v.kind() == kind)),
+                        Node::Bail => Node::Bail,
+                        a => Node::IsKind(kind, Box::new(a)),
+                    };
+                    (node, n + 1)
+                }
                 Some(id) if is_pure(id) => {
                     let mut size = 1;
                     let mut args = Vec::with_capacity(c.args.len());
@@ -280,6 +290,10 @@ fn chain(kind: Chain, items: Vec<Node>) -> Node {
             _ => kept.push(item),
         }
     }
+    if kept.is_empty() {
+        // Only neutral items: `true && true` is true.
+        return Node::Const(Value::Bool(neutral == Truth::True));
+    }
     if kept.iter().all(|n| matches!(n, Node::Const(_))) {
         let node = Node::Chain(kind, kept);
         return run_pure(&node).map_or(Node::Bail, Node::Const);
@@ -315,6 +329,23 @@ thread_local! {
         requirements: None,
         mode: Mode::HTCondor,
     });
+}
+
+/// The kind a type predicate (`isInteger`, …) tests for.
+fn predicate_kind(id: u16) -> Option<ValueKind> {
+    Some(match crate::functions::get(id).name {
+        "isUndefined" => ValueKind::Undefined,
+        "isError" => ValueKind::Error,
+        "isString" => ValueKind::String,
+        "isInteger" => ValueKind::Integer,
+        "isReal" => ValueKind::Real,
+        "isBoolean" => ValueKind::Boolean,
+        "isList" => ValueKind::List,
+        "isClassAd" => ValueKind::ClassAd,
+        "isAbstime" => ValueKind::AbsTime,
+        "isReltime" => ValueKind::RelTime,
+        _ => return None,
+    })
 }
 
 /// Functions whose value depends on their argument values alone: not on

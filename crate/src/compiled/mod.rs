@@ -53,6 +53,8 @@ enum Node {
     Chain(run::Chain, Vec<Node>),
     Cond(Box<Node>, Box<Node>, Box<Node>),
     Elvis(Box<Node>, Box<Node>),
+    /// `isInteger(x)` and the other type predicates.
+    IsKind(crate::value::ValueKind, Box<Node>),
     /// A pure function (see `compile::is_pure`) with its arguments.
     Call(u16, Vec<Node>),
     /// An attribute of the ad itself that does not fold (shared, not
@@ -198,6 +200,26 @@ impl CompiledAd {
             ev.set_ads(Some(self.ad.clone()), Some(target.ad.clone()));
             ev.eval_attr(self.ad.at(i).0)
         })
+    }
+
+    /// Whether the requirements compiled whole: no part of them is left
+    /// to the evaluator (which would answer the same, only slower).
+    pub fn requirements_compiled(&self) -> bool {
+        fn whole(n: &Node) -> bool {
+            match n {
+                Node::Const(_) | Node::Other(_) | Node::CmpOther { .. } => true,
+                Node::Unary(_, a) | Node::IsKind(_, a) => whole(a),
+                Node::Binary(_, a, b) | Node::Elvis(a, b) => whole(a) && whole(b),
+                Node::Cond(c, a, b) => whole(c) && whole(a) && whole(b),
+                Node::Chain(_, items) | Node::Call(_, items) => items.iter().all(whole),
+                Node::Own(n) => whole(n),
+                Node::Bail => false,
+            }
+        }
+        match self.requirements {
+            Some(i) => self.attrs[i as usize].as_deref().is_none_or(whole),
+            None => true,
+        }
     }
 
     /// The mode the ad was compiled for.
