@@ -100,13 +100,14 @@ pub fn hash_expr(e: &Expr, h: &mut FxHasher) {
     std::mem::discriminant(&e.kind).hash(h);
     match &e.kind {
         ExprKind::Literal(v) => hash_value(v, h),
+        // Names by their precomputed case-folded hash: no string walk.
         ExprKind::Attr { name, absolute } => {
-            name.key.hash(h);
+            name.hash.hash(h);
             absolute.hash(h);
         }
         ExprKind::Select(b, n) => {
             hash_expr(b, h);
-            n.key.hash(h);
+            n.hash.hash(h);
         }
         ExprKind::Unary(op, a) => {
             op.hash(h);
@@ -118,14 +119,17 @@ pub fn hash_expr(e: &Expr, h: &mut FxHasher) {
             hash_expr(b, h);
         }
         ExprKind::Call(c) => {
-            c.name.to_ascii_lowercase().hash(h);
+            match c.func {
+                Some(id) => id.hash(h),
+                None => crate::ast::key_hash(&c.name).hash(h),
+            }
             for a in &c.args {
                 hash_expr(a, h);
             }
         }
         ExprKind::Record(ad) => {
             for (n, x) in ad.iter() {
-                n.to_ascii_lowercase().hash(h);
+                crate::ast::key_hash(n).hash(h);
                 hash_expr(x, h);
             }
         }
@@ -184,15 +188,17 @@ pub fn cluster(
         .iter()
         .map(|n| (Name::new(n), quantized.contains(n)))
         .collect();
+    let job_expressions: Vec<Name> = cfg.job_expressions.iter().map(|n| Name::new(n)).collect();
     for job in jobs {
         let mut eh = FxHasher::default();
-        for name in &cfg.job_expressions {
-            if let Some(e) = job.get(name) {
-                name.hash(&mut eh);
-                hash_expr(e, &mut eh);
+        for name in &job_expressions {
+            if let Some(i) = job.position_name(name) {
+                name.hash.hash(&mut eh);
+                hash_expr(job.at(i).1, &mut eh);
             }
         }
-        let extra = extra_cache.entry(eh.finish()).or_insert_with(|| {
+        let job_exprs_hash = eh.finish();
+        let extra = extra_cache.entry(job_exprs_hash).or_insert_with(|| {
             let mut s: BTreeSet<String> = BTreeSet::new();
             for name in &cfg.job_expressions {
                 if let Some(e) = job.get(name) {
@@ -214,7 +220,12 @@ pub fn cluster(
         });
         let (extra, extra_names) = (&extra.0, &extra.1);
         let mut h = FxHasher::default();
+        // The job's own expressions are hashed already.
+        h.write_u64(job_exprs_hash);
         for (name, q) in base_names.iter().chain(extra_names.iter()) {
+            if job_expressions.contains(name) {
+                continue;
+            }
             name.hash.hash(&mut h);
             match job.position_name(name).map(|i| job.at(i).1) {
                 None => 0u8.hash(&mut h),

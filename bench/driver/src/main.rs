@@ -145,6 +145,28 @@ fn main() {
                 cpu as f64 / p
             );
         }
+        "autocluster" => {
+            // Auto-cluster N jobs (default 1,000,000): the 20,000 jobs of
+            // classad::workload, each repeated, against 10,000 machines'
+            // significant attributes (as benches/negotiation.rs does).
+            use classad::autocluster::{cluster, significant_attributes, AutoclusterConfig};
+            let machines = ads(&classad::workload::machines(10_000, 1));
+            let jobs = ads(&classad::workload::jobs(20_000, 2));
+            let cfg = classad::negotiate::NegotiationConfig::default();
+            let mref: Vec<&ClassAd> = machines.iter().map(|m| &**m).collect();
+            let sig = significant_attributes(&mref, &cfg.docking_vector);
+            let n = n.unwrap_or(1_000_000);
+            let many: Vec<&ClassAd> = (0..n).map(|i| &*jobs[i % jobs.len()]).collect();
+            let t = std::time::Instant::now();
+            let c0 = cpu_ns();
+            let c = cluster(&many, &sig, &AutoclusterConfig::default());
+            println!(
+                "{n} jobs in {} clusters: {:.3} s wall, {:.3} s CPU",
+                c.clusters(),
+                t.elapsed().as_secs_f64(),
+                (cpu_ns() - c0) as f64 / 1e9
+            );
+        }
         "parse10k" => {
             let text = rd("machines_10000.txt");
             let mut best = (f64::MAX, f64::MAX);
