@@ -79,44 +79,48 @@ impl Special {
     }
 }
 
-/// Folded attribute keys are interned per thread, so the same name in an
-/// expression and in an ad is one allocation and compares by pointer.
-pub fn intern_key(name: &str) -> Arc<str> {
+/// Attribute names are interned per thread, as written and case-folded:
+/// the same name in an expression and in an ad, or in ten thousand ads of
+/// a pool, is one allocation, and folded keys compare by pointer.
+/// `hash` is [`key_hash`] of `text`. Returns (the spelling, the folded key).
+pub fn intern_name(text: &str, hash: u64) -> (Arc<str>, Arc<str>) {
     use std::cell::RefCell;
+    type Entry = (Arc<str>, Arc<str>);
     thread_local! {
-        static KEYS: RefCell<rustc_hash::FxHashSet<Arc<str>>> = RefCell::new(Default::default());
+        static NAMES: RefCell<hashbrown::HashTable<Entry>> = RefCell::new(Default::default());
     }
     // Bounded: a stream of unique names (generated ads) must not grow
     // this without limit.
     const MAX_INTERNED: usize = 1 << 17;
-    KEYS.with(|k| {
-        let mut k = k.borrow_mut();
-        // Fold short names on the stack: no allocation when interned.
-        let mut buf = [0u8; 64];
-        if name.len() <= buf.len() {
-            let b = &mut buf[..name.len()];
-            b.copy_from_slice(name.as_bytes());
-            b.make_ascii_lowercase();
-            if let Ok(folded) = std::str::from_utf8(b) {
-                if let Some(a) = k.get(folded) {
-                    return a.clone();
-                }
-            }
+    NAMES.with(|t| {
+        let mut t = t.borrow_mut();
+        if let Some((s, k)) = t.find(hash, |(s, _)| **s == *text) {
+            return (s.clone(), k.clone());
         }
-        let a: Arc<str> = fold(name).into();
-        if k.len() < MAX_INTERNED {
-            k.insert(a.clone());
+        let key: Arc<str> = match t.find(hash, |(_, k)| k.eq_ignore_ascii_case(text)) {
+            Some((_, k)) => k.clone(),
+            None => fold(text).into(),
+        };
+        let s: Arc<str> = text.into();
+        if t.len() < MAX_INTERNED {
+            t.insert_unique(hash, (s.clone(), key.clone()), |(s, _)| key_hash(s));
         }
-        a
+        (s, key)
     })
+}
+
+/// The interned folded key of a name (see [`intern_name`]).
+pub fn intern_key(name: &str) -> Arc<str> {
+    intern_name(name, key_hash(name)).1
 }
 
 impl Name {
     pub fn new(text: &str) -> Name {
-        let key = intern_key(text);
+        let hash = key_hash(text);
+        let (text, key) = intern_name(text, hash);
         Name {
-            text: text.into(),
-            hash: key_hash(&key),
+            text,
+            hash,
             special: Special::of(&key),
             key,
         }
@@ -387,15 +391,33 @@ impl ClassAd {
     /// first spelling, as in libclassad.
     pub fn insert(&mut self, name: &str, expr: Expr) {
         let hash = key_hash(name);
-        if let Some(i) = self.position_hashed(name, hash) {
-            self.attrs[i as usize].1 = expr;
-            return;
-        }
         let i = self.attrs.len() as u32;
         let keys = &self.keys;
-        self.table.insert_unique(hash, i, |&j| keys[j as usize].1);
-        self.keys.push((intern_key(name), hash));
-        self.attrs.push((name.into(), expr));
+        match self.table.entry(
+            hash,
+            |&j| keys[j as usize].0.eq_ignore_ascii_case(name),
+            |&j| keys[j as usize].1,
+        ) {
+            hashbrown::hash_table::Entry::Occupied(o) => {
+                let j = *o.get();
+                self.attrs[j as usize].1 = expr;
+            }
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                v.insert(i);
+                let (text, key) = intern_name(name, hash);
+                self.keys.push((key, hash));
+                self.attrs.push((text, expr));
+            }
+        }
+    }
+
+    /// An empty ad with room for `n` attributes.
+    pub fn with_capacity(n: usize) -> ClassAd {
+        ClassAd {
+            attrs: Vec::with_capacity(n),
+            keys: Vec::with_capacity(n),
+            table: hashbrown::HashTable::with_capacity(n),
+        }
     }
 
     pub fn insert_value(&mut self, name: &str, v: Value) {

@@ -103,7 +103,60 @@ pub struct Highlight {
     pub class: TokenClass,
 }
 
-// Longest first, so `=?=` wins over `=`.
+/// The operator or punctuation mark `b` starts with, longest first (so
+/// `=?=` wins over `=`), by first byte.
+fn punct(b: &[u8]) -> Option<&'static str> {
+    let at = |i: usize| b.get(i).copied().unwrap_or(0);
+    Some(match *b.first()? {
+        b'>' => match (at(1), at(2)) {
+            (b'>', b'>') => ">>>",
+            (b'>', _) => ">>",
+            (b'=', _) => ">=",
+            _ => ">",
+        },
+        b'=' => match (at(1), at(2)) {
+            (b'?', b'=') => "=?=",
+            (b'!', b'=') => "=!=",
+            (b'=', _) => "==",
+            _ => "=",
+        },
+        b'<' => match at(1) {
+            b'=' => "<=",
+            b'<' => "<<",
+            _ => "<",
+        },
+        b'!' if at(1) == b'=' => "!=",
+        b'!' => "!",
+        b'&' if at(1) == b'&' => "&&",
+        b'&' => "&",
+        b'|' if at(1) == b'|' => "||",
+        b'|' => "|",
+        b'?' if at(1) == b':' => "?:",
+        b'?' => "?",
+        b'(' => "(",
+        b')' => ")",
+        b'[' => "[",
+        b']' => "]",
+        b'{' => "{",
+        b'}' => "}",
+        b',' => ",",
+        b';' => ";",
+        b'.' => ".",
+        b':' => ":",
+        b'+' => "+",
+        b'-' => "-",
+        b'*' => "*",
+        b'/' => "/",
+        b'%' => "%",
+        b'~' => "~",
+        b'^' => "^",
+        _ => return None,
+    })
+}
+
+/// Every operator and punctuation mark, longest first: the specification
+/// `punct` is tested against.
+#[cfg(test)]
 const PUNCTS: &[&str] = &[
     ">>>", "=?=", "=!=", "==", "!=", "<=", ">=", "<<", ">>", "&&", "||", "?:", "(", ")", "[", "]",
     "{", "}", ",", ";", ".", "?", ":", "=", "+", "-", "*", "/", "%", "<", ">", "!", "~", "&", "|",
@@ -225,7 +278,7 @@ impl<'a> Lexer<'a> {
             Tok::Punct("?:")
         } else {
             let rest = &self.src[self.pos..];
-            match PUNCTS.iter().find(|p| rest.starts_with(**p)) {
+            match punct(rest.as_bytes()) {
                 Some(p) => {
                     self.pos += p.len();
                     Tok::Punct(p)
@@ -557,4 +610,29 @@ pub fn highlight(src: &str, dialect: Dialect) -> Vec<Highlight> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod punct_tests {
+    use super::{punct, PUNCTS};
+
+    #[test]
+    fn punct_by_first_byte_is_the_longest_match() {
+        let chars: Vec<u8> = PUNCTS
+            .iter()
+            .flat_map(|p| p.bytes())
+            .chain(*b"ab 1")
+            .collect();
+        let mut buf = [0u8; 3];
+        for &a in &chars {
+            for &b in &chars {
+                for &c in &chars {
+                    buf.copy_from_slice(&[a, b, c]);
+                    let text = std::str::from_utf8(&buf).unwrap();
+                    let longest = PUNCTS.iter().find(|p| text.starts_with(**p)).copied();
+                    assert_eq!(punct(&buf), longest, "{text}");
+                }
+            }
+        }
+    }
 }

@@ -25,10 +25,11 @@
 
 use super::scan::{self, BOM};
 use super::{shifted, Pool, PoolAd};
-use crate::ast::{ClassAd, Expr, Span};
+use crate::ast::{ClassAd, Expr, ExprKind, Span};
 use crate::diagnostic::Diagnostic;
 use crate::lexer::{Dialect, Lexer, Tok};
 use crate::parser::Parser;
+use crate::value::Value;
 
 /// The most lines one definition may continue over.
 const MAX_CONTINUATION: usize = 10_000;
@@ -48,6 +49,14 @@ enum Kind {
 }
 
 fn kind(line: &str) -> Kind {
+    // Most lines start with an attribute name.
+    if line
+        .as_bytes()
+        .first()
+        .is_some_and(|c| c.is_ascii_alphabetic())
+    {
+        return Kind::Definition;
+    }
     let t = line.trim_start();
     if t.is_empty() || t.starts_with("***") || t.starts_with("--") {
         Kind::Separator
@@ -58,11 +67,33 @@ fn kind(line: &str) -> Kind {
     }
 }
 
+/// `s` without trailing whitespace (the common case, a line ending in a
+/// printable ASCII character, checked first).
+fn trim_end(s: &str) -> &str {
+    match s.as_bytes().last() {
+        Some(c) if c.is_ascii_graphic() => s,
+        _ => s.trim_end(),
+    }
+}
+
+/// `s` without leading whitespace (checked the same way).
+fn trim_start(s: &str) -> &str {
+    match s.as_bytes().first() {
+        Some(c) if c.is_ascii_graphic() => s,
+        _ => s.trim_start(),
+    }
+}
+
 fn lines(text: &str) -> Vec<Line<'_>> {
-    let mut out = Vec::with_capacity(text.len() / 32 + 1);
+    let mut out = Vec::with_capacity(text.len() / 24 + 1);
     let mut start = 0;
-    for raw in text.split_inclusive('\n') {
-        let mut body = raw.trim_end();
+    let ends = memchr::memchr_iter(b'\n', text.as_bytes())
+        .map(|i| i + 1)
+        .chain((!text.ends_with('\n')).then_some(text.len()));
+    for end in ends {
+        let raw = &text[start..end];
+        let raw = raw.strip_suffix('\n').unwrap_or(raw);
+        let mut body = trim_end(raw);
         let mut s = start;
         if start == 0 && body.starts_with(BOM) {
             body = &body[BOM.len()..];
@@ -72,7 +103,7 @@ fn lines(text: &str) -> Vec<Line<'_>> {
             start: s,
             text: body,
         });
-        start += raw.len();
+        start = end;
     }
     out
 }
@@ -83,6 +114,7 @@ pub(super) fn read(text: &str, dialect: Dialect) -> Pool {
         ad: ClassAd::new(),
         ad_span: None,
         dialect,
+        parsed: Default::default(),
     };
     let lines = lines(text);
     let mut i = 0;
@@ -121,18 +153,28 @@ pub(super) fn read(text: &str, dialect: Dialect) -> Pool {
     r.pool
 }
 
-struct Reader {
+struct Reader<'a> {
     pool: Pool,
     ad: ClassAd,
     ad_span: Option<Span>,
     dialect: Dialect,
+    /// Expressions parsed so far, by their text, with where they were: the
+    /// ads of a pool repeat their policy expressions, and a copy is cheaper
+    /// than a parse (HTCondor's collector shares them for the same reason).
+    parsed: rustc_hash::FxHashMap<&'a str, (Expr, usize)>,
 }
 
-impl Reader {
+/// Most expressions `Reader::parsed` keeps, and the longest.
+const MAX_PARSED: usize = 4096;
+const MAX_PARSED_LEN: usize = 2048;
+
+impl<'a> Reader<'a> {
     fn flush(&mut self) {
         if let Some(span) = self.ad_span.take() {
+            // The next ad is probably about as big.
+            let next = ClassAd::with_capacity(self.ad.len());
             self.pool.ads.push(PoolAd {
-                ad: std::mem::take(&mut self.ad),
+                ad: std::mem::replace(&mut self.ad, next),
                 span,
                 label: String::new(),
             });
@@ -149,12 +191,12 @@ impl Reader {
 
     /// Read the definition on `lines[0]`; returns how many of the lines
     /// after it it used as continuation lines.
-    fn definition(&mut self, lines: &[Line<'_>]) -> usize {
+    fn definition(&mut self, lines: &[Line<'a>]) -> usize {
         let line = &lines[0];
-        let lead = line.text.len() - line.text.trim_start().len();
+        let lead = line.text.len() - trim_start(line.text).len();
         let at = line.start + lead;
         let body = &line.text[lead..];
-        let Some(eq) = body.find('=') else {
+        let Some(eq) = memchr::memchr(b'=', body.as_bytes()) else {
             self.pool.diagnostics.push(
                 Diagnostic::new(
                     Span::new(at, at + body.len()),
@@ -167,7 +209,7 @@ impl Reader {
             );
             return 0;
         };
-        let raw_name = body[..eq].trim_end();
+        let raw_name = trim_end(&body[..eq]);
         let name = match attribute_name(raw_name) {
             Ok(n) => n,
             Err(msg) => {
@@ -182,7 +224,7 @@ impl Reader {
                 return 0;
             }
         };
-        let rhs_lead = body[eq + 1..].len() - body[eq + 1..].trim_start().len();
+        let rhs_lead = body[eq + 1..].len() - trim_start(&body[eq + 1..]).len();
         let rhs_at = at + eq + 1 + rhs_lead;
         let rhs = &body[eq + 1 + rhs_lead..];
         let line_span = Span::new(at, line.start + line.text.len());
@@ -192,6 +234,17 @@ impl Reader {
                     .expected("an expression")
                     .in_attribute(&name),
             );
+            return 0;
+        }
+        if let Some(v) = plain_literal(rhs) {
+            let span = Span::new(rhs_at, rhs_at + rhs.len());
+            self.keep(&name, Expr::new(ExprKind::Literal(v), span), line_span);
+            return 0;
+        }
+        if let Some((e, was_at)) = self.parsed.get(rhs) {
+            let mut e = e.clone();
+            crate::ast::shift_spans(&mut e, rhs_at - was_at);
+            self.keep(&name, e, line_span);
             return 0;
         }
         let (conv, inserted) = old_escaping_to_new(rhs);
@@ -205,6 +258,13 @@ impl Reader {
                 }
                 let mut e = e;
                 crate::ast::shift_spans(&mut e, rhs_at);
+                if trailing.is_none()
+                    && inserted.is_empty()
+                    && rhs.len() <= MAX_PARSED_LEN
+                    && self.parsed.len() < MAX_PARSED
+                {
+                    self.parsed.insert(rhs, (e.clone(), rhs_at));
+                }
                 self.keep(&name, e, line_span);
                 0
             }
@@ -313,7 +373,7 @@ fn looks_like_definition(line: &str) -> bool {
 /// The attribute name of a line, as HTCondor takes it (everything before
 /// the `=`), unquoting `'quoted names'`. Names HTCondor would take but that
 /// cannot be meant as names (spaces, brackets, quotes) are refused.
-fn attribute_name(raw: &str) -> Result<String, String> {
+fn attribute_name(raw: &str) -> Result<std::borrow::Cow<'_, str>, String> {
     if raw.is_empty() {
         return Err("missing attribute name before `=`".into());
     }
@@ -322,7 +382,7 @@ fn attribute_name(raw: &str) -> Result<String, String> {
         if let Ok(t) = lx.next_token() {
             if let Tok::QuotedName(s) = t.tok {
                 if t.span.end as usize == raw.len() && !s.is_empty() {
-                    return Ok(s);
+                    return Ok(s.into());
                 }
             }
         }
@@ -339,13 +399,84 @@ fn attribute_name(raw: &str) -> Result<String, String> {
                 '"' | '\'' | '(' | ')' | '[' | ']' | '{' | '}' | ';' | ',' | '\u{fffd}'
             )
     };
-    if raw.chars().any(bad) {
+    if !plain_name(raw.as_bytes()) && raw.chars().any(bad) {
         return Err(format!(
             "`{}` is not an attribute name",
             scan::shorten(raw, 40)
         ));
     }
-    Ok(raw.to_string())
+    Ok(raw.into())
+}
+
+/// Whether a name is made of letters, digits, `_` and `.` only (the
+/// common case, checked a byte at a time through a table).
+fn plain_name(b: &[u8]) -> bool {
+    const PLAIN: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut c = 0;
+        while c < 256 {
+            let b = c as u8;
+            t[c] = b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
+            c += 1;
+        }
+        t
+    };
+    let mut ok = true;
+    for &c in b {
+        ok &= PLAIN[c as usize];
+    }
+    ok
+}
+
+/// The value of a right-hand side that is a plain literal — a decimal
+/// integer without leading zeros, a decimal real, a string without
+/// escapes, `true` or `false` — read directly: most lines of a
+/// `condor_status -l` pool are one, and the lexer and parser would give
+/// exactly this (`tests::literal_fast_path_agrees_with_the_parser`).
+fn plain_literal(rhs: &str) -> Option<Value> {
+    let b = rhs.as_bytes();
+    match *b.first()? {
+        b'"' => {
+            let body = rhs.get(1..rhs.len().checked_sub(1)?)?;
+            if b.len() < 2
+                || b[b.len() - 1] != b'"'
+                || memchr::memchr2(b'"', b'\\', body.as_bytes()).is_some()
+            {
+                return None;
+            }
+            Some(Value::str(body))
+        }
+        b'-' | b'0'..=b'9' => {
+            let (neg, digits) = match rhs.strip_prefix('-') {
+                Some(d) => (true, d),
+                None => (false, rhs),
+            };
+            let d = digits.as_bytes();
+            let int_len = d.iter().take_while(|c| c.is_ascii_digit()).count();
+            if int_len == 0 || int_len > 18 {
+                return None;
+            }
+            if int_len == d.len() {
+                // No leading zeros: `012` is an error, `0600` octal in
+                // the seed dialect.
+                if d[0] == b'0' && d.len() > 1 {
+                    return None;
+                }
+                // At most 18 digits: no overflow.
+                let v = d.iter().fold(0i64, |v, c| v * 10 + (c - b'0') as i64);
+                return Some(Value::Int(if neg { -v } else { v }));
+            }
+            let frac = &d[int_len..];
+            if frac.len() < 2 || frac[0] != b'.' || !frac[1..].iter().all(u8::is_ascii_digit) {
+                return None;
+            }
+            let v: f64 = digits.parse().ok()?;
+            Some(Value::Real(if neg { -v } else { v }))
+        }
+        _ if rhs.eq_ignore_ascii_case("true") => Some(Value::Bool(true)),
+        _ if rhs.eq_ignore_ascii_case("false") => Some(Value::Bool(false)),
+        _ => None,
+    }
 }
 
 /// Parse an old-format right-hand side (already converted to new escaping).
@@ -391,7 +522,7 @@ fn parse_prefix(src: &str, dialect: Dialect) -> Result<(Expr, Option<usize>), Di
 /// Returns the converted text and the offsets (in `s`) where a backslash
 /// was inserted.
 pub(crate) fn old_escaping_to_new(s: &str) -> (std::borrow::Cow<'_, str>, Vec<usize>) {
-    if !s.contains('\\') {
+    if memchr::memchr(b'\\', s.as_bytes()).is_none() {
         return (std::borrow::Cow::Borrowed(s), Vec::new());
     }
     let b = s.as_bytes();
@@ -465,4 +596,74 @@ fn writes_raw(name: &str) -> bool {
             .chars()
             .all(|c| c.is_ascii_alphanumeric() || "_.$@:+-/".contains(c))
         && !name.starts_with("//")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn literal_fast_path_agrees_with_the_parser() {
+        let mut samples: Vec<String> = [
+            "0",
+            "-0",
+            "7",
+            "-7",
+            "012",
+            "-012",
+            "0600",
+            "123456789012345678",
+            "1234567890123456789",
+            "9223372036854775807",
+            "0.97",
+            "-0.5",
+            "00.5",
+            "1.",
+            ".5",
+            "1.5e3",
+            "2K",
+            "323.4M",
+            "1.25",
+            "\"\"",
+            "\"abc\"",
+            "\"a\\\"b\"",
+            "\"a\" \"b\"",
+            "\"x",
+            "\"ü ñ\"",
+            "true",
+            "TRUE",
+            "False",
+            "truex",
+            "undefined",
+            "1 + 2",
+            "- 5",
+            "-",
+            "\"",
+            "5;",
+            "5 # c",
+            "0x1f",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        for i in 0..2000u64 {
+            samples.push(i.wrapping_mul(2654435761).to_string());
+            samples.push(format!("{}.{}", i % 97, i * 7919 % 100_000));
+        }
+        for dialect in [Dialect::Auto, Dialect::Modern, Dialect::Seed] {
+            for s in &samples {
+                let Some(fast) = plain_literal(s) else {
+                    continue;
+                };
+                let (e, rest) = parse_rhs(s, dialect).unwrap_or_else(|d| panic!("{s}: {d:?}"));
+                assert!(rest.is_none(), "{s}: trailing text");
+                let parsed = e
+                    .as_literal()
+                    .unwrap_or_else(|| panic!("{s}: not a literal"));
+                assert_eq!(parsed.kind(), fast.kind(), "{s}");
+                assert_eq!(parsed.to_string(), fast.to_string(), "{s}");
+                assert_eq!((e.span.start, e.span.end), (0, s.len() as u32), "{s}");
+            }
+        }
+    }
 }
