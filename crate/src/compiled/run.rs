@@ -104,7 +104,9 @@ fn run_ref<'a>(
                 v
             }
         }
-        Node::IsKind(kind, a) => R::O(Value::Bool(run_ref(a, me, other, ev, hops)?.kind() == *kind)),
+        Node::IsKind(kind, a) => R::O(Value::Bool(
+            run_ref(a, me, other, ev, hops)?.kind() == *kind,
+        )),
         Node::Call(id, args) => {
             let mut vals = Vec::with_capacity(args.len());
             for a in args {
