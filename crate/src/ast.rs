@@ -390,7 +390,25 @@ impl ClassAd {
     /// Insert or replace; a replaced attribute keeps its position and its
     /// first spelling, as in libclassad.
     pub fn insert(&mut self, name: &str, expr: Expr) {
-        let hash = key_hash(name);
+        self.insert_hashed(name, key_hash(name), None, expr)
+    }
+
+    /// [`insert`](Self::insert) under the name attribute `i` of `like` has
+    /// (its interned spelling, key and hash: no hashing, no interning).
+    /// Ads of one pool mostly list the same names in the same order.
+    pub(crate) fn insert_like(&mut self, like: &ClassAd, i: u32, expr: Expr) {
+        let (text, (key, hash)) = (&like.attrs[i as usize].0, &like.keys[i as usize]);
+        let parts = (text.clone(), key.clone());
+        self.insert_hashed(&like.attrs[i as usize].0, *hash, Some(parts), expr)
+    }
+
+    fn insert_hashed(
+        &mut self,
+        name: &str,
+        hash: u64,
+        interned: Option<(Arc<str>, Arc<str>)>,
+        expr: Expr,
+    ) {
         let i = self.attrs.len() as u32;
         let keys = &self.keys;
         match self.table.entry(
@@ -404,7 +422,7 @@ impl ClassAd {
             }
             hashbrown::hash_table::Entry::Vacant(v) => {
                 v.insert(i);
-                let (text, key) = intern_name(name, hash);
+                let (text, key) = interned.unwrap_or_else(|| intern_name(name, hash));
                 self.keys.push((key, hash));
                 self.attrs.push((text, expr));
             }

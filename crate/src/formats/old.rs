@@ -182,7 +182,14 @@ impl<'a> Reader<'a> {
     }
 
     fn keep(&mut self, name: &str, e: Expr, span: Span) {
-        self.ad.insert(name, e);
+        // The previous ad's name at this position is usually this one.
+        let k = self.ad.len() as u32;
+        match self.pool.ads.last() {
+            Some(prev) if (k as usize) < prev.ad.len() && prev.ad.at(k).0 == name => {
+                self.ad.insert_like(&prev.ad, k, e)
+            }
+            _ => self.ad.insert(name, e),
+        }
         self.ad_span = Some(match self.ad_span {
             Some(s) => s.to(span),
             None => span,
