@@ -248,9 +248,13 @@ impl<'a> Reader<'a> {
             self.keep(&name, Expr::new(ExprKind::Literal(v), span), line_span);
             return 0;
         }
-        if let Some((e, was_at)) = self.parsed.get(rhs) {
+        if let Some((e, by)) = self
+            .parsed
+            .get(rhs)
+            .and_then(|(e, was_at)| Some((e, rhs_at.checked_sub(*was_at)?)))
+        {
             let mut e = e.clone();
-            crate::ast::shift_spans(&mut e, rhs_at - was_at);
+            crate::ast::shift_spans(&mut e, by);
             self.keep(&name, e, line_span);
             return 0;
         }
