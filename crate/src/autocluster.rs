@@ -164,6 +164,10 @@ pub fn quantize(x: f64, r: f64) -> f64 {
     r.powf(k).ceil()
 }
 
+/// The significant attributes a job adds (its own expressions and what
+/// they reference): names, and parsed names with "quantized" flags.
+type JobAdditions = (Vec<String>, Vec<(Name, bool)>);
+
 /// Cluster `jobs` against the machine-side significant attributes.
 pub fn cluster(
     jobs: &[&ClassAd],
@@ -181,7 +185,7 @@ pub fn cluster(
     let mut signature_attributes: Vec<Vec<String>> = Vec::new();
     // The job-side additions depend only on the job's own expressions;
     // cache them by a hash of those expressions.
-    let mut extra_cache: FxHashMap<u64, (Vec<String>, Vec<(Name, bool)>)> = FxHashMap::default();
+    let mut extra_cache: FxHashMap<u64, JobAdditions> = FxHashMap::default();
     let base: Vec<String> = significant.iter().cloned().collect();
     // Parsed once: lookups by precomputed hash and interned key.
     let base_names: Vec<(Name, bool)> = base
