@@ -9,13 +9,14 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::api::{self, Request, Response};
-use crate::ast::ClassAd;
+use crate::ast::{ClassAd, Name};
 use crate::autocluster::{self, AutoclusterConfig, Clustering};
+use crate::compiled::CompiledAd;
 use crate::diagnostic::Diagnostic;
 use crate::eval::{Env, EvalOptions, Evaluator, Mode, Side, TraceNode};
 use crate::formats::{self, InputFormat};
 use crate::lexer::Dialect;
-use crate::matching::{requirements_value, DEFAULT_REQUIREMENTS};
+use crate::matching::{matches_compiled, DEFAULT_REQUIREMENTS};
 use crate::negotiate::{self, Augmented, CycleResult, NegotiationConfig};
 use crate::time::Clock;
 use crate::userfn::{self, UserFunctions};
@@ -40,6 +41,32 @@ pub enum PoolRequest {
         #[serde(default)]
         mode: Mode,
     },
+    /// Outcomes of chosen jobs × chosen machines (a window of a sorted or
+    /// filtered matrix: the rows and columns need not be contiguous).
+    MatchCells {
+        jobs: String,
+        machines: String,
+        rows: Vec<usize>,
+        cols: Vec<usize>,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
+    /// Mutual matches per job and per machine over the whole matrix, for
+    /// sorting and filtering it. Reports progress per job.
+    MatchCounts {
+        jobs: String,
+        machines: String,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
     /// Both sides' requirements and ranks of one pair, with traces.
     Pair {
         jobs: String,
@@ -48,6 +75,10 @@ pub enum PoolRequest {
         machine: usize,
         #[serde(default)]
         mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
     },
     /// One negotiation cycle.
     Negotiate {
@@ -64,6 +95,13 @@ pub enum PoolRequest {
         now: Option<f64>,
         #[serde(default)]
         tz_offset: Option<i32>,
+        /// Leave out what a caller holding the pools has already (the
+        /// labels, each outcome's `machine_name`), what a cycle's table
+        /// does not show (each cluster's signature attributes), and
+        /// `augmented` when no job changed: a 10,000-job answer is then
+        /// about half the JSON, parsed on a page's main thread.
+        #[serde(default)]
+        lean: bool,
     },
     Autocluster {
         jobs: String,
@@ -95,13 +133,34 @@ pub enum PoolResponse {
         job_ranks: Vec<String>,
         machine_ranks: Vec<String>,
     },
+    /// The answer to `MatchCells`: row-major over `rows` × `cols`.
+    Cells {
+        cells: Vec<Cell>,
+        job_ranks: Vec<String>,
+        machine_ranks: Vec<String>,
+    },
+    Counts {
+        /// Per job, the machines that match it both ways.
+        job_matches: Vec<u32>,
+        /// Per machine, the jobs that match it both ways.
+        machine_matches: Vec<u32>,
+        /// False when stopped early (the counts are then partial).
+        complete: bool,
+    },
     Pair {
         job_label: String,
         machine_label: String,
-        job_requirements: Option<TraceNode>,
-        machine_requirements: Option<TraceNode>,
+        /// Boxed: traces are big, and most answers are not pairs.
+        job_requirements: Option<Box<TraceNode>>,
+        machine_requirements: Option<Box<TraceNode>>,
         job_rank: String,
         machine_rank: String,
+        /// The attribute names (lower-case) each ad defines, so a trace
+        /// reader can tell which ad a definition came from.
+        #[serde(default)]
+        job_attributes: Vec<String>,
+        #[serde(default)]
+        machine_attributes: Vec<String>,
     },
     Cycle {
         cycle: CycleResult,
@@ -112,6 +171,10 @@ pub enum PoolResponse {
     Clusters {
         clustering: Clustering,
         job_labels: Vec<String>,
+        /// Per cluster, its first job's definition (canonical text) of each
+        /// signature attribute, `undefined` when it has none.
+        #[serde(default)]
+        signatures: Vec<Vec<(String, String)>>,
     },
     Failed {
         message: String,
@@ -164,7 +227,37 @@ impl Session {
                 mode,
             } => match self.pair_of(&jobs, &machines) {
                 Ok((j, m)) => window(j, m, rows, cols, opts(mode, None, None)),
-                Err(e) => e,
+                Err(e) => *e,
+            },
+            PoolRequest::MatchCells {
+                jobs,
+                machines,
+                rows,
+                cols,
+                mode,
+                now,
+                tz_offset,
+            } => match self.pair_of(&jobs, &machines) {
+                Ok((j, m)) => {
+                    let (cells, job_ranks, machine_ranks) =
+                        cells_of(j, m, &rows, &cols, opts(mode, now, tz_offset));
+                    PoolResponse::Cells {
+                        cells,
+                        job_ranks,
+                        machine_ranks,
+                    }
+                }
+                Err(e) => *e,
+            },
+            PoolRequest::MatchCounts {
+                jobs,
+                machines,
+                mode,
+                now,
+                tz_offset,
+            } => match self.pair_of(&jobs, &machines) {
+                Ok((j, m)) => counts(j, m, opts(mode, now, tz_offset), progress),
+                Err(e) => *e,
             },
             PoolRequest::Pair {
                 jobs,
@@ -172,9 +265,11 @@ impl Session {
                 job,
                 machine,
                 mode,
+                now,
+                tz_offset,
             } => match self.pair_of(&jobs, &machines) {
-                Ok((j, m)) => pair(j, m, job, machine, opts(mode, None, None)),
-                Err(e) => e,
+                Ok((j, m)) => pair(j, m, job, machine, opts(mode, now, tz_offset)),
+                Err(e) => *e,
             },
             PoolRequest::Negotiate {
                 jobs,
@@ -184,6 +279,7 @@ impl Session {
                 mode,
                 now,
                 tz_offset,
+                lean,
             } => match self.pair_of(&jobs, &machines) {
                 Ok((j, m)) => {
                     let mut cfg = NegotiationConfig {
@@ -195,16 +291,32 @@ impl Session {
                         cfg.autocluster = None;
                     }
                     cfg.functions = j.functions.clone().or_else(|| m.functions.clone());
-                    let cycle = negotiate::negotiate(&j.ads, &m.ads, &cfg, |d, t| progress(d, t));
+                    let mut cycle = negotiate::negotiate(&j.ads, &m.ads, &cfg, progress);
                     let augmented = negotiate::augment(&cycle, &j.ads, &m.ads, cfg.opts);
+                    let labels = |p: &LoadedPool| if lean { vec![] } else { p.labels.clone() };
+                    let mut augmented = augmented;
+                    if lean {
+                        if let Some(c) = cycle.clustering.as_mut() {
+                            c.signature_attributes.clear();
+                        }
+                        for o in &mut cycle.outcomes {
+                            o.machine_name = None;
+                        }
+                        if augmented
+                            .iter()
+                            .all(|a| a.changed.is_empty() && a.unresolved.is_empty())
+                        {
+                            augmented.clear();
+                        }
+                    }
                     PoolResponse::Cycle {
-                        cycle,
                         augmented,
-                        job_labels: j.labels.clone(),
-                        machine_labels: m.labels.clone(),
+                        job_labels: labels(j),
+                        machine_labels: labels(m),
+                        cycle,
                     }
                 }
-                Err(e) => e,
+                Err(e) => *e,
             },
             PoolRequest::Autocluster { jobs, machines } => match self.pair_of(&jobs, &machines) {
                 Ok((j, m)) => {
@@ -212,16 +324,16 @@ impl Session {
                     let mref: Vec<&ClassAd> = m.ads.iter().map(|a| &**a).collect();
                     let sig = autocluster::significant_attributes(&mref, &cfg.docking_vector);
                     let jref: Vec<&ClassAd> = j.ads.iter().map(|a| &**a).collect();
+                    let clustering =
+                        autocluster::cluster(&jref, &sig, &AutoclusterConfig::default());
+                    let signatures = signatures(&clustering, &jref);
                     PoolResponse::Clusters {
-                        clustering: autocluster::cluster(
-                            &jref,
-                            &sig,
-                            &AutoclusterConfig::default(),
-                        ),
+                        clustering,
                         job_labels: j.labels.clone(),
+                        signatures,
                     }
                 }
-                Err(e) => e,
+                Err(e) => *e,
             },
         }
     }
@@ -270,14 +382,17 @@ impl Session {
         }
     }
 
+    /// Both pools, or the `Failed` answer saying which is not loaded.
     fn pair_of(
         &self,
         jobs: &str,
         machines: &str,
-    ) -> Result<(&LoadedPool, &LoadedPool), PoolResponse> {
+    ) -> Result<(&LoadedPool, &LoadedPool), Box<PoolResponse>> {
         let get = |id: &str| {
-            self.pools.get(id).ok_or_else(|| PoolResponse::Failed {
-                message: format!("pool `{id}` is not loaded"),
+            self.pools.get(id).ok_or_else(|| {
+                Box::new(PoolResponse::Failed {
+                    message: format!("pool `{id}` is not loaded"),
+                })
             })
         };
         Ok((get(jobs)?, get(machines)?))
@@ -298,30 +413,123 @@ fn window(
 ) -> PoolResponse {
     let rows = (rows.0.min(j.ads.len()), rows.1.min(j.ads.len()));
     let cols = (cols.0.min(m.ads.len()), cols.1.min(m.ads.len()));
+    let r: Vec<usize> = (rows.0..rows.1.max(rows.0)).collect();
+    let c: Vec<usize> = (cols.0..cols.1.max(cols.0)).collect();
+    let (cells, job_ranks, machine_ranks) = cells_of(j, m, &r, &c, o);
+    PoolResponse::Window {
+        rows,
+        cols,
+        cells,
+        job_ranks,
+        machine_ranks,
+    }
+}
+
+/// Cells and both ranks of `rows` × `cols`, row-major; indices out of
+/// range are skipped.
+fn cells_of(
+    j: &LoadedPool,
+    m: &LoadedPool,
+    rows: &[usize],
+    cols: &[usize],
+    o: EvalOptions,
+) -> (Vec<Cell>, Vec<String>, Vec<String>) {
     let mut ev = Evaluator::new(o);
     ev.set_user_functions(j.functions.clone().or_else(|| m.functions.clone()));
-    let n = rows.1.saturating_sub(rows.0) * cols.1.saturating_sub(cols.0);
+    let n = rows.len() * cols.len();
     let (mut cells, mut jr, mut mr) = (
         Vec::with_capacity(n),
         Vec::with_capacity(n),
         Vec::with_capacity(n),
     );
-    for job in &j.ads[rows.0..rows.1] {
-        for machine in &m.ads[cols.0..cols.1] {
-            let ja = requirements_value(&mut ev, job, machine, DEFAULT_REQUIREMENTS).is_true();
-            let ma = requirements_value(&mut ev, machine, job, DEFAULT_REQUIREMENTS).is_true();
+    let compile = |ads: &[Arc<ClassAd>], picks: &[usize]| -> Vec<CompiledAd> {
+        picks
+            .iter()
+            .filter_map(|&i| ads.get(i))
+            .map(|a| CompiledAd::new(a.clone(), o, DEFAULT_REQUIREMENTS))
+            .collect()
+    };
+    let (jobs, machines) = (compile(&j.ads, rows), compile(&m.ads, cols));
+    let rank = Name::new("Rank");
+    for job in &jobs {
+        for machine in &machines {
+            let ja = job.accepts(machine, &mut ev);
+            let ma = machine.accepts(job, &mut ev);
             cells.push((!ja as u8) | ((!ma as u8) << 1));
-            jr.push(rank_text(&mut ev, job, machine));
-            mr.push(rank_text(&mut ev, machine, job));
+            jr.push(job.eval_attr(&rank, machine, &mut ev).to_string());
+            mr.push(machine.eval_attr(&rank, job, &mut ev).to_string());
         }
     }
-    PoolResponse::Window {
-        rows,
-        cols,
-        cells,
-        job_ranks: jr,
-        machine_ranks: mr,
+    (cells, jr, mr)
+}
+
+/// Mutual matches per job and per machine. The machine side is only
+/// evaluated when the job side accepts.
+fn counts(
+    j: &LoadedPool,
+    m: &LoadedPool,
+    o: EvalOptions,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> PoolResponse {
+    let mut ev = Evaluator::new(o);
+    ev.set_user_functions(j.functions.clone().or_else(|| m.functions.clone()));
+    let mut job_matches = vec![0u32; j.ads.len()];
+    let mut machine_matches = vec![0u32; m.ads.len()];
+    let mut complete = true;
+    // Compiled once per request (a few µs an ad), then every pair.
+    let machines: Vec<CompiledAd> = m
+        .ads
+        .iter()
+        .map(|a| CompiledAd::new(a.clone(), o, DEFAULT_REQUIREMENTS))
+        .collect();
+    for (ji, job) in j.ads.iter().enumerate() {
+        if ji % 8 == 0 && !progress(ji, j.ads.len()) {
+            complete = false;
+            break;
+        }
+        let job = CompiledAd::new(job.clone(), o, DEFAULT_REQUIREMENTS);
+        for (mi, machine) in machines.iter().enumerate() {
+            if matches_compiled(&mut ev, &job, machine) {
+                job_matches[ji] += 1;
+                machine_matches[mi] += 1;
+            }
+        }
     }
+    if complete {
+        progress(j.ads.len(), j.ads.len());
+    }
+    PoolResponse::Counts {
+        job_matches,
+        machine_matches,
+        complete,
+    }
+}
+
+/// Each cluster's signature as its first job defines it.
+fn signatures(c: &Clustering, jobs: &[&ClassAd]) -> Vec<Vec<(String, String)>> {
+    let mut first = vec![None; c.clusters()];
+    for (job, &id) in c.cluster_of.iter().enumerate() {
+        if let Some(slot @ None) = first.get_mut(id as usize) {
+            *slot = Some(job);
+        }
+    }
+    c.signature_attributes
+        .iter()
+        .zip(first)
+        .map(|(attrs, job)| {
+            let ad = job.and_then(|i| jobs.get(i));
+            attrs
+                .iter()
+                .map(|a| {
+                    let text = ad
+                        .and_then(|ad| ad.get(a))
+                        .map(crate::unparse::unparse)
+                        .unwrap_or_else(|| "undefined".into());
+                    (a.clone(), text)
+                })
+                .collect()
+        })
+        .collect()
 }
 
 fn pair(
@@ -344,15 +552,18 @@ fn pair(
         let e = my.get(name)?.clone();
         ev.eval_traced(&e, &Env::Root(Side::My)).1
     };
-    let job_requirements = traced(ja, ma);
-    let machine_requirements = traced(ma, ja);
+    let job_requirements = traced(ja, ma).map(Box::new);
+    let machine_requirements = traced(ma, ja).map(Box::new);
+    let names = |ad: &ClassAd| ad.iter().map(|(n, _)| n.to_ascii_lowercase()).collect();
     PoolResponse::Pair {
-        job_label: j.labels[job].clone(),
-        machine_label: m.labels[machine].clone(),
+        job_label: j.labels.get(job).cloned().unwrap_or_default(),
+        machine_label: m.labels.get(machine).cloned().unwrap_or_default(),
         job_requirements,
         machine_requirements,
         job_rank: rank_text(&mut ev, ja, ma),
         machine_rank: rank_text(&mut ev, ma, ja),
+        job_attributes: names(ja),
+        machine_attributes: names(ma),
     }
 }
 
@@ -370,4 +581,190 @@ pub fn handle_pool_json(
     };
     serde_json::to_string(&resp)
         .unwrap_or_else(|e| format!("{{\"kind\":\"failed\",\"message\":\"{e}\"}}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MACHINES: &str = r#"[ Name = "a"; Memory = 100; Requirements = TARGET.Owner != "x"; Rank = 1 ]
+[ Name = "b"; Memory = 10; Requirements = true ]
+[ Name = "c"; Memory = 200; Requirements = true ]"#;
+    const JOBS: &str = r#"[ ClusterId = 1; ProcId = 0; Owner = "x"; Requirements = TARGET.Memory > 50 ]
+[ ClusterId = 1; ProcId = 1; Owner = "y"; Requirements = TARGET.Memory > 50; Rank = TARGET.Memory ]
+[ ClusterId = 2; ProcId = 0; Owner = "y"; Requirements = false ]"#;
+
+    fn session() -> Session {
+        let mut s = Session::new();
+        for (id, text) in [("m", MACHINES), ("j", JOBS)] {
+            s.handle_pool(
+                PoolRequest::LoadPool {
+                    id: id.into(),
+                    text: text.into(),
+                    dialect: Dialect::Auto,
+                },
+                &mut |_, _| true,
+            );
+        }
+        s
+    }
+
+    fn ask(s: &mut Session, json: &str) -> PoolResponse {
+        serde_json::from_str(&handle_pool_json(s, json, &mut |_, _| true)).unwrap()
+    }
+
+    #[test]
+    fn cells_of_chosen_rows_and_columns() {
+        let mut s = session();
+        let r = ask(
+            &mut s,
+            r#"{"op":"match_cells","jobs":"j","machines":"m","rows":[1,0,9],"cols":[2,0]}"#,
+        );
+        let PoolResponse::Cells {
+            cells,
+            job_ranks,
+            machine_ranks,
+        } = r
+        else {
+            panic!("{r:?}")
+        };
+        // Job 1 × c, job 1 × a (both accept); job 0 × c (accept), job 0 × a
+        // (machine rejects owner x); row 9 does not exist.
+        assert_eq!(cells, vec![0, 0, 0, 2]);
+        assert_eq!(job_ranks, vec!["200", "100", "undefined", "undefined"]);
+        assert_eq!(machine_ranks, vec!["undefined", "1", "undefined", "1"]);
+    }
+
+    #[test]
+    fn a_window_past_the_end_is_empty() {
+        let mut s = session();
+        let r = ask(
+            &mut s,
+            r#"{"op":"match_window","jobs":"j","machines":"m","rows":[5,3],"cols":[0,3]}"#,
+        );
+        assert!(
+            matches!(r, PoolResponse::Window { ref cells, .. } if cells.is_empty()),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn counts_per_job_and_machine() {
+        let mut s = session();
+        let mut calls = vec![];
+        let json = handle_pool_json(
+            &mut s,
+            r#"{"op":"match_counts","jobs":"j","machines":"m"}"#,
+            &mut |d, t| {
+                calls.push((d, t));
+                true
+            },
+        );
+        let r: PoolResponse = serde_json::from_str(&json).unwrap();
+        let PoolResponse::Counts {
+            job_matches,
+            machine_matches,
+            complete,
+        } = r
+        else {
+            panic!("{r:?}")
+        };
+        assert_eq!(job_matches, vec![1, 2, 0]);
+        assert_eq!(machine_matches, vec![1, 0, 2]);
+        assert!(complete);
+        assert_eq!(calls.last(), Some(&(3, 3)));
+        // Stopped at once: partial, and said so.
+        let r = s.handle_pool(
+            PoolRequest::MatchCounts {
+                jobs: "j".into(),
+                machines: "m".into(),
+                mode: Mode::default(),
+                now: None,
+                tz_offset: None,
+            },
+            &mut |_, _| false,
+        );
+        assert!(
+            matches!(
+                r,
+                PoolResponse::Counts {
+                    complete: false,
+                    ..
+                }
+            ),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn pair_names_both_ads_attributes() {
+        let mut s = session();
+        let r = ask(
+            &mut s,
+            r#"{"op":"pair","jobs":"j","machines":"m","job":0,"machine":0}"#,
+        );
+        let PoolResponse::Pair {
+            job_attributes,
+            machine_attributes,
+            machine_requirements,
+            ..
+        } = r
+        else {
+            panic!("{r:?}")
+        };
+        assert!(job_attributes.contains(&"owner".to_string()));
+        assert!(machine_attributes.contains(&"memory".to_string()));
+        assert_eq!(machine_requirements.unwrap().value, "false");
+        let r = ask(
+            &mut s,
+            r#"{"op":"pair","jobs":"j","machines":"m","job":7,"machine":0}"#,
+        );
+        assert!(matches!(r, PoolResponse::Failed { .. }));
+    }
+
+    #[test]
+    fn a_lean_cycle_leaves_out_labels_and_signatures() {
+        let mut s = session();
+        let r = ask(
+            &mut s,
+            r#"{"op":"negotiate","jobs":"j","machines":"m","autocluster":true,"lean":true}"#,
+        );
+        let PoolResponse::Cycle {
+            cycle,
+            augmented,
+            job_labels,
+            machine_labels,
+        } = r
+        else {
+            panic!("{r:?}")
+        };
+        assert!(job_labels.is_empty() && machine_labels.is_empty());
+        assert!(augmented.is_empty(), "no job has $$() to fill in");
+        assert!(cycle.outcomes.iter().all(|o| o.machine_name.is_none()));
+        let c = cycle.clustering.unwrap();
+        assert!(c.signature_attributes.is_empty());
+        assert_eq!(c.cluster_of.len(), 3);
+        assert_eq!(cycle.matched, 2);
+    }
+
+    #[test]
+    fn clusters_carry_their_signatures() {
+        let mut s = session();
+        let r = ask(&mut s, r#"{"op":"autocluster","jobs":"j","machines":"m"}"#);
+        let PoolResponse::Clusters {
+            clustering,
+            signatures,
+            ..
+        } = r
+        else {
+            panic!("{r:?}")
+        };
+        assert_eq!(signatures.len(), clustering.clusters());
+        // Owner is significant (machine a refers to TARGET.Owner).
+        let first: Vec<&(String, String)> = signatures[0].iter().collect();
+        assert!(
+            first.iter().any(|(a, v)| a == "owner" && v == "\"x\""),
+            "{first:?}"
+        );
+    }
 }

@@ -8,11 +8,20 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::components::{
-    evaluator::EvaluatorPanel, gallery::Gallery, header::Header, pool_editor::PoolEditor,
+    autocluster_view::AutoclusterView,
+    evaluator::EvaluatorPanel,
+    gallery::Gallery,
+    header::Header,
+    match_bar::{MatchPools, PoolSide},
+    match_matrix::MatchMatrix,
+    negotiation::NegotiationView,
+    pool_editor::PoolEditor,
 };
+use crate::matchmaking::pick_pools;
 use crate::parses::use_parses;
+use crate::session_client::{Session, SessionClient};
 use crate::share::{self, Fragment};
-use crate::state::{AdRef, AppState, PoolText, View};
+use crate::state::{AdRef, AppState, MatchSettings, PoolText, View};
 use crate::timer::Timeout;
 
 /// Every change the UI can make to the state.
@@ -28,6 +37,7 @@ pub enum Action {
     SetScope(Vec<String>),
     SetMode(classad::Mode),
     SetView(View),
+    SetMatching(MatchSettings),
     Replace(AppState),
 }
 
@@ -81,6 +91,13 @@ impl Reducible for Store {
                             other => other,
                         };
                     }
+                    for p in [&mut s.matching.jobs, &mut s.matching.machines] {
+                        *p = match *p {
+                            Some(j) if j == i => None,
+                            Some(j) if j > i => Some(j - 1),
+                            other => other,
+                        };
+                    }
                     if s.active_pool >= s.pools.len() {
                         s.active_pool = s.pools.len() - 1;
                     }
@@ -98,6 +115,7 @@ impl Reducible for Store {
             Action::SetScope(p) => s.scope = p,
             Action::SetMode(m) => s.mode = m,
             Action::SetView(v) => s.view = v,
+            Action::SetMatching(m) => s.matching = m,
             Action::Replace(new) => s = new,
         }
         s.normalize();
@@ -178,6 +196,44 @@ pub fn App() -> Html {
     let pool_mark = use_state(|| None::<PoolMark>);
     let state = store.0.clone();
     let parses = use_parses(&state.pools);
+    // The matchmaking worker; the app redraws when a pool's load changes.
+    let redraw = use_force_update();
+    let session = use_memo((), move |_| {
+        Session(Rc::new(SessionClient::new(
+            "./engine-worker_loader.js",
+            Callback::from(move |_| redraw.force_update()),
+        )))
+    });
+    let match_pools = {
+        let (jobs, machines) = pick_pools(&state.pools, &state.matching);
+        let side = |i: Option<usize>| {
+            let i = i?;
+            let p = state.pools.get(i)?;
+            Some(PoolSide {
+                index: i,
+                name: p.name.clone(),
+                text: p.text.clone(),
+                load: session.status(i, &p.text),
+            })
+        };
+        MatchPools {
+            jobs: side(jobs),
+            machines: side(machines),
+        }
+    };
+    // While a matchmaking view is open, the worker gets its pools (again
+    // whenever they change).
+    {
+        let session = (*session).clone();
+        let deps = (state.view.is_matchmaking(), match_pools.args());
+        use_effect_with(deps, move |(on, args)| {
+            if *on {
+                for (i, t) in args {
+                    session.ensure(*i, t, true);
+                }
+            }
+        });
+    }
 
     // Autosave every change; a refusal (quota) is shown, not swallowed.
     // A save still waiting when the page is hidden or closed runs then.
@@ -202,6 +258,10 @@ pub fn App() -> Html {
                 flush.forget();
             });
         }
+        // Pools the browser refused to keep: the same pools are not tried
+        // again on every click (serializing megabytes to be refused again
+        // blocked the page for 100 ms).
+        let refused = use_mut_ref(|| None::<Vec<Rc<str>>>);
         use_effect_with(state.clone(), move |s| {
             let save = {
                 let waiting = waiting.clone();
@@ -209,7 +269,16 @@ pub fn App() -> Html {
                     let Some(s) = waiting.borrow_mut().take() else {
                         return;
                     };
+                    let texts: Vec<Rc<str>> = s.pools.iter().map(|p| p.text.clone()).collect();
+                    let same = |old: &Vec<Rc<str>>| {
+                        old.len() == texts.len()
+                            && old.iter().zip(&texts).all(|(a, b)| Rc::ptr_eq(a, b))
+                    };
+                    if save_error.is_some() && refused.borrow().as_ref().is_some_and(same) {
+                        return;
+                    }
                     let r = crate::storage::save(&s).err();
+                    *refused.borrow_mut() = r.is_some().then_some(texts);
                     if *save_error != r {
                         save_error.set(r);
                     }
@@ -328,6 +397,12 @@ pub fn App() -> Html {
             }
             if state.view == View::Examples {
                 <Gallery on_open={on_open.clone()} />
+            } else if state.view == View::Matrix {
+                <MatchMatrix state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
+            } else if state.view == View::Negotiation {
+                <NegotiationView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
+            } else if state.view == View::Clusters {
+                <AutoclusterView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
             } else {
                 <main class="workbench">
                     <PoolEditor state={state.clone()} dispatch={dispatch.clone()} parses={parses.pools.clone()}

@@ -2,7 +2,7 @@
 //! realistic modern pool, each loadable in one click (and by the deep link
 //! `#example=<id>`), with a sentence saying what the paper shows.
 
-use crate::state::{AdRef, AppState, PoolText, View};
+use crate::state::{AdRef, AppState, MatchSettings, PoolText, View};
 
 pub struct Example {
     pub id: &'static str,
@@ -20,6 +20,11 @@ pub struct Example {
     /// What the expression evaluates to (checked by the tests), when it
     /// does not depend on the clock.
     pub expect: Option<&'static str>,
+    /// The view it opens in (matchmaking examples open in theirs).
+    pub view: View,
+    /// The matchmaking views' clock (local wall time), for time-dependent
+    /// policies shown at a chosen time.
+    pub clock: Option<&'static str>,
 }
 
 impl Example {
@@ -39,7 +44,11 @@ impl Example {
             target: self.target.map(|(pool, ad)| AdRef { pool, ad }),
             scope: self.scope.iter().map(|p| p.to_string()).collect(),
             mode: classad::Mode::HTCondor,
-            view: View::Evaluate,
+            view: self.view,
+            matching: MatchSettings {
+                clock: self.clock.map(str::to_string),
+                ..Default::default()
+            },
         };
         s.normalize();
         s
@@ -49,6 +58,12 @@ impl Example {
 macro_rules! seed {
     ($f:literal) => {
         include_str!(concat!("../../tests/seeds/", $f))
+    };
+}
+/// The matchmaking examples' own ads (variants around the seed figures).
+macro_rules! data {
+    ($f:literal) => {
+        include_str!(concat!("../data/", $f))
     };
 }
 macro_rules! corpus {
@@ -105,6 +120,22 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((1, 0)),
         scope: &[],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
+    },
+    Example {
+        id: "000-matrix",
+        title: "Who rejects whom: a match matrix",
+        source: "Coleman et al. 2003, Figures 2 and 3",
+        claim: "The Figure 2 workstation and the Figure 3 job among variants: a busy workstation (LoadAvg 0.35), a SPARC machine, riffraff's job and a job wanting 512 MB. Every outcome appears; only two pairs accept each other: the Figure 3 job (1) with the Figure 2 workstation (foo), and solomon's job (3) with sun. Click a cell to see both Requirements evaluated.",
+        pools: &[("machines", concat!(seed!("000_fig02.classad"), data!("000_machines.classad"))), ("jobs", concat!(seed!("000_fig03.classad"), data!("000_jobs.classad")))],
+        expr: BOTH,
+        my: Some((0, 0)),
+        target: Some((1, 0)),
+        scope: &[],
+        expect: Some("true"),
+        view: View::Matrix,
+        clock: None,
     },
     Example {
         id: "001-fig1-2",
@@ -117,6 +148,8 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((1, 0)),
         scope: &[],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "001-fig4",
@@ -129,6 +162,8 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((1, 0)),
         scope: &[],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "001-fig5",
@@ -141,6 +176,8 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((1, 0)),
         scope: &[],
         expect: None,
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "001-fig6",
@@ -153,6 +190,22 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((1, 0)),
         scope: &[],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
+    },
+    Example {
+        id: "001-matrix",
+        title: "Time-dependent policies at 21:00",
+        source: "Raman 2000, Figures 4, 5 and 6",
+        claim: "The Figure 4 workstation and a 768 MB machine against the Figure 5 and 6 jobs, a friend's and riffraff's. At 21:00 (the chosen clock: change it in the bar) the workstation accepts riffraff through its night-time branch, though the paper says untrusted owners never run; at 14:00 it refuses. Queued in 1999, the Figure 6 job settles for 0.5 GB, which the 64 MB workstation does not have.",
+        pools: &[("machines", concat!(seed!("001_fig04.classad"), data!("001_machines.classad"))), ("jobs", concat!(seed!("001_fig05.classad"), seed!("001_fig06.classad"), data!("001_jobs.classad")))],
+        expr: BOTH_THESIS,
+        my: Some((0, 1)),
+        target: Some((1, 1)),
+        scope: &[],
+        expect: Some("true"),
+        view: View::Matrix,
+        clock: Some("2024-03-12T21:00"),
     },
     Example {
         id: "001-fig8",
@@ -170,6 +223,8 @@ pub const EXAMPLES: &[Example] = &[
         target: None,
         scope: &["Gang"],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "001-fig9",
@@ -182,6 +237,8 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((1, 0)),
         scope: &[],
         expect: Some("\"7, 2, 0\""),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "001-fig10",
@@ -199,6 +256,8 @@ pub const EXAMPLES: &[Example] = &[
         target: None,
         scope: &["Service"],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "001-fig11",
@@ -216,6 +275,8 @@ pub const EXAMPLES: &[Example] = &[
         target: None,
         scope: &["Gang"],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "001-fig13",
@@ -228,6 +289,8 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((1, 0)),
         scope: &[],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "001-fig16",
@@ -240,6 +303,8 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((0, 2)),
         scope: &[],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "001-fig19-20",
@@ -252,6 +317,8 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((1, 0)),
         scope: &[],
         expect: Some("false"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "001-fig28-30",
@@ -269,6 +336,8 @@ pub const EXAMPLES: &[Example] = &[
         target: None,
         scope: &["Gang"],
         expect: Some("143"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "001-fig32",
@@ -281,6 +350,8 @@ pub const EXAMPLES: &[Example] = &[
         target: None,
         scope: &[],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "001-circular",
@@ -293,6 +364,8 @@ pub const EXAMPLES: &[Example] = &[
         target: None,
         scope: &[],
         expect: Some("undefined"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "003-grid",
@@ -305,6 +378,22 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((1, 0)),
         scope: &[],
         expect: Some("500"),
+        view: View::Evaluate,
+        clock: None,
+    },
+    Example {
+        id: "003-negotiation",
+        title: "Grid sites ranked by cached data",
+        source: "Condor-G / SAMGrid 2004",
+        claim: "The job ranks grid sites with sam_rank_data_overlap, a function the pool supplies as data (a table of the files each SAM station caches). The cycle gives it cdf-toronto, which caches 120 files of its dataset against FNAL's 15, and fills its $$(gatekeeper_url) and $$(scratch_dir:/tmp) from the site.",
+        pools: &[("sites", concat!(corpus!("grid/functions.classad"), "\n", corpus!("grid/sites.classad"))), ("jobs", corpus!("grid/jobs.classad"))],
+        expr: "MY.Requirements && TARGET.Requirements",
+        my: Some((1, 0)),
+        target: Some((0, 1)),
+        scope: &[],
+        expect: Some("true"),
+        view: View::Negotiation,
+        clock: None,
     },
     Example {
         id: "004-manual",
@@ -323,6 +412,8 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((1, 0)),
         scope: &[],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "004-constraint",
@@ -335,6 +426,8 @@ pub const EXAMPLES: &[Example] = &[
         target: None,
         scope: &[],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "modern-pool",
@@ -347,6 +440,8 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((1, 0)),
         scope: &[],
         expect: Some("true"),
+        view: View::Evaluate,
+        clock: None,
     },
     Example {
         id: "modern-json",
@@ -359,6 +454,8 @@ pub const EXAMPLES: &[Example] = &[
         target: Some((1, 0)),
         scope: &[],
         expect: None,
+        view: View::Evaluate,
+        clock: None,
     },
 ];
 

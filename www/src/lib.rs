@@ -3,11 +3,16 @@
 //! requests and responses), directly for quick work and through a Web
 //! Worker for heavy work.
 
+pub mod answers;
 mod app;
+pub mod clock;
 pub mod components;
 pub mod engine;
 pub mod examples;
+pub mod matchmaking;
+pub mod matrix_cache;
 pub mod parses;
+pub mod session_client;
 pub mod share;
 pub mod state;
 pub mod storage;

@@ -119,6 +119,21 @@ mod tests {
         assert_eq!(decode(&link), Ok(Fragment::State(Box::new(s))));
     }
 
+    /// A link made before the matchmaking views (no `matching` in it)
+    /// still opens.
+    #[test]
+    fn links_from_before_matchmaking_open() {
+        let json = r#"{"engine":"0.1.0","state":{"pools":[{"name":"m","text":"[a=1]"}],"active_pool":0,
+            "expr":"a","my":null,"target":null,"scope":[],"mode":"htcondor","view":"evaluate"}}"#;
+        let packed = miniz_oxide::deflate::compress_to_vec(json.as_bytes(), 9);
+        let link = format!("s=1.0.1.0.{}", B64.encode(packed));
+        let Ok(Fragment::State(s)) = decode(&link) else {
+            panic!("the old link does not open")
+        };
+        assert_eq!(s.expr, "a");
+        assert_eq!(s.matching, crate::state::MatchSettings::default());
+    }
+
     #[test]
     fn corrupt_truncated_and_future_links() {
         let link = encode(&AppState::default());

@@ -37,6 +37,47 @@ pub enum View {
     #[default]
     Evaluate,
     Examples,
+    /// Jobs × machines, coloured by outcome.
+    Matrix,
+    /// One negotiation cycle, and stepping through it.
+    Negotiation,
+    /// Auto-clustering of the jobs.
+    Clusters,
+}
+
+impl View {
+    /// The views that work on a jobs pool and a machines pool.
+    pub fn is_matchmaking(self) -> bool {
+        matches!(self, View::Matrix | View::Negotiation | View::Clusters)
+    }
+}
+
+/// The matchmaking views' choices (absent in older links and autosaves,
+/// which get the defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct MatchSettings {
+    /// The jobs pool; `None`: the pool whose ads look like jobs.
+    pub jobs: Option<usize>,
+    /// The machines pool; `None`: the pool whose ads look like machines.
+    pub machines: Option<usize>,
+    /// Negotiate with auto-clustering.
+    pub autocluster: bool,
+    /// Local wall-clock time for time functions (`YYYY-MM-DDTHH:MM`, as a
+    /// datetime-local input gives it); `None`: the real clock. Kept as
+    /// wall time so an example "at 21:00" is 21:00 in every time zone.
+    pub clock: Option<String>,
+}
+
+impl Default for MatchSettings {
+    fn default() -> Self {
+        MatchSettings {
+            jobs: None,
+            machines: None,
+            autocluster: true,
+            clock: None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -51,6 +92,7 @@ pub struct AppState {
     pub scope: Vec<String>,
     pub mode: Mode,
     pub view: View,
+    pub matching: MatchSettings,
 }
 
 impl Default for AppState {
@@ -73,6 +115,7 @@ impl Default for AppState {
             scope: vec![],
             mode: Mode::HTCondor,
             view: View::Evaluate,
+            matching: MatchSettings::default(),
         }
     }
 }
@@ -93,6 +136,11 @@ impl AppState {
         for r in [&mut self.my, &mut self.target] {
             if matches!(r, Some(a) if a.pool >= n) {
                 *r = None;
+            }
+        }
+        for p in [&mut self.matching.jobs, &mut self.matching.machines] {
+            if matches!(p, Some(i) if *i >= n) {
+                *p = None;
             }
         }
     }
@@ -139,3 +187,41 @@ const DEFAULT_JOBS: &str = r#"[
   Rank = TARGET.Memory
 ]
 "#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A state saved before the matchmaking views (no `matching`, an old
+    /// view name) still loads, with the defaults.
+    #[test]
+    fn older_states_load_with_matchmaking_defaults() {
+        let old = r#"{"pools":[{"name":"m","text":"[a=1]"}],"active_pool":0,"expr":"a",
+            "my":{"pool":0,"ad":0},"target":null,"scope":[],"mode":"htcondor","view":"examples"}"#;
+        let s: AppState = serde_json::from_str(old).unwrap();
+        assert_eq!(s.view, View::Examples);
+        assert_eq!(s.matching, MatchSettings::default());
+        assert!(s.matching.autocluster);
+    }
+
+    #[test]
+    fn matchmaking_choices_round_trip_and_are_clamped() {
+        let mut s = AppState {
+            view: View::Negotiation,
+            matching: MatchSettings {
+                jobs: Some(1),
+                machines: Some(7),
+                autocluster: false,
+                clock: Some("2024-03-12T21:00".into()),
+            },
+            ..Default::default()
+        };
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains(r#""view":"negotiation""#), "{json}");
+        let back: AppState = serde_json::from_str(&json).unwrap();
+        assert_eq!(back, s);
+        s.normalize();
+        assert_eq!((s.matching.jobs, s.matching.machines), (Some(1), None));
+        assert!(View::Matrix.is_matchmaking() && !View::Evaluate.is_matchmaking());
+    }
+}

@@ -3,11 +3,18 @@
 //! fresh one is started on the next request).
 //!
 //! A request is `<id>\n<verb>\n<payload>`, an answer `<id>\n<answer>`.
-//! Verbs: `api` (payload and answer are `classad::api` JSON) and `pool`
+//! Verbs: `api` (payload and answer are `classad::api` JSON), `pool`
 //! (payload is the raw pool text, so megabytes are not JSON-escaped; the
-//! answer is a `parses::PoolSummary` as JSON). The worker first says
-//! `ready`: its wasm loads asynchronously, and a message that arrives
-//! before its handler is installed would be lost.
+//! answer is a `parses::PoolSummary` as JSON), and for the matchmaking
+//! views, which keep pools in the worker's `classad::session::Session`:
+//! `load` (payload `<pool id>\n<raw text>`) and `session` (payload a
+//! `PoolRequest` as JSON); both answer a `PoolResponse` as JSON, except
+//! cycles and clusterings, which come as the flat views of `answers`. While a
+//! session request runs, the worker posts `<id>\nprogress\n<done> <total>`,
+//! at most every [`PROGRESS_MS`]. The worker first says `ready`: its wasm
+//! loads asynchronously, and a message that arrives before its handler is
+//! installed would be lost. The page side of the session verbs is
+//! `session_client.rs`.
 
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
@@ -15,24 +22,62 @@ use std::rc::Rc;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-const READY: &str = "ready";
+pub(crate) const READY: &str = "ready";
+
+/// Progress messages are posted at most this often: each costs the page a
+/// task, and a negotiation calls back thousands of times.
+pub const PROGRESS_MS: f64 = 50.0;
 
 /// Worker side: install the message handler (called from the worker binary).
 pub fn run_worker() {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply_scope = scope.clone();
+    let mut session = classad::session::Session::new();
     let onmessage =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
             let text = e.data().as_string().unwrap_or_default();
             let (id, rest) = text.split_once('\n').unwrap_or(("0", ""));
             let (verb, payload) = rest.split_once('\n').unwrap_or((rest, ""));
+            let post = |m: String| {
+                let _ = reply_scope.post_message(&JsValue::from_str(&m));
+            };
             let resp = match verb {
                 "pool" => {
                     serde_json::to_string(&crate::parses::summarize(payload)).unwrap_or_default()
                 }
+                "load" => {
+                    let (pool, body) = payload.split_once('\n').unwrap_or((payload, ""));
+                    let req = classad::session::PoolRequest::LoadPool {
+                        id: pool.to_string(),
+                        text: body.to_string(),
+                        dialect: Default::default(),
+                    };
+                    let r = session.handle_pool(req, &mut |_, _| true);
+                    serde_json::to_string(&r).unwrap_or_default()
+                }
+                "session" => {
+                    let mut last = f64::NEG_INFINITY;
+                    let mut progress = |done: usize, total: usize| {
+                        let now = js_sys::Date::now();
+                        if now - last >= PROGRESS_MS {
+                            last = now;
+                            post(format!("{id}\nprogress\n{done} {total}"));
+                        }
+                        true
+                    };
+                    match serde_json::from_str::<classad::session::PoolRequest>(payload) {
+                        Ok(req) => {
+                            crate::answers::view_json(session.handle_pool(req, &mut progress))
+                        }
+                        Err(e) => serde_json::to_string(&classad::session::PoolResponse::Failed {
+                            message: format!("bad request: {e}"),
+                        })
+                        .unwrap_or_default(),
+                    }
+                }
                 _ => classad::api::handle_json(payload),
             };
-            let _ = reply_scope.post_message(&JsValue::from_str(&format!("{id}\n{resp}")));
+            post(format!("{id}\n{resp}"));
         });
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();

@@ -4,7 +4,17 @@
 use yew::prelude::*;
 
 use crate::examples::EXAMPLES;
-use crate::state::AppState;
+use crate::state::{AppState, View};
+
+/// What a matchmaking example opens, in words.
+fn view_name(v: View) -> Option<&'static str> {
+    match v {
+        View::Matrix => Some("match matrix"),
+        View::Negotiation => Some("negotiation cycle"),
+        View::Clusters => Some("auto-clusters"),
+        View::Evaluate | View::Examples => None,
+    }
+}
 
 #[derive(Properties, PartialEq)]
 pub struct GalleryProps {
@@ -17,7 +27,7 @@ pub fn Gallery(props: &GalleryProps) -> Html {
     html! {
         <main class="gallery">
             <h2>{ "Examples" }</h2>
-            <p>{ "Every ClassAd figure of the seed papers, and a modern pool. Each opens in the workbench with its ads chosen; link to one with " }<code>{ "#example=<id>" }</code>{ "." }</p>
+            <p>{ "Every ClassAd figure of the seed papers, and a modern pool. Each opens in the workbench with its ads chosen, the matchmaking ones in their own view; link to one with " }<code>{ "#example=<id>" }</code>{ "." }</p>
             <ul class="cards">
                 { for EXAMPLES.iter().map(|ex| {
                     let on_open = props.on_open.clone();
@@ -29,10 +39,14 @@ pub fn Gallery(props: &GalleryProps) -> Html {
                             <h3>{ ex.title }</h3>
                             <p class="source">{ ex.source }</p>
                             <p>{ ex.claim }</p>
-                            <p class="ex-expr">
-                                <code>{ shown }</code>
-                                if let Some(v) = ex.expect { <span class="muted">{ " → " }</span><code>{ v }</code> }
-                            </p>
+                            if let Some(view) = view_name(ex.view) {
+                                <p class="ex-view">{ format!("Opens the {view}") }</p>
+                            } else {
+                                <p class="ex-expr">
+                                    <code>{ shown }</code>
+                                    if let Some(v) = ex.expect { <span class="muted">{ " → " }</span><code>{ v }</code> }
+                                </p>
+                            }
                             <div class="card-actions">
                                 <button onclick={open} aria-label={format!("Open example: {}", ex.title)}>{ "Open" }</button>
                                 <a href={format!("#example={}", ex.id)} class="deep-link">{ format!("#example={}", ex.id) }</a>

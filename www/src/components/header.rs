@@ -35,7 +35,14 @@ pub fn set_theme(dark: Option<bool>) {
             None => root.remove_attribute("data-theme"),
         };
     }
+    // Canvases (the match matrix) repaint in the new colours.
+    if let (Some(w), Ok(e)) = (web_sys::window(), web_sys::Event::new(THEME_EVENT)) {
+        let _ = w.dispatch_event(&e);
+    }
 }
+
+/// Dispatched on the window when the theme changes.
+pub const THEME_EVENT: &str = "classad-theme";
 
 fn page_url_without_hash() -> String {
     web_sys::window()
@@ -256,6 +263,9 @@ pub fn Header(props: &HeaderProps) -> Html {
             <h1>{ "ClassAd Playground" }</h1>
             <nav aria-label="Views">
                 { tab(View::Evaluate, "Workbench") }
+                { tab(View::Matrix, "Matrix") }
+                { tab(View::Negotiation, "Negotiation") }
+                { tab(View::Clusters, "Clusters") }
                 { tab(View::Examples, "Examples") }
             </nav>
             <label class="mode">

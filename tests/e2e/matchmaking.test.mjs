@@ -1,0 +1,468 @@
+// End-to-end tests of the matchmaking views (match matrix, pair detail,
+// negotiation, classroom, auto-clusters) on the release build (dist/) in
+// headless Chromium, checked against the `classad` CLI where it is built.
+// Run: node --test tests/e2e/matchmaking.test.mjs   (after `trunk build --release`)
+// Screenshots: tests/e2e/screenshots/mm-*.png.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { deflateRawSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serve, launch, openPage, screenshot, ROOT } from './harness.mjs';
+
+let server;
+let chrome;
+let scratch;
+const T = { timeout: 300_000 };
+
+before(async () => {
+  server = await serve();
+  chrome = await launch();
+  scratch = mkdtempSync(path.join(tmpdir(), 'classad-mm-'));
+});
+
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Run `body` on the playground opened at `hash`; screenshot as `name`; fail on uncaught errors. */
+async function scenario(name, body, { hash = '', colorScheme, viewport } = {}) {
+  const ctx = await chrome.newContext({ ...(colorScheme ? { colorScheme } : {}), ...(viewport ? { viewport } : {}) });
+  const { page, problems } = await openPage(ctx);
+  try {
+    await page.goto(server.url + hash);
+    await page.waitForSelector('main', { timeout: 30_000 });
+    await body({ page, problems });
+    const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
+    assert.deepEqual(fatal, [], 'no uncaught exceptions');
+  } finally {
+    await screenshot(page, name).catch(() => {});
+    await ctx.close();
+  }
+}
+
+/** A share link (`#s=…`) opening `state` (missing fields take their defaults). */
+function stateLink(state) {
+  const json = JSON.stringify({ engine: '0.1.0', state });
+  return `#s=1.0.1.0.${deflateRawSync(Buffer.from(json)).toString('base64url')}`;
+}
+
+/** The CLI, when it is built (CI builds target/debug/classad). */
+function cli() {
+  for (const p of ['target/release/classad', 'target/debug/classad']) {
+    if (existsSync(path.join(ROOT, p))) return path.join(ROOT, p);
+  }
+  return null;
+}
+
+function write(name, text) {
+  const f = path.join(scratch, name);
+  writeFileSync(f, text);
+  return f;
+}
+
+/** The top-level records of a pool in new syntax (skipping strings, quoted names and comments). */
+function splitAds(text) {
+  const ads = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i];
+    if (ch === '"') {
+      for (i++; i < text.length && text[i] !== '"'; i++) if (text[i] === '\\') i++;
+    } else if (ch === "'") {
+      for (i++; i < text.length && text[i] !== "'"; i++);
+    } else if (ch === '/' && text[i + 1] === '/') {
+      while (i < text.length && text[i] !== '\n') i++;
+    } else if (ch === '[') {
+      if (depth++ === 0) start = i;
+    } else if (ch === ']' && --depth === 0) {
+      ads.push(text.slice(start, i + 1));
+    }
+  }
+  return ads;
+}
+
+/** The pools of the open page's state (autosaved at once for small states). */
+async function pools(page) {
+  await page.waitForFunction(() => localStorage.getItem('classad-playground/autosave/v1'));
+  return page.evaluate(() => JSON.parse(localStorage.getItem('classad-playground/autosave/v1')).pools);
+}
+
+/** Cell outcomes by the CLI: for each job × machine, do both Requirements accept? */
+function cliMatrix(bin, jobs, machines) {
+  const accepts = (my, target) => {
+    const out = execFileSync(bin, ['eval', '--my', write('my.ad', my), '--target', write('target.ad', target), 'MY.Requirements'], { encoding: 'utf8' }).trim();
+    return out === 'true' || (Number.isFinite(Number(out)) && Number(out) !== 0);
+  };
+  const names = ['both', 'job', 'machine', 'none'];
+  return jobs.map((j) => machines.map((m) => names[(accepts(j, m) ? 0 : 1) | (accepts(m, j) ? 0 : 2)]));
+}
+
+/**
+ * The outcome painted in matrix cells, by display position: 'both', 'job'
+ * (only the job rejects), 'machine', 'none', 'pending', or the rgb() seen.
+ */
+async function cells(page, at) {
+  return page.evaluate((at) => {
+    const cv = document.querySelector('.matrix-canvas');
+    const sc = document.querySelector('.matrix-scroll');
+    if (!cv || !sc || !cv.width) return at.map(() => 'no canvas');
+    const ctx = cv.getContext('2d');
+    const ratio = cv.width / cv.clientWidth;
+    const [left, top, cell] = ['left', 'top', 'cell'].map((k) => Number(cv.dataset[k]));
+    const css = getComputedStyle(cv);
+    const names = ['both', 'job', 'machine', 'none', 'pending'];
+    const rgb = (hex) => {
+      const h = hex.trim().replace('#', '');
+      return [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16));
+    };
+    const refs = names.map((n) => rgb(css.getPropertyValue(`--m-${n}`)));
+    return at.map(([r, c]) => {
+      const x = left + c * cell - sc.scrollLeft + cell / 2 - 1;
+      const y = top + r * cell - sc.scrollTop + cell / 2 - 1;
+      const d = ctx.getImageData(Math.floor(x * ratio), Math.floor(y * ratio), 1, 1).data;
+      const k = refs.findIndex((ref) => ref.every((v, i) => Math.abs(v - d[i]) <= 3));
+      return k >= 0 ? names[k] : `rgb(${d[0]},${d[1]},${d[2]})`;
+    });
+  }, at);
+}
+
+/** Wait until the cells of `grid`'s shape show `grid` (rows of outcomes). */
+async function expectGrid(page, grid, timeout = 30_000) {
+  const at = grid.flatMap((row, r) => row.map((_, c) => [r, c]));
+  const want = grid.flat();
+  const end = Date.now() + timeout;
+  let got;
+  while (Date.now() < end) {
+    got = await cells(page, at);
+    if (JSON.stringify(got) === JSON.stringify(want)) return;
+    await page.waitForTimeout(150);
+  }
+  assert.deepEqual(got, want, 'matrix cells');
+}
+
+/** The centre of a matrix cell, in page coordinates. */
+async function cellPoint(page, r, c) {
+  const box = await page.locator('.matrix-scroll').boundingBox();
+  const g = await page.evaluate(() => {
+    const cv = document.querySelector('.matrix-canvas');
+    const sc = document.querySelector('.matrix-scroll');
+    return { left: +cv.dataset.left, top: +cv.dataset.top, cell: +cv.dataset.cell, sx: sc.scrollLeft, sy: sc.scrollTop };
+  });
+  return { x: box.x + g.left + c * g.cell - g.sx + g.cell / 2, y: box.y + g.top + r * g.cell - g.sy + g.cell / 2 };
+}
+
+async function clickCell(page, r, c) {
+  const p = await cellPoint(page, r, c);
+  await page.mouse.click(p.x, p.y);
+}
+
+async function textOf(page, sel, re, timeout = 20_000) {
+  try {
+    await page.waitForFunction(([s, src]) => new RegExp(src).test(document.querySelector(s)?.textContent ?? ''), [sel, re.source], { timeout });
+  } catch {
+    assert.fail(`${sel} should match ${re}, is ${JSON.stringify(await page.locator(sel).first().textContent().catch(() => null))}`);
+  }
+  return page.locator(sel).first().textContent();
+}
+
+// Figures 2 and 3 of seed 000 with variants (the gallery entry 000-matrix):
+// jobs raman (Fig. 3), riffraff, solomon × machines foo (Fig. 2), busy, sun.
+const MATRIX_000 = [
+  ['both', 'machine', 'job'],
+  ['machine', 'machine', 'none'],
+  ['job', 'none', 'both'],
+];
+
+test('match matrix: colours agree with the CLI for a small known pool', T, async () => {
+  await scenario('mm-matrix', async ({ page }) => {
+    await textOf(page, '#matrix-summary', /^3 jobs × 3 machines = 9 pairs\. 2 of the jobs and 2 of the machines have a mutual match; 2 pairs match both ways\./);
+    await expectGrid(page, MATRIX_000);
+    assert.equal(await page.locator('.legend li').count(), 5, 'the legend names every colour');
+    const bin = cli();
+    if (bin) {
+      const [machines, jobs] = (await pools(page)).map((p) => splitAds(p.text));
+      assert.equal(jobs.length, 3);
+      assert.deepEqual(cliMatrix(bin, jobs, machines), MATRIX_000, 'the CLI agrees cell by cell');
+    } else {
+      console.log('# classad CLI not built: checked against the known outcomes only');
+    }
+  }, { hash: '#example=000-matrix' });
+});
+
+test('match matrix: hover shows both ranks; a click opens both Requirements with their traces', T, async () => {
+  await scenario('mm-pair', async ({ page }) => {
+    await expectGrid(page, MATRIX_000);
+    const p = await cellPoint(page, 0, 0);
+    await page.mouse.move(p.x, p.y);
+    const tip = await textOf(page, '.matrix-tip', /both accept/);
+    assert.match(tip, /Job 1/);
+    assert.match(tip, /foo\.cs\.wisc\.edu/);
+    assert.match(tip, /The job's Rank of it: /);
+    assert.match(tip, /Its Rank of the job: /);
+    await screenshot(page, 'mm-matrix-hover');
+    // riffraff's job × the Figure 2 workstation: the machine refuses riffraff.
+    await clickCell(page, 1, 0);
+    await textOf(page, '.pair-detail h2', /^Job 2 × machine foo\.cs\.wisc\.edu$/);
+    await textOf(page, '#pair-job .value code', /^true$/);
+    await textOf(page, '#pair-machine .value code', /^false$/);
+    assert.match(await page.locator('#pair-machine .why').textContent(), /riffraff/);
+    assert.match(await page.locator('.pair-outcome').textContent(), /only the machine rejects/);
+    for (const side of ['#pair-job', '#pair-machine']) {
+      assert.ok((await page.locator(`${side} .explain li.tnode`).count()) >= 3, `${side} has an explain tree`);
+    }
+    // A node of the tree shows its source text from the pool.
+    await page.locator('#pair-machine .explain summary').first().click();
+    assert.match(await textOf(page, '#pair-machine .picked-source', /other\.Type == "Job"/), /In machine foo\.cs\.wisc\.edu/);
+    // The arrow keys move to the next pair.
+    await page.focus('.matrix-scroll');
+    await page.keyboard.press('ArrowRight');
+    await textOf(page, '.pair-detail h2', /^Job 2 × machine busy\.cs\.wisc\.edu$/);
+  }, { hash: '#example=000-matrix' });
+});
+
+test('match matrix: filters and sorting work on whole-matrix counts', T, async () => {
+  await scenario('mm-matrix-filtered', async ({ page }) => {
+    await expectGrid(page, MATRIX_000);
+    await page.selectOption('#row-filter', { label: 'with a match' });
+    await textOf(page, '#matrix-summary', /Showing 2 × 3\./);
+    await expectGrid(page, [MATRIX_000[0], MATRIX_000[2]]);
+    // Machines by matches, most first (stable): foo (1), sun (1), busy (0).
+    await page.selectOption('#col-sort', { label: 'most matches first' });
+    await expectGrid(page, [['both', 'job', 'machine'], ['job', 'both', 'none']]);
+    await page.selectOption('#col-filter', { label: 'without a match' });
+    await expectGrid(page, [['machine'], ['none']]);
+    await page.selectOption('#col-filter', { label: 'all' });
+    // Fading leaves mutual matches as they are and mutes the rest.
+    await page.check('#dim');
+    await page.waitForTimeout(300);
+    const [both, other] = await cells(page, [[0, 0], [0, 1]]);
+    assert.equal(both, 'both');
+    assert.match(other, /^rgb/, 'a faded cell is no longer the full colour');
+  }, { hash: '#example=000-matrix' });
+});
+
+test('match matrix: time-dependent policies follow the chosen clock (seed 001, Figures 4-6)', T, async () => {
+  await scenario('mm-matrix-clock', async ({ page }) => {
+    // Jobs: Fig. 5, Fig. 6, calvin, riffraff; machines: Fig. 4 workstation, the 768 MB machine.
+    assert.equal(await page.locator('#match-time').inputValue(), '2024-03-12T21:00');
+    const night = [['both', 'both'], ['job', 'both'], ['both', 'both'], ['both', 'both']];
+    await expectGrid(page, night);
+    await page.fill('#match-time', '2024-03-12T14:00');
+    await expectGrid(page, [['both', 'both'], ['job', 'both'], ['both', 'both'], ['machine', 'both']]);
+    await screenshot(page, 'mm-matrix-clock-day');
+    await page.selectOption('#match-clock', 'now');
+    assert.equal(await page.locator('#match-time').count(), 0, 'the real clock has no time to pick');
+  }, { hash: '#example=001-matrix' });
+});
+
+/** The cycle table's rows as [job, machine] ('—' when unmatched). */
+async function cycleRows(page) {
+  await page.locator('#cycle-table tbody tr').first().waitFor();
+  return page.$$eval('#cycle-table tbody tr', (trs) => trs.map((tr) => [tr.cells[1].textContent.trim(), tr.cells[2].textContent.trim()]));
+}
+
+/** `classad match` as [job, machine] pairs in cycle order ('-' → '—'). */
+function cliCycle(bin, args) {
+  const out = execFileSync(bin, ['match', ...args], { encoding: 'utf8' });
+  return out.trim().split('\n').map((l) => l.split(' ')).map(([job, machine]) => [job, machine === '-' ? '—' : machine]);
+}
+
+test('negotiation: the cycle as a table, as the CLI runs it, with $$() filled in', T, async () => {
+  await scenario('mm-negotiation-grid', async ({ page }) => {
+    const row = page.locator('#cycle-table tbody tr').first();
+    await row.waitFor();
+    const text = await row.textContent();
+    assert.match(text, /7\.0/);
+    assert.match(text, /cdf-toronto\.cdf\.prd/);
+    assert.match(text, /GlobusResource = "gk\.toronto\.example:2119\/jobmanager"/);
+    assert.match(text, /Stage = "\/tmp"/);
+    assert.equal(await row.locator('td').nth(3).textContent(), '120', "the job's rank: 120 files cached");
+    const bin = cli();
+    if (bin) {
+      const grid = path.join(ROOT, 'tests/corpora/grid');
+      assert.deepEqual(await cycleRows(page), cliCycle(bin, ['--jobs', `${grid}/jobs.classad`, '--machines', `${grid}/sites.classad`, '--functions', `${grid}/functions.classad`]));
+    }
+  }, { hash: '#example=003-negotiation' });
+  await scenario('mm-negotiation', async ({ page }) => {
+    await page.click('nav .tab:has-text("Negotiation")');
+    await textOf(page, '#cycle-summary', /^3 jobs considered: 2 matched, 1 not\./);
+    const rows = await cycleRows(page);
+    const bin = cli();
+    if (bin) {
+      const [machines, jobs] = (await pools(page)).map((p) => write(`${p.name}.classad`, p.text));
+      assert.deepEqual(rows, cliCycle(bin, ['--jobs', jobs, '--machines', machines, '--autocluster']), 'the CLI agrees');
+      assert.deepEqual(rows, cliCycle(bin, ['--jobs', jobs, '--machines', machines]), 'the naive cycle too');
+    }
+    assert.deepEqual(rows.filter(([, m]) => m !== '—').sort(), [['1', 'foo.cs.wisc.edu'], ['3', 'sun.cs.wisc.edu']]);
+    // Without auto-clustering: the same assignment.
+    await page.uncheck('#autocluster');
+    await textOf(page, '#cycle-summary', /without auto-clustering/);
+    assert.deepEqual(await cycleRows(page), rows);
+    await page.selectOption('#cycle-show', 'unmatched');
+    assert.deepEqual(await cycleRows(page), [['2', '—']]);
+    assert.match(await page.locator('#cycle-table tbody tr td.reason').textContent(), /machines-reject-job/);
+  }, { hash: '#example=000-matrix' });
+});
+
+test('negotiation: the classroom steps one job at a time', T, async () => {
+  await scenario('mm-classroom', async ({ page }) => {
+    await page.click('nav .tab:has-text("Negotiation")');
+    const order = await cycleRows(page);
+    await page.click('#classroom');
+    await textOf(page, '#class-step', new RegExp(`^Step 1 of 3: job ${order[0][0]}`));
+    const chosen = page.locator('#class-cands tr.chosen');
+    assert.match(await chosen.textContent(), new RegExp(`${order[0][1].replace(/\./g, '\\.')}.*★ chosen`));
+    assert.match(await page.locator('.class-taken').textContent(), /Nothing yet/);
+    await page.click('#class-next');
+    await textOf(page, '#class-step', new RegExp(`^Step 2 of 3: job ${order[1][0]}`));
+    assert.match(await page.locator('#class-result').textContent(), /^Gets no machine/);
+    // The machine taken at step 1 is listed as consumed from now on.
+    assert.match(await page.locator('#class-taken').textContent(), new RegExp(`${order[0][1].replace(/\./g, '\\.')} ← job ${order[0][0]}`));
+    await page.click('#class-next');
+    await textOf(page, '#class-step', /^Step 3 of 3/);
+    await screenshot(page, 'mm-classroom-step3');
+    await page.click('#class-prev');
+    await page.click('#class-prev');
+    await textOf(page, '#class-step', /^Step 1 of 3/);
+    // Play walks on by itself and stops at the end.
+    await page.click('#class-play');
+    await textOf(page, '#class-step', /^Step 3 of 3/, 10_000);
+    await textOf(page, '#class-play', /Play/, 5_000);
+  }, { hash: '#example=000-matrix' });
+});
+
+test('auto-clusters: significant attributes, clusters and the reduction, as the CLI clusters', T, async () => {
+  // Twelve jobs of three kinds (ImageSize drifting inside the 20% step).
+  const kinds = [['alice', 'INTEL'], ['bob', 'INTEL'], ['carol', 'SUN4u']];
+  let jobs = '';
+  kinds.forEach(([owner, arch], k) => {
+    for (let p = 0; p < 4; p++) {
+      jobs += `[ MyType = "Job"; ClusterId = ${k + 1}; ProcId = ${p}; Owner = "${owner}"; ImageSize = ${100000 + p * 10};\n  Requirements = TARGET.Arch == "${arch}" && TARGET.Memory * 1024 > ImageSize ]\n`;
+    }
+  });
+  const machines = '[ MyType = "Machine"; Name = "m1"; Arch = "INTEL"; Memory = 512; Requirements = TARGET.Owner != "bob" ]\n'
+    + '[ MyType = "Machine"; Name = "m2"; Arch = "SUN4u"; Memory = 256; Requirements = TARGET.ImageSize < 200000 ]\n';
+  const link = stateLink({ pools: [{ name: 'machines', text: machines }, { name: 'jobs', text: jobs }], view: 'clusters' });
+  await scenario('mm-clusters', async ({ page }) => {
+    const red = await textOf(page, '#reduction', /12\s*jobs.*3\s*auto-clusters/s);
+    assert.match(red, /75\.0% of the work saved/);
+    const chips = await page.locator('#significant .chip').allTextContents();
+    assert.ok(chips.includes('owner') && chips.includes('imagesize'), `significant: ${chips}`);
+    const rows = page.locator('#cluster-table tbody tr');
+    assert.equal(await rows.count(), 3);
+    assert.match(await rows.first().textContent(), /owner = "alice"/);
+    const bin = cli();
+    if (bin) {
+      const out = execFileSync(bin, ['autocluster', '--jobs', write('ac-jobs.classad', jobs), '--machines', write('ac-machines.classad', machines)], { encoding: 'utf8' });
+      assert.match(out, /12 jobs in 3 clusters/, 'the CLI finds the same clusters');
+    }
+  }, { hash: link });
+});
+
+/** A pool of the thesis workload from bench/gen_pool.py (its generator functions). */
+function genPool(kind, n) {
+  const f = path.join(scratch, `${kind}_${n}.txt`);
+  if (!existsSync(f)) {
+    const seed = kind === 'machines' ? 20000301 : 20000302;
+    const py = `import sys; sys.path.insert(0, ${JSON.stringify(path.join(ROOT, 'bench'))}); import gen_pool as g\n`
+      + `open(${JSON.stringify(f)}, 'w').write(g.render(g.${kind}(${seed}, ${n})))`;
+    execFileSync('python3', ['-c', py]);
+  }
+  return f;
+}
+
+/** Upload a file into pool tab `name` of the workbench and wait for it to be listed. */
+async function upload(page, name, file, ads) {
+  await page.click('nav .tab:has-text("Workbench")');
+  await page.click(`.pool-tabs [role=tab]:has-text("${name}")`);
+  await page.locator('.pool-tools input[type=file]').setInputFiles(file);
+  await textOf(page, '.diagnostics .summary', new RegExp(`^${ads} ads`), 120_000);
+}
+
+test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker restarts unseen', T, async () => {
+  const machines = genPool('machines', 2000);
+  const jobs = genPool('jobs', 2000);
+  await scenario('mm-big', async ({ page }) => {
+    await upload(page, 'machines', machines, 2000);
+    await upload(page, 'jobs', jobs, 2000);
+    // A naive cycle of 4,000,000 pairs: not run by itself; run, watch, cancel.
+    await page.click('nav .tab:has-text("Negotiation")');
+    await page.locator('#run-cycle').waitFor({ timeout: 120_000 });
+    await page.uncheck('#autocluster');
+    assert.equal(await page.locator('#cycle-table').count(), 0, 'a big cycle waits for Run');
+    await page.click('#run-cycle');
+    // The first progress message comes at once (0 of 2,000), then every 50 ms at most.
+    await textOf(page, '.run-progress', /of 2,000 \(\d+%\)/, 60_000);
+    await screenshot(page, 'mm-big-progress');
+    await page.click('.run-progress button.cancel');
+    await page.locator('.run-progress').waitFor({ state: 'detached', timeout: 5_000 });
+    assert.equal(await page.locator('#cycle-table').count(), 0, 'nothing shown for a cancelled cycle');
+    // The next run needs a fresh worker with both pools again: unseen.
+    await page.check('#autocluster');
+    await page.click('#run-cycle');
+    await textOf(page, '#cycle-summary', /^2,000 jobs considered: [\d,]+ matched/, 240_000);
+    assert.equal(await page.locator('#cycle-table tbody tr').count(), 100, 'one page of the table');
+    // The matrix: scrolled to the middle, the cells there come in.
+    await page.click('nav .tab:has-text("Matrix")');
+    await page.locator('.matrix-scroll').waitFor();
+    await page.evaluate(() => {
+      const s = document.querySelector('.matrix-scroll');
+      s.scrollTop = 16 * 1000;
+      s.scrollLeft = 16 * 1200;
+    });
+    await page.waitForFunction(() => {
+      const sc = document.querySelector('.matrix-scroll');
+      return sc.scrollTop > 15000;
+    });
+    const end = Date.now() + 60_000;
+    let seen;
+    while (Date.now() < end) {
+      seen = await cells(page, [[1003, 1203], [1010, 1210]]);
+      if (seen.every((c) => ['both', 'job', 'machine', 'none'].includes(c))) break;
+      await page.waitForTimeout(200);
+    }
+    assert.ok(seen.every((c) => ['both', 'job', 'machine', 'none'].includes(c)), `cells in the middle are computed: ${seen}`);
+    await screenshot(page, 'mm-big-matrix');
+    // Counting 4,000,000 pairs: progress, then cancel; the matrix goes on.
+    await page.click('button:has-text("Count all 4,000,000 pairs")');
+    await textOf(page, '.run-progress', /Counting.*of 2,000/, 60_000);
+    await page.click('.run-progress button.cancel');
+    await page.locator('button:has-text("Count all 4,000,000 pairs")').waitFor({ timeout: 5_000 });
+    await page.evaluate(() => { document.querySelector('.matrix-scroll').scrollTop += 16 * 300; });
+    const end2 = Date.now() + 60_000;
+    while (Date.now() < end2) {
+      seen = await cells(page, [[1303, 1203]]);
+      if (seen[0] !== 'pending') break;
+      await page.waitForTimeout(200);
+    }
+    assert.ok(['both', 'job', 'machine', 'none'].includes(seen[0]), `cells come in after a cancel: ${seen}`);
+  });
+});
+
+test('matchmaking views: no sideways scrolling on a phone, and a dark theme', T, async () => {
+  const bad = [];
+  for (const view of ['Matrix', 'Negotiation', 'Clusters']) {
+    await scenario(`mm-narrow-${view.toLowerCase()}`, async ({ page }) => {
+      await page.click(`nav .tab:has-text("${view}")`);
+      await page.locator('.match-view').waitFor();
+      await page.waitForTimeout(1_000);
+      const px = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      if (px > 0) bad.push(`${view} at 390 px scrolls sideways by ${px} px`);
+    }, { hash: '#example=000-matrix', viewport: { width: 390, height: 844 } });
+  }
+  assert.deepEqual(bad, []);
+  await scenario('mm-matrix-dark', async ({ page }) => {
+    await expectGrid(page, MATRIX_000);
+    const bg = await page.evaluate(() => getComputedStyle(document.querySelector('.matrix-canvas')).getPropertyValue('--m-none').trim());
+    assert.notEqual(bg, '#d3d6db', 'dark colours apply');
+    await clickCell(page, 0, 0);
+    await page.locator('#pair-machine .explain').waitFor();
+  }, { hash: '#example=000-matrix', colorScheme: 'dark' });
+});

@@ -1,0 +1,307 @@
+//! The worker's answers, read straight into the shape each view wants.
+//! `PoolResponse` is an internally tagged enum (`"kind": …`), which serde
+//! can only read by first copying the whole answer into a generic tree: for
+//! a 10,000-job cycle that doubled the time the page's main thread spent
+//! reading it. These structs name the fields of one variant each (the tag
+//! is ignored), so the answer is read once.
+//!
+//! Cycles and clusterings are turned into flat views in the worker
+//! ([`view_json`]): the page then carries no reader for the engine's
+//! richer types (tagged reasons, candidates, signatures), which kept the
+//! app's wasm tens of KB smaller.
+
+use classad::negotiate::{Augmented, CycleResult, Reason};
+use classad::session::PoolResponse;
+use classad::{Diagnostic, TraceNode};
+use serde::{Deserialize, Serialize};
+
+/// `PoolResponse::Loaded`.
+#[derive(Debug, Deserialize)]
+pub struct Loaded {
+    pub ads: usize,
+    pub labels: Vec<String>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub functions: Vec<String>,
+}
+
+/// `PoolResponse::Cells`.
+#[derive(Debug, Deserialize)]
+pub struct Cells {
+    pub cells: Vec<u8>,
+    pub job_ranks: Vec<String>,
+    pub machine_ranks: Vec<String>,
+}
+
+/// `PoolResponse::Counts`.
+#[derive(Debug, Deserialize)]
+pub struct Counts {
+    pub job_matches: Vec<u32>,
+    pub machine_matches: Vec<u32>,
+}
+
+/// `PoolResponse::Pair`.
+#[derive(Debug, Deserialize)]
+pub struct Pair {
+    pub job_label: String,
+    pub machine_label: String,
+    pub job_requirements: Option<TraceNode>,
+    pub machine_requirements: Option<TraceNode>,
+    pub job_rank: String,
+    pub machine_rank: String,
+    #[serde(default)]
+    pub job_attributes: Vec<String>,
+    #[serde(default)]
+    pub machine_attributes: Vec<String>,
+}
+
+/// A cycle, as the negotiation view shows it (made by [`view_json`]).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Cycle {
+    /// One per job, in the order the cycle considered them.
+    pub outcomes: Vec<Outcome>,
+    /// The distinct reasons, in words; outcomes point into it (a 10,000-job
+    /// cycle has a few dozen, each a sentence). The first is "" (matched).
+    pub reasons: Vec<String>,
+    pub matched: usize,
+    pub pair_evaluations: u64,
+    /// Auto-clusters, when the cycle used them.
+    pub clusters: Option<usize>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Outcome {
+    pub job: usize,
+    pub job_id: String,
+    pub machine: Option<usize>,
+    pub vector: Vec<String>,
+    /// Why it got no machine: an index into `Cycle::reasons`.
+    pub reason: u32,
+    /// Skipped: its auto-cluster had failed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skipped: bool,
+    pub candidates: usize,
+    pub cluster: Option<u32>,
+    /// Every compatible machine when its turn came (small pools only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub considered: Vec<Candidate>,
+    /// `$$()` attributes after the match (attribute, new text).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changed: Vec<(String, String)>,
+    /// `$$()` references the machine could not fill.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unresolved: Vec<String>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Candidate {
+    pub machine: usize,
+    pub vector: Option<Vec<String>>,
+    pub taken: bool,
+}
+
+impl Cycle {
+    /// Why `o` got no machine, in words ("" when it got one).
+    pub fn reason(&self, o: &Outcome) -> &str {
+        self.reasons
+            .get(o.reason as usize)
+            .map_or("", |s| s.as_str())
+    }
+
+    pub fn new(cycle: CycleResult, augmented: Vec<Augmented>) -> Cycle {
+        let clusters = cycle.clustering.as_ref().map(|c| c.clusters());
+        let mut aug = augmented.into_iter();
+        let mut reasons = vec![String::new()];
+        let mut reason_of = |r: &Reason| -> u32 {
+            if *r == Reason::Matched {
+                return 0;
+            }
+            let text = r.describe();
+            let at = reasons.iter().position(|x| *x == text).unwrap_or_else(|| {
+                reasons.push(text);
+                reasons.len() - 1
+            });
+            at as u32
+        };
+        let outcomes = cycle
+            .outcomes
+            .into_iter()
+            .map(|o| {
+                let a = aug.next().unwrap_or_default();
+                Outcome {
+                    job: o.job,
+                    job_id: o.job_id,
+                    machine: o.machine,
+                    vector: o.vector,
+                    reason: reason_of(&o.reason),
+                    skipped: matches!(o.reason, Reason::SkippedCluster { .. }),
+                    candidates: o.candidates,
+                    cluster: o.cluster,
+                    considered: o
+                        .considered
+                        .into_iter()
+                        .map(|c| Candidate {
+                            machine: c.machine,
+                            vector: c.vector,
+                            taken: c.taken,
+                        })
+                        .collect(),
+                    changed: a.changed,
+                    unresolved: a
+                        .unresolved
+                        .iter()
+                        .map(|u| format!("{}: $$({})", u.attribute, u.reference))
+                        .collect(),
+                }
+            })
+            .collect();
+        Cycle {
+            outcomes,
+            reasons,
+            matched: cycle.matched,
+            pair_evaluations: cycle.pair_evaluations,
+            clusters,
+        }
+    }
+}
+
+/// A clustering, as the auto-cluster view shows it (made by [`view_json`]).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Clusters {
+    /// The machine side's significant attributes (lower-case).
+    pub significant: Vec<String>,
+    /// Auto-cluster id of each job.
+    pub cluster_of: Vec<u32>,
+    pub job_labels: Vec<String>,
+    /// Per cluster, its first job's value of each signature attribute.
+    pub signatures: Vec<Vec<(String, String)>>,
+}
+
+/// The worker's answer to a session request: a cycle or a clustering as
+/// its flat view, anything else as the engine's `PoolResponse` JSON.
+pub fn view_json(r: PoolResponse) -> String {
+    let json = match r {
+        PoolResponse::Cycle {
+            cycle, augmented, ..
+        } => serde_json::to_string(&Cycle::new(cycle, augmented)),
+        PoolResponse::Clusters {
+            clustering,
+            job_labels,
+            signatures,
+        } => serde_json::to_string(&Clusters {
+            significant: clustering.significant,
+            cluster_of: clustering.cluster_of,
+            job_labels,
+            signatures,
+        }),
+        other => serde_json::to_string(&other),
+    };
+    json.unwrap_or_else(|e| format!("{{\"kind\":\"failed\",\"message\":\"{e}\"}}"))
+}
+
+/// `PoolResponse::Failed` (read on its own: deriving the whole
+/// `PoolResponse` reader into the page would cost it tens of KB).
+#[derive(Debug, Deserialize)]
+pub struct Failed {
+    pub kind: String,
+    pub message: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use classad::session::{PoolRequest, Session};
+
+    /// What the worker answers to a session request.
+    fn ask(s: &mut Session, json: &str) -> String {
+        match serde_json::from_str::<PoolRequest>(json) {
+            Ok(r) => view_json(s.handle_pool(r, &mut |_, _| true)),
+            Err(e) => panic!("{e}: {json}"),
+        }
+    }
+
+    /// Each struct reads what the engine's session writes for its variant.
+    #[test]
+    fn every_answer_reads_what_the_session_writes() {
+        let mut s = Session::new();
+        let load = |id: &str, text: &str| {
+            serde_json::json!({"op": "load_pool", "id": id, "text": text}).to_string()
+        };
+        let m = ask(
+            &mut s,
+            &load(
+                "m",
+                "[ Name = \"a\"; Memory = 100; Requirements = TARGET.Owner != \"x\" ]",
+            ),
+        );
+        let m: Loaded = serde_json::from_str(&m).unwrap();
+        assert_eq!((m.ads, m.labels.as_slice()), (1, &["a".to_string()][..]));
+        ask(
+            &mut s,
+            &load(
+                "j",
+                "[ Owner = \"y\"; Requirements = TARGET.Memory > 50; Rank = 2 ]",
+            ),
+        );
+        let c: Cells = serde_json::from_str(&ask(
+            &mut s,
+            r#"{"op":"match_cells","jobs":"j","machines":"m","rows":[0],"cols":[0]}"#,
+        ))
+        .unwrap();
+        assert_eq!((c.cells, c.job_ranks), (vec![0], vec!["2".to_string()]));
+        let n: Counts = serde_json::from_str(&ask(
+            &mut s,
+            r#"{"op":"match_counts","jobs":"j","machines":"m"}"#,
+        ))
+        .unwrap();
+        assert_eq!((n.job_matches, n.machine_matches), (vec![1], vec![1]));
+        let p: Pair = serde_json::from_str(&ask(
+            &mut s,
+            r#"{"op":"pair","jobs":"j","machines":"m","job":0,"machine":0}"#,
+        ))
+        .unwrap();
+        assert_eq!(p.job_requirements.unwrap().value, "true");
+        let y: Cycle = serde_json::from_str(&ask(
+            &mut s,
+            r#"{"op":"negotiate","jobs":"j","machines":"m","lean":true,"detail":true}"#,
+        ))
+        .unwrap();
+        assert_eq!((y.matched, y.clusters, y.outcomes.len()), (1, None, 1));
+        let o = &y.outcomes[0];
+        assert_eq!((o.machine, o.reason, o.skipped), (Some(0), 0, false));
+        assert_eq!((y.reason(o), o.considered.len()), ("", 1));
+        // Two jobs failing alike share one reason; nothing empty is sent.
+        ask(
+            &mut s,
+            &load("k", "[ Requirements = false ]\n[ Requirements = false ]"),
+        );
+        let json = ask(
+            &mut s,
+            r#"{"op":"negotiate","jobs":"k","machines":"m","lean":true}"#,
+        );
+        assert!(
+            !json.contains("\"changed\"") && !json.contains("\"considered\""),
+            "{json}"
+        );
+        let y: Cycle = serde_json::from_str(&json).unwrap();
+        assert_eq!(y.reasons.len(), 2);
+        assert!(y.outcomes.iter().all(|o| o.reason == 1));
+        assert!(y.reason(&y.outcomes[0]).starts_with("job-rejects-all"));
+        let k: Clusters = serde_json::from_str(&ask(
+            &mut s,
+            r#"{"op":"autocluster","jobs":"j","machines":"m"}"#,
+        ))
+        .unwrap();
+        assert_eq!((k.cluster_of.as_slice(), k.signatures.len()), (&[0][..], 1));
+        assert!(k.significant.contains(&"owner".to_string()));
+        // A failure is no answer of any kind.
+        let f = ask(
+            &mut s,
+            r#"{"op":"pair","jobs":"nope","machines":"m","job":0,"machine":0}"#,
+        );
+        assert!(serde_json::from_str::<Pair>(&f).is_err());
+        let why: Failed = serde_json::from_str(&f).unwrap();
+        assert_eq!(why.kind, "failed");
+        assert!(why.message.contains("not loaded"), "{}", why.message);
+        assert!(serde_json::from_str::<Cycle>(&f).is_err());
+    }
+}

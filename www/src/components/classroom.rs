@@ -1,0 +1,194 @@
+//! Classroom mode: a finished cycle replayed one job at a time. For the
+//! job whose turn it is: every machine that matches it both ways, each
+//! one's docking vector, which were already taken and which one it got;
+//! beside it, the machines consumed so far and the queue of jobs.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::negotiation::Shown;
+use crate::matchmaking::thousands;
+use crate::timer::Timeout;
+
+#[derive(Properties, PartialEq)]
+pub struct ClassroomProps {
+    pub shown: Rc<Shown>,
+    /// Index into the cycle's outcomes (the order jobs were considered).
+    pub step: usize,
+    pub on_step: Callback<usize>,
+    pub on_close: Callback<()>,
+}
+
+/// Candidates listed per step (the rest are counted).
+const SHOWN_CANDIDATES: usize = 200;
+const PLAY_MS: i32 = 1200;
+
+/// The machines taken before step `k`: machine → (step, job id).
+fn taken_before(s: &Shown, k: usize) -> Vec<(usize, usize, String)> {
+    s.cycle.outcomes[..k.min(s.cycle.outcomes.len())]
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| Some((o.machine?, i, o.job_id.clone())))
+        .collect()
+}
+
+#[component]
+pub fn Classroom(props: &ClassroomProps) -> Html {
+    let playing = use_state(|| false);
+    let timer = use_mut_ref(|| None::<Timeout>);
+    let s = &props.shown;
+    let n = s.cycle.outcomes.len();
+    let k = props.step.min(n.saturating_sub(1));
+    // Play: one step per tick, stopping at the end.
+    {
+        let (playing, on_step, timer) = (playing.clone(), props.on_step.clone(), timer.clone());
+        use_effect_with((*playing, k), move |(on, k)| {
+            let k = *k;
+            *timer.borrow_mut() = None;
+            if *on {
+                if k + 1 < n {
+                    *timer.borrow_mut() = Timeout::new(PLAY_MS, move || on_step.emit(k + 1));
+                } else {
+                    playing.set(false);
+                }
+            }
+        });
+    }
+    let Some(o) = s.cycle.outcomes.get(k) else {
+        return html! {};
+    };
+    let go = |to: usize| {
+        let on_step = props.on_step.clone();
+        Callback::from(move |_| on_step.emit(to))
+    };
+    let toggle = {
+        let playing = playing.clone();
+        Callback::from(move |_| playing.set(!*playing))
+    };
+    let on_range = {
+        let on_step = props.on_step.clone();
+        Callback::from(move |e: InputEvent| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value();
+            if let Ok(i) = v.parse::<usize>() {
+                on_step.emit(i.saturating_sub(1));
+            }
+        })
+    };
+    let close = {
+        let c = props.on_close.clone();
+        Callback::from(move |_| c.emit(()))
+    };
+    let taken = taken_before(s, k);
+    let taken_by = |m: usize| taken.iter().find(|t| t.0 == m);
+    // The chosen machine first, then the rest in pool order.
+    let (mut cands, rest): (Vec<&crate::answers::Candidate>, Vec<_>) = o
+        .considered
+        .iter()
+        .partition(|c| Some(c.machine) == o.machine);
+    cands.extend(rest);
+    let result = match o.machine.map(|m| s.machine_label(m)) {
+        Some(m) => format!(
+            "Gets {m}: the best docking vector {{{}}} among {} free compatible machine{}.",
+            o.vector.join(", "),
+            o.candidates,
+            if o.candidates == 1 { "" } else { "s" }
+        ),
+        None => format!("Gets no machine — {}.", s.cycle.reason(o)),
+    };
+    let rows = cands.iter().take(SHOWN_CANDIDATES).map(|c| {
+        let label = s.machine_label(c.machine);
+        let (class, status) = if Some(c.machine) == o.machine {
+            ("chosen", "★ chosen".to_string())
+        } else if let Some((_, step, job)) = taken_by(c.machine) {
+            ("taken", format!("taken by job {job} (step {})", step + 1))
+        } else if c.vector.is_none() {
+            ("discarded", "vector not a number: discarded".to_string())
+        } else {
+            ("free", "free, but a lower vector".to_string())
+        };
+        html! {
+            <tr class={class}>
+                <td><code>{ label }</code></td>
+                <td>{ match &c.vector { Some(v) => html! { <code>{ format!("{{{}}}", v.join(", ")) }</code> }, None => html! { <span class="muted">{ "—" }</span> } } }</td>
+                <td>{ status }</td>
+            </tr>
+        }
+    });
+    let more = cands.len().saturating_sub(SHOWN_CANDIDATES);
+    let queue_from = k.saturating_sub(3);
+    let queue = s.cycle.outcomes[queue_from..(k + 7).min(n)]
+        .iter()
+        .enumerate()
+        .map(|(d, q)| {
+            let i = queue_from + d;
+            let state = if i < k {
+                match q.machine {
+                    Some(m) => format!("→ {}", s.machine_label(m)),
+                    None => "→ none".to_string(),
+                }
+            } else if i == k {
+                "← now".to_string()
+            } else {
+                String::new()
+            };
+            html! {
+                <li class={classes!((i == k).then_some("current"), (i < k).then_some("done"))}>
+                    <button class="link" onclick={go(i)}><code>{ q.job_id.clone() }</code></button>
+                    <span class="muted">{ format!(" {state}") }</span>
+                </li>
+            }
+        });
+    let skipped = o.skipped;
+    html! {
+        <section class="classroom" aria-label="Classroom" id="classroom-panel">
+            <div class="class-head">
+                <h3 id="class-step">{ format!("Step {} of {}: job {}", k + 1, thousands(n as u64), o.job_id) }
+                    if let Some(c) = o.cluster { <span class="muted">{ format!(" (auto-cluster {c})") }</span> }
+                </h3>
+                <div class="class-controls">
+                    <button id="class-prev" onclick={go(k.saturating_sub(1))} disabled={k == 0}>{ "◀ Prev" }</button>
+                    <button id="class-play" onclick={toggle}>{ if *playing { "❚❚ Pause" } else { "▶ Play" } }</button>
+                    <button id="class-next" onclick={go((k + 1).min(n.saturating_sub(1)))} disabled={k + 1 >= n}>{ "Next ▶" }</button>
+                    <input type="range" min="1" max={n.to_string()} value={(k + 1).to_string()} oninput={on_range} aria-label="Step" />
+                    <button onclick={close} aria-label="Close the classroom">{ "×" }</button>
+                </div>
+            </div>
+            <p class={classes!("class-result", if o.machine.is_some() { "v-true" } else { "v-false" })} id="class-result">{ result }</p>
+            <div class="class-grid">
+                <div class="class-cands">
+                    <h4>{ format!("Machines that match it both ways ({})", thousands(o.considered.len() as u64)) }</h4>
+                    if skipped {
+                        <p class="muted">{ "Not surveyed: its auto-cluster already failed this cycle, so the negotiator skips it." }</p>
+                    } else if o.considered.is_empty() {
+                        <p class="muted">{ "None." }</p>
+                    } else {
+                        <table class="cands" id="class-cands">
+                            <thead><tr><th>{ "Machine" }</th><th>{ "Docking vector" }</th><th>{ "" }</th></tr></thead>
+                            <tbody>{ for rows }</tbody>
+                        </table>
+                        if more > 0 { <p class="muted">{ format!("and {} more", thousands(more as u64)) }</p> }
+                    }
+                </div>
+                <div class="class-taken">
+                    <h4>{ format!("Taken before this step ({})", taken.len()) }</h4>
+                    if taken.is_empty() {
+                        <p class="muted">{ "Nothing yet: every machine is free." }</p>
+                    } else {
+                        <ul id="class-taken">
+                            { for taken.iter().rev().take(100).map(|(m, _, job)| html! {
+                                <li><code>{ s.machine_label(*m) }</code><span class="muted">{ format!(" ← job {job}") }</span></li>
+                            }) }
+                        </ul>
+                    }
+                </div>
+                <div class="class-queue">
+                    <h4>{ "Queue (priority order)" }</h4>
+                    <ol start={(queue_from + 1).to_string()}>{ for queue }</ol>
+                </div>
+            </div>
+        </section>
+    }
+}

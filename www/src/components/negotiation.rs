@@ -1,0 +1,392 @@
+//! The negotiation view: one cycle run in the worker (with or without
+//! auto-clustering), shown as a table — job → machine, rank, docking
+//! vector, reason, and the job's `$$()` attributes after the match — paged,
+//! so 10,000 jobs are no more work to show than 100. Small pools also get
+//! every job's candidates, for the classroom stepper.
+
+use std::rc::Rc;
+
+use classad::session::PoolRequest;
+use classad::Mode;
+use yew::prelude::*;
+
+use super::classroom::Classroom;
+use super::match_bar::{pools_gate, MatchBar, MatchPools, MatchViewProps, Progress};
+use crate::app::Action;
+use crate::matchmaking::{count, duration, thousands};
+use crate::session_client::{PoolInfo, Session, CANCELLED};
+use crate::state::MatchSettings;
+use crate::timer::now_ms;
+
+/// Cycles up to this many pairs run by themselves when the view opens.
+const RUN_AT_ONCE: u64 = 250_000;
+/// Up to this many pairs, the cycle records every job's candidates (the
+/// classroom needs them; for big pools they would be megabytes).
+pub const DETAIL_PAIRS: u64 = 40_000;
+const PAGE: usize = 100;
+
+/// A finished cycle, as shown.
+pub struct Shown {
+    pub cycle: crate::answers::Cycle,
+    /// The machines pool (for its labels).
+    pub machines: Rc<PoolInfo>,
+    pub ms: f64,
+    pub autocluster: bool,
+    /// What it was run on (pools, mode, clock), to tell a stale result.
+    key: Key,
+}
+
+type Key = (usize, usize, Mode, Option<String>);
+
+/// The same result (results are shared, never compared by content).
+impl PartialEq for Shown {
+    fn eq(&self, o: &Self) -> bool {
+        std::ptr::eq(self, o)
+    }
+}
+
+impl Shown {
+    pub fn machine_label(&self, m: usize) -> String {
+        self.machines
+            .labels
+            .get(m)
+            .cloned()
+            .unwrap_or_else(|| (m + 1).to_string())
+    }
+    pub fn has_detail(&self) -> bool {
+        self.cycle.outcomes.iter().any(|o| !o.considered.is_empty())
+    }
+}
+
+#[component]
+pub fn NegotiationView(props: &MatchViewProps) -> Html {
+    let gate = pools_gate(&props.pools, &props.session);
+    html! {
+        <main class="match-view" aria-label="Negotiation">
+            <MatchBar state={props.state.clone()} dispatch={props.dispatch.clone()} pools={props.pools.clone()} />
+            <h2>{ "Negotiation cycle" }</h2>
+            <p class="view-intro">{ "The negotiator takes the jobs in priority order and gives each the free machine that matches it both ways with the best docking vector (the job's Rank, then the preemption policy); a matched machine is taken. Auto-clustering surveys the machines once per group of alike jobs." }</p>
+            { match (gate, props.pools.ready()) {
+                (None, Some((jobs, machines))) => html! {
+                    <NegotiationBody session={props.session.clone()} pools={props.pools.clone()} {jobs} {machines}
+                        mode={props.state.mode} settings={props.state.matching.clone()} dispatch={props.dispatch.clone()} />
+                },
+                (Some(g), _) => g,
+                (None, None) => html! {},
+            } }
+        </main>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BodyProps {
+    session: Session,
+    pools: MatchPools,
+    jobs: Rc<PoolInfo>,
+    machines: Rc<PoolInfo>,
+    mode: Mode,
+    settings: MatchSettings,
+    dispatch: Callback<Action>,
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Show {
+    All,
+    Matched,
+    Unmatched,
+}
+
+fn reason_text(c: &crate::answers::Cycle, o: &crate::answers::Outcome) -> String {
+    match o.machine {
+        Some(_) => format!(
+            "matched (best of {} free compatible machine{})",
+            o.candidates,
+            if o.candidates == 1 { "" } else { "s" }
+        ),
+        None => c.reason(o).to_string(),
+    }
+}
+
+#[component]
+fn NegotiationBody(props: &BodyProps) -> Html {
+    let result = use_state(|| None::<Rc<Shown>>);
+    let running = use_state(|| None::<(Option<(usize, usize)>, f64)>);
+    let error = use_state(|| None::<String>);
+    let page = use_state(|| 0usize);
+    let show = use_state(|| Show::All);
+    let step = use_state(|| None::<usize>);
+
+    let key: Key = (
+        Rc::as_ptr(&props.jobs) as usize,
+        Rc::as_ptr(&props.machines) as usize,
+        props.mode,
+        props.settings.clock.clone(),
+    );
+    let pairs = props.jobs.ads as u64 * props.machines.ads as u64;
+    let run = {
+        let (session, args) = (props.session.clone(), props.pools.args());
+        let (result, running, error, page, step) = (
+            result.clone(),
+            running.clone(),
+            error.clone(),
+            page.clone(),
+            step.clone(),
+        );
+        let (mode, clock, autocluster) = (
+            props.mode,
+            props.settings.clock.clone(),
+            props.settings.autocluster,
+        );
+        let key = key.clone();
+        let machines = props.machines.clone();
+        Callback::from(move |_: ()| {
+            let started = now_ms();
+            running.set(Some((None, started)));
+            error.set(None);
+            let now = crate::clock::resolve(clock.as_deref());
+            let progress = {
+                let running = running.clone();
+                Callback::from(move |at: (usize, usize)| running.set(Some((Some(at), started))))
+            };
+            let (result, running, error, page, step, key, machines) = (
+                result.clone(),
+                running.clone(),
+                error.clone(),
+                page.clone(),
+                step.clone(),
+                key.clone(),
+                machines.clone(),
+            );
+            session.request(
+                &args,
+                move |ids| PoolRequest::Negotiate {
+                    jobs: ids[0].clone(),
+                    machines: ids[1].clone(),
+                    autocluster,
+                    detail: pairs <= DETAIL_PAIRS,
+                    mode,
+                    now: Some(now.0),
+                    tz_offset: Some(now.1),
+                    lean: true,
+                },
+                Some(progress),
+                move |r: Result<crate::answers::Cycle, String>| {
+                    running.set(None);
+                    match r {
+                        Ok(a) => {
+                            page.set(0);
+                            step.set(None);
+                            result.set(Some(Rc::new(Shown {
+                                cycle: a,
+                                machines: machines.clone(),
+                                ms: now_ms() - started,
+                                autocluster,
+                                key,
+                            })));
+                        }
+                        Err(e) if e == CANCELLED => {}
+                        Err(e) => error.set(Some(e)),
+                    }
+                },
+            );
+        })
+    };
+    // Small cycles run by themselves (and again when their inputs change).
+    {
+        let run = run.clone();
+        let deps = (key.clone(), props.settings.autocluster);
+        use_effect_with(deps, move |_| {
+            if pairs <= RUN_AT_ONCE {
+                run.emit(());
+            }
+        });
+    }
+    // Leaving the view stops a cycle under way: nobody would see it, and
+    // it would hold up the other views' requests.
+    {
+        let (session, busy) = (props.session.clone(), running.is_some());
+        let live = use_mut_ref(|| false);
+        *live.borrow_mut() = busy;
+        use_effect_with((), move |_| {
+            move || {
+                if *live.borrow() {
+                    session.cancel();
+                }
+            }
+        });
+    }
+    let on_autocluster = {
+        let (d, m) = (props.dispatch.clone(), props.settings.clone());
+        Callback::from(move |_: Event| {
+            let mut m = m.clone();
+            m.autocluster = !m.autocluster;
+            d.emit(Action::SetMatching(m));
+        })
+    };
+    let on_cancel = {
+        let s = props.session.clone();
+        Callback::from(move |_| s.cancel())
+    };
+    let busy = running.is_some();
+    let controls = html! {
+        <div class="matrix-tools">
+            <button id="run-cycle" class="primary" disabled={busy} onclick={{ let r = run.clone(); Callback::from(move |_| r.emit(())) }}>{ "Run a cycle" }</button>
+            <label class="check"><input type="checkbox" id="autocluster" checked={props.settings.autocluster} onchange={on_autocluster} />{ " auto-clustering" }</label>
+        </div>
+    };
+    let progress = match &*running {
+        Some((at, started)) => html! {
+            <Progress label="Negotiating…" at={*at} elapsed={Some(now_ms() - started)} {on_cancel} />
+        },
+        None => html! {},
+    };
+    let err = (*error)
+        .clone()
+        .map(|e| html! { <p class="status v-error">{ format!("The cycle failed: {e}") }</p> });
+    let Some(r) = (*result).clone() else {
+        let hint = (running.is_none() && pairs > RUN_AT_ONCE).then(|| html! {
+            <p class="muted">{ format!("{}: the cycle runs in the background when you ask for it, with progress; it can take a while.", count(pairs, "pair", "pairs")) }</p>
+        });
+        return html! { <>{ controls }{ hint.unwrap_or_default() }{ progress }{ err.unwrap_or_default() }</> };
+    };
+
+    let stale = r.key != key;
+    let matched = r.cycle.matched;
+    let n = r.cycle.outcomes.len();
+    let clusters = r.cycle.clusters;
+    let summary = format!(
+        "{} considered: {} matched, {} not. {} in {}{}.",
+        count(n as u64, "job", "jobs"),
+        thousands(matched as u64),
+        thousands((n - matched) as u64),
+        count(
+            r.cycle.pair_evaluations,
+            "pair evaluation",
+            "pair evaluations"
+        ),
+        duration(r.ms),
+        match clusters {
+            Some(c) => format!(", {}", count(c as u64, "auto-cluster", "auto-clusters")),
+            None => ", without auto-clustering".to_string(),
+        }
+    );
+    let rows: Vec<usize> = (0..n)
+        .filter(|&i| match *show {
+            Show::All => true,
+            Show::Matched => r.cycle.outcomes[i].machine.is_some(),
+            Show::Unmatched => r.cycle.outcomes[i].machine.is_none(),
+        })
+        .collect();
+    let pages = rows.len().div_ceil(PAGE).max(1);
+    let pg = (*page).min(pages - 1);
+    let any_aug = r
+        .cycle
+        .outcomes
+        .iter()
+        .any(|o| !o.changed.is_empty() || !o.unresolved.is_empty());
+    let detail = r.has_detail();
+    let open_step = |i: usize| {
+        let step = step.clone();
+        Callback::from(move |_| step.set(Some(i)))
+    };
+    let body = (pg * PAGE..((pg + 1) * PAGE).min(rows.len())).map(|k| {
+        let i = rows[k];
+        let o = &r.cycle.outcomes[i];
+        html! {
+            <tr class={classes!(if o.machine.is_some() { "ok" } else { "no" })}>
+                <td class="num">
+                    if detail { <button class="link" onclick={open_step(i)} title="Step through the cycle from here">{ i + 1 }</button> } else { { i + 1 } }
+                </td>
+                <td><code>{ o.job_id.clone() }</code></td>
+                <td>{ match o.machine { Some(m) => html! { <code>{ r.machine_label(m) }</code> }, None => html! { <span class="muted">{ "—" }</span> } } }</td>
+                <td class="num"><code>{ o.vector.first().cloned().unwrap_or_default() }</code></td>
+                <td>if !o.vector.is_empty() { <code>{ format!("{{{}}}", o.vector.join(", ")) }</code> }</td>
+                <td class="reason">{ reason_text(&r.cycle, o) }</td>
+                if clusters.is_some() { <td class="num">{ o.cluster.map(|c| c.to_string()).unwrap_or_default() }</td> }
+                if any_aug {
+                    <td class="aug">
+                        { for o.changed.iter().map(|(k, v)| html! { <div><code>{ format!("{k} = {v}") }</code></div> }) }
+                        { for o.unresolved.iter().map(|u| html! { <div class="v-undef">{ format!("unresolved: {u}") }</div> }) }
+                    </td>
+                }
+            </tr>
+        }
+    });
+    let pager = |to: usize, label: &'static str, off: bool| {
+        let page = page.clone();
+        html! { <button disabled={off} onclick={Callback::from(move |_| page.set(to))}>{ label }</button> }
+    };
+    let show_sel = {
+        let (show, page) = (show.clone(), page.clone());
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            show.set(match v.as_str() {
+                "matched" => Show::Matched,
+                "unmatched" => Show::Unmatched,
+                _ => Show::All,
+            });
+            page.set(0);
+        })
+    };
+    let classroom = match *step {
+        Some(s) if detail => html! {
+            <Classroom shown={r.clone()} step={s.min(n.saturating_sub(1))}
+                on_step={{ let st = step.clone(); Callback::from(move |s| st.set(Some(s))) }}
+                on_close={{ let st = step.clone(); Callback::from(move |_| st.set(None)) }} />
+        },
+        _ => html! {},
+    };
+    html! {
+        <>
+            { controls }
+            { progress }
+            { err.unwrap_or_default() }
+            if stale {
+                <p class="status">{ "The pools, mode or clock changed since this cycle ran: run it again to update it." }</p>
+            }
+            <p class="matrix-summary" id="cycle-summary">{ summary }</p>
+            if detail {
+                <p>
+                    <button id="classroom" onclick={open_step(0)} disabled={step.is_some()}>{ "Step through it (classroom)" }</button>
+                    <span class="muted">{ " one job at a time: its candidates, their docking vectors, the chosen one" }</span>
+                </p>
+            } else if !r.cycle.outcomes.is_empty() {
+                <p class="muted">{ format!("Stepping through the cycle needs every job's candidates: available up to {} pairs.", thousands(DETAIL_PAIRS)) }</p>
+            }
+            { classroom }
+            <div class="table-tools">
+                <label>{ "Show " }
+                    <select id="cycle-show" onchange={show_sel}>
+                        <option value="all" selected={*show == Show::All}>{ "every job" }</option>
+                        <option value="matched" selected={*show == Show::Matched}>{ "matched jobs" }</option>
+                        <option value="unmatched" selected={*show == Show::Unmatched}>{ "unmatched jobs" }</option>
+                    </select>
+                </label>
+                if pages > 1 {
+                    <span class="pager">
+                        { pager(0, "First", pg == 0) }
+                        { pager(pg.saturating_sub(1), "Previous", pg == 0) }
+                        <span>{ format!("page {} of {}", pg + 1, pages) }</span>
+                        { pager(pg + 1, "Next", pg + 1 >= pages) }
+                        { pager(pages - 1, "Last", pg + 1 >= pages) }
+                    </span>
+                }
+            </div>
+            <div class="table-wrap">
+                <table class="cycle" id="cycle-table">
+                    <thead><tr>
+                        <th class="num" title="The order the cycle considered the jobs in">{ "#" }</th>
+                        <th>{ "Job" }</th><th>{ "Machine" }</th>
+                        <th class="num" title="The job's Rank of the machine (first component of the docking vector)">{ "Rank" }</th>
+                        <th>{ "Docking vector" }</th><th>{ "Why" }</th>
+                        if clusters.is_some() { <th class="num">{ "Cluster" }</th> }
+                        if any_aug { <th title="The job's $$() references filled in from the machine">{ "After the match" }</th> }
+                    </tr></thead>
+                    <tbody>{ for body }</tbody>
+                </table>
+            </div>
+        </>
+    }
+}

@@ -1,0 +1,382 @@
+//! The page side of the matchmaking worker: a worker whose engine
+//! `Session` keeps the pools parsed, so a window of the match matrix does
+//! not re-send a 10 MB pool. Requests are answered in order; several may be
+//! waiting at once (unlike `worker::WorkerClient`, which keeps one).
+//!
+//! A pool is (re)loaded when its text differs from what the worker holds,
+//! by index: the worker knows pool `i` as `p<i>`. Cancel terminates the
+//! worker (its engine cannot be interrupted); everything waiting fails with
+//! [`CANCELLED`]. Pools that were loaded stay "ready" for the page (their
+//! labels are still right) and are sent again with the next request that
+//! needs them, so callers never see the restart.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
+
+use classad::session::PoolRequest;
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use yew::Callback;
+
+use crate::worker::READY;
+
+/// The error a cancelled request gets.
+pub const CANCELLED: &str = "cancelled";
+
+/// A pool as the worker's session holds it.
+#[derive(Debug, PartialEq)]
+pub struct PoolInfo {
+    pub ads: usize,
+    /// The ads' labels (jobs: `ClusterId.ProcId`; machines: `Name`).
+    pub labels: Vec<String>,
+    pub errors: usize,
+    /// Functions the pool defines (a `MyType = "Functions"` ad).
+    pub functions: Vec<String>,
+}
+
+#[derive(Clone, Debug)]
+pub enum PoolLoad {
+    Loading,
+    Ready(Rc<PoolInfo>),
+    Failed(String),
+}
+
+impl PartialEq for PoolLoad {
+    fn eq(&self, o: &Self) -> bool {
+        match (self, o) {
+            (PoolLoad::Loading, PoolLoad::Loading) => true,
+            (PoolLoad::Ready(a), PoolLoad::Ready(b)) => Rc::ptr_eq(a, b),
+            (PoolLoad::Failed(a), PoolLoad::Failed(b)) => a == b,
+            _ => false,
+        }
+    }
+}
+
+/// Gets the answer's text (borrowed: answers can be megabytes).
+type Done = Box<dyn for<'a> FnOnce(Result<&'a str, String>)>;
+
+struct Pending {
+    done: Done,
+    progress: Option<Callback<(usize, usize)>>,
+}
+
+struct Live {
+    worker: web_sys::Worker,
+    ready: bool,
+    /// Messages posted before the worker said `ready`.
+    queue: Vec<String>,
+}
+
+struct Slot {
+    text: Rc<str>,
+    load: PoolLoad,
+    /// The present worker has it (false after a restart).
+    in_worker: bool,
+}
+
+#[derive(Default)]
+struct Inner {
+    live: Option<Live>,
+    pending: BTreeMap<u64, Pending>,
+    next_id: u64,
+    /// Per pool index, the text the worker holds (or is loading).
+    slots: Vec<Option<Slot>>,
+    /// Texts whose load the user cancelled: not reloaded on their own.
+    cancelled: Vec<Rc<str>>,
+}
+
+fn same(a: &Rc<str>, b: &Rc<str>) -> bool {
+    Rc::ptr_eq(a, b) || (a.len() == b.len() && a == b)
+}
+
+pub struct SessionClient {
+    url: String,
+    inner: Rc<RefCell<Inner>>,
+    /// Told whenever a pool's load state changes.
+    on_change: Callback<()>,
+}
+
+impl SessionClient {
+    pub fn new(url: &str, on_change: Callback<()>) -> SessionClient {
+        SessionClient {
+            url: url.to_string(),
+            inner: Rc::new(RefCell::new(Inner::default())),
+            on_change,
+        }
+    }
+
+    /// The worker, started if needed.
+    fn post(&self, msg: String) -> Result<(), String> {
+        let mut st = self.inner.borrow_mut();
+        if st.live.is_none() {
+            let worker = web_sys::Worker::new(&self.url)
+                .map_err(|e| format!("cannot start the engine worker: {e:?}"))?;
+            self.install(&worker);
+            st.live = Some(Live {
+                worker,
+                ready: false,
+                queue: vec![],
+            });
+        }
+        let Some(live) = st.live.as_mut() else {
+            return Err("no worker".into());
+        };
+        if live.ready {
+            live.worker
+                .post_message(&JsValue::from_str(&msg))
+                .map_err(|e| format!("cannot reach the engine worker: {e:?}"))
+        } else {
+            live.queue.push(msg);
+            Ok(())
+        }
+    }
+
+    fn install(&self, worker: &web_sys::Worker) {
+        let inner = self.inner.clone();
+        let onmessage =
+            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+                let text = e.data().as_string().unwrap_or_default();
+                on_message(&inner, &text);
+            });
+        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+        onmessage.forget();
+        // A crash (out of memory, a panic) fails everything waiting; the
+        // next request starts afresh.
+        let inner = self.inner.clone();
+        let on_change = self.on_change.clone();
+        let onerror = Closure::<dyn FnMut(JsValue)>::new(move |_e: JsValue| {
+            let waiting = reset(&inner, false);
+            for p in waiting {
+                (p.done)(Err("the engine worker stopped (out of memory?)".into()));
+            }
+            on_change.emit(());
+        });
+        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+        onerror.forget();
+    }
+
+    fn send(
+        &self,
+        verb: &str,
+        payload: &str,
+        progress: Option<Callback<(usize, usize)>>,
+        done: Done,
+    ) {
+        let id = {
+            let mut st = self.inner.borrow_mut();
+            st.next_id += 1;
+            let id = st.next_id;
+            st.pending.insert(id, Pending { done, progress });
+            id
+        };
+        if let Err(e) = self.post(format!("{id}\n{verb}\n{payload}")) {
+            let p = self.inner.borrow_mut().pending.remove(&id);
+            if let Some(p) = p {
+                (p.done)(Err(e));
+            }
+        }
+    }
+
+    /// What the worker has of pool `index` with this text.
+    pub fn status(&self, index: usize, text: &Rc<str>) -> Option<PoolLoad> {
+        let st = self.inner.borrow();
+        match st.slots.get(index) {
+            Some(Some(s)) if same(&s.text, text) => Some(s.load.clone()),
+            _ => None,
+        }
+    }
+
+    /// Load pool `index` unless the worker has (or is loading) this text.
+    /// `auto`: a load nobody asked for: skipped for a text whose load the
+    /// user cancelled, and for one loaded before a restart (it is sent
+    /// again when a request needs it).
+    pub fn ensure(&self, index: usize, text: &Rc<str>, auto: bool) {
+        {
+            let mut st = self.inner.borrow_mut();
+            if auto && st.cancelled.iter().any(|c| same(c, text)) {
+                return;
+            }
+            st.cancelled.retain(|c| !same(c, text));
+            if st.slots.len() <= index {
+                st.slots.resize_with(index + 1, || None);
+            }
+            match &mut st.slots[index] {
+                Some(s) if same(&s.text, text) && auto => return,
+                Some(s) if same(&s.text, text) && !matches!(s.load, PoolLoad::Failed(_)) => {
+                    if s.in_worker {
+                        return;
+                    }
+                    // Loaded before a restart: send it again, quietly (the
+                    // labels the page has are still right).
+                    s.in_worker = true;
+                    drop(st);
+                    self.send_load(index, text);
+                    return;
+                }
+                slot => {
+                    *slot = Some(Slot {
+                        text: text.clone(),
+                        load: PoolLoad::Loading,
+                        in_worker: true,
+                    })
+                }
+            }
+        }
+        self.on_change.emit(());
+        self.send_load(index, text);
+    }
+
+    fn send_load(&self, index: usize, text: &Rc<str>) {
+        let inner = self.inner.clone();
+        let on_change = self.on_change.clone();
+        let t = text.clone();
+        let done: Done = Box::new(move |r| {
+            let load = match r.and_then(parse::<crate::answers::Loaded>) {
+                Ok(a) => PoolLoad::Ready(Rc::new(PoolInfo {
+                    ads: a.ads,
+                    labels: a.labels,
+                    errors: a.diagnostics.iter().filter(|d| d.is_error()).count(),
+                    functions: a.functions,
+                })),
+                Err(e) => PoolLoad::Failed(e),
+            };
+            if matches!(&load, PoolLoad::Failed(e) if e == CANCELLED) {
+                return; // `reset` has dealt with the slot
+            }
+            let mut st = inner.borrow_mut();
+            if let Some(Some(s)) = st.slots.get_mut(index) {
+                if same(&s.text, &t) {
+                    match (&s.load, load) {
+                        // A quiet reload after a restart: the page keeps
+                        // what it has (same text, same labels).
+                        (PoolLoad::Ready(_), PoolLoad::Ready(_)) => return,
+                        (_, l) => s.load = l,
+                    }
+                }
+            }
+            drop(st);
+            on_change.emit(());
+        });
+        self.send("load", &format!("p{index}\n{text}"), None, done);
+    }
+
+    /// Send `req` (built from the pools' worker ids) once the pools are
+    /// loaded; `progress` hears (done, total) now and then; `done` gets the
+    /// answer read as `T` (one of `answers`), or why there is none.
+    pub fn request<T: DeserializeOwned + 'static>(
+        &self,
+        pools: &[(usize, Rc<str>)],
+        build: impl FnOnce(&[String]) -> PoolRequest,
+        progress: Option<Callback<(usize, usize)>>,
+        done: impl FnOnce(Result<T, String>) + 'static,
+    ) {
+        for (i, t) in pools {
+            self.ensure(*i, t, false);
+        }
+        let ids: Vec<String> = pools.iter().map(|(i, _)| format!("p{i}")).collect();
+        let payload = serde_json::to_string(&build(&ids)).unwrap_or_default();
+        let done: Done = Box::new(move |r| done(r.and_then(|j| parse(j))));
+        self.send("session", &payload, progress, done);
+    }
+
+    /// Stop everything: terminate the worker; waiting requests fail with
+    /// [`CANCELLED`].
+    pub fn cancel(&self) {
+        let waiting = reset(&self.inner, true);
+        for p in waiting {
+            (p.done)(Err(CANCELLED.into()));
+        }
+        self.on_change.emit(());
+    }
+
+    pub fn busy(&self) -> bool {
+        !self.inner.borrow().pending.is_empty()
+    }
+}
+
+/// Stop the worker; hand back what was waiting (to be failed by the
+/// caller, with no borrow held). Loads under way are forgotten; loaded
+/// pools are marked to be sent again. `by_user`: a cancel, so the loads
+/// it stopped are not restarted on their own.
+fn reset(inner: &Rc<RefCell<Inner>>, by_user: bool) -> Vec<Pending> {
+    let mut st = inner.borrow_mut();
+    if let Some(live) = st.live.take() {
+        // Also after an error: a worker whose wasm trapped is of no use.
+        live.worker.terminate();
+    }
+    let mut cancelled = vec![];
+    for slot in st.slots.iter_mut() {
+        match slot {
+            Some(s) if matches!(s.load, PoolLoad::Loading) => {
+                cancelled.push(s.text.clone());
+                *slot = None;
+            }
+            Some(s) => s.in_worker = false,
+            None => {}
+        }
+    }
+    if by_user {
+        st.cancelled.extend(cancelled);
+    }
+    std::mem::take(&mut st.pending).into_values().collect()
+}
+
+fn on_message(inner: &Rc<RefCell<Inner>>, text: &str) {
+    if text == READY {
+        let mut st = inner.borrow_mut();
+        if let Some(live) = st.live.as_mut() {
+            live.ready = true;
+            for m in std::mem::take(&mut live.queue) {
+                let _ = live.worker.post_message(&JsValue::from_str(&m));
+            }
+        }
+        return;
+    }
+    let (id, rest) = text.split_once('\n').unwrap_or(("0", ""));
+    let id: u64 = id.parse().unwrap_or(0);
+    if let Some(counts) = rest.strip_prefix("progress\n") {
+        let cb = inner
+            .borrow()
+            .pending
+            .get(&id)
+            .and_then(|p| p.progress.clone());
+        let mut it = counts.split(' ').map(|n| n.parse::<usize>().unwrap_or(0));
+        if let (Some(cb), Some(d), Some(t)) = (cb, it.next(), it.next()) {
+            cb.emit((d, t));
+        }
+        return;
+    }
+    let p = inner.borrow_mut().pending.remove(&id);
+    if let Some(p) = p {
+        (p.done)(Ok(rest));
+    }
+}
+
+/// Read an answer as `T`; a `Failed` answer gives its message.
+fn parse<T: DeserializeOwned>(json: &str) -> Result<T, String> {
+    serde_json::from_str::<T>(json).map_err(|e| {
+        match serde_json::from_str::<crate::answers::Failed>(json) {
+            Ok(f) if f.kind == "failed" => f.message,
+            _ => format!("unreadable answer from the worker: {e}"),
+        }
+    })
+}
+
+/// Shared client, compared by identity (for component props).
+#[derive(Clone)]
+pub struct Session(pub Rc<SessionClient>);
+
+impl PartialEq for Session {
+    fn eq(&self, o: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &o.0)
+    }
+}
+
+impl std::ops::Deref for Session {
+    type Target = SessionClient;
+    fn deref(&self) -> &SessionClient {
+        &self.0
+    }
+}
