@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::ast::{ClassAd, Expr};
 use crate::autocluster::{self, AutoclusterConfig, Clustering};
-use crate::compiled::{CompiledAd, CompiledExpr};
+use crate::compiled::{Columns, CompiledAd, CompiledExpr};
 use crate::eval::{EvalOptions, Evaluator};
 use crate::parser::parse_expr;
 use crate::value::Value;
@@ -317,11 +317,13 @@ fn survey(
     ev: &mut Evaluator,
     job: &CompiledAd,
     machines: &[CompiledAd],
+    columns: &mut Columns<'_>,
     only_free: Option<&[bool]>,
     cfg: &NegotiationConfig,
     evals: &mut u64,
 ) -> Survey {
     let docking = Docking::new(job, cfg);
+    let prefilter = columns.prefilter(job);
     let mut s = Survey {
         ranked: Vec::new(),
         job_accepts: 0,
@@ -337,7 +339,11 @@ fn survey(
         *evals += 1;
         // The machine's side only where the job's accepts: how many
         // machines accept the job is asked only when it fails.
-        if !job.accepts(m, ev) {
+        let job_accepts = match columns.decide(&prefilter, mi) {
+            Some(known) => known,
+            None => job.accepts(m, ev),
+        };
+        if !job_accepts {
             continue;
         }
         s.job_accepts += 1;
@@ -375,13 +381,13 @@ fn failure(
             compatible: free_compatible,
         };
     }
+    if s.job_accepts == 0 {
+        // Whatever the machines think of the job.
+        return Reason::JobRejectsAll;
+    }
     let machines_accept = machines.iter().filter(|m| m.accepts(job, ev)).count();
-    if s.job_accepts == 0 && machines_accept > 0 {
-        Reason::JobRejectsAll
-    } else if machines_accept == 0 && s.job_accepts > 0 {
+    if machines_accept == 0 {
         Reason::MachinesRejectJob
-    } else if s.job_accepts == 0 {
-        Reason::JobRejectsAll
     } else {
         Reason::NoMutualMatch {
             job_accepts: s.job_accepts,
@@ -412,6 +418,7 @@ pub fn negotiate(
     let compile = |ad: &Arc<ClassAd>| CompiledAd::new(ad.clone(), cfg.opts, &req);
     let cmachines: Vec<CompiledAd> = machines.iter().map(compile).collect();
     let machines = &cmachines[..];
+    let mut columns = Columns::new(machines);
     let mut free = vec![true; machines.len()];
     let mut outcomes = Vec::with_capacity(jobs.len());
     let mut evals = 0u64;
@@ -446,7 +453,10 @@ pub fn negotiate(
                 let job = &compile(&jobs[j]);
                 let slot = &mut surveys[c as usize];
                 if slot.is_none() {
-                    *slot = Some((survey(&mut ev, job, machines, None, cfg, &mut evals), 0));
+                    *slot = Some((
+                        survey(&mut ev, job, machines, &mut columns, None, cfg, &mut evals),
+                        0,
+                    ));
                 }
                 let (s, cursor) = slot.as_mut().unwrap();
                 while *cursor < s.ranked.len() && !free[s.ranked[*cursor].0] {
@@ -468,7 +478,8 @@ pub fn negotiate(
                     None if outcome.candidates > 0 => {
                         // Compatible machines remain for the cluster, just not
                         // for this job: do not fail the whole cluster.
-                        let all = survey(&mut ev, job, machines, None, cfg, &mut evals);
+                        let all =
+                            survey(&mut ev, job, machines, &mut columns, None, cfg, &mut evals);
                         let free_compatible =
                             all.compatible_list.iter().filter(|m| free[**m]).count();
                         outcome.reason = failure(&mut ev, job, machines, &all, free_compatible);
@@ -485,13 +496,22 @@ pub fn negotiate(
             }
             None => {
                 let job = &compile(&jobs[j]);
-                let s = survey(&mut ev, job, machines, Some(&free), cfg, &mut evals);
+                let s = survey(
+                    &mut ev,
+                    job,
+                    machines,
+                    &mut columns,
+                    Some(&free),
+                    cfg,
+                    &mut evals,
+                );
                 outcome.candidates = s.ranked.len();
                 match s.ranked.first() {
                     Some((m, v)) => Some((*m, v.clone())),
                     None => {
                         // Look at the whole pool to say why.
-                        let all = survey(&mut ev, job, machines, None, cfg, &mut evals);
+                        let all =
+                            survey(&mut ev, job, machines, &mut columns, None, cfg, &mut evals);
                         outcome.reason = failure(&mut ev, job, machines, &all, s.compatible);
                         None
                     }

@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use classad::compiled::{CompiledAd, CompiledExpr};
+use classad::compiled::{Columns, CompiledAd, CompiledExpr};
 use classad::matching::DEFAULT_REQUIREMENTS;
 use classad::{parse_classad, parse_expr, ClassAd, EvalOptions, Evaluator, Mode, Name, Value};
 use proptest::prelude::*;
@@ -73,6 +73,114 @@ fn generated_pools_agree_with_the_evaluator() {
                 wrong.extend(disagreements(m, j, mode));
             }
         }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{}",
+        wrong[..wrong.len().min(20)].join("\n")
+    );
+}
+
+/// Where the column prefilter decides a job's requirements on a machine,
+/// it decides as evaluation does; the disagreements, described.
+fn prefilter_disagreements(
+    jobs: &[Arc<ClassAd>],
+    machines: &[Arc<ClassAd>],
+    mode: Mode,
+) -> Vec<String> {
+    let o = opts(mode);
+    let compile = |ads: &[Arc<ClassAd>]| -> Vec<CompiledAd> {
+        ads.iter()
+            .map(|a| CompiledAd::new(a.clone(), o, DEFAULT_REQUIREMENTS))
+            .collect()
+    };
+    let (cj, cm) = (compile(jobs), compile(machines));
+    let mut columns = Columns::new(&cm);
+    let mut ev = Evaluator::new(o);
+    let mut out = Vec::new();
+    for (j, job) in cj.iter().enumerate() {
+        let p = columns.prefilter(job);
+        for (m, machine) in cm.iter().enumerate() {
+            if let Some(said) = columns.decide(&p, m) {
+                let real = job.accepts(machine, &mut ev);
+                if said != real {
+                    out.push(format!(
+                        "{mode:?} job {j} machine {m}: prefilter {said}, evaluation {real}"
+                    ));
+                }
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn prefilter_agrees_with_evaluation() {
+    let p: Pairs = serde_json::from_str(include_str!("matching/pairs.json")).unwrap();
+    let ads = |v: &[String]| -> Vec<Arc<ClassAd>> {
+        v.iter()
+            .map(|t| Arc::new(parse_classad(t).unwrap()))
+            .collect()
+    };
+    let (jobs, machines) = (ads(&p.jobs), ads(&p.machines));
+    let pool = |text: String| -> Vec<Arc<ClassAd>> {
+        classad::formats::read_pool(
+            &text,
+            classad::formats::InputFormat::Old,
+            classad::Dialect::Auto,
+        )
+        .ads
+        .into_iter()
+        .map(|a| Arc::new(a.ad))
+        .collect()
+    };
+    let (wj, wm) = (
+        pool(classad::workload::jobs(300, 2)),
+        pool(classad::workload::machines(300, 1)),
+    );
+    // Every comparison, either way round, on every kind of cell.
+    let mut pj = Vec::new();
+    for op in ["==", "!=", "<", "<=", ">", ">="] {
+        for k in ["3", "\"abc\"", "2.5"] {
+            for req in [
+                format!("TARGET.x {op} {k}"),
+                format!("{k} {op} TARGET.x"),
+                format!("TARGET.x {op} {k} && TARGET.y == \"ABC\""),
+                format!("TARGET.y != \"abc\" && x {op} {k}"),
+            ] {
+                pj.push(Arc::new(
+                    parse_classad(&format!("[ Requirements = {req} ]")).unwrap(),
+                ));
+            }
+        }
+    }
+    let mut pm = Vec::new();
+    for x in [
+        "2",
+        "3",
+        "4",
+        "-3",
+        "\"abc\"",
+        "\"ABC\"",
+        "\"abd\"",
+        "2.5",
+        "true",
+        "1 + 2",
+        "undefined",
+    ] {
+        for y in ["y = \"abc\";", "y = \"ABC\";", "y = \"x\";", ""] {
+            pm.push(Arc::new(
+                parse_classad(&format!("[ x = {x}; {y} ]")).unwrap(),
+            ));
+        }
+        pm.push(Arc::new(parse_classad("[ y = \"abc\" ]").unwrap()));
+    }
+    let mut wrong = Vec::new();
+    for mode in [Mode::HTCondor, Mode::Strict] {
+        wrong.extend(prefilter_disagreements(&pj, &pm, mode));
+        wrong.extend(prefilter_disagreements(&jobs, &machines, mode));
+        wrong.extend(prefilter_disagreements(&machines, &jobs, mode));
+        wrong.extend(prefilter_disagreements(&wj, &wm, mode));
     }
     assert!(
         wrong.is_empty(),
@@ -234,7 +342,8 @@ proptest! {
         };
         let (a, b) = (Arc::new(a), Arc::new(b));
         for mode in [Mode::HTCondor, Mode::Strict] {
-            let wrong = disagreements(&a, &b, mode);
+            let mut wrong = disagreements(&a, &b, mode);
+            wrong.extend(prefilter_disagreements(&[a.clone()], &[b.clone()], mode));
             prop_assert!(wrong.is_empty(), "{}", wrong.join("\n"));
         }
     }

@@ -20,6 +20,7 @@
 //! faster when it answers at all (tests/compiled.rs checks this on
 //! generated ads).
 
+mod columns;
 mod compile;
 mod run;
 
@@ -28,6 +29,7 @@ use std::sync::Arc;
 use crate::ast::{BinaryOp, ClassAd, Expr, ExprKind, Name, UnaryOp};
 use crate::eval::{EvalOptions, Evaluator, Mode};
 use crate::value::Value;
+pub use columns::{Columns, Prefilter};
 use compile::Compiler;
 use run::{run, truth};
 
