@@ -34,7 +34,9 @@ enum Cell {
 /// The columns of a pool, made on demand, one per attribute asked for.
 pub struct Columns<'a> {
     ads: &'a [CompiledAd],
-    columns: FxHashMap<Arc<str>, Vec<Cell>>,
+    columns: Vec<Vec<Cell>>,
+    /// Position in `columns`, by folded attribute name.
+    index: FxHashMap<Arc<str>, usize>,
     strings: FxHashMap<String, u32>,
 }
 
@@ -47,7 +49,7 @@ pub struct Prefilter {
 }
 
 struct Check {
-    column: Arc<str>,
+    column: usize,
     op: BinaryOp,
     /// The constant, and whether it is on the left (`5 < TARGET.x`).
     konst: Cell,
@@ -58,7 +60,8 @@ impl<'a> Columns<'a> {
     pub fn new(ads: &'a [CompiledAd]) -> Columns<'a> {
         Columns {
             ads,
-            columns: FxHashMap::default(),
+            columns: Vec::new(),
+            index: FxHashMap::default(),
             strings: FxHashMap::default(),
         }
     }
@@ -77,10 +80,10 @@ impl<'a> Columns<'a> {
         }
     }
 
-    /// Make the column for `key` (a folded name) if it is not there yet.
-    fn column(&mut self, name: &crate::ast::Name) {
-        if self.columns.contains_key(&name.key) {
-            return;
+    /// The column of `name`, made if it is not there yet.
+    fn column(&mut self, name: &crate::ast::Name) -> usize {
+        if let Some(&i) = self.index.get(&name.key) {
+            return i;
         }
         let mut col = Vec::with_capacity(self.ads.len());
         for m in self.ads {
@@ -94,7 +97,9 @@ impl<'a> Columns<'a> {
             };
             col.push(cell);
         }
-        self.columns.insert(name.key.clone(), col);
+        self.columns.push(col);
+        self.index.insert(name.key.clone(), self.columns.len() - 1);
+        self.columns.len() - 1
     }
 
     /// The prefilter for `job`'s requirements (empty when they do not start
@@ -133,9 +138,8 @@ impl<'a> Columns<'a> {
             if !matches!(konst, Cell::Int(_) | Cell::Str(_)) {
                 break;
             }
-            self.column(&name.name);
             checks.push(Check {
-                column: name.name.key.clone(),
+                column: self.column(&name.name),
                 op: *op,
                 konst,
                 konst_left: *konst_left,
@@ -153,9 +157,7 @@ impl<'a> Columns<'a> {
     pub fn decide(&self, p: &Prefilter, m: usize) -> Option<bool> {
         let mut all = p.complete;
         for c in &p.checks {
-            let Some(&cell) = self.columns.get(&c.column).and_then(|col| col.get(m)) else {
-                return None;
-            };
+            let &cell = self.columns.get(c.column)?.get(m)?;
             let (l, r) = if c.konst_left {
                 (c.konst, cell)
             } else {
