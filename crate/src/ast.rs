@@ -109,11 +109,6 @@ pub fn intern_name(text: &str, hash: u64) -> (Arc<str>, Arc<str>) {
     })
 }
 
-/// The interned folded key of a name (see [`intern_name`]).
-pub fn intern_key(name: &str) -> Arc<str> {
-    intern_name(name, key_hash(name)).1
-}
-
 impl Name {
     pub fn new(text: &str) -> Name {
         let hash = key_hash(text);
@@ -483,7 +478,7 @@ impl ClassAd {
             .copied()
     }
 
-    /// The folded, interned key of attribute `i` (see [`intern_key`]).
+    /// The folded, interned key of attribute `i` (see [`intern_name`]).
     #[inline]
     pub fn key_at(&self, i: u32) -> &Arc<str> {
         &self.keys[i as usize].0

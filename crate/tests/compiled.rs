@@ -56,15 +56,20 @@ struct Pairs {
     machines: Vec<String>,
 }
 
-#[test]
-fn generated_pools_agree_with_the_evaluator() {
+/// The generated pools of `matching/pairs.json` (jobs, machines).
+fn generated_pools() -> (Vec<Arc<ClassAd>>, Vec<Arc<ClassAd>>) {
     let p: Pairs = serde_json::from_str(include_str!("matching/pairs.json")).unwrap();
     let ads = |v: &[String]| -> Vec<Arc<ClassAd>> {
         v.iter()
             .map(|t| Arc::new(parse_classad(t).unwrap()))
             .collect()
     };
-    let (jobs, machines) = (ads(&p.jobs), ads(&p.machines));
+    (ads(&p.jobs), ads(&p.machines))
+}
+
+#[test]
+fn generated_pools_agree_with_the_evaluator() {
+    let (jobs, machines) = generated_pools();
     let mut wrong = Vec::new();
     for mode in [Mode::HTCondor, Mode::Strict] {
         for j in &jobs {
@@ -116,13 +121,7 @@ fn prefilter_disagreements(
 
 #[test]
 fn prefilter_agrees_with_evaluation() {
-    let p: Pairs = serde_json::from_str(include_str!("matching/pairs.json")).unwrap();
-    let ads = |v: &[String]| -> Vec<Arc<ClassAd>> {
-        v.iter()
-            .map(|t| Arc::new(parse_classad(t).unwrap()))
-            .collect()
-    };
-    let (jobs, machines) = (ads(&p.jobs), ads(&p.machines));
+    let (jobs, machines) = generated_pools();
     let pool = |text: String| -> Vec<Arc<ClassAd>> {
         classad::formats::read_pool(
             &text,

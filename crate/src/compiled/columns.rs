@@ -192,10 +192,3 @@ impl<'a> Columns<'a> {
         all.then_some(true)
     }
 }
-
-impl Prefilter {
-    /// Whether there is anything to check.
-    pub fn is_empty(&self) -> bool {
-        self.checks.is_empty()
-    }
-}

@@ -223,11 +223,6 @@ impl CompiledAd {
             None => true,
         }
     }
-
-    /// The mode the ad was compiled for.
-    pub fn mode(&self) -> Mode {
-        self.mode
-    }
 }
 
 /// An expression from outside the ads (a docking-vector component, say)
@@ -255,14 +250,6 @@ impl CompiledExpr {
             ev.set_ads(Some(my.ad.clone()), Some(target.ad.clone()));
             ev.eval_expr(&self.expr)
         })
-    }
-
-    /// Whether the value does not depend on the other ad at all.
-    pub fn constant(&self) -> Option<&Value> {
-        match &self.node {
-            Node::Const(v) => Some(v),
-            _ => None,
-        }
     }
 }
 
