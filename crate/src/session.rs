@@ -185,6 +185,26 @@ struct LoadedPool {
     ads: Vec<Arc<ClassAd>>,
     labels: Vec<String>,
     functions: Option<Arc<UserFunctions>>,
+    /// The ads compiled for matching, per mode (HTCondor, strict), made on
+    /// first use: the matrix asks for tile after tile of the same ads.
+    compiled: [std::cell::OnceCell<Vec<CompiledAd>>; 2],
+}
+
+impl LoadedPool {
+    /// The ads compiled in `mode`. Compiling depends on the mode alone: the
+    /// functions it folds are pure, the clock is left to evaluation.
+    fn compiled(&self, mode: Mode) -> &[CompiledAd] {
+        let o = EvalOptions {
+            mode,
+            ..Default::default()
+        };
+        self.compiled[(mode == Mode::Strict) as usize].get_or_init(|| {
+            self.ads
+                .iter()
+                .map(|a| CompiledAd::new(a.clone(), o, DEFAULT_REQUIREMENTS))
+                .collect()
+        })
+    }
 }
 
 #[derive(Default)]
@@ -371,6 +391,7 @@ impl Session {
                 ads,
                 labels: labels.clone(),
                 functions,
+                compiled: Default::default(),
             },
         );
         PoolResponse::Loaded {
@@ -427,9 +448,9 @@ fn window(
 
 /// Cells and both ranks of `rows` × `cols`, row-major; indices out of
 /// range are skipped.
-fn cells_of(
-    j: &LoadedPool,
-    m: &LoadedPool,
+fn cells_of<'a>(
+    j: &'a LoadedPool,
+    m: &'a LoadedPool,
     rows: &[usize],
     cols: &[usize],
     o: EvalOptions,
@@ -442,17 +463,16 @@ fn cells_of(
         Vec::with_capacity(n),
         Vec::with_capacity(n),
     );
-    let compile = |ads: &[Arc<ClassAd>], picks: &[usize]| -> Vec<CompiledAd> {
-        picks
-            .iter()
-            .filter_map(|&i| ads.get(i))
-            .map(|a| CompiledAd::new(a.clone(), o, DEFAULT_REQUIREMENTS))
-            .collect()
+    let pick = |ads: &'a [CompiledAd], picks: &[usize]| -> Vec<&'a CompiledAd> {
+        picks.iter().filter_map(|&i| ads.get(i)).collect()
     };
-    let (jobs, machines) = (compile(&j.ads, rows), compile(&m.ads, cols));
+    let (jobs, machines) = (
+        pick(j.compiled(o.mode), rows),
+        pick(m.compiled(o.mode), cols),
+    );
     let rank = Name::new("Rank");
-    for job in &jobs {
-        for machine in &machines {
+    for &job in &jobs {
+        for &machine in &machines {
             let ja = job.accepts(machine, &mut ev);
             let ma = machine.accepts(job, &mut ev);
             cells.push((!ja as u8) | ((!ma as u8) << 1));
@@ -476,20 +496,14 @@ fn counts(
     let mut job_matches = vec![0u32; j.ads.len()];
     let mut machine_matches = vec![0u32; m.ads.len()];
     let mut complete = true;
-    // Compiled once per request (a few µs an ad), then every pair.
-    let machines: Vec<CompiledAd> = m
-        .ads
-        .iter()
-        .map(|a| CompiledAd::new(a.clone(), o, DEFAULT_REQUIREMENTS))
-        .collect();
-    for (ji, job) in j.ads.iter().enumerate() {
+    let machines = m.compiled(o.mode);
+    for (ji, job) in j.compiled(o.mode).iter().enumerate() {
         if ji % 8 == 0 && !progress(ji, j.ads.len()) {
             complete = false;
             break;
         }
-        let job = CompiledAd::new(job.clone(), o, DEFAULT_REQUIREMENTS);
         for (mi, machine) in machines.iter().enumerate() {
-            if matches_compiled(&mut ev, &job, machine) {
+            if matches_compiled(&mut ev, job, machine) {
                 job_matches[ji] += 1;
                 machine_matches[mi] += 1;
             }

@@ -342,7 +342,7 @@ proptest! {
         let (a, b) = (Arc::new(a), Arc::new(b));
         for mode in [Mode::HTCondor, Mode::Strict] {
             let mut wrong = disagreements(&a, &b, mode);
-            wrong.extend(prefilter_disagreements(&[a.clone()], &[b.clone()], mode));
+            wrong.extend(prefilter_disagreements(std::slice::from_ref(&a), std::slice::from_ref(&b), mode));
             prop_assert!(wrong.is_empty(), "{}", wrong.join("\n"));
         }
     }
