@@ -10,6 +10,7 @@
 //! assert_eq!(ev.eval_expr(&e).to_string(), "3");
 //! ```
 
+pub mod analysis;
 pub mod api;
 pub mod ast;
 pub mod autocluster;

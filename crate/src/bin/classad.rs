@@ -25,6 +25,16 @@ macro_rules! println {
     }};
 }
 
+/// `print!` with the same quiet ending.
+macro_rules! print {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        if write!(std::io::stdout(), $($arg)*).is_err() {
+            std::process::exit(0);
+        }
+    }};
+}
+
 #[derive(Parser)]
 #[command(
     name = "classad",
@@ -120,6 +130,39 @@ enum Cmd {
         machines: String,
         #[arg(long)]
         json: bool,
+    },
+    /// Why a job does not match: the summary, the predicate table,
+    /// suggested changes (M1/M2, each checked by evaluation), conflicts,
+    /// job-attribute changes the machines would accept, better-analyze's steps.
+    Analyze {
+        /// The job (with several ads, the one --which picks).
+        #[arg(long)]
+        job: String,
+        #[arg(long)]
+        machines: String,
+        /// Print one JSON object.
+        #[arg(long)]
+        json: bool,
+        /// Predicates not to change: N (predicate N of every clause) or C:N,
+        /// 0-based as in the JSON.
+        #[arg(long, value_delimiter = ',')]
+        fixed: Vec<String>,
+        /// One machine against the queue: the machine's requirements step by
+        /// step over the jobs of --job (by auto-cluster).
+        #[arg(long)]
+        reverse: bool,
+        /// Which ad to analyze (1-based): the job, or with --reverse the machine.
+        #[arg(long, default_value_t = 1)]
+        which: usize,
+        /// Show better-analyze's non-narrowing steps too.
+        #[arg(long)]
+        all_steps: bool,
+        #[arg(long, value_enum, default_value = "htcondor")]
+        mode: ModeArg,
+        #[arg(long)]
+        now: Option<f64>,
+        #[arg(long, allow_hyphen_values = true)]
+        tz_offset: Option<i32>,
     },
     /// List each ad's internal and external references.
     Refs {
@@ -408,6 +451,80 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 ExitCode::from(1)
             })
         }
+        Cmd::Analyze {
+            job,
+            machines,
+            json,
+            fixed,
+            reverse,
+            which,
+            all_steps,
+            mode,
+            now,
+            tz_offset,
+        } => {
+            let eval = EvalOptions {
+                mode: match mode {
+                    ModeArg::Htcondor => Mode::HTCondor,
+                    ModeArg::Strict => Mode::Strict,
+                },
+                clock: Clock {
+                    now,
+                    local_offset: tz_offset,
+                },
+            };
+            let (job_ads, _) = read_ads(&job)?;
+            let (machine_ads, _) = read_ads(&machines)?;
+            let fixed = fixed
+                .iter()
+                .map(|f| parse_fixed(f))
+                .collect::<Result<Vec<_>, String>>()?;
+            let o = classad::analysis::AnalysisOptions {
+                eval,
+                fixed,
+                all_steps,
+            };
+            let pick = |ads: &[Arc<ClassAd>], what: &str, file: &str| {
+                if which == 0 || which > ads.len() {
+                    return Err(format!(
+                        "{file}: --which {which} but it holds {} {what} ad(s)",
+                        ads.len()
+                    ));
+                }
+                if ads.len() > 1 && which == 1 {
+                    eprintln!(
+                        "note: {file} holds {} {what} ads; analyzing the first (pick another with --which N)",
+                        ads.len()
+                    );
+                }
+                Ok(ads[which - 1].clone())
+            };
+            if reverse {
+                let m = pick(&machine_ads, "machine", &machines)?;
+                let r = classad::analysis::reverse::reverse(
+                    &m,
+                    &job_ads,
+                    &classad::analysis::steps::StepOptions {
+                        prune: !all_steps,
+                        opts: eval,
+                    },
+                )?;
+                if json {
+                    println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+                } else {
+                    print!("{}", classad::analysis::reverse::render_reverse(&r));
+                }
+                return Ok(ExitCode::SUCCESS);
+            }
+            let j = pick(&job_ads, "job", &job)?;
+            let a = classad::analysis::analyze(&j, &machine_ads, &o).map_err(|e| format!("{job}: {e}"))?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&a).unwrap_or_default());
+            } else {
+                print!("{}", classad::analysis::report::render(&a));
+            }
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Refs { dialect: d, file } => {
             let (text, name) = read_input(&file)?;
             let pool = formats::read_pool(&text, formats::InputFormat::Auto, dialect(d));
@@ -429,6 +546,22 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 ExitCode::from(1)
             })
         }
+    }
+}
+
+/// `N` (predicate N of every clause) or `C:N` (of clause C), 0-based.
+fn parse_fixed(s: &str) -> Result<classad::analysis::Fixed, String> {
+    let bad = || format!("--fixed {s}: expected N or C:N (0-based predicate and clause numbers)");
+    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
+    match s.split_once(':') {
+        Some((c, p)) => Ok(classad::analysis::Fixed {
+            clause: Some(num(c)?),
+            predicate: num(p)?,
+        }),
+        None => Ok(classad::analysis::Fixed {
+            clause: None,
+            predicate: num(s)?,
+        }),
     }
 }
 

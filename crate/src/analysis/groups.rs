@@ -1,0 +1,301 @@
+//! Machines that look the same to an expression.
+//!
+//! A job's requirements read a handful of machine attributes; machines
+//! with identical values for all of them give identical answers, so the
+//! analyzer evaluates once per group and counts with the group's weight.
+//! Real pools have hundreds of thousands of slots but few distinct
+//! (Arch, OpSys, Memory, …) combinations. Grouping is exact: an expression
+//! that could read more than the listed attributes (the whole `TARGET`,
+//! `eval()`) gets one group per machine.
+//!
+//! The machine side (each machine's own requirements against the job) is
+//! grouped the same way by a fingerprint of the requirements and of every
+//! own attribute they reach.
+
+use std::collections::BTreeSet;
+use std::hash::{Hash, Hasher};
+use std::sync::Arc;
+
+use rustc_hash::{FxHashMap, FxHasher};
+
+use super::predicate::Sides;
+use crate::ast::{ClassAd, Expr, ExprKind, Special};
+use crate::value::Value;
+
+/// A partition of the machines (indices into the pool) into groups.
+#[derive(Clone, Debug)]
+pub struct Groups {
+    /// A representative machine of each group.
+    pub rep: Vec<usize>,
+    /// How many machines each group stands for.
+    pub weight: Vec<u64>,
+    /// The group of each machine.
+    pub of: Vec<u32>,
+}
+
+impl Groups {
+    pub fn singletons(n: usize) -> Groups {
+        Groups {
+            rep: (0..n).collect(),
+            weight: vec![1; n],
+            of: (0..n as u32).collect(),
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.rep.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.rep.is_empty()
+    }
+
+    /// Machines in groups whose bit is set.
+    pub fn count(&self, bits: &fixedbitset::FixedBitSet) -> u64 {
+        bits.ones().map(|g| self.weight[g]).sum()
+    }
+
+    /// Group machines by their values of `keys` (attributes whose value is
+    /// a literal; a computed value makes its machine a group of its own).
+    pub fn by_values(machines: &[Arc<ClassAd>], keys: &BTreeSet<String>) -> Groups {
+        let mut index: FxHashMap<Vec<Part>, u32> = FxHashMap::default();
+        let mut g = Groups {
+            rep: vec![],
+            weight: vec![],
+            of: Vec::with_capacity(machines.len()),
+        };
+        let mut key = Vec::with_capacity(keys.len());
+        for (i, m) in machines.iter().enumerate() {
+            key.clear();
+            for k in keys {
+                key.push(match m.get(k) {
+                    None => Part::Absent,
+                    Some(e) => match e.as_literal() {
+                        Some(v) => part_of(v, i),
+                        None => Part::Unique(i),
+                    },
+                });
+            }
+            g.add(&mut index, &key, i);
+        }
+        g
+    }
+
+    /// Group machines by the fingerprint of their requirements (the first of
+    /// `names` they define) and of every own attribute those reach.
+    pub fn by_requirements(machines: &[Arc<ClassAd>], names: &[&str]) -> Groups {
+        let mut index: FxHashMap<Vec<Part>, u32> = FxHashMap::default();
+        let mut g = Groups {
+            rep: vec![],
+            weight: vec![],
+            of: Vec::with_capacity(machines.len()),
+        };
+        for (i, m) in machines.iter().enumerate() {
+            let key = fingerprint(m, names).unwrap_or_else(|| vec![Part::Unique(i)]);
+            g.add(&mut index, &key, i);
+        }
+        g
+    }
+
+    fn add(&mut self, index: &mut FxHashMap<Vec<Part>, u32>, key: &[Part], i: usize) {
+        let id = match index.get(key) {
+            Some(&id) => id,
+            None => {
+                let id = self.rep.len() as u32;
+                index.insert(key.to_vec(), id);
+                self.rep.push(i);
+                self.weight.push(0);
+                id
+            }
+        };
+        self.weight[id as usize] += 1;
+        self.of.push(id);
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Part {
+    Absent,
+    Int(i64),
+    Real(u64),
+    Bool(bool),
+    Str(Arc<str>),
+    Hash(u64),
+    Unique(usize),
+}
+
+fn part_of(v: &Value, i: usize) -> Part {
+    match v {
+        Value::Int(x) => Part::Int(*x),
+        Value::Real(r) => Part::Real(r.to_bits()),
+        Value::Bool(b) => Part::Bool(*b),
+        Value::Str(s) => Part::Str(s.clone()),
+        _ => Part::Unique(i),
+    }
+}
+
+/// What an expression reads of the other ad: attribute keys, or `None`
+/// when it may read anything.
+pub fn other_reads(e: &Expr, sides: &Sides) -> Option<BTreeSet<String>> {
+    let mut out = BTreeSet::new();
+    reads(e, sides, &mut out, 0).then_some(out)
+}
+
+fn reads(e: &Expr, sides: &Sides, out: &mut BTreeSet<String>, depth: u32) -> bool {
+    if depth > 400 {
+        return false;
+    }
+    if let Some(a) = sides.other_attribute(e) {
+        out.insert(a.to_ascii_lowercase());
+        return true;
+    }
+    match &e.kind {
+        ExprKind::Attr { name, absolute } => {
+            !*absolute && matches!(name.special, Special::None | Special::My | Special::SelfAd | Special::CurrentTime)
+        }
+        ExprKind::Select(base, _) => match &base.kind {
+            // MY.x: the own ad's attribute (specialization inlined it, or it is undefined).
+            ExprKind::Attr { name, absolute: false }
+                if matches!(name.special, Special::My | Special::SelfAd) =>
+            {
+                true
+            }
+            _ => reads(base, sides, out, depth + 1),
+        },
+        ExprKind::Record(_) => false,
+        ExprKind::Call(c) => {
+            let opaque = ["eval", "unresolved", "debug"];
+            !opaque.iter().any(|o| c.name.eq_ignore_ascii_case(o))
+                && c.args.iter().all(|a| reads(a, sides, out, depth + 1))
+        }
+        _ => e.children().into_iter().all(|c| reads(c, sides, out, depth + 1)),
+    }
+}
+
+/// The requirements' structure plus, for every own attribute they reach
+/// (transitively), whether it is defined and its definition's structure.
+/// `None` when the requirements could read the ad in ways names do not
+/// show (whole-ad references, `eval()`).
+fn fingerprint(ad: &ClassAd, names: &[&str]) -> Option<Vec<Part>> {
+    let req = names.iter().find_map(|n| ad.get(n))?;
+    let mut parts = vec![Part::Hash(hash_of(req))];
+    let mut seen: Vec<Arc<str>> = vec![];
+    let mut todo: Vec<Arc<str>> = vec![];
+    if !collect_names(req, &mut todo, 0) {
+        return None;
+    }
+    while let Some(k) = todo.pop() {
+        if seen.contains(&k) || seen.len() > 256 {
+            continue;
+        }
+        seen.push(k.clone());
+        match ad.get(&k) {
+            None => parts.push(Part::Absent),
+            Some(def) => {
+                parts.push(Part::Hash(hash_of(def)));
+                if !collect_names(def, &mut todo, 0) {
+                    return None;
+                }
+            }
+        }
+    }
+    Some(parts)
+}
+
+fn hash_of(e: &Expr) -> u64 {
+    let mut h = FxHasher::default();
+    crate::autocluster::hash_expr(e, &mut h);
+    h.finish()
+}
+
+/// Names an expression could look up in its own ad; false when it could
+/// reach the ad in other ways.
+fn collect_names(e: &Expr, out: &mut Vec<Arc<str>>, depth: u32) -> bool {
+    if depth > 400 {
+        return false;
+    }
+    match &e.kind {
+        ExprKind::Attr { name, absolute } => {
+            if *absolute {
+                return false;
+            }
+            match name.special {
+                Special::None => {
+                    out.push(name.key.clone());
+                    true
+                }
+                Special::Other | Special::CurrentTime => true,
+                _ => false,
+            }
+        }
+        ExprKind::Select(base, name) => match &base.kind {
+            ExprKind::Attr { name: b, absolute: false } => match b.special {
+                Special::Other => true,
+                Special::My | Special::SelfAd => {
+                    out.push(name.key.clone());
+                    true
+                }
+                _ => collect_names(base, out, depth + 1),
+            },
+            _ => collect_names(base, out, depth + 1),
+        },
+        ExprKind::Record(_) => false,
+        ExprKind::Call(c) => {
+            let opaque = ["eval", "unresolved", "debug"];
+            !opaque.iter().any(|o| c.name.eq_ignore_ascii_case(o))
+                && c.args.iter().all(|a| collect_names(a, out, depth + 1))
+        }
+        _ => e
+            .children()
+            .into_iter()
+            .all(|c| collect_names(c, out, depth + 1)),
+    }
+}
+
+/// Hash a value the way grouping compares it.
+pub fn value_hash(v: &Value) -> u64 {
+    let mut h = FxHasher::default();
+    match part_of(v, usize::MAX) {
+        Part::Unique(_) => crate::unparse::value_to_string(v).hash(&mut h),
+        p => p.hash(&mut h),
+    }
+    h.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parser::parse_classad;
+
+    fn ads(src: &[&str]) -> Vec<Arc<ClassAd>> {
+        src.iter().map(|s| Arc::new(parse_classad(s).unwrap())).collect()
+    }
+
+    #[test]
+    fn groups_by_read_values() {
+        let m = ads(&[
+            "[Arch = \"INTEL\"; Memory = 256; Name = \"a\"]",
+            "[Arch = \"INTEL\"; Memory = 256; Name = \"b\"]",
+            "[Arch = \"intel\"; Memory = 256]",
+            "[Arch = \"INTEL\"; Memory = 2 * 128]",
+        ]);
+        let keys: BTreeSet<String> = ["arch".to_string(), "memory".to_string()].into();
+        let g = Groups::by_values(&m, &keys);
+        assert_eq!(g.of, vec![0, 0, 1, 2]);
+        assert_eq!(g.weight, vec![2, 1, 1]);
+    }
+
+    #[test]
+    fn fingerprints_follow_own_attributes() {
+        let m = ads(&[
+            "[Requirements = Start; Start = LoadAvg < 0.3; LoadAvg = 0.1; Name = \"a\"]",
+            "[Requirements = Start; Start = LoadAvg < 0.3; LoadAvg = 0.1; Name = \"b\"]",
+            "[Requirements = Start; Start = LoadAvg < 0.3; LoadAvg = 0.5]",
+            "[Requirements = Start; Start = LoadAvg < 0.3]",
+            "[Requirements = eval(\"x\")]",
+            "[Requirements = eval(\"x\")]",
+        ]);
+        let g = Groups::by_requirements(&m, &["Requirements"]);
+        assert_eq!(g.of, vec![0, 0, 1, 2, 3, 4]);
+    }
+}

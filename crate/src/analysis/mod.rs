@@ -1,0 +1,449 @@
+//! The policy analyzer (seed 000, Coleman, Raman, Livny & Solomon 2003):
+//! why a job does not match, what to change, which predicates conflict.
+//!
+//! predicate (atoms, DNF) → groups (machines that look alike) → table
+//! (atoms × machines as bitsets) → summary · suggest (M1 / M2) · lattice
+//! (MFS / MSS) · intervals + partition + nobody (Nobody Likes Me) · steps
+//! (better-analyze) → report (text). [`analyze`] returns the JSON contract
+//! of `classad analyze --json`.
+//!
+//! Every count shown is an evaluation: predicates and clauses are the
+//! table's evaluations, suggestions and job changes are re-evaluated in
+//! full after rewriting.
+
+pub mod groups;
+pub mod intervals;
+pub mod lattice;
+pub mod nobody;
+pub mod partition;
+pub mod predicate;
+pub mod report;
+pub mod reverse;
+pub mod steps;
+pub mod suggest;
+pub mod summary;
+pub mod table;
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use fixedbitset::FixedBitSet;
+use serde::Serialize;
+
+use crate::ast::{ClassAd, Expr};
+use crate::eval::{EvalOptions, Evaluator, Mode};
+use crate::matching::DEFAULT_REQUIREMENTS;
+use crate::specialize::{specialize, SpecContext};
+use crate::unparse::unparse;
+
+use self::groups::Groups;
+use self::predicate::{conjunction, display_text, Dnf, Sides};
+pub use self::suggest::{Action, Change, Suggestion};
+pub use self::summary::{MachineCounts, Summary};
+
+/// A predicate the user marked as not to be changed (§3.1: "non-negotiable").
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fixed {
+    /// `None`: predicate `predicate` of every clause.
+    pub clause: Option<usize>,
+    pub predicate: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct AnalysisOptions {
+    pub eval: EvalOptions,
+    pub fixed: Vec<Fixed>,
+    /// Show better-analyze's non-narrowing steps too (`:noprune`).
+    pub all_steps: bool,
+}
+
+impl Default for AnalysisOptions {
+    fn default() -> Self {
+        AnalysisOptions {
+            eval: EvalOptions::default(),
+            fixed: vec![],
+            all_steps: false,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Analysis {
+    pub machines: u64,
+    pub summary: Summary,
+    pub clauses: Vec<ClauseReport>,
+    pub suggestions: Vec<Suggestion>,
+    pub conflicts: Vec<Conflict>,
+    pub succeeding: Vec<Succeeding>,
+    pub job_changes: Vec<nobody::JobChange>,
+    pub missing_attributes: Vec<String>,
+    // Beyond the contract:
+    /// The job's label (`ClusterId.ProcId`, else its position).
+    pub job: String,
+    /// The attribute analyzed (`Requirements` or `Constraint`) as written.
+    pub requirements_attribute: String,
+    pub requirements: String,
+    /// After specialization against the job (what the predicates come from).
+    pub specialized: String,
+    /// Slots counted per physical machine when a `Machine` attribute groups them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_machine: Option<MachineCounts>,
+    /// better-analyze's steps over the requirements as written.
+    pub steps: Vec<steps::Step>,
+    /// The job's own attributes the requirements use.
+    pub job_attributes: Vec<(String, String)>,
+    /// Where a bound stopped an exponential part, or anything else a
+    /// reader must know to trust the numbers.
+    pub notes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct ClauseReport {
+    pub text: String,
+    pub matches: u64,
+    pub predicates: Vec<PredicateReport>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct PredicateReport {
+    pub text: String,
+    pub attribute: Option<String>,
+    pub matches: u64,
+    /// Machines where this is the clause's only false predicate.
+    pub only_failing: u64,
+    /// As the paper's tables print it (`Memory > 2096`).
+    pub display: String,
+    pub fixed: bool,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Conflict {
+    pub clause: usize,
+    pub predicates: Vec<usize>,
+    /// `always`: no ad could satisfy them together; `pool`: no machine of
+    /// this pool does (a minimal failing subexpression).
+    pub kind: &'static str,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Succeeding {
+    pub clause: usize,
+    pub predicates: Vec<usize>,
+}
+
+/// Input the analyzer cannot work with.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct AnalysisError {
+    pub message: String,
+}
+
+impl std::fmt::Display for AnalysisError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+/// The attribute holding an ad's requirements: `Requirements`, else `Constraint`.
+pub fn requirements_of(ad: &ClassAd) -> Option<(String, &Expr)> {
+    DEFAULT_REQUIREMENTS.iter().find_map(|n| {
+        let i = ad.position(n)?;
+        let (name, e) = ad.at(i);
+        Some((name.to_string(), e))
+    })
+}
+
+/// Analyze one job against a pool of machines.
+pub fn analyze(
+    job: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    o: &AnalysisOptions,
+) -> Result<Analysis, AnalysisError> {
+    let (req_name, req) = requirements_of(job).ok_or_else(|| AnalysisError {
+        message: "the job has no Requirements (or Constraint) attribute to analyze".into(),
+    })?;
+    let req = req.clone();
+    let mut notes = vec![];
+    let mut ev = Evaluator::new(o.eval);
+    let spec = specialize(
+        &req,
+        &SpecContext {
+            my: job.clone(),
+            target: None,
+            opts: o.eval,
+        },
+    );
+    let sides = Sides {
+        own: job,
+        unscoped_is_other: o.eval.mode == Mode::HTCondor,
+    };
+    let dnf = match predicate::dnf(&spec, &sides) {
+        Ok(d) => d,
+        Err(limit) => {
+            notes.push(limit.reason);
+            Dnf::default()
+        }
+    };
+    let groups = match groups::other_reads(&spec, &sides) {
+        Some(keys) => Groups::by_values(machines, &keys),
+        None => {
+            notes.push(
+                "the requirements can read any machine attribute (a whole-ad reference or eval()), \
+                 so every machine is evaluated separately"
+                    .into(),
+            );
+            Groups::singletons(machines.len())
+        }
+    };
+    // The job's verdict on each group, from the requirements as written.
+    let accepted = table::truth_of(&req, job, machines, &groups, &mut ev);
+    let current = groups.count(&accepted);
+
+    // The boolean table, one column per distinct atom.
+    let mut atom_index: Vec<Vec<usize>> = vec![];
+    let mut columns: Vec<table::Column> = vec![];
+    let mut texts: Vec<String> = vec![];
+    for clause in &dnf.clauses {
+        let mut ix = vec![];
+        for a in clause {
+            let i = match texts.iter().position(|t| *t == a.text) {
+                Some(i) => i,
+                None => {
+                    texts.push(a.text.clone());
+                    columns.push(table::column(a, job, machines, &groups, &mut ev));
+                    texts.len() - 1
+                }
+            };
+            ix.push(i);
+        }
+        atom_index.push(ix);
+    }
+    let n = groups.len();
+    let clause_truth: Vec<FixedBitSet> = atom_index
+        .iter()
+        .map(|ix| table::all_of(ix.iter().map(|&i| &columns[i].truth), n))
+        .collect();
+    if !dnf.clauses.is_empty() {
+        let mut by_dnf = FixedBitSet::with_capacity(n);
+        for t in &clause_truth {
+            by_dnf.union_with(t);
+        }
+        if by_dnf != accepted {
+            notes.push(
+                "some atoms evaluate to error on some machines, where ClassAd's || depends on the \
+                 order written; the summary counts the requirements as written"
+                    .into(),
+            );
+        }
+    }
+
+    let fixed_mask = |ci: usize, k: usize| -> u64 {
+        o.fixed
+            .iter()
+            .filter(|f| f.clause.is_none_or(|c| c == ci) && f.predicate < k.min(64))
+            .fold(0u64, |m, f| m | 1 << f.predicate)
+    };
+    let mut clauses = vec![];
+    for (ci, clause) in dnf.clauses.iter().enumerate() {
+        let ix = &atom_index[ci];
+        let fixed = fixed_mask(ci, clause.len());
+        let mut preds = vec![];
+        for (j, a) in clause.iter().enumerate() {
+            let others = table::all_of(
+                ix.iter()
+                    .enumerate()
+                    .filter(|(jj, _)| *jj != j)
+                    .map(|(_, &i)| &columns[i].truth),
+                n,
+            );
+            let mut only = others;
+            only.difference_with(&columns[ix[j]].truth);
+            preds.push(PredicateReport {
+                text: a.text.clone(),
+                attribute: a.predicate.as_ref().map(|p| p.attribute.clone()),
+                matches: groups.count(&columns[ix[j]].truth),
+                only_failing: groups.count(&only),
+                display: display_text(a),
+                fixed: j < 64 && fixed >> j & 1 == 1,
+            });
+        }
+        let exprs: Vec<Expr> = clause.iter().map(|a| a.expr.clone()).collect();
+        clauses.push(ClauseReport {
+            text: unparse(&conjunction(&exprs)),
+            matches: groups.count(&clause_truth[ci]),
+            predicates: preds,
+        });
+    }
+
+    let missing_attributes = missing(&dnf, machines);
+    let (summary, by_machine, rejects_job) =
+        summary::summarize(job, machines, &groups, &accepted, o.eval);
+
+    let mut suggestions = vec![];
+    // Suggestions when the requirements accept no machine ("I Don't Like
+    // Anyone"); when they accept some that reject the job, the job's own
+    // attributes are what to change (Nobody Likes Me, below).
+    if current == 0 && !dnf.clauses.is_empty() && !machines.is_empty() {
+        let clause_exprs: Vec<Expr> = dnf
+            .clauses
+            .iter()
+            .map(|c| conjunction(&c.iter().map(|a| a.expr.clone()).collect::<Vec<_>>()))
+            .collect();
+        let ctx = suggest::Context {
+            job,
+            machines,
+            groups: &groups,
+            clause_exprs: &clause_exprs,
+            clause_truth: &clause_truth,
+            current,
+            opts: o.eval,
+        };
+        let inputs: Vec<suggest::ClauseInput> = dnf
+            .clauses
+            .iter()
+            .enumerate()
+            .map(|(ci, c)| suggest::ClauseInput {
+                index: ci,
+                atoms: c,
+                columns: atom_index[ci].iter().map(|&i| &columns[i].truth).collect(),
+                fixed: fixed_mask(ci, c.len()),
+            })
+            .collect();
+        suggestions = suggest::suggest(&ctx, &inputs);
+        if dnf.clauses.iter().any(|c| c.len() > lattice::MAX_PREDICATES) {
+            notes.push(format!(
+                "clauses of more than {} predicates get no suggestions",
+                lattice::MAX_PREDICATES
+            ));
+        }
+    }
+
+    let (conflicts, succeeding) = conflicts(&dnf, &atom_index, &columns, &clauses, &groups, &mut notes);
+    let job_changes = nobody::job_changes(job, machines, &rejects_job, o.eval, &mut notes);
+    let targets: Vec<(Arc<ClassAd>, u64)> = groups
+        .rep
+        .iter()
+        .zip(&groups.weight)
+        .map(|(&m, &w)| (machines[m].clone(), w))
+        .collect();
+    let steps = steps::steps(
+        &req,
+        job,
+        &targets,
+        &steps::StepOptions {
+            prune: !o.all_steps,
+            opts: o.eval,
+        },
+    );
+    if machines.is_empty() {
+        notes.push("the pool is empty: there is nothing to match against".into());
+    }
+    Ok(Analysis {
+        machines: machines.len() as u64,
+        summary,
+        clauses,
+        suggestions,
+        conflicts,
+        succeeding,
+        job_changes,
+        missing_attributes,
+        job: crate::negotiate::job_id(job, 0),
+        requirements_attribute: req_name,
+        requirements: unparse(&req),
+        specialized: unparse(&spec),
+        by_machine,
+        steps,
+        job_attributes: steps::job_attributes(&req, job),
+        notes,
+    })
+}
+
+/// Predicate attributes no machine defines (only REMOVE helps there).
+fn missing(dnf: &Dnf, machines: &[Arc<ClassAd>]) -> Vec<String> {
+    let mut seen = BTreeSet::new();
+    let mut out = vec![];
+    for a in dnf.clauses.iter().flatten() {
+        if let Some(p) = &a.predicate {
+            if seen.insert(p.key.clone()) && !machines.iter().any(|m| m.position(&p.key).is_some()) {
+                out.push(p.attribute.clone());
+            }
+        }
+    }
+    out
+}
+
+/// Conflicts without the pool (intervals that cannot meet) and with it
+/// (minimal failing subexpressions of clauses no machine satisfies), and
+/// the maximal succeeding subexpressions of those clauses.
+fn conflicts(
+    dnf: &Dnf,
+    atom_index: &[Vec<usize>],
+    columns: &[table::Column],
+    clauses: &[ClauseReport],
+    groups: &Groups,
+    notes: &mut Vec<String>,
+) -> (Vec<Conflict>, Vec<Succeeding>) {
+    let mut out = vec![];
+    let mut succeeding = vec![];
+    for (ci, clause) in dnf.clauses.iter().enumerate() {
+        // Without the pool: same attribute, intervals that never meet.
+        let mut by_attr: Vec<(String, Vec<(usize, crate::ast::BinaryOp, crate::value::Value)>)> = vec![];
+        for (j, a) in clause.iter().enumerate() {
+            if let Some(p) = &a.predicate {
+                let entry = (j, p.normalized_op(), p.literal.clone());
+                match by_attr.iter_mut().find(|(k, _)| *k == p.key) {
+                    Some((_, v)) => v.push(entry),
+                    None => by_attr.push((p.key.clone(), vec![entry])),
+                }
+            }
+        }
+        for (_, preds) in &by_attr {
+            if preds.len() > 1 {
+                for set in intervals::always_conflicts(preds) {
+                    out.push(Conflict {
+                        clause: ci,
+                        predicates: set,
+                        kind: "always",
+                    });
+                }
+            }
+        }
+        // With the pool: only for clauses no machine satisfies.
+        if clauses[ci].matches > 0 || groups.is_empty() || clause.len() > lattice::MAX_PREDICATES {
+            continue;
+        }
+        let rows = (0..groups.len()).map(|g| {
+            atom_index[ci]
+                .iter()
+                .enumerate()
+                .filter(|(_, &i)| columns[i].truth.contains(g))
+                .fold(0u64, |m, (j, _)| m | 1 << j)
+        });
+        let l = lattice::lattice(clause.len(), rows);
+        if !l.complete {
+            notes.push(format!(
+                "clause {}: the minimal failing subexpressions listed are a partial set (stopped at {})",
+                ci + 1,
+                lattice::MAX_SETS
+            ));
+        }
+        for m in &l.mfs {
+            let preds = lattice::members(*m);
+            // A single predicate no machine satisfies is not a conflict.
+            if preds.len() < 2 || out.iter().any(|c| c.clause == ci && c.predicates == preds) {
+                continue;
+            }
+            out.push(Conflict {
+                clause: ci,
+                predicates: preds,
+                kind: "pool",
+            });
+        }
+        for m in &l.mss {
+            succeeding.push(Succeeding {
+                clause: ci,
+                predicates: lattice::members(*m),
+            });
+        }
+    }
+    (out, succeeding)
+}

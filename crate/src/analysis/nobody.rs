@@ -1,0 +1,239 @@
+//! Nobody Likes Me (§3.2): the job wants machines that do not want it.
+//! Which changes to the job's own attributes would make them accept it?
+//!
+//! Each rejecting machine's requirements are specialized against the
+//! machine, put in DNF, and every clause becomes a hyper-rectangle over
+//! job attributes; the space is partitioned into cells of identical machine
+//! sets (`partition`), and the cells nearest the job (M2) become proposed
+//! changes. A clause's opaque atoms (function calls, comparisons of two
+//! attributes) are left out of its rectangle, so a cell can promise more
+//! than it holds: every change is therefore applied to a copy of the job
+//! and checked against every machine's requirements, and only what that
+//! evaluation says is reported.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use super::groups::Groups;
+use super::intervals::Constraint;
+use super::partition::{self, Limits, Rect};
+use super::predicate::{self, Sides};
+use crate::ast::{ClassAd, Expr};
+use crate::eval::{EvalOptions, Evaluator, Mode};
+use crate::matching::{accepts, DEFAULT_REQUIREMENTS};
+use crate::specialize::{specialize, SpecContext};
+use crate::value::Value;
+
+/// Cells built before the partition stops (it says so when it does).
+pub const MAX_CELLS: usize = 20_000;
+/// Job changes shown.
+pub const SHOWN: usize = 5;
+/// Machine names listed per change.
+const NAMES: usize = 200;
+
+#[derive(Clone, Debug, Serialize)]
+pub struct JobChange {
+    /// Attribute → new literal (ClassAd text).
+    pub changes: BTreeMap<String, String>,
+    /// The cell the job moves into.
+    pub range: String,
+    /// Machines whose requirements accept the changed job (by evaluation).
+    pub matches: u64,
+    /// Names of the machines gained (accepting the changed job, not the
+    /// job as it is), at most 200.
+    pub machines: Vec<String>,
+    pub gained: u64,
+    /// M2 distance of the cell from the job.
+    pub distance: f64,
+    /// Per changed attribute, the paper's advice (`use a value <= 1220608`).
+    pub advice: Vec<(String, String)>,
+}
+
+/// `rejecting`: machines the job accepts whose requirements reject it.
+pub fn job_changes(
+    job: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    rejecting: &[usize],
+    opts: EvalOptions,
+    notes: &mut Vec<String>,
+) -> Vec<JobChange> {
+    if rejecting.is_empty() {
+        return vec![];
+    }
+    let subset: Vec<Arc<ClassAd>> = rejecting.iter().map(|&i| machines[i].clone()).collect();
+    let shapes = Groups::by_requirements(&subset, DEFAULT_REQUIREMENTS);
+    let mut rects = vec![];
+    let mut spelling: BTreeMap<String, String> = BTreeMap::new();
+    let mut numbers: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+    for (g, &rep) in shapes.rep.iter().enumerate() {
+        let m = &subset[rep];
+        let Some((_, req)) = super::requirements_of(m) else {
+            continue;
+        };
+        let spec = specialize(
+            req,
+            &SpecContext {
+                my: m.clone(),
+                target: None,
+                opts,
+            },
+        );
+        let sides = Sides {
+            own: m,
+            unscoped_is_other: opts.mode == Mode::HTCondor,
+        };
+        let Ok(dnf) = predicate::dnf(&spec, &sides) else {
+            notes.push(format!(
+                "the requirements of {} are too large to put in normal form; it is left out of the job changes",
+                crate::negotiate::machine_name(m, rejecting[rep])
+            ));
+            continue;
+        };
+        for clause in &dnf.clauses {
+            let mut sides: Vec<(String, Constraint)> = vec![];
+            let mut empty = false;
+            for a in clause {
+                let Some(p) = &a.predicate else { continue };
+                let Some(c) = Constraint::from_predicate(p.normalized_op(), &p.literal) else {
+                    continue;
+                };
+                // Dimensions are named as the job spells them (else as the
+                // first machine does), so ranges read as the user wrote.
+                let dim = spelling
+                    .entry(p.key.clone())
+                    .or_insert_with(|| job_spelling(job, &p.key).unwrap_or_else(|| p.attribute.clone()))
+                    .clone();
+                if let Some(x) = number(&p.literal) {
+                    let e = numbers.entry(dim.clone()).or_insert((x, x));
+                    e.0 = e.0.min(x);
+                    e.1 = e.1.max(x);
+                }
+                match sides.iter_mut().find(|(k, _)| *k == dim) {
+                    Some((_, s)) => *s = s.intersect(&c),
+                    None => sides.push((dim, c)),
+                }
+            }
+            for (_, s) in &sides {
+                empty |= s.is_empty();
+            }
+            // A clause that says nothing about the job cannot be reached by
+            // changing the job; one that can never hold is dropped (§3.2).
+            if empty || sides.is_empty() {
+                continue;
+            }
+            // One rectangle per requirements shape (machines of one shape
+            // behave alike; cells are checked machine by machine below).
+            rects.push(Rect { machine: g, sides });
+        }
+    }
+    if rects.is_empty() {
+        return vec![];
+    }
+    let dims: BTreeSet<String> = rects.iter().flat_map(|r| r.sides.iter().map(|(k, _)| k.clone())).collect();
+    let mut ev = Evaluator::new(opts);
+    let point: Vec<(String, Option<Value>)> = dims
+        .iter()
+        .map(|k| {
+            let v = job_value(job, k, &mut ev);
+            if let Some(x) = v.as_ref().and_then(number) {
+                let e = numbers.entry(k.clone()).or_insert((x, x));
+                e.0 = e.0.min(x);
+                e.1 = e.1.max(x);
+            }
+            (k.clone(), v)
+        })
+        .collect();
+    let ranges: Vec<(String, f64)> = numbers
+        .iter()
+        .map(|(k, (lo, hi))| (k.clone(), if hi > lo { hi - lo } else { 1.0 }))
+        .collect();
+    let part = partition::partition(&rects, &point, &ranges, &Limits { max_cells: MAX_CELLS });
+    if !part.complete {
+        notes.push(format!(
+            "the Nobody Likes Me partition stopped at {MAX_CELLS} cells; the job changes shown come from the cells built"
+        ));
+    }
+
+    // Verify: every machine's requirements against the changed job.
+    let all_shapes = Groups::by_requirements(machines, DEFAULT_REQUIREMENTS);
+    let before = accepting(machines, &all_shapes, job, &mut ev);
+    let mut out: Vec<JobChange> = vec![];
+    for cell in part.cells.iter().take(SHOWN * 8) {
+        if out.len() >= SHOWN || cell.changes.is_empty() {
+            continue;
+        }
+        let mut changed = (**job).clone();
+        let mut changes = BTreeMap::new();
+        for (k, v) in &cell.changes {
+            let name = k.clone();
+            changed.insert(&name, Expr::literal(v.clone()));
+            changes.insert(name, super::predicate::literal_text(v));
+        }
+        if out.iter().any(|c| c.changes == changes) {
+            continue;
+        }
+        let changed = Arc::new(changed);
+        let after = accepting(machines, &all_shapes, &changed, &mut ev);
+        let matches = after.iter().filter(|&&b| b).count() as u64;
+        let gained: Vec<usize> = (0..machines.len()).filter(|&i| after[i] && !before[i]).collect();
+        if gained.is_empty() {
+            continue;
+        }
+        let advice = cell
+            .sides
+            .iter()
+            .filter(|(k, _)| cell.changes.iter().any(|(c, _)| c == k))
+            .map(|(k, s)| (k.clone(), format!("use a value {}", s.describe())))
+            .collect();
+        out.push(JobChange {
+            changes,
+            range: partition::describe_range(cell),
+            matches,
+            machines: gained
+                .iter()
+                .take(NAMES)
+                .map(|&i| crate::negotiate::machine_name(&machines[i], i))
+                .collect(),
+            gained: gained.len() as u64,
+            distance: cell.distance,
+            advice,
+        });
+    }
+    out
+}
+
+/// Which machines' requirements accept `job` (once per requirements shape).
+fn accepting(machines: &[Arc<ClassAd>], shapes: &Groups, job: &Arc<ClassAd>, ev: &mut Evaluator) -> Vec<bool> {
+    let verdict: Vec<bool> = shapes
+        .rep
+        .iter()
+        .map(|&m| accepts(ev, &machines[m], job, DEFAULT_REQUIREMENTS))
+        .collect();
+    shapes.of.iter().map(|&g| verdict[g as usize]).collect()
+}
+
+fn job_value(job: &Arc<ClassAd>, key: &str, ev: &mut Evaluator) -> Option<Value> {
+    let def = job.get(key)?;
+    let v = match def.as_literal() {
+        Some(v) => v.clone(),
+        None => {
+            ev.set_ads(Some(job.clone()), None);
+            ev.eval_attr(key)
+        }
+    };
+    (!v.is_undefined()).then_some(v)
+}
+
+fn job_spelling(job: &ClassAd, key: &str) -> Option<String> {
+    job.position(key).map(|i| job.at(i).0.to_string())
+}
+
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Real(r) if r.is_finite() => Some(*r),
+        _ => None,
+    }
+}

@@ -1,0 +1,715 @@
+//! Nobody Likes Me (seed 000 §3.2): the machines' requirement clauses are
+//! hyper-rectangles over job attributes; partition that space into cells of
+//! identical machine sets, so a job can be told which values would move it
+//! into which machines' reach, nearest (M2) first.
+//!
+//! Per dimension the value line is cut at every bound into elementary pieces
+//! (numeric points and open intervals, each listed string, *AnyOtherString*
+//! excluding the listed ones, undefined, the booleans when some side tells
+//! them from 0/1), each with the set of rectangles covering it; pieces with
+//! the same set are merged (they are one equivalence class). The cross
+//! product is built best-first by distance from the job, dropping partial
+//! products no rectangle covers, up to `max_cells`; cells with the same
+//! machines that differ in one dimension are then joined.
+
+use std::cmp::Ordering;
+use std::collections::{BTreeMap, BinaryHeap, HashMap};
+
+use super::intervals::{fold, normalize, Constraint, NumInterval, ValueSet};
+use crate::value::Value;
+
+/// Search nodes (partial products) at most, whatever `max_cells` says.
+const MAX_NODES: usize = 200_000;
+/// Passes joining cells with identical machine sets.
+const MERGE_PASSES: usize = 4;
+
+/// One requirements clause of one machine; attributes not in `sides` are unconstrained.
+#[derive(Clone, Debug)]
+pub struct Rect {
+    pub machine: usize,
+    /// (attribute key, case-folded; the region of that attribute).
+    pub sides: Vec<(String, Constraint)>,
+}
+
+#[derive(Clone, Copy, Debug)]
+pub struct Limits {
+    /// Cells built before the construction stops (`Partition::complete` is then false).
+    pub max_cells: usize,
+}
+
+#[derive(Clone, Debug)]
+pub struct Cell {
+    /// One per dimension (in `Partition::dimensions` order): the region of the cell.
+    pub sides: Vec<(String, Constraint)>,
+    /// Sorted, deduplicated.
+    pub machines: Vec<usize>,
+    /// M2 distance from the job point.
+    pub distance: f64,
+    /// The value each dimension must take to move the job into the cell, only
+    /// where the job's value is outside (or missing). `Value::Undefined`
+    /// means "remove the attribute".
+    pub changes: Vec<(String, Value)>,
+}
+
+#[derive(Clone, Debug)]
+pub struct Partition {
+    /// Nearest first (distance, then more machines first).
+    pub cells: Vec<Cell>,
+    /// False when `max_cells` (or the node bound) stopped the construction.
+    pub complete: bool,
+    pub dimensions: Vec<String>,
+}
+
+type Bits = Vec<u64>;
+
+fn set_bit(b: &mut Bits, i: usize) {
+    if let Some(w) = b.get_mut(i / 64) {
+        *w |= 1 << (i % 64);
+    }
+}
+fn and(a: &Bits, b: &Bits) -> Bits {
+    a.iter().zip(b).map(|(x, y)| x & y).collect()
+}
+fn ones(b: &Bits) -> impl Iterator<Item = usize> + '_ {
+    b.iter().enumerate().flat_map(|(w, &x)| (0..64).filter(move |i| x >> i & 1 == 1).map(move |i| w * 64 + i))
+}
+
+/// One dimension: its pieces (merged), each with the rectangles covering it
+/// and its distance from the job's value.
+struct Dim {
+    key: String,
+    job: Value,
+    range: f64,
+    pieces: Vec<(ValueSet, Bits, f64)>,
+}
+
+/// A partial product: the piece chosen in each of the first `path.len()` dimensions.
+struct Node {
+    dist: f64,
+    seq: usize,
+    path: Vec<u32>,
+}
+impl Ord for Node {
+    /// Nearest first, then deepest (finishes cells), then oldest.
+    fn cmp(&self, o: &Self) -> Ordering {
+        o.dist.total_cmp(&self.dist).then(self.path.len().cmp(&o.path.len())).then(o.seq.cmp(&self.seq))
+    }
+}
+impl PartialOrd for Node {
+    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
+        Some(self.cmp(o))
+    }
+}
+impl PartialEq for Node {
+    fn eq(&self, o: &Self) -> bool {
+        self.cmp(o) == Ordering::Equal
+    }
+}
+impl Eq for Node {}
+
+pub fn partition(
+    rects: &[Rect],
+    job: &[(String, Option<Value>)],
+    ranges: &[(String, f64)],
+    limits: &Limits,
+) -> Partition {
+    // Dimensions in order of first appearance; a rectangle's sides on one
+    // attribute are intersected.
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut dimensions: Vec<String> = vec![];
+    let mut sides: Vec<Vec<Option<ValueSet>>> = vec![];
+    for (r, rect) in rects.iter().enumerate() {
+        for (k, c) in &rect.sides {
+            let d = *index.entry(fold(k)).or_insert_with(|| {
+                dimensions.push(k.clone());
+                sides.push(vec![None; rects.len()]);
+                dimensions.len() - 1
+            });
+            let s = Constraint::from_set(c.to_set()).to_set();
+            if let Some(slot) = sides.get_mut(d).and_then(|v| v.get_mut(r)) {
+                *slot = Some(match slot.take() {
+                    Some(prev) => Constraint::from_set(prev.intersect(&s)).to_set(),
+                    None => s,
+                });
+            }
+        }
+    }
+    let words = rects.len().div_ceil(64);
+    let dims: Vec<Dim> = dimensions
+        .iter()
+        .zip(&sides)
+        .map(|(key, sides)| {
+            let f = fold(key);
+            let job = job.iter().find(|(k, _)| fold(k) == f).and_then(|(_, v)| v.clone()).unwrap_or_default();
+            let range = ranges
+                .iter()
+                .find(|(k, _)| fold(k) == f)
+                .map(|(_, r)| *r)
+                .filter(|r| r.is_finite() && *r > 0.0)
+                .unwrap_or(1.0);
+            let pieces = pieces(sides, &job, words)
+                .into_iter()
+                .map(|(s, b)| {
+                    let d = side_distance(&s, &job, range).0;
+                    (s, b, d)
+                })
+                .collect();
+            Dim { key: key.clone(), job, range, pieces }
+        })
+        .collect();
+
+    // Best-first cross product: cells come out nearest first, so a stopped
+    // construction still holds the nearest ones.
+    let mut all: Bits = vec![0; words];
+    for r in 0..rects.len() {
+        set_bit(&mut all, r);
+    }
+    let path_bits = |path: &[u32]| {
+        let mut b = all.clone();
+        for (d, &p) in path.iter().enumerate() {
+            if let Some((_, pb, _)) = dims.get(d).and_then(|dim| dim.pieces.get(p as usize)) {
+                b = and(&b, pb);
+            }
+        }
+        b
+    };
+    let budget = limits.max_cells.saturating_add(1).saturating_mul(dims.len() + 1).saturating_mul(8).clamp(10_000, MAX_NODES);
+    let mut heap = BinaryHeap::from([Node { dist: 0.0, seq: 0, path: vec![] }]);
+    let (mut leaves, mut seq, mut complete) = (vec![], 0usize, true);
+    'search: while let Some(node) = heap.pop() {
+        let bits = path_bits(&node.path);
+        if !bits.iter().any(|&w| w != 0) {
+            continue;
+        }
+        let Some(dim) = dims.get(node.path.len()) else {
+            if leaves.len() >= limits.max_cells {
+                complete = false;
+                break;
+            }
+            leaves.push((node.path, bits));
+            continue;
+        };
+        for (p, (_, pb, d)) in dim.pieces.iter().enumerate() {
+            if !bits.iter().zip(pb).any(|(x, y)| x & y != 0) {
+                continue;
+            }
+            seq += 1;
+            if seq > budget {
+                complete = false;
+                break 'search;
+            }
+            let mut path = node.path.clone();
+            path.push(p as u32);
+            heap.push(Node { dist: node.dist + d, seq, path });
+        }
+    }
+
+    let mut cells: Vec<(Vec<ValueSet>, Vec<usize>)> = leaves
+        .into_iter()
+        .map(|(path, bits)| {
+            let sides = path
+                .iter()
+                .zip(&dims)
+                .filter_map(|(&p, dim)| dim.pieces.get(p as usize).map(|x| x.0.clone()))
+                .collect();
+            let mut machines: Vec<usize> = ones(&bits).filter_map(|r| rects.get(r).map(|x| x.machine)).collect();
+            machines.sort_unstable();
+            machines.dedup();
+            (sides, machines)
+        })
+        .collect();
+    merge_cells(&mut cells, dims.len());
+
+    let mut cells: Vec<Cell> = cells
+        .into_iter()
+        .map(|(sides, machines)| {
+            let (mut distance, mut changes) = (0.0, vec![]);
+            for (s, dim) in sides.iter().zip(&dims) {
+                let (d, change) = side_distance(s, &dim.job, dim.range);
+                distance += d;
+                changes.extend(change.map(|v| (dim.key.clone(), v)));
+            }
+            let sides = sides.into_iter().zip(&dims).map(|(s, dim)| (dim.key.clone(), Constraint::from_set(s))).collect();
+            Cell { sides, machines, distance, changes }
+        })
+        .collect();
+    cells.sort_by(|a, b| a.distance.total_cmp(&b.distance).then(b.machines.len().cmp(&a.machines.len())));
+    Partition { cells, complete, dimensions }
+}
+
+/// The elementary pieces of one dimension, merged by identical rectangle
+/// sets; pieces no rectangle covers are left out. NaN and error/time/list/
+/// record values get a piece only when the job's value is one (nobody would
+/// be told to move there).
+fn pieces(sides: &[Option<ValueSet>], job: &Value, words: usize) -> Vec<(ValueSet, Bits)> {
+    let covering = |f: &dyn Fn(&ValueSet) -> bool| {
+        let mut b: Bits = vec![0; words];
+        for (r, s) in sides.iter().enumerate() {
+            if s.as_ref().is_none_or(f) {
+                set_bit(&mut b, r);
+            }
+        }
+        b
+    };
+    let one = |v: ValueSet, b: Bits| (v, b);
+    let mut out: Vec<(ValueSet, Bits)> = vec![];
+    // Booleans ride with 0 and 1 unless some side tells them apart (`=?= true`).
+    let split = sides.iter().flatten().any(|s| {
+        s.allow_true != s.contains(&Value::Real(1.0)) || s.allow_false != s.contains(&Value::Real(0.0))
+    });
+    let mut pts: Vec<f64> = sides
+        .iter()
+        .flatten()
+        .flat_map(|s| s.numbers.iter())
+        .filter(|i| !i.is_nan())
+        .flat_map(|i| [i.lo + 0.0, i.hi + 0.0])
+        .collect();
+    pts.sort_by(f64::total_cmp);
+    pts.dedup();
+    let mut line = vec![];
+    let mut prev = f64::NEG_INFINITY;
+    let mut prev_closed = true;
+    for &p in &pts {
+        if p > prev && (prev_closed || prev.next_up() < p) {
+            line.push(NumInterval { lo: prev, lo_closed: prev_closed, hi: p, hi_closed: false });
+        }
+        line.push(NumInterval::point(p));
+        (prev, prev_closed) = (p, false);
+    }
+    if prev < f64::INFINITY || prev_closed {
+        line.push(NumInterval { lo: prev, lo_closed: prev_closed, hi: f64::INFINITY, hi_closed: true });
+    }
+    line.retain(|i| !i.is_empty());
+    let mut line_bits: Vec<Bits> = vec![vec![0; words]; line.len()];
+    for (r, s) in sides.iter().enumerate() {
+        let ivs = match s {
+            None => vec![NumInterval::ALL],
+            Some(s) => s.numbers.iter().filter(|i| !i.is_nan()).copied().collect(),
+        };
+        for iv in ivs {
+            // The pieces inside `iv` are contiguous: those neither below nor above it.
+            let start = line.partition_point(|p| p.hi < iv.lo || (p.hi == iv.lo && !(p.hi_closed && iv.lo_closed)));
+            let end = line.partition_point(|p| !(p.lo > iv.hi || (p.lo == iv.hi && !(p.lo_closed && iv.hi_closed))));
+            for b in line_bits.iter_mut().take(end).skip(start) {
+                set_bit(b, r);
+            }
+        }
+    }
+    for (iv, b) in line.into_iter().zip(line_bits) {
+        let (t, f) = (!split && iv.contains(1.0), !split && iv.contains(0.0));
+        out.push(one(ValueSet { numbers: vec![iv], allow_true: t, allow_false: f, ..ValueSet::default() }, b));
+    }
+    if matches!(job, Value::Real(r) if r.is_nan()) {
+        let v = ValueSet { numbers: vec![NumInterval::NAN], ..ValueSet::default() };
+        out.push(one(v, covering(&|s| s.contains(job))));
+    }
+    if split {
+        for b in [true, false] {
+            let v = ValueSet { allow_true: b, allow_false: !b, ..ValueSet::default() };
+            out.push(one(v, covering(&|s| s.contains(&Value::Bool(b)))));
+        }
+    }
+    out.push(one(ValueSet { undefined: true, ..ValueSet::default() }, covering(&|s| s.undefined)));
+    // Strings: every listed class (first spelling), then AnyOtherString.
+    let mut classes: BTreeMap<String, String> = BTreeMap::new();
+    for s in sides.iter().flatten() {
+        for x in &s.strings {
+            classes.entry(fold(x)).or_insert_with(|| x.clone());
+        }
+    }
+    let pos: HashMap<&String, usize> = classes.keys().enumerate().map(|(i, k)| (k, i)).collect();
+    let mut str_bits: Vec<Bits> = vec![vec![0; words]; classes.len()];
+    for (r, s) in sides.iter().enumerate() {
+        let Some(s) = s.as_ref().filter(|s| !s.any_other_string) else {
+            // Unconstrained or AnyOtherString: every class but the excluded.
+            let excluded: Vec<usize> = s.iter().flat_map(|s| &s.strings).filter_map(|x| pos.get(&fold(x)).copied()).collect();
+            for (i, b) in str_bits.iter_mut().enumerate() {
+                if !excluded.contains(&i) {
+                    set_bit(b, r);
+                }
+            }
+            continue;
+        };
+        for i in s.strings.iter().filter_map(|x| pos.get(&fold(x))) {
+            if let Some(b) = str_bits.get_mut(*i) {
+                set_bit(b, r);
+            }
+        }
+    }
+    for (x, b) in classes.values().zip(str_bits) {
+        out.push(one(ValueSet { strings: [x.clone()].into(), ..ValueSet::default() }, b));
+    }
+    let any = ValueSet { strings: classes.into_values().collect(), any_other_string: true, ..ValueSet::default() };
+    out.push(one(any, covering(&|s| s.any_other_string)));
+    if !matches!(job, Value::Undefined | Value::Bool(_) | Value::Int(_) | Value::Real(_) | Value::Str(_)) {
+        out.push(one(ValueSet { others: true, ..ValueSet::default() }, covering(&|s| s.others)));
+    }
+
+    // One piece per rectangle set (an equivalence class of the dimension).
+    let mut groups: Vec<(Vec<ValueSet>, Bits)> = vec![];
+    let mut at: HashMap<Bits, usize> = HashMap::new();
+    for (v, b) in out {
+        if !b.iter().any(|&w| w != 0) {
+            continue;
+        }
+        match at.get(&b) {
+            Some(&i) => groups[i].0.push(v),
+            None => {
+                at.insert(b.clone(), groups.len());
+                groups.push((vec![v], b));
+            }
+        }
+    }
+    groups.into_iter().map(|(vs, b)| (union_all(vs), b)).collect()
+}
+
+/// The union of many sets at once (pairwise unions would be quadratic).
+fn union_all(sets: Vec<ValueSet>) -> ValueSet {
+    let mut u = ValueSet::default();
+    let mut listed: BTreeMap<String, String> = BTreeMap::new();
+    let mut excluded: Option<BTreeMap<String, String>> = None;
+    for s in &sets {
+        u.undefined |= s.undefined;
+        u.allow_true |= s.allow_true;
+        u.allow_false |= s.allow_false;
+        u.others |= s.others;
+        u.numbers.extend(s.numbers.iter().copied());
+        let m: BTreeMap<String, String> = s.strings.iter().map(|x| (fold(x), x.clone())).collect();
+        if s.any_other_string {
+            excluded = Some(match excluded {
+                None => m,
+                Some(e) => e.into_iter().filter(|(k, _)| m.contains_key(k)).collect(),
+            });
+        } else {
+            for (k, x) in m {
+                listed.entry(k).or_insert(x);
+            }
+        }
+    }
+    u.numbers = normalize(u.numbers);
+    match excluded {
+        Some(e) => {
+            u.any_other_string = true;
+            u.strings = e.into_iter().filter(|(k, _)| !listed.contains_key(k)).map(|(_, x)| x).collect();
+        }
+        None => u.strings = listed.into_values().collect(),
+    }
+    u
+}
+
+/// Join cells with the same machines whose sides differ in one dimension
+/// only (their union is still a rectangle); a few passes at most.
+fn merge_cells(cells: &mut Vec<(Vec<ValueSet>, Vec<usize>)>, dims: usize) {
+    let mut intern: HashMap<String, u32> = HashMap::new();
+    let mut id = |s: &dyn std::fmt::Debug| {
+        let n = intern.len() as u32;
+        *intern.entry(format!("{s:?}")).or_insert(n)
+    };
+    let mut ids: Vec<(Vec<u32>, u32)> = cells.iter().map(|(s, m)| (s.iter().map(|x| id(x)).collect(), id(m))).collect();
+    for _ in 0..MERGE_PASSES {
+        let mut changed = false;
+        for d in 0..dims {
+            let mut at: HashMap<(Vec<u32>, u32), usize> = HashMap::new();
+            let mut groups: Vec<Vec<usize>> = vec![];
+            for (i, (s, m)) in ids.iter().enumerate() {
+                let key: Vec<u32> = s.iter().enumerate().map(|(j, &x)| if j == d { u32::MAX } else { x }).collect();
+                match at.get(&(key.clone(), *m)) {
+                    Some(&g) => groups[g].push(i),
+                    None => {
+                        at.insert((key, *m), groups.len());
+                        groups.push(vec![i]);
+                    }
+                }
+            }
+            if groups.len() == cells.len() {
+                continue;
+            }
+            changed = true;
+            let mut next = Vec::with_capacity(groups.len());
+            let mut next_ids = Vec::with_capacity(groups.len());
+            for g in groups {
+                let Some(&first) = g.first() else { continue };
+                let (Some(mut cell), Some(mut cid)) = (cells.get(first).cloned(), ids.get(first).cloned()) else { continue };
+                if g.len() > 1 {
+                    let parts = g.iter().filter_map(|&i| cells.get(i).and_then(|c| c.0.get(d)).cloned()).collect();
+                    let merged = Constraint::from_set(union_all(parts)).to_set();
+                    if let (Some(side), Some(sid)) = (cell.0.get_mut(d), cid.0.get_mut(d)) {
+                        *sid = id(&merged);
+                        *side = merged;
+                    }
+                }
+                next.push(cell);
+                next_ids.push(cid);
+            }
+            *cells = next;
+            ids = next_ids;
+        }
+        if !changed {
+            break;
+        }
+    }
+}
+
+/// M2 distance of one side from the job's value, and the value to move to:
+/// numbers |job − nearest point| / range, anything else 0 inside or 1.
+fn side_distance(side: &ValueSet, job: &Value, range: f64) -> (f64, Option<Value>) {
+    if side.contains(job) {
+        return (0.0, None);
+    }
+    let x = match job {
+        Value::Int(i) => Some(*i as f64),
+        Value::Real(r) if !r.is_nan() => Some(*r),
+        _ => None,
+    };
+    if let Some(x) = x {
+        if let Some((iv, d)) = nearest(side, x) {
+            let d = d / range;
+            return (if d.is_nan() { 1.0 } else { d }, Some(pick(&iv, x, matches!(job, Value::Int(_)))));
+        }
+    }
+    let strings = || {
+        if !side.any_other_string {
+            return side.strings.iter().next().map(|s| Value::str(s.as_str()));
+        }
+        (0..=side.strings.len() + 1)
+            .map(|i| Value::from(if i == 0 { "other".to_string() } else { format!("other{}", i + 1) }))
+            .find(|v| side.contains(v))
+    };
+    let bools = || {
+        let b = if side.allow_true && side.allow_false { !matches!(job, Value::Bool(true)) } else { side.allow_true };
+        (side.allow_true || side.allow_false).then_some(Value::Bool(b))
+    };
+    let numbers = || {
+        let x = if let Value::Bool(b) = job { f64::from(u8::from(*b)) } else { 0.0 };
+        nearest(side, x).map(|(iv, _)| pick(&iv, x, true))
+    };
+    let rep = match job {
+        Value::Str(_) => strings().or_else(numbers).or_else(bools),
+        Value::Bool(_) => bools().or_else(numbers).or_else(strings),
+        _ => numbers().or_else(strings).or_else(bools),
+    };
+    (1.0, rep.or_else(|| side.undefined.then_some(Value::Undefined)))
+}
+
+fn nearest(side: &ValueSet, x: f64) -> Option<(NumInterval, f64)> {
+    side.numbers
+        .iter()
+        .filter(|i| !i.is_nan() && !i.is_empty())
+        .map(|i| (*i, i.distance(x)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+}
+
+/// The point of `iv` nearest `x` (outside it): a closed bound itself; past
+/// an open bound an integer just inside when one is wanted (`< 10` → 9),
+/// else a step of 1 or 0.1% inside, else the midpoint, else the next real.
+fn pick(iv: &NumInterval, x: f64, want_int: bool) -> Value {
+    let up = x <= iv.lo;
+    let (b, closed, other) = if up { (iv.lo, iv.lo_closed, iv.hi) } else { (iv.hi, iv.hi_closed, iv.lo) };
+    let num = |c: f64| {
+        if want_int && c.fract() == 0.0 && c.abs() < 9.0e15 {
+            Value::Int(c as i64)
+        } else {
+            Value::Real(c)
+        }
+    };
+    if closed {
+        return num(b);
+    }
+    let s = if up { 1.0 } else { -1.0 };
+    let step = if b == 0.0 { 1e-3 } else { b.abs() * 1e-3 };
+    let whole = if want_int || b.fract() == 0.0 { 1.0 } else { f64::NAN };
+    let candidates = [
+        if up { b.floor() + whole } else { b.ceil() - whole },
+        b + s * step,
+        b / 2.0 + other / 2.0,
+        if up { b.next_up() } else { b.next_down() },
+        if up { -f64::MAX } else { f64::MAX },
+    ];
+    let Some(c) = candidates.into_iter().find(|&c| iv.contains(c)) else {
+        return Value::Real(b);
+    };
+    if c.fract() == 0.0 {
+        num(c)
+    } else {
+        Value::Real(c)
+    }
+}
+
+/// `MemoryRequirements in [512, 1024), ImageSize >= 134217728`; dimensions
+/// the cell does not constrain are left out.
+pub fn describe_range(cell: &Cell) -> String {
+    let parts: Vec<String> =
+        cell.sides.iter().filter(|(_, c)| !c.is_everything()).map(|(k, c)| format!("{k} {}", c.phrase())).collect();
+    if parts.is_empty() {
+        "any values".into()
+    } else {
+        parts.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ast::BinaryOp::{self, *};
+
+    const M: f64 = 1048576.0;
+
+    fn c(op: BinaryOp, lit: impl Into<Value>) -> Constraint {
+        Constraint::from_predicate(op, &lit.into()).expect("representable")
+    }
+    fn rect(machine: usize, sides: &[(&str, Constraint)]) -> Rect {
+        Rect { machine, sides: sides.iter().map(|(k, c)| (k.to_string(), c.clone())).collect() }
+    }
+    fn job(v: &[(&str, Option<Value>)]) -> Vec<(String, Option<Value>)> {
+        v.iter().map(|(k, x)| (k.to_string(), x.clone())).collect()
+    }
+    fn same(a: &Value, b: &Value) -> bool {
+        a.same_as(b)
+    }
+    fn figure5() -> Vec<Rect> {
+        vec![
+            rect(0, &[("ImageSize", c(Ge, 128.0 * M)), ("MemoryRequirements", c(Ge, 512.0 * M))]),
+            rect(1, &[("ImageSize", c(Ge, 64.0 * M)), ("MemoryRequirements", c(Ge, 1024.0 * M))]),
+        ]
+    }
+
+    #[test]
+    fn figure_5() {
+        let rects = figure5();
+        let mem: Vec<Option<ValueSet>> = rects.iter().map(|r| Some(r.sides[1].1.to_set())).collect();
+        let p = pieces(&mem, &Value::Undefined, 1);
+        let shown: Vec<(String, u64)> = p.iter().map(|(s, b, ..)| (Constraint::from_set(s.clone()).describe(), b[0])).collect();
+        assert_eq!(shown, vec![("[536870912, 1073741824)".into(), 0b01), (">= 1073741824".into(), 0b11)]);
+
+        let point = job(&[("ImageSize", Some(Value::Real(100.0 * M))), ("MemoryRequirements", Some(Value::Real(600.0 * M)))]);
+        let ranges = vec![("ImageSize".to_string(), 64.0 * M), ("MemoryRequirements".to_string(), 512.0 * M)];
+        let part = partition(&rects, &point, &ranges, &Limits { max_cells: 100 });
+        assert!(part.complete);
+        assert_eq!(part.dimensions, vec!["ImageSize", "MemoryRequirements"]);
+        let got: Vec<(Vec<usize>, f64, String)> =
+            part.cells.iter().map(|c| (c.machines.clone(), c.distance, describe_range(c))).collect();
+        assert_eq!(
+            got,
+            vec![
+                (vec![0], 0.4375, "ImageSize >= 134217728, MemoryRequirements in [536870912, 1073741824)".into()),
+                (vec![1], 0.828125, "ImageSize in [67108864, 134217728), MemoryRequirements >= 1073741824".into()),
+                (vec![0, 1], 1.265625, "ImageSize >= 134217728, MemoryRequirements >= 1073741824".into()),
+            ]
+        );
+        let ch = &part.cells[0].changes;
+        assert!(ch.len() == 1 && ch[0].0 == "ImageSize" && same(&ch[0].1, &Value::Real(128.0 * M)), "{ch:?}");
+        let ch = &part.cells[2].changes;
+        assert!(ch.len() == 2 && same(&ch[1].1, &Value::Real(1024.0 * M)), "{ch:?}");
+        // Integer job values get integer suggestions; a missing one counts 1.
+        let point = job(&[("ImageSize", Some(Value::Int(100 << 20))), ("MemoryRequirements", None)]);
+        let part = partition(&rects, &point, &ranges, &Limits { max_cells: 100 });
+        let first = &part.cells[0];
+        assert_eq!((first.machines.clone(), first.distance), (vec![1], 1.0));
+        assert!(same(&first.changes[0].1, &Value::Int(1 << 30)), "{:?}", first.changes);
+    }
+
+    #[test]
+    fn any_other_string() {
+        let rects = vec![rect(0, &[("Owner", c(Ne, "ncoleman"))]), rect(1, &[("Owner", c(Eq, "raman"))])];
+        let part = partition(&rects, &job(&[("Owner", Some("ncoleman".into()))]), &[], &Limits { max_cells: 10 });
+        let got: Vec<(Vec<usize>, String)> = part.cells.iter().map(|c| (c.machines.clone(), describe_range(c))).collect();
+        assert_eq!(
+            got,
+            vec![
+                (vec![0, 1], "Owner == \"raman\"".to_string()),
+                (vec![0], "Owner is any string except \"ncoleman\", \"raman\"".to_string()),
+            ]
+        );
+        assert!(same(&part.cells[0].changes[0].1, &"raman".into()));
+        assert!(same(&part.cells[1].changes[0].1, &"other".into()));
+        assert_eq!(part.cells[1].distance, 1.0);
+        let rects = vec![rect(0, &[("Owner", c(Ne, "other"))])];
+        let part = partition(&rects, &job(&[("Owner", None)]), &[], &Limits { max_cells: 10 });
+        assert!(same(&part.cells[0].changes[0].1, &"other2".into()));
+    }
+
+    #[test]
+    fn nearest_values_past_a_bound() {
+        let one = |side: Constraint, v: Value| {
+            let part = partition(&[rect(0, &[("x", side)])], &job(&[("x", Some(v))]), &[], &Limits { max_cells: 10 });
+            part.cells[0].changes[0].1.clone()
+        };
+        assert!(same(&one(c(Lt, 10), Value::Int(12)), &Value::Int(9)));
+        assert!(same(&one(c(Lt, 10), Value::Real(12.5)), &Value::Real(9.0)));
+        assert!(same(&one(c(Gt, 10), Value::Int(2)), &Value::Int(11)));
+        assert!(same(&one(c(Le, 1220608), Value::Int(2000000)), &Value::Int(1220608)));
+        assert!(same(&one(c(Lt, 0.5), Value::Real(2.0)), &Value::Real(0.4995)));
+        assert!(same(&one(c(Gt, 10).intersect(&c(Lt, 10.5)), Value::Int(0)), &Value::Real(10.01)));
+        assert!(same(&one(c(MetaEq, true), Value::Bool(false)), &Value::Bool(true)));
+        assert!(same(&one(c(Is, Value::Undefined), Value::Int(3)), &Value::Undefined));
+    }
+
+    /// Every point of a grid lies in exactly one cell when some rectangle
+    /// holds it, that cell's machines are exactly those holding it, and its
+    /// distance is 0 for the cell holding the job.
+    #[test]
+    fn cells_are_the_equivalence_classes() {
+        let rects = vec![
+            rect(0, &[("Memory", c(Ge, 512)), ("Arch", c(Eq, "INTEL"))]),
+            rect(0, &[("Memory", c(Lt, 100))]),
+            rect(1, &[("Arch", c(Ne, "alpha")), ("HasGPU", c(MetaEq, true))]),
+            rect(2, &[("Memory", c(Ne, 256)), ("HasGPU", c(Eq, true))]),
+            rect(3, &[("Arch", c(Isnt, Value::Undefined)), ("memory", c(Gt, 50).intersect(&c(Le, 300)))]),
+        ];
+        let mems = [Value::Undefined, Value::Int(0), Value::Int(99), Value::Int(100), Value::Int(256), Value::Real(99.5)];
+        let mems = [&mems[..], &[Value::Int(300), Value::Int(512), Value::Int(1000), "x".into(), Value::Bool(true)]].concat();
+        let archs = [Value::Undefined, "INTEL".into(), "intel".into(), "alpha".into(), "ALPHA".into(), "sparc".into()];
+        let gpus = [Value::Undefined, Value::Bool(true), Value::Bool(false), Value::Int(1), Value::Int(0), "yes".into()];
+        let point = job(&[("Memory", Some(Value::Int(99))), ("Arch", Some("sparc".into())), ("HasGPU", None)]);
+        let part = partition(&rects, &point, &[("Memory".into(), 1000.0)], &Limits { max_cells: 1000 });
+        assert!(part.complete);
+        assert_eq!(part.dimensions, vec!["Memory", "Arch", "HasGPU"]);
+        let holds = |r: &Rect, p: &[&Value; 3]| {
+            r.sides.iter().all(|(k, s)| s.contains(p[part.dimensions.iter().position(|d| d.eq_ignore_ascii_case(k)).unwrap()]))
+        };
+        for m in &mems {
+            for a in &archs {
+                for g in &gpus {
+                    let p = [m, a, g];
+                    let mut want: Vec<usize> = rects.iter().filter(|r| holds(r, &p)).map(|r| r.machine).collect();
+                    want.sort_unstable();
+                    want.dedup();
+                    let inside: Vec<&Cell> =
+                        part.cells.iter().filter(|c| c.sides.iter().zip(p).all(|((_, s), v)| s.contains(v))).collect();
+                    if want.is_empty() {
+                        assert!(inside.is_empty(), "{p:?} in {inside:?}");
+                    } else {
+                        assert_eq!(inside.len(), 1, "{p:?}: {want:?} {inside:?}");
+                        assert_eq!(inside[0].machines, want, "{p:?}");
+                    }
+                }
+            }
+        }
+        let here = part.cells.iter().find(|c| c.distance == 0.0).expect("the job's cell");
+        assert!(here.changes.is_empty() && here.machines == vec![0, 3], "{here:?}");
+        for cell in &part.cells {
+            assert!(cell.sides.iter().all(|(_, s)| !s.is_empty()));
+        }
+    }
+
+    #[test]
+    fn stops_at_max_cells() {
+        let dims: Vec<String> = (0..20).map(|d| format!("x{d}")).collect();
+        let rects: Vec<Rect> = (0..5)
+            .map(|k| Rect { machine: k, sides: dims.iter().map(|d| (d.clone(), c(Ge, k as i64))).collect() })
+            .collect();
+        let point: Vec<(String, Option<Value>)> = dims.iter().map(|d| (d.clone(), Some(Value::Int(2)))).collect();
+        let part = partition(&rects, &point, &[], &Limits { max_cells: 500 });
+        assert!(!part.complete);
+        assert!(!part.cells.is_empty() && part.cells.len() <= 500);
+        assert_eq!(part.cells[0].distance, 0.0);
+        assert!(part.cells.windows(2).all(|w| w[0].distance <= w[1].distance));
+        let part = partition(&rects, &point, &[], &Limits { max_cells: 0 });
+        assert!(!part.complete && part.cells.is_empty());
+        let part = partition(&rects[..1], &point, &[], &Limits { max_cells: 5 });
+        assert!(part.complete && part.cells.len() == 1 && part.cells[0].machines == vec![0]);
+        assert!(partition(&[], &point, &[], &Limits { max_cells: 5 }).cells.is_empty());
+        let all = partition(&[rect(7, &[])], &[], &[], &Limits { max_cells: 5 });
+        assert_eq!((all.cells.len(), describe_range(&all.cells[0])), (1, "any values".to_string()));
+    }
+}

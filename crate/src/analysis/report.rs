@@ -1,0 +1,243 @@
+//! The analysis as text: the paper's §3.3 tables (predicates by ascending
+//! matches, a suggestion column, conflicts, attributes to change) and
+//! better-analyze's summary and steps, for people who know that one.
+
+use std::fmt::Write;
+
+use super::{Action, Analysis};
+
+pub fn render(a: &Analysis) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "Job {}: {} = {}", a.job, a.requirements_attribute, a.requirements);
+    if a.specialized != a.requirements {
+        let _ = writeln!(o, "  with the job's own attributes substituted: {}", a.specialized);
+    }
+    o.push('\n');
+    summary(&mut o, a);
+    for (ci, c) in a.clauses.iter().enumerate() {
+        o.push('\n');
+        if a.clauses.len() > 1 {
+            let _ = writeln!(
+                o,
+                "Clause {} of {} ({} {}): {}",
+                ci + 1,
+                a.clauses.len(),
+                c.matches,
+                plural(c.matches, "match", "matches"),
+                c.text
+            );
+        }
+        // The paper's table: ascending matches, numbered as shown.
+        let mut order: Vec<usize> = (0..c.predicates.len()).collect();
+        order.sort_by_key(|&j| c.predicates[j].matches);
+        let number = |j: usize| order.iter().position(|&x| x == j).map_or(0, |p| p + 1);
+        // The column shows the least drastic change (the nearest, M2), as
+        // the paper's tables do: MODIFY TO 1911, not REMOVE.
+        let best = a
+            .suggestions
+            .iter()
+            .find(|s| s.metric == "M2" && s.clause == ci)
+            .or_else(|| a.suggestions.iter().find(|s| s.clause == ci));
+        let _ = writeln!(o, "Predicate\tMatches\tSuggestion");
+        for &j in &order {
+            let p = &c.predicates[j];
+            let suggestion = best
+                .and_then(|s| s.changes.iter().find(|ch| ch.predicate == j))
+                .map(|ch| match (ch.action, &ch.value) {
+                    (Action::Modify, Some(v)) => format!("MODIFY TO {v}"),
+                    _ => "REMOVE".to_string(),
+                })
+                .unwrap_or_default();
+            let fixed = if p.fixed { " (fixed)" } else { "" };
+            let _ = writeln!(o, "{} {}{fixed}\t{}\t{suggestion}", number(j), p.display, p.matches);
+        }
+        let conflicts: Vec<String> = a
+            .conflicts
+            .iter()
+            .filter(|k| k.clause == ci)
+            .map(|k| {
+                let mut n: Vec<usize> = k.predicates.iter().map(|&j| number(j)).collect();
+                n.sort_unstable();
+                let n: Vec<String> = n.iter().map(|x| x.to_string()).collect();
+                let why = if k.kind == "always" { " (never true together, in any pool)" } else { "" };
+                format!(" predicates: {}{why}", n.join(", "))
+            })
+            .collect();
+        if !conflicts.is_empty() {
+            let _ = writeln!(o, "\nConflicts:");
+            for l in conflicts {
+                let _ = writeln!(o, "{l}");
+            }
+            let mss: Vec<String> = a
+                .succeeding
+                .iter()
+                .filter(|s| s.clause == ci)
+                .map(|s| {
+                    let mut n: Vec<usize> = s.predicates.iter().map(|&j| number(j)).collect();
+                    n.sort_unstable();
+                    format!("{{{}}}", n.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))
+                })
+                .collect();
+            if !mss.is_empty() {
+                let _ = writeln!(o, "Largest sets that some machine satisfies: {}", mss.join(" "));
+            }
+        }
+    }
+    suggestions(&mut o, a);
+    if !a.missing_attributes.is_empty() {
+        let _ = writeln!(
+            o,
+            "\nNo machine defines: {} (only removing those predicates helps)",
+            a.missing_attributes.join(", ")
+        );
+    }
+    job_changes(&mut o, a);
+    if !a.steps.is_empty() {
+        let _ = writeln!(o, "\nThe {} expression step by step (better-analyze):\n", a.requirements_attribute);
+        o.push_str(&super::steps::render(&a.steps, false));
+    }
+    if !a.job_attributes.is_empty() {
+        let _ = writeln!(o, "\nJob {} defines the following attributes:\n", a.job);
+        for (n, v) in &a.job_attributes {
+            let _ = writeln!(o, "    {n} = {v}");
+        }
+    }
+    for n in &a.notes {
+        let _ = writeln!(o, "\nNote: {n}");
+    }
+    o
+}
+
+fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
+    if n == 1 {
+        one
+    } else {
+        many
+    }
+}
+
+fn summary(o: &mut String, a: &Analysis) {
+    let s = &a.summary;
+    let on = |f: fn(&super::MachineCounts) -> u64| match &a.by_machine {
+        Some(m) => format!(" (on {} {})", f(m), plural(f(m), "machine", "machines")),
+        None => String::new(),
+    };
+    match &a.by_machine {
+        Some(m) => {
+            let _ = writeln!(
+                o,
+                "Run analysis summary. Of {} slots on {} machines,",
+                a.machines, m.machines
+            );
+        }
+        None => {
+            let _ = writeln!(
+                o,
+                "Run analysis summary. Of {} {},",
+                a.machines,
+                plural(a.machines, "machine", "machines")
+            );
+        }
+    }
+    let _ = writeln!(
+        o,
+        "  {} {} rejected by your job's requirements{}",
+        s.rejected_by_job,
+        plural(s.rejected_by_job, "is", "are"),
+        on(|m| m.rejected_by_job)
+    );
+    let _ = writeln!(
+        o,
+        "  {} reject{} your job because of their own requirements{}",
+        s.reject_job,
+        if s.reject_job == 1 { "s" } else { "" },
+        on(|m| m.reject_job)
+    );
+    let _ = writeln!(
+        o,
+        "  {} match{} but {} serving other users{}",
+        s.match_but_busy,
+        if s.match_but_busy == 1 { "es" } else { "" },
+        plural(s.match_but_busy, "is", "are"),
+        on(|m| m.match_but_busy)
+    );
+    let _ = writeln!(
+        o,
+        "  {} {} able to run your job{}",
+        s.matched,
+        plural(s.matched, "is", "are"),
+        on(|m| m.matched)
+    );
+    if s.matched == 0 && s.match_but_busy == 0 && s.reject_job == 0 {
+        let _ = writeln!(o, "No successful match recorded.");
+    }
+}
+
+fn suggestions(o: &mut String, a: &Analysis) {
+    if a.suggestions.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        o,
+        "\nSuggestions (each rewritten requirements was evaluated over the pool):"
+    );
+    for s in &a.suggestions {
+        let Some(c) = a.clauses.get(s.clause) else {
+            continue;
+        };
+        let what: Vec<String> = s
+            .changes
+            .iter()
+            .map(|ch| {
+                let p = c.predicates.get(ch.predicate).map_or("?", |p| p.display.as_str());
+                match (ch.action, &ch.value) {
+                    (Action::Modify, Some(v)) => format!("MODIFY {p} TO {v}"),
+                    _ => format!("REMOVE {p}"),
+                }
+            })
+            .collect();
+        let measure = if s.metric == "M2" {
+            format!("distance {:.3}", s.distance)
+        } else {
+            format!("{} {}", s.changes.len(), plural(s.changes.len() as u64, "change", "changes"))
+        };
+        let _ = writeln!(
+            o,
+            "  {} ({measure}): {} -> {} {}",
+            s.metric,
+            what.join(", "),
+            s.matches,
+            plural(s.matches, "machine", "machines")
+        );
+        let _ = writeln!(o, "      {}", s.requirements);
+    }
+}
+
+fn job_changes(o: &mut String, a: &Analysis) {
+    let Some(best) = a.job_changes.first() else {
+        return;
+    };
+    let _ = writeln!(o, "\nThe following attributes should be added or modified:\n");
+    let _ = writeln!(o, "Attribute\tSuggestion");
+    for (attr, how) in &best.advice {
+        let _ = writeln!(o, "{attr}\t{how}");
+    }
+    let _ = writeln!(o, "\nJob attribute changes, nearest first (each checked against every machine's requirements):");
+    for c in &a.job_changes {
+        let changes: Vec<String> = c.changes.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+        let names = if c.machines.len() as u64 > 8 {
+            format!("{}, …", c.machines[..8].join(", "))
+        } else {
+            c.machines.join(", ")
+        };
+        let _ = writeln!(
+            o,
+            "  {} -> {} {} accept the job (gains {}: {names})",
+            changes.join("; "),
+            c.matches,
+            plural(c.matches, "machine would", "machines would"),
+            c.gained,
+        );
+        let _ = writeln!(o, "      range: {}", c.range);
+    }
+}

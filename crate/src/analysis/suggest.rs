@@ -1,0 +1,424 @@
+//! Suggested changes to the job's requirements (§3.1.1): metrics M1 (fewest
+//! predicates changed, then most machines) and M2 (composite distance).
+//!
+//! A predicate may be removed; an `==`-like predicate may take another value
+//! of the same type found in the pool; `<`, `<=`, `>`, `>=` may only be
+//! relaxed, to a machine's value (a strict bound becomes inclusive, so the
+//! machine it was relaxed for is in: `Memory > 2096` → `Memory >= 1911`);
+//! `!=` may only be removed, and so may an opaque atom. Candidates are
+//! ranked on the boolean table, then each one shown is rewritten into the
+//! whole requirements, parsed back, and evaluated over the pool: the count
+//! reported is that evaluation's. Nothing that gains no machine is shown.
+
+use std::sync::Arc;
+
+use fixedbitset::FixedBitSet;
+use serde::Serialize;
+
+use super::groups::Groups;
+use super::predicate::{conjunction, disjunction, Atom};
+use super::table::{all_of, truth_of};
+use crate::ast::{BinaryOp, ClassAd, Expr, ExprKind};
+use crate::eval::ops::{truth, Truth};
+use crate::eval::{EvalOptions, Evaluator};
+use crate::value::Value;
+
+/// How many suggestions of each metric are shown.
+pub const SHOWN: usize = 5;
+/// Candidates ranked per clause and metric before verification.
+const CANDIDATES: usize = 48;
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Change {
+    pub predicate: usize,
+    pub action: Action,
+    /// The new literal, as ClassAd text (`"INTEL"`, `1911`).
+    pub value: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum Action {
+    Remove,
+    Modify,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Suggestion {
+    pub metric: &'static str,
+    pub clause: usize,
+    pub changes: Vec<Change>,
+    /// The whole rewritten requirements.
+    pub requirements: String,
+    /// Machines the rewritten requirements accept (by evaluation).
+    pub matches: u64,
+    /// M2's composite distance (M1: the number of changes).
+    pub distance: f64,
+}
+
+/// Everything a clause's suggestions are computed from.
+pub struct ClauseInput<'a> {
+    pub index: usize,
+    pub atoms: &'a [Atom],
+    /// Truth of each atom over the groups.
+    pub columns: Vec<&'a FixedBitSet>,
+    /// Predicates the user fixed (not to be changed).
+    pub fixed: u64,
+}
+
+pub struct Context<'a> {
+    pub job: &'a Arc<ClassAd>,
+    pub machines: &'a [Arc<ClassAd>],
+    pub groups: &'a Groups,
+    /// Every clause as an expression (for rewriting the whole requirements).
+    pub clause_exprs: &'a [Expr],
+    /// Truth of every clause over the groups.
+    pub clause_truth: &'a [FixedBitSet],
+    /// Machines the requirements accept now.
+    pub current: u64,
+    pub opts: EvalOptions,
+}
+
+/// One proposed rewrite of a clause (before verification).
+#[derive(Clone, Debug)]
+struct Candidate {
+    changes: Vec<(usize, Option<Value>)>,
+    /// M1: changes; M2: distance.
+    distance: f64,
+    estimate: u64,
+}
+
+pub fn suggest(ctx: &Context, clauses: &[ClauseInput]) -> Vec<Suggestion> {
+    let mut ev = Evaluator::new(ctx.opts);
+    let mut m1: Vec<(usize, Candidate)> = vec![];
+    let mut m2: Vec<(usize, Candidate)> = vec![];
+    for c in clauses {
+        if c.atoms.len() > 64 || c.atoms.is_empty() {
+            continue;
+        }
+        let values = ValueTable::new(ctx, c, &mut ev);
+        let (a, b) = candidates(ctx, c, &values, &mut ev);
+        m1.extend(a.into_iter().map(|x| (c.index, x)));
+        m2.extend(b.into_iter().map(|x| (c.index, x)));
+    }
+    m1.sort_by(|a, b| {
+        (a.1.changes.len(), std::cmp::Reverse(a.1.estimate))
+            .cmp(&(b.1.changes.len(), std::cmp::Reverse(b.1.estimate)))
+    });
+    m2.sort_by(|a, b| {
+        a.1.distance
+            .total_cmp(&b.1.distance)
+            .then(b.1.estimate.cmp(&a.1.estimate))
+    });
+    let mut out = verified(ctx, clauses, m1, "M1", &mut ev);
+    out.extend(verified(ctx, clauses, m2, "M2", &mut ev));
+    out
+}
+
+/// The machines' values of the clause's predicate attributes, per group,
+/// and each numeric attribute's range over the pool.
+struct ValueTable {
+    /// [atom][group]
+    values: Vec<Vec<Value>>,
+    range: Vec<f64>,
+}
+
+impl ValueTable {
+    fn new(ctx: &Context, c: &ClauseInput, ev: &mut Evaluator) -> ValueTable {
+        let mut values = vec![];
+        let mut range = vec![];
+        for a in c.atoms {
+            let Some(p) = &a.predicate else {
+                values.push(vec![]);
+                range.push(1.0);
+                continue;
+            };
+            let col: Vec<Value> = ctx
+                .groups
+                .rep
+                .iter()
+                .map(|&m| machine_value(&ctx.machines[m], ctx.job, &p.key, ev))
+                .collect();
+            let nums = col.iter().filter_map(|v| number(v));
+            let (lo, hi) = nums.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
+                (l.min(x), h.max(x))
+            });
+            range.push(if hi > lo { hi - lo } else { 1.0 });
+            values.push(col);
+        }
+        ValueTable { values, range }
+    }
+}
+
+/// A machine's value of one of its attributes (evaluated in its own scope,
+/// with the job as its target).
+pub fn machine_value(
+    machine: &Arc<ClassAd>,
+    job: &Arc<ClassAd>,
+    key: &str,
+    ev: &mut Evaluator,
+) -> Value {
+    match machine.get(key) {
+        None => Value::Undefined,
+        Some(def) => match def.as_literal() {
+            Some(v) => v.clone(),
+            None => {
+                ev.set_ads(Some(machine.clone()), Some(job.clone()));
+                ev.eval_attr(key)
+            }
+        },
+    }
+}
+
+fn number(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Real(r) if r.is_finite() => Some(*r),
+        _ => None,
+    }
+}
+
+/// The new literal for a predicate so that a machine with value `v`
+/// satisfies it, or `None` when the predicate can only be removed.
+fn modified_literal(atom: &Atom, v: &Value) -> Option<Value> {
+    let p = atom.predicate.as_ref()?;
+    use BinaryOp::*;
+    let same_type = match (&p.literal, v) {
+        (Value::Int(_) | Value::Real(_), Value::Int(_) | Value::Real(_)) => true,
+        (Value::Str(_), Value::Str(_)) | (Value::Bool(_), Value::Bool(_)) => true,
+        _ => false,
+    };
+    if !same_type {
+        return None;
+    }
+    match p.op {
+        Eq | MetaEq | Is => Some(v.clone()),
+        Lt | Le | Gt | Ge if number(v).is_some() => Some(v.clone()),
+        _ => None,
+    }
+}
+
+/// The atom rewritten with a new literal (strict bounds become inclusive).
+fn rewrite_atom(atom: &Atom, lit: &Value) -> Expr {
+    let e = super::predicate::strip_parens(&atom.expr);
+    let (ExprKind::Binary(op, a, b), Some(p)) = (&e.kind, &atom.predicate) else {
+        return atom.expr.clone();
+    };
+    let op = match op {
+        BinaryOp::Lt => BinaryOp::Le,
+        BinaryOp::Gt => BinaryOp::Ge,
+        o => *o,
+    };
+    let new_lit = Expr::new(ExprKind::Literal(lit.clone()), crate::ast::Span::NONE);
+    let (l, r) = if p.literal_first {
+        (new_lit, (**b).clone())
+    } else {
+        ((**a).clone(), new_lit)
+    };
+    Expr::binary(op, l, r)
+}
+
+fn candidates(
+    ctx: &Context,
+    c: &ClauseInput,
+    vt: &ValueTable,
+    ev: &mut Evaluator,
+) -> (Vec<Candidate>, Vec<Candidate>) {
+    let k = c.atoms.len();
+    let full = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
+    let n = ctx.groups.len();
+    // Failing predicates per group.
+    let mut fail = vec![0u64; n];
+    for (j, col) in c.columns.iter().enumerate() {
+        for (g, f) in fail.iter_mut().enumerate() {
+            if !col.contains(g) {
+                *f |= 1 << j;
+            }
+        }
+    }
+    let reachable: Vec<usize> = (0..n)
+        .filter(|&g| fail[g] != 0 && fail[g] & c.fixed == 0 && fail[g] & full == fail[g])
+        .collect();
+    let change_for = |g: usize, j: usize| -> (usize, Option<Value>) {
+        let v = vt.values[j].get(g);
+        (j, v.and_then(|v| modified_literal(&c.atoms[j], v)))
+    };
+    let mut seen = std::collections::HashSet::new();
+    let mut m1 = vec![];
+    // M1: the smallest failing sets, the most common first.
+    if let Some(min) = reachable.iter().map(|&g| fail[g].count_ones()).min() {
+        let mut sets: Vec<(u64, u64)> = vec![];
+        for &g in &reachable {
+            if fail[g].count_ones() == min {
+                match sets.iter_mut().find(|(s, _)| *s == fail[g]) {
+                    Some(e) => e.1 += ctx.groups.weight[g],
+                    None => sets.push((fail[g], ctx.groups.weight[g])),
+                }
+            }
+        }
+        sets.sort_by(|a, b| b.1.cmp(&a.1));
+        for &(s, _) in sets.iter().take(CANDIDATES / 4) {
+            let members = super::lattice::members(s);
+            let remove: Vec<(usize, Option<Value>)> = members.iter().map(|&j| (j, None)).collect();
+            push(&mut m1, &mut seen, remove, min as f64, ctx, c, ev);
+            let mut groups: Vec<usize> = reachable.iter().copied().filter(|&g| fail[g] == s).collect();
+            groups.sort_by(|a, b| ctx.groups.weight[*b].cmp(&ctx.groups.weight[*a]));
+            for g in groups.into_iter().take(CANDIDATES / 4) {
+                let ch: Vec<_> = members.iter().map(|&j| change_for(g, j)).collect();
+                if ch.iter().any(|(_, v)| v.is_some()) {
+                    push(&mut m1, &mut seen, ch, min as f64, ctx, c, ev);
+                }
+            }
+        }
+    }
+    // M2: the nearest machines.
+    let distance = |g: usize| -> f64 {
+        super::lattice::members(fail[g])
+            .into_iter()
+            .map(|j| {
+                let (_, lit) = change_for(g, j);
+                match (lit.as_ref().and_then(number), c.atoms[j].predicate.as_ref()) {
+                    (Some(new), Some(p)) => match number(&p.literal) {
+                        Some(old) => (old - new).abs() / vt.range[j],
+                        None => 1.0,
+                    },
+                    _ => 1.0,
+                }
+            })
+            .sum()
+    };
+    let mut by_distance: Vec<(f64, usize)> = reachable.iter().map(|&g| (distance(g), g)).collect();
+    by_distance.sort_by(|a, b| a.0.total_cmp(&b.0).then(ctx.groups.weight[b.1].cmp(&ctx.groups.weight[a.1])));
+    let mut m2 = vec![];
+    let mut seen2 = std::collections::HashSet::new();
+    for (d, g) in by_distance {
+        if m2.len() >= CANDIDATES {
+            break;
+        }
+        let ch: Vec<_> = super::lattice::members(fail[g])
+            .into_iter()
+            .map(|j| change_for(g, j))
+            .collect();
+        push(&mut m2, &mut seen2, ch, d, ctx, c, ev);
+    }
+    (m1, m2)
+}
+
+fn push(
+    out: &mut Vec<Candidate>,
+    seen: &mut std::collections::HashSet<String>,
+    changes: Vec<(usize, Option<Value>)>,
+    distance: f64,
+    ctx: &Context,
+    c: &ClauseInput,
+    ev: &mut Evaluator,
+) {
+    let key = format!("{changes:?}");
+    if !seen.insert(key) {
+        return;
+    }
+    let estimate = estimate(ctx, c, &changes, ev);
+    if estimate > ctx.current {
+        out.push(Candidate {
+            changes,
+            distance,
+            estimate,
+        });
+    }
+}
+
+/// Machines the requirements would accept after the changes, from the
+/// table (the clause's changed atoms are worked out per group).
+fn estimate(ctx: &Context, c: &ClauseInput, changes: &[(usize, Option<Value>)], ev: &mut Evaluator) -> u64 {
+    let n = ctx.groups.len();
+    let mut cols: Vec<FixedBitSet> = vec![];
+    for (j, col) in c.columns.iter().enumerate() {
+        match changes.iter().find(|(i, _)| *i == j) {
+            None => cols.push((*col).clone()),
+            Some((_, None)) => {}
+            Some((_, Some(v))) => {
+                let atom = Atom {
+                    expr: rewrite_atom(&c.atoms[j], v),
+                    text: String::new(),
+                    predicate: None,
+                };
+                let mut bits = FixedBitSet::with_capacity(n);
+                for (g, &m) in ctx.groups.rep.iter().enumerate() {
+                    let val = super::table::atom_value(&atom, ctx.job, &ctx.machines[m], ev);
+                    if truth(&val) == Truth::True {
+                        bits.insert(g);
+                    }
+                }
+                cols.push(bits);
+            }
+        }
+    }
+    let mut bits = all_of(cols.iter(), n);
+    for (i, t) in ctx.clause_truth.iter().enumerate() {
+        if i != c.index {
+            bits.union_with(t);
+        }
+    }
+    ctx.groups.count(&bits)
+}
+
+fn verified(
+    ctx: &Context,
+    clauses: &[ClauseInput],
+    ranked: Vec<(usize, Candidate)>,
+    metric: &'static str,
+    ev: &mut Evaluator,
+) -> Vec<Suggestion> {
+    let mut out: Vec<Suggestion> = vec![];
+    for (ci, cand) in ranked {
+        if out.len() >= SHOWN {
+            break;
+        }
+        let Some(c) = clauses.iter().find(|c| c.index == ci) else {
+            continue;
+        };
+        let atoms: Vec<Expr> = c
+            .atoms
+            .iter()
+            .enumerate()
+            .filter_map(|(j, a)| match cand.changes.iter().find(|(i, _)| *i == j) {
+                None => Some(a.expr.clone()),
+                Some((_, None)) => None,
+                Some((_, Some(v))) => Some(rewrite_atom(a, v)),
+            })
+            .collect();
+        let mut clause_exprs = ctx.clause_exprs.to_vec();
+        if let Some(slot) = clause_exprs.get_mut(ci) {
+            *slot = conjunction(&atoms);
+        }
+        let text = crate::unparse::unparse(&disjunction(clause_exprs));
+        if out.iter().any(|s| s.requirements == text) {
+            continue;
+        }
+        // The text itself is what is checked: parse it back and evaluate.
+        let Ok(parsed) = crate::parser::parse_expr_with(&text, crate::Dialect::Modern, ctx.opts.mode) else {
+            continue;
+        };
+        let matches = ctx.groups.count(&truth_of(&parsed, ctx.job, ctx.machines, ctx.groups, ev));
+        if matches == 0 || matches <= ctx.current {
+            continue;
+        }
+        out.push(Suggestion {
+            metric,
+            clause: ci,
+            changes: cand
+                .changes
+                .iter()
+                .map(|(j, v)| Change {
+                    predicate: *j,
+                    action: if v.is_some() { Action::Modify } else { Action::Remove },
+                    value: v.as_ref().map(super::predicate::literal_text),
+                })
+                .collect(),
+            requirements: text,
+            matches,
+            distance: cand.distance,
+        });
+    }
+    out
+}

@@ -1,0 +1,116 @@
+//! `condor_q -analyze`'s run analysis summary, counted in better-analyze's
+//! order: a machine the job rejects counts there only; of the rest, those
+//! whose own requirements reject the job; of the rest, those busy with
+//! someone else (claimed, or running for a `RemoteUser`); the rest are
+//! willing.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use fixedbitset::FixedBitSet;
+use serde::Serialize;
+
+use super::groups::Groups;
+use crate::ast::ClassAd;
+use crate::eval::{EvalOptions, Evaluator};
+use crate::matching::{accepts, DEFAULT_REQUIREMENTS};
+use crate::value::Value;
+
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct Summary {
+    pub rejected_by_job: u64,
+    pub reject_job: u64,
+    pub match_but_busy: u64,
+    #[serde(rename = "match")]
+    pub matched: u64,
+}
+
+/// The same summary in physical machines (distinct `Machine` values): a
+/// machine counts in a row when at least one of its slots does.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct MachineCounts {
+    pub machines: u64,
+    pub rejected_by_job: u64,
+    pub reject_job: u64,
+    pub match_but_busy: u64,
+    #[serde(rename = "match")]
+    pub matched: u64,
+}
+
+/// Returns the summary, the per-machine counts when slots name their
+/// machine, and the machines the job accepts that reject the job.
+pub fn summarize(
+    job: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    groups: &Groups,
+    accepted: &FixedBitSet,
+    opts: EvalOptions,
+) -> (Summary, Option<MachineCounts>, Vec<usize>) {
+    let mut ev = Evaluator::new(opts);
+    let machine_side = Groups::by_requirements(machines, DEFAULT_REQUIREMENTS);
+    let mut verdict: Vec<Option<bool>> = vec![None; machine_side.len()];
+    let mut s = Summary::default();
+    let mut rejects_job = vec![];
+    // Category of each machine: 0 rejected by job, 1 rejects job, 2 busy, 3 willing.
+    let mut category = Vec::with_capacity(machines.len());
+    for (i, m) in machines.iter().enumerate() {
+        let c = if !accepted.contains(groups.of[i] as usize) {
+            s.rejected_by_job += 1;
+            0
+        } else {
+            let g = machine_side.of[i] as usize;
+            let ok = *verdict[g].get_or_insert_with(|| {
+                accepts(&mut ev, &machines[machine_side.rep[g]], job, DEFAULT_REQUIREMENTS)
+            });
+            if !ok {
+                s.reject_job += 1;
+                rejects_job.push(i);
+                1
+            } else if busy(m, job, &mut ev) {
+                s.match_but_busy += 1;
+                2
+            } else {
+                s.matched += 1;
+                3
+            }
+        };
+        category.push(c);
+    }
+    (s, by_machine(machines, &category), rejects_job)
+}
+
+/// Claimed, or running a job for someone (`RemoteUser` defined).
+fn busy(m: &Arc<ClassAd>, job: &Arc<ClassAd>, ev: &mut Evaluator) -> bool {
+    let state = super::suggest::machine_value(m, job, "State", ev);
+    if matches!(&state, Value::Str(s) if s.eq_ignore_ascii_case("Claimed")) {
+        return true;
+    }
+    m.position("RemoteUser").is_some()
+        && !super::suggest::machine_value(m, job, "RemoteUser", ev).is_undefined()
+}
+
+fn by_machine(machines: &[Arc<ClassAd>], category: &[u8]) -> Option<MachineCounts> {
+    let name = |m: &ClassAd| -> Option<String> {
+        m.get("Machine")?
+            .as_literal()?
+            .as_str()
+            .map(|s| s.to_ascii_lowercase())
+    };
+    if !machines.iter().any(|m| name(m).is_some()) {
+        return None;
+    }
+    let mut sets: [HashSet<String>; 5] = Default::default();
+    for (i, m) in machines.iter().enumerate() {
+        let n = name(m).unwrap_or_else(|| format!("#{i}"));
+        sets[category[i] as usize + 1].insert(n.clone());
+        sets[0].insert(n);
+    }
+    let c = |i: usize| sets[i].len() as u64;
+    Some(MachineCounts {
+        machines: c(0),
+        rejected_by_job: c(1),
+        reject_job: c(2),
+        match_but_busy: c(3),
+        matched: c(4),
+    })
+}

@@ -1,0 +1,329 @@
+//! The analyzer reproduces seed 000 (Coleman et al.): the eight-machine
+//! M1/M2 tables, Figure 4's lattice, §3.2's partition, §3.3's three reports;
+//! and its claims hold by evaluation on random jobs and pools.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use classad::analysis::{analyze, report, Action, Analysis, AnalysisOptions, Fixed};
+use classad::formats::{read_pool, InputFormat};
+use classad::matching::{accepts, DEFAULT_REQUIREMENTS};
+use classad::{parse_classad, parse_expr, ClassAd, Dialect, EvalOptions, Evaluator};
+use proptest::prelude::*;
+
+fn load(name: &str) -> Vec<Arc<ClassAd>> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/analysis").join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    let pool = read_pool(&text, InputFormat::Auto, Dialect::Auto);
+    assert!(pool.diagnostics.iter().all(|d| !d.is_error()), "{name}: {:?}", pool.diagnostics);
+    pool.ads.into_iter().map(|a| Arc::new(a.ad)).collect()
+}
+
+fn run(job: &str, machines: &str, fixed: &[Fixed]) -> Analysis {
+    let j = load(job).remove(0);
+    let m = load(machines);
+    let o = AnalysisOptions {
+        fixed: fixed.to_vec(),
+        ..Default::default()
+    };
+    let a = analyze(&j, &m, &o).unwrap();
+    check_claims(&j, &m, &a);
+    a
+}
+
+/// Every count the analysis states, re-evaluated from its own texts.
+fn check_claims(job: &Arc<ClassAd>, machines: &[Arc<ClassAd>], a: &Analysis) {
+    let mut ev = Evaluator::new(EvalOptions::default());
+    let count = |ev: &mut Evaluator, text: &str| -> u64 {
+        let e = parse_expr(text).unwrap_or_else(|d| panic!("{text}: {d:?}"));
+        machines
+            .iter()
+            .filter(|m| {
+                ev.set_ads(Some(job.clone()), Some((*m).clone()));
+                ev.eval_expr(&e).is_true()
+            })
+            .count() as u64
+    };
+    for c in &a.clauses {
+        assert_eq!(count(&mut ev, &c.text), c.matches, "clause {}", c.text);
+        for p in &c.predicates {
+            assert_eq!(count(&mut ev, &p.text), p.matches, "predicate {}", p.text);
+        }
+    }
+    for s in &a.suggestions {
+        assert!(s.matches > 0);
+        assert_eq!(count(&mut ev, &s.requirements), s.matches, "suggestion {}", s.requirements);
+    }
+    for c in &a.job_changes {
+        let mut changed = (**job).clone();
+        for (k, v) in &c.changes {
+            changed.insert(k, parse_expr(v).unwrap());
+        }
+        let changed = Arc::new(changed);
+        let n = machines
+            .iter()
+            .filter(|m| accepts(&mut ev, m, &changed, DEFAULT_REQUIREMENTS))
+            .count() as u64;
+        assert_eq!(n, c.matches, "job change {:?}", c.changes);
+    }
+    let s = &a.summary;
+    assert_eq!(
+        s.rejected_by_job + s.reject_job + s.match_but_busy + s.matched,
+        machines.len() as u64
+    );
+    let rejected = machines
+        .iter()
+        .filter(|m| !accepts(&mut ev, job, m, DEFAULT_REQUIREMENTS))
+        .count() as u64;
+    assert_eq!(rejected, s.rejected_by_job);
+}
+
+fn preds(a: &Analysis, clause: usize) -> Vec<(String, u64)> {
+    a.clauses[clause]
+        .predicates
+        .iter()
+        .map(|p| (p.display.clone(), p.matches))
+        .collect()
+}
+
+#[test]
+fn eight_machines_m1_and_m2() {
+    let a = run("eight_job.classad", "eight_machines.classad", &[]);
+    assert_eq!(
+        preds(&a, 0).iter().map(|p| p.1).collect::<Vec<_>>(),
+        vec![2, 3, 4]
+    );
+    assert_eq!(a.clauses[0].matches, 0);
+    let m1: Vec<_> = a.suggestions.iter().filter(|s| s.metric == "M1").collect();
+    // REMOVE Arch == "ALPHA" gains 2 (machines 3 and 6) and comes first.
+    assert_eq!(m1[0].changes.len(), 1);
+    assert_eq!(m1[0].changes[0].predicate, 0);
+    assert_eq!(m1[0].changes[0].action, Action::Remove);
+    assert_eq!(m1[0].matches, 2);
+    // MODIFY to INTEL or SPARC gains 1 each.
+    for v in ["\"INTEL\"", "\"SPARC\""] {
+        let s = m1
+            .iter()
+            .find(|s| s.changes[0].value.as_deref() == Some(v))
+            .unwrap_or_else(|| panic!("no MODIFY TO {v}"));
+        assert_eq!(s.matches, 1);
+    }
+    // M2: the nearest machines are at distance 1 (machines 3, 5, 6).
+    let m2: Vec<_> = a.suggestions.iter().filter(|s| s.metric == "M2").collect();
+    assert!((m2[0].distance - 1.0).abs() < 1e-9);
+    // Conflicts: MFS {Arch, OpSys}; MSS {Arch, Memory}, {OpSys, Memory}.
+    assert_eq!(a.conflicts.len(), 1);
+    assert_eq!(a.conflicts[0].predicates, vec![0, 1]);
+    assert_eq!(a.conflicts[0].kind, "pool");
+    let mut mss: Vec<_> = a.succeeding.iter().map(|s| s.predicates.clone()).collect();
+    mss.sort();
+    assert_eq!(mss, vec![vec![0, 2], vec![1, 2]]);
+}
+
+#[test]
+fn fixed_predicates_are_not_changed() {
+    let a = run(
+        "eight_job.classad",
+        "eight_machines.classad",
+        &[Fixed {
+            clause: None,
+            predicate: 0,
+        }],
+    );
+    assert!(!a.suggestions.is_empty());
+    for s in &a.suggestions {
+        assert!(s.changes.iter().all(|c| c.predicate != 0), "{s:?}");
+    }
+    assert!(a.clauses[0].predicates[0].fixed);
+}
+
+#[test]
+fn figure_4_lattice() {
+    let a = run("figure4_job.classad", "figure4_machines.classad", &[]);
+    let mut mfs: Vec<_> = a
+        .conflicts
+        .iter()
+        .filter(|c| c.kind == "pool")
+        .map(|c| c.predicates.clone())
+        .collect();
+    mfs.sort();
+    assert_eq!(mfs, vec![vec![0, 2], vec![0, 3], vec![1, 2], vec![1, 3], vec![2, 3]]);
+    let mut mss: Vec<_> = a.succeeding.iter().map(|s| s.predicates.clone()).collect();
+    mss.sort();
+    assert_eq!(mss, vec![vec![0, 1], vec![2], vec![3]]);
+}
+
+#[test]
+fn always_conflicts_without_a_pool() {
+    let job = Arc::new(
+        parse_classad(
+            "[Requirements = other.Arch == \"ALPHA\" && other.Arch == \"INTEL\" && other.Memory < 10 && other.Memory > 12]",
+        )
+        .unwrap(),
+    );
+    let a = analyze(&job, &[], &AnalysisOptions::default()).unwrap();
+    let mut c: Vec<_> = a
+        .conflicts
+        .iter()
+        .map(|c| (c.predicates.clone(), c.kind))
+        .collect();
+    c.sort();
+    assert_eq!(c, vec![(vec![0, 1], "always"), (vec![2, 3], "always")]);
+    assert_eq!(a.machines, 0);
+    assert!(a.notes.iter().any(|n| n.contains("empty")));
+}
+
+#[test]
+fn section_3_2_partition() {
+    let a = run("figure5_job.classad", "figure5_machines.classad", &[]);
+    assert_eq!(a.summary.reject_job, 2);
+    assert!(!a.job_changes.is_empty());
+    // Nearest: raise ImageSize to 128M (c1 accepts).
+    let best = &a.job_changes[0];
+    assert_eq!(best.changes.keys().collect::<Vec<_>>(), vec!["ImageSize"]);
+    assert_eq!(best.machines, vec!["c1"]);
+    // Some change reaches c2 by MemoryRequirements >= 1024M.
+    assert!(a
+        .job_changes
+        .iter()
+        .any(|c| c.machines.contains(&"c2".to_string()) && c.changes.contains_key("MemoryRequirements")));
+}
+
+#[test]
+fn section_3_3_first_report() {
+    let a = run("analyze1_job.classad", "analyze1_machines.classad", &[]);
+    assert_eq!(a.machines, 839);
+    assert_eq!(a.summary.rejected_by_job, 839);
+    assert_eq!(
+        preds(&a, 0),
+        vec![
+            ("Foo == \"bar\"".to_string(), 0),
+            ("Memory > 2096".to_string(), 0),
+            ("Arch == \"INTEL\"".to_string(), 740),
+            ("OpSys == \"LINUX\"".to_string(), 616),
+            ("Disk >= 14".to_string(), 835),
+        ]
+    );
+    assert_eq!(a.missing_attributes, vec!["Foo"]);
+    assert!(a.conflicts.is_empty());
+    let text = report::render(&a);
+    assert!(text.contains("Of 839 machines"), "{text}");
+    assert!(text.contains("1 Foo == \"bar\"\t0\tREMOVE"), "{text}");
+    assert!(text.contains("2 Memory > 2096\t0\tMODIFY TO 1911"), "{text}");
+    assert!(text.contains("3 OpSys == \"LINUX\"\t616\t"), "{text}");
+}
+
+#[test]
+fn section_3_3_second_report() {
+    let a = run("analyze2_job.classad", "analyze2_machines.classad", &[]);
+    // DiskUsage is substituted: the predicate reads Disk >= 14.
+    assert_eq!(a.clauses[0].predicates[2].display, "Disk >= 14");
+    let text = report::render(&a);
+    assert!(text.contains("1 Arch == \"ALPHA\"\t4\tMODIFY TO \"INTEL\""), "{text}");
+    assert!(text.contains("2 OpSys == \"SOLARIS\"\t120\t"), "{text}");
+    assert!(text.contains("3 Disk >= 14\t838\t"), "{text}");
+    assert!(text.contains("Conflicts:\n predicates: 1, 2"), "{text}");
+}
+
+#[test]
+fn section_3_3_third_report() {
+    let a = run("analyze3_job.classad", "analyze3_machines.classad", &[]);
+    assert_eq!(a.machines, 837);
+    assert_eq!(a.summary.rejected_by_job, 807);
+    assert_eq!(a.summary.reject_job, 30);
+    let text = report::render(&a);
+    assert!(text.contains("ImageSize\tuse a value <= 1220608"), "{text}");
+    assert_eq!(a.job_changes[0].changes["ImageSize"], "1220608");
+    assert_eq!(a.job_changes[0].gained, 30);
+}
+
+#[test]
+fn no_requirements_is_a_clear_error() {
+    let job = Arc::new(parse_classad("[Owner = \"x\"]").unwrap());
+    let e = analyze(&job, &[], &AnalysisOptions::default()).unwrap_err();
+    assert!(e.message.contains("Requirements"));
+}
+
+#[test]
+fn dnf_blowup_is_bounded_and_said() {
+    let src: Vec<String> = (0..24).map(|i| format!("(TARGET.a{i} == 1 || TARGET.b{i} == 2)")).collect();
+    let job = Arc::new(parse_classad(&format!("[Requirements = {}]", src.join(" && "))).unwrap());
+    let machines: Vec<_> = (0..50)
+        .map(|i| Arc::new(parse_classad(&format!("[a0 = {}; b3 = 2; Requirements = true]", i % 2)).unwrap()))
+        .collect();
+    let a = analyze(&job, &machines, &AnalysisOptions::default()).unwrap();
+    assert!(a.clauses.is_empty());
+    assert!(a.notes.iter().any(|n| n.contains("256")), "{:?}", a.notes);
+    assert!(!a.steps.is_empty());
+}
+
+// Random jobs and pools: every stated count holds by evaluation.
+fn machine_strategy() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["INTEL", "X86_64", "ALPHA", "SPARC"]),
+        prop::sample::select(vec!["LINUX", "SOLARIS", "WINDOWS"]),
+        prop::sample::select(vec![128i64, 256, 512, 1024, 2048]),
+        0i64..100,
+        prop::sample::select(vec![
+            "true",
+            "TARGET.ImageSize <= 4000",
+            "TARGET.Owner != \"riffraff\"",
+            "TARGET.ImageSize < Memory * 4 && TARGET.Owner =!= \"bob\"",
+        ]),
+        prop::bool::ANY,
+    )
+        .prop_map(|(arch, os, mem, disk, req, claimed)| {
+            format!(
+                "[Name = \"m\"; Arch = \"{arch}\"; OpSys = \"{os}\"; Memory = {mem}; Disk = {disk}; \
+                 State = \"{}\"; Requirements = {req}]",
+                if claimed { "Claimed" } else { "Unclaimed" }
+            )
+        })
+}
+
+fn job_strategy() -> impl Strategy<Value = String> {
+    let atom = prop::sample::select(vec![
+        "other.Arch == \"INTEL\"",
+        "other.Arch == \"ALPHA\"",
+        "TARGET.OpSys == \"LINUX\"",
+        "TARGET.OpSys != \"WINDOWS\"",
+        "other.Memory >= 1024",
+        "other.Memory > 300",
+        "TARGET.Disk < 40",
+        "Disk >= DiskUsage",
+        "TARGET.Foo == \"bar\"",
+        "regexp(\"^S\", TARGET.OpSys)",
+        "TARGET.Memory >= TARGET.Disk",
+    ]);
+    (
+        prop::collection::vec(atom, 1..5),
+        prop::collection::vec(prop::sample::select(vec!["&&", "||"]), 4),
+        0i64..60,
+        prop::sample::select(vec![1000i64, 3000, 5000]),
+        prop::sample::select(vec!["alice", "bob", "riffraff"]),
+    )
+        .prop_map(|(atoms, ops, usage, image, owner)| {
+            let mut e = atoms[0].to_string();
+            for (i, a) in atoms.iter().enumerate().skip(1) {
+                e = format!("({e}) {} {a}", ops[i - 1]);
+            }
+            format!("[Owner = \"{owner}\"; DiskUsage = {usage}; ImageSize = {image}; Requirements = {e}]")
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 200, .. ProptestConfig::default() })]
+    #[test]
+    fn claims_hold_by_evaluation(job in job_strategy(), machines in prop::collection::vec(machine_strategy(), 0..40)) {
+        let job = Arc::new(parse_classad(&job).unwrap());
+        let machines: Vec<_> = machines.iter().map(|m| Arc::new(parse_classad(m).unwrap())).collect();
+        let a = analyze(&job, &machines, &AnalysisOptions::default()).unwrap();
+        check_claims(&job, &machines, &a);
+        let _ = report::render(&a);
+        // Suggestions: M1 fewest changes first, then most machines.
+        let m1: Vec<_> = a.suggestions.iter().filter(|s| s.metric == "M1").collect();
+        for w in m1.windows(2) {
+            prop_assert!(w[0].changes.len() <= w[1].changes.len());
+        }
+    }
+}
