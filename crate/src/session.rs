@@ -107,6 +107,22 @@ pub enum PoolRequest {
         jobs: String,
         machines: String,
     },
+    /// Why a job does not match (the analyzer): see `analysis::view`.
+    Analyze(crate::analysis::view::AnalyzeRequest),
+    /// One machine's requirements step by step over the jobs.
+    Reverse {
+        jobs: String,
+        machines: String,
+        machine: usize,
+        #[serde(default)]
+        all_steps: bool,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
 }
 
 /// How a pair of ads fare: bit 0 set when the job rejects the machine, bit
@@ -175,6 +191,11 @@ pub enum PoolResponse {
         /// signature attribute, `undefined` when it has none.
         #[serde(default)]
         signatures: Vec<Vec<(String, String)>>,
+    },
+    Analysis(Box<crate::analysis::view::AnalysisView>),
+    Reverse {
+        reverse: serde_json::Value,
+        report: String,
     },
     Failed {
         message: String,
@@ -336,6 +357,25 @@ impl Session {
                         cycle,
                     }
                 }
+                Err(e) => *e,
+            },
+            PoolRequest::Analyze(req) => match self.pair_of(&req.jobs, &req.machines) {
+                Ok((j, m)) => match crate::analysis::view::answer(&j.ads, &m.ads, &req, progress) {
+                    Ok(view) => PoolResponse::Analysis(Box::new(view)),
+                    Err(message) => PoolResponse::Failed { message },
+                },
+                Err(e) => *e,
+            },
+            PoolRequest::Reverse {
+                jobs,
+                machines,
+                machine,
+                all_steps,
+                mode,
+                now,
+                tz_offset,
+            } => match self.pair_of(&jobs, &machines) {
+                Ok((j, m)) => reverse(j, m, machine, all_steps, opts(mode, now, tz_offset)),
                 Err(e) => *e,
             },
             PoolRequest::Autocluster { jobs, machines } => match self.pair_of(&jobs, &machines) {
@@ -582,6 +622,26 @@ fn pair(
 }
 
 /// JSON in, JSON out, for pool requests (the worker's entry point).
+fn reverse(j: &LoadedPool, m: &LoadedPool, machine: usize, all_steps: bool, o: EvalOptions) -> PoolResponse {
+    use crate::analysis::{reverse, steps::StepOptions};
+    let Some(ad) = m.ads.get(machine) else {
+        return PoolResponse::Failed {
+            message: format!("there is no machine {} (the pool has {} ads)", machine + 1, m.ads.len()),
+        };
+    };
+    let so = StepOptions {
+        prune: !all_steps,
+        opts: o,
+    };
+    match reverse::reverse(ad, &j.ads, &so) {
+        Ok(r) => PoolResponse::Reverse {
+            report: reverse::render_reverse(&r),
+            reverse: serde_json::to_value(&r).unwrap_or_default(),
+        },
+        Err(message) => PoolResponse::Failed { message },
+    }
+}
+
 pub fn handle_pool_json(
     session: &mut Session,
     request: &str,
@@ -625,6 +685,31 @@ mod tests {
 
     fn ask(s: &mut Session, json: &str) -> PoolResponse {
         serde_json::from_str(&handle_pool_json(s, json, &mut |_, _| true)).unwrap()
+    }
+
+    #[test]
+    fn analyze_and_reverse_in_the_session() {
+        let mut s = session();
+        let r = ask(
+            &mut s,
+            r#"{"op":"analyze","jobs":"j","machines":"m","job":2,"overrides":[["Requirements","TARGET.Memory > 150 && TARGET.Memory < 150"]],"plane":["Memory","Owner"]}"#,
+        );
+        let PoolResponse::Analysis(v) = r else {
+            panic!("{r:?}")
+        };
+        assert_eq!(v.analysis["summary"]["rejected_by_job"], 3);
+        assert_eq!(v.analysis["conflicts"][0]["kind"], "always");
+        assert!(v.report.contains("Of 3 machines"), "{}", v.report);
+        assert_eq!(v.lattices.len(), 1);
+        let r = ask(&mut s, r#"{"op":"analyze","jobs":"j","machines":"m","job":7}"#);
+        assert!(matches!(r, PoolResponse::Failed { ref message } if message.contains("no job 8")), "{r:?}");
+        let r = ask(
+            &mut s,
+            r#"{"op":"analyze","jobs":"j","machines":"m","job":0,"overrides":[["Requirements","1 +"]]}"#,
+        );
+        assert!(matches!(r, PoolResponse::Failed { ref message } if message.starts_with("Requirements:")), "{r:?}");
+        let r = ask(&mut s, r#"{"op":"reverse","jobs":"j","machines":"m","machine":0}"#);
+        assert!(matches!(r, PoolResponse::Reverse { .. }), "{r:?}");
     }
 
     #[test]

@@ -17,9 +17,9 @@ use crate::value::Value;
 /// Integer literals at or beyond 2^53 are not represented: bounds are f64,
 /// exact for integers only below that.
 const EXACT_INT: u64 = 1 << 53;
-/// Intersections tried by `always_conflicts` before it stops looking.
+/// Candidate groups `always_conflicts` looks at before it stops.
 const MAX_TRIES: usize = 20_000;
-/// Strings listed by `describe` before "… (n more)".
+/// Strings or intervals listed by `describe` before "… (n more)".
 const LISTED: usize = 12;
 
 /// An interval of the extended real line. Bounds may be ±infinity; a closed
@@ -59,14 +59,11 @@ impl NumInterval {
     }
     /// How far `x` is from the interval (0 inside; infinite for NaN).
     pub fn distance(&self, x: f64) -> f64 {
-        if self.contains(x) {
-            0.0
-        } else if x.is_nan() || self.is_nan() {
-            f64::INFINITY
-        } else if x <= self.lo {
-            self.lo - x
-        } else {
-            x - self.hi
+        match () {
+            _ if self.contains(x) => 0.0,
+            _ if x.is_nan() || self.is_nan() => f64::INFINITY,
+            _ if x <= self.lo => self.lo - x,
+            _ => x - self.hi,
         }
     }
 }
@@ -76,29 +73,22 @@ impl NumInterval {
 pub fn normalize(mut v: Vec<NumInterval>) -> Vec<NumInterval> {
     let nan = v.iter().any(|i| i.is_nan());
     v.retain(|i| !i.is_nan() && !i.is_empty());
-    for i in &mut v {
-        i.lo += 0.0;
-        i.hi += 0.0;
-    }
+    v.iter_mut().for_each(|i| (i.lo, i.hi) = (i.lo + 0.0, i.hi + 0.0));
     v.sort_by(|a, b| a.lo.total_cmp(&b.lo).then(b.lo_closed.cmp(&a.lo_closed)));
     let mut out: Vec<NumInterval> = Vec::with_capacity(v.len() + 1);
     for i in v {
-        if let Some(last) = out.last_mut() {
-            if i.lo < last.hi || (i.lo == last.hi && (last.hi_closed || i.lo_closed)) {
+        match out.last_mut() {
+            Some(last) if i.lo < last.hi || (i.lo == last.hi && (last.hi_closed || i.lo_closed)) => {
                 if i.hi > last.hi {
-                    last.hi = i.hi;
-                    last.hi_closed = i.hi_closed;
+                    (last.hi, last.hi_closed) = (i.hi, i.hi_closed);
                 } else if i.hi == last.hi {
                     last.hi_closed |= i.hi_closed;
                 }
-                continue;
             }
+            _ => out.push(i),
         }
-        out.push(i);
     }
-    if nan {
-        out.push(NumInterval::NAN);
-    }
+    out.extend(nan.then_some(NumInterval::NAN));
     out
 }
 
@@ -108,32 +98,26 @@ fn num_contains(v: &[NumInterval], x: f64) -> bool {
 
 /// Both lists normalized: a sweep, linear in their lengths.
 fn num_intersect(a: &[NumInterval], b: &[NumInterval]) -> Vec<NumInterval> {
-    let a_nan = a.iter().any(|i| i.is_nan());
-    let b_nan = b.iter().any(|i| i.is_nan());
+    let nan = a.iter().any(|i| i.is_nan()) && b.iter().any(|i| i.is_nan());
     let a: Vec<&NumInterval> = a.iter().filter(|i| !i.is_nan()).collect();
     let b: Vec<&NumInterval> = b.iter().filter(|i| !i.is_nan()).collect();
     let (mut i, mut j, mut out) = (0, 0, vec![]);
     while let (Some(x), Some(y)) = (a.get(i), b.get(j)) {
-        let (lo, lo_closed) = match x.lo.partial_cmp(&y.lo) {
-            Some(std::cmp::Ordering::Greater) => (x.lo, x.lo_closed),
-            Some(std::cmp::Ordering::Less) => (y.lo, y.lo_closed),
-            _ => (x.lo, x.lo_closed && y.lo_closed),
+        let (lo, lo_closed) = match () {
+            _ if x.lo == y.lo => (x.lo, x.lo_closed && y.lo_closed),
+            _ if x.lo > y.lo => (x.lo, x.lo_closed),
+            _ => (y.lo, y.lo_closed),
         };
-        let (hi, hi_closed) = match x.hi.partial_cmp(&y.hi) {
-            Some(std::cmp::Ordering::Less) => (x.hi, x.hi_closed),
-            Some(std::cmp::Ordering::Greater) => (y.hi, y.hi_closed),
-            _ => (x.hi, x.hi_closed && y.hi_closed),
-        };
+        let x_first = x.hi < y.hi || (x.hi == y.hi && !x.hi_closed);
+        let (hi, hi_closed) = if x_first { (x.hi, x.hi_closed) } else { (y.hi, y.hi_closed) };
         out.push(NumInterval { lo, lo_closed, hi, hi_closed });
-        if x.hi < y.hi || (x.hi == y.hi && !x.hi_closed) {
+        if x_first {
             i += 1;
         } else {
             j += 1;
         }
     }
-    if a_nan && b_nan {
-        out.push(NumInterval::NAN);
-    }
+    out.extend(nan.then_some(NumInterval::NAN));
     normalize(out)
 }
 
@@ -145,9 +129,7 @@ fn num_complement(a: &[NumInterval]) -> Vec<NumInterval> {
         (lo, lo_closed) = (i.hi, !i.hi_closed);
     }
     out.push(NumInterval { lo, lo_closed, hi: f64::INFINITY, hi_closed: true });
-    if !a.iter().any(|i| i.is_nan()) {
-        out.push(NumInterval::NAN);
-    }
+    out.extend((!a.iter().any(|i| i.is_nan())).then_some(NumInterval::NAN));
     normalize(out)
 }
 
@@ -156,19 +138,15 @@ pub fn fold(s: &str) -> String {
     s.to_ascii_lowercase()
 }
 
-/// Case-insensitive class → first spelling (in set order).
-fn classes(set: &BTreeSet<String>) -> BTreeMap<String, &String> {
-    let mut m = BTreeMap::new();
-    for s in set {
-        m.entry(fold(s)).or_insert(s);
-    }
-    m
-}
-
-/// Listed strings of `a` whose class is (`keep_in`) or is not in `b`.
+/// Listed strings of `a`, one spelling per case-insensitive class, keeping
+/// those whose class is (`keep_in`) or is not in `b`.
 fn str_filter(a: &BTreeSet<String>, b: &BTreeSet<String>, keep_in: bool) -> BTreeSet<String> {
-    let b = classes(b);
-    classes(a).into_iter().filter(|(k, _)| b.contains_key(k) == keep_in).map(|(_, s)| s.clone()).collect()
+    let b: BTreeSet<String> = b.iter().map(|s| fold(s)).collect();
+    let mut seen: BTreeMap<String, &String> = BTreeMap::new();
+    for s in a {
+        seen.entry(fold(s)).or_insert(s);
+    }
+    seen.into_iter().filter(|(k, _)| b.contains(k) == keep_in).map(|(_, s)| s.clone()).collect()
 }
 
 /// Any set of values the predicates can describe, kind by kind. Booleans
@@ -192,6 +170,12 @@ impl ValueSet {
     pub fn everything() -> ValueSet {
         ValueSet::default().complement()
     }
+    /// Numbers with the booleans `==` puts among them (true is 1, false 0).
+    pub fn numbers(numbers: Vec<NumInterval>) -> ValueSet {
+        let numbers = normalize(numbers);
+        let (allow_true, allow_false) = (num_contains(&numbers, 1.0), num_contains(&numbers, 0.0));
+        ValueSet { allow_true, allow_false, numbers, ..ValueSet::default() }
+    }
     pub fn is_empty(&self) -> bool {
         !(self.undefined || self.allow_true || self.allow_false || self.others || self.any_other_string)
             && self.strings.is_empty()
@@ -200,19 +184,10 @@ impl ValueSet {
     pub fn contains(&self, v: &Value) -> bool {
         match v {
             Value::Undefined => self.undefined,
-            Value::Bool(b) => {
-                if *b {
-                    self.allow_true
-                } else {
-                    self.allow_false
-                }
-            }
+            Value::Bool(b) => (*b && self.allow_true) || (!*b && self.allow_false),
             Value::Int(i) => num_contains(&self.numbers, *i as f64),
             Value::Real(r) => num_contains(&self.numbers, *r),
-            Value::Str(s) => {
-                let k = fold(s);
-                self.any_other_string != self.strings.iter().any(|x| fold(x) == k)
-            }
+            Value::Str(s) => self.any_other_string != self.strings.iter().any(|x| x.eq_ignore_ascii_case(s)),
             _ => self.others,
         }
     }
@@ -229,19 +204,19 @@ impl ValueSet {
     }
     pub fn intersect(&self, o: &ValueSet) -> ValueSet {
         let (a, b) = (&self.strings, &o.strings);
-        let (strings, any) = match (self.any_other_string, o.any_other_string) {
+        let (strings, any_other_string) = match (self.any_other_string, o.any_other_string) {
             (false, false) => (str_filter(a, b, true), false),
             (false, true) => (str_filter(a, b, false), false),
             (true, false) => (str_filter(b, a, false), false),
-            (true, true) => (a.iter().chain(b).cloned().collect::<BTreeSet<_>>(), true),
+            (true, true) => (str_filter(&a.union(b).cloned().collect(), &BTreeSet::new(), false), true),
         };
         ValueSet {
             undefined: self.undefined && o.undefined,
             allow_true: self.allow_true && o.allow_true,
             allow_false: self.allow_false && o.allow_false,
             numbers: num_intersect(&normalize(self.numbers.clone()), &normalize(o.numbers.clone())),
-            strings: str_filter(&strings, &BTreeSet::new(), false),
-            any_other_string: any,
+            strings,
+            any_other_string,
             others: self.others && o.others,
         }
     }
@@ -260,7 +235,7 @@ pub enum Constraint {
     /// and `values` keep the first spelling seen (so `"INTEL"` describes and
     /// is suggested as written). `any_other`: *AnyOtherString*, every string
     /// except those listed. `=?=` on strings is case-exact and so is not
-    /// represented here (`from_predicate` gives `None`).
+    /// represented (`from_predicate` gives `None`).
     Strings { values: BTreeSet<String>, any_other: bool },
     /// The booleans themselves (`=?= true`), not 1 or 1.0.
     Bools { allow_true: bool, allow_false: bool },
@@ -278,24 +253,18 @@ impl Constraint {
     /// (`x == undefined`, `x < NaN`) is `Empty`.
     pub fn from_predicate(op: BinaryOp, lit: &Value) -> Option<Constraint> {
         use BinaryOp::*;
-        let set = match op {
-            Eq | Ne | Lt | Le | Gt | Ge => match lit {
-                Value::Undefined | Value::Error => ValueSet::default(),
-                Value::Bool(b) => numeric(op, if *b { 1.0 } else { 0.0 }),
-                Value::Int(i) if i.unsigned_abs() < EXACT_INT => numeric(op, *i as f64),
-                Value::Real(r) => numeric(op, *r),
-                Value::Str(s) if matches!(op, Eq | Ne) => ValueSet {
-                    strings: [s.to_string()].into(),
-                    any_other_string: op == Ne,
-                    ..ValueSet::default()
-                },
-                _ => return None,
-            },
-            MetaEq | Is | MetaNe | Isnt => {
+        let set = match (op, lit) {
+            (Eq | Ne | Lt | Le | Gt | Ge, Value::Undefined | Value::Error) => ValueSet::default(),
+            (Eq | Ne | Lt | Le | Gt | Ge, Value::Bool(b)) => numeric(op, if *b { 1.0 } else { 0.0 }),
+            (Eq | Ne | Lt | Le | Gt | Ge, Value::Int(i)) if i.unsigned_abs() < EXACT_INT => numeric(op, *i as f64),
+            (Eq | Ne | Lt | Le | Gt | Ge, Value::Real(r)) => numeric(op, *r),
+            (Eq | Ne, Value::Str(s)) => {
+                ValueSet { strings: [s.to_string()].into(), any_other_string: op == Ne, ..ValueSet::default() }
+            }
+            (MetaEq | Is | MetaNe | Isnt, Value::Undefined | Value::Bool(_)) => {
                 let one = match lit {
-                    Value::Undefined => ValueSet { undefined: true, ..ValueSet::default() },
                     Value::Bool(b) => ValueSet { allow_true: *b, allow_false: !*b, ..ValueSet::default() },
-                    _ => return None,
+                    _ => ValueSet { undefined: true, ..ValueSet::default() },
                 };
                 if matches!(op, MetaNe | Isnt) {
                     one.complement()
@@ -314,29 +283,18 @@ impl Constraint {
 
     /// The same set, kind by kind.
     pub fn to_set(&self) -> ValueSet {
+        let none = ValueSet::default();
         match self {
-            Constraint::Numbers(v) => {
-                let numbers = normalize(v.clone());
-                ValueSet {
-                    allow_true: num_contains(&numbers, 1.0),
-                    allow_false: num_contains(&numbers, 0.0),
-                    numbers,
-                    ..ValueSet::default()
-                }
+            Constraint::Numbers(v) => ValueSet::numbers(v.clone()),
+            Constraint::Strings { values, any_other } => {
+                ValueSet { strings: values.clone(), any_other_string: *any_other, ..none }
             }
-            Constraint::Strings { values, any_other } => ValueSet {
-                strings: values.clone(),
-                any_other_string: *any_other,
-                ..ValueSet::default()
-            },
-            Constraint::Bools { allow_true, allow_false } => ValueSet {
-                allow_true: *allow_true,
-                allow_false: *allow_false,
-                ..ValueSet::default()
-            },
-            Constraint::Undefined => ValueSet { undefined: true, ..ValueSet::default() },
+            Constraint::Bools { allow_true, allow_false } => {
+                ValueSet { allow_true: *allow_true, allow_false: *allow_false, ..none }
+            }
+            Constraint::Undefined => ValueSet { undefined: true, ..none },
             Constraint::Mixed(s) => (**s).clone(),
-            Constraint::Empty => ValueSet::default(),
+            Constraint::Empty => none,
         }
     }
 
@@ -344,23 +302,15 @@ impl Constraint {
     pub fn from_set(mut s: ValueSet) -> Constraint {
         s.numbers = normalize(std::mem::take(&mut s.numbers));
         s.strings = str_filter(&s.strings, &BTreeSet::new(), false);
-        let num = !s.numbers.is_empty();
         let strs = !s.strings.is_empty() || s.any_other_string;
         let bools = s.allow_true || s.allow_false;
-        match (s.undefined, bools, num, strs, s.others) {
+        let as_numbers = s.allow_true == num_contains(&s.numbers, 1.0) && s.allow_false == num_contains(&s.numbers, 0.0);
+        match (s.undefined, bools, !s.numbers.is_empty(), strs, s.others) {
             (false, false, false, false, false) => Constraint::Empty,
             (true, false, false, false, false) => Constraint::Undefined,
-            (false, true, false, false, false) => {
-                Constraint::Bools { allow_true: s.allow_true, allow_false: s.allow_false }
-            }
-            (false, false, false, true, false) => {
-                Constraint::Strings { values: s.strings, any_other: s.any_other_string }
-            }
-            (false, _, true, false, false)
-                if s.allow_true == num_contains(&s.numbers, 1.0) && s.allow_false == num_contains(&s.numbers, 0.0) =>
-            {
-                Constraint::Numbers(s.numbers)
-            }
+            (false, true, false, false, false) => Constraint::Bools { allow_true: s.allow_true, allow_false: s.allow_false },
+            (false, false, false, true, false) => Constraint::Strings { values: s.strings, any_other: s.any_other_string },
+            (false, _, true, false, false) if as_numbers => Constraint::Numbers(s.numbers),
             _ => Constraint::Mixed(Box::new(s)),
         }
     }
@@ -385,15 +335,9 @@ impl Constraint {
     /// Whether `v` makes every predicate behind this constraint true.
     pub fn contains(&self, v: &Value) -> bool {
         match (self, v) {
-            (Constraint::Numbers(n), Value::Int(_) | Value::Real(_) | Value::Bool(_)) => {
-                let x = match v {
-                    Value::Int(i) => *i as f64,
-                    Value::Real(r) => *r,
-                    _ => f64::from(u8::from(v.is_true())),
-                };
-                num_contains(n, x)
-            }
-            (Constraint::Numbers(_), _) | (Constraint::Empty, _) => false,
+            (Constraint::Numbers(n), Value::Int(_) | Value::Real(_)) => num_contains(n, v.as_number().unwrap_or(f64::NAN)),
+            (Constraint::Numbers(n), Value::Bool(b)) => num_contains(n, if *b { 1.0 } else { 0.0 }),
+            (Constraint::Numbers(_) | Constraint::Empty, _) => false,
             _ => self.to_set().contains(v),
         }
     }
@@ -411,34 +355,21 @@ impl Constraint {
 }
 
 /// `x OP n` for `==`, `!=`, `<`, …: integers, reals and booleans by value.
+/// NaN: every ordered comparison is false, `!=` true.
 fn numeric(op: BinaryOp, x: f64) -> ValueSet {
     use BinaryOp::*;
-    let (ni, i) = (f64::NEG_INFINITY, f64::INFINITY);
+    let (lo, hi) = (f64::NEG_INFINITY, f64::INFINITY);
     let iv = |lo, lo_closed, hi, hi_closed| vec![NumInterval { lo, lo_closed, hi, hi_closed }];
-    let numbers = if x.is_nan() {
-        // NaN: every ordered comparison is false, `!=` true.
-        if op == Ne {
-            num_complement(&[])
-        } else {
-            vec![]
-        }
-    } else {
-        match op {
-            Eq => vec![NumInterval::point(x)],
-            Ne => num_complement(&[NumInterval::point(x)]),
-            Lt => iv(ni, true, x, false),
-            Le => iv(ni, true, x, true),
-            Gt => iv(x, false, i, true),
-            _ => iv(x, true, i, true),
-        }
-    };
-    let numbers = normalize(numbers);
-    ValueSet {
-        allow_true: num_contains(&numbers, 1.0),
-        allow_false: num_contains(&numbers, 0.0),
-        numbers,
-        ..ValueSet::default()
-    }
+    ValueSet::numbers(match op {
+        Ne if x.is_nan() => num_complement(&[]),
+        _ if x.is_nan() => vec![],
+        Eq => vec![NumInterval::point(x)],
+        Ne => num_complement(&[NumInterval::point(x)]),
+        Lt => iv(lo, true, x, false),
+        Le => iv(lo, true, x, true),
+        Gt => iv(x, false, hi, true),
+        _ => iv(x, true, hi, true),
+    })
 }
 
 /// A number as the reader wrote it: `512`, `0.5`, `inf`.
@@ -450,52 +381,44 @@ pub fn num_text(x: f64) -> String {
     }
 }
 
-fn quote(s: &str) -> String {
-    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
 fn list(values: &BTreeSet<String>, sep: &str) -> String {
-    let mut v: Vec<String> = values.iter().take(LISTED).map(|s| quote(s)).collect();
-    if values.len() > LISTED {
-        v.push(format!("… ({} more)", values.len() - LISTED));
-    }
+    let quote = |s: &String| format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""));
+    let mut v: Vec<String> = values.iter().take(LISTED).map(quote).collect();
+    v.extend((values.len() > LISTED).then(|| format!("… ({} more)", values.len() - LISTED)));
     v.join(sep)
 }
 
 fn interval_text(i: &NumInterval, phrase: bool) -> String {
-    let (lo, hi) = (num_text(i.lo), num_text(i.hi));
-    let ray = |op: &str, b: &str| format!("{op} {b}");
+    let (lo, hi, p) = (num_text(i.lo), num_text(i.hi), |s: &str| if phrase { s.to_string() } else { String::new() });
+    let (lo_op, hi_op) = (if i.lo_closed { ">=" } else { ">" }, if i.hi_closed { "<=" } else { "<" });
     match () {
-        _ if i.is_nan() => format!("{}NaN", if phrase { "is " } else { "" }),
-        _ if i.is_point() => format!("{}{lo}", if phrase { "== " } else { "" }),
-        _ if i.lo == f64::NEG_INFINITY && i.hi == f64::INFINITY => {
-            format!("{}any number", if phrase { "is " } else { "" })
+        _ if i.is_nan() => format!("{}NaN", p("is ")),
+        _ if i.is_point() => format!("{}{lo}", p("== ")),
+        _ if i.lo == f64::NEG_INFINITY && i.hi == f64::INFINITY => format!("{}any number", p("is ")),
+        _ if i.lo == f64::NEG_INFINITY => format!("{hi_op} {hi}"),
+        _ if i.hi == f64::INFINITY => format!("{lo_op} {lo}"),
+        _ => {
+            let (open, close) = (if i.lo_closed { '[' } else { '(' }, if i.hi_closed { ']' } else { ')' });
+            format!("{}{open}{lo}, {hi}{close}", p("in "))
         }
-        _ if i.lo == f64::NEG_INFINITY => ray(if i.hi_closed { "<=" } else { "<" }, &hi),
-        _ if i.hi == f64::INFINITY => ray(if i.lo_closed { ">=" } else { ">" }, &lo),
-        _ => format!(
-            "{}{}{lo}, {hi}{}",
-            if phrase { "in " } else { "" },
-            if i.lo_closed { "[" } else { "(" },
-            if i.hi_closed { "]" } else { ")" }
-        ),
     }
 }
 
+/// Intervals joined by "or", or "any number except …" when only points are missing.
 fn numbers_text(v: &[NumInterval], phrase: bool) -> String {
-    let line: Vec<&NumInterval> = v.iter().filter(|i| !i.is_nan()).collect();
+    let is = if phrase { "is " } else { "" };
     let gaps: Vec<NumInterval> = num_complement(v).into_iter().filter(|i| !i.is_nan()).collect();
-    if !line.is_empty() && gaps.len() <= LISTED && gaps.iter().all(|g| g.is_point()) {
+    if v.iter().any(|i| !i.is_nan()) && gaps.len() <= LISTED && gaps.iter().all(|g| g.is_point()) {
         let pts: Vec<String> = gaps.iter().map(|g| num_text(g.lo)).collect();
         return match (pts.len(), phrase) {
-            (0, _) => format!("{}any number", if phrase { "is " } else { "" }),
+            (0, _) => format!("{is}any number"),
             (1, true) => format!("!= {}", pts.join("")),
-            _ => format!("{}any number except {}", if phrase { "is " } else { "" }, pts.join(", ")),
+            _ => format!("{is}any number except {}", pts.join(", ")),
         };
     }
-    let parts: Vec<String> = v.iter().take(LISTED).map(|i| interval_text(i, phrase)).collect();
-    let more = if v.len() > LISTED { format!(" or … ({} more)", v.len() - LISTED) } else { String::new() };
-    parts.join(" or ") + &more
+    let mut parts: Vec<String> = v.iter().take(LISTED).map(|i| interval_text(i, phrase)).collect();
+    parts.extend((v.len() > LISTED).then(|| format!("… ({} more)", v.len() - LISTED)));
+    parts.join(" or ")
 }
 
 fn text(c: &Constraint, phrase: bool) -> String {
@@ -506,41 +429,28 @@ fn text(c: &Constraint, phrase: bool) -> String {
             format!("{}{}", if phrase { "== " } else { "" }, list(&values, ""))
         }
         Constraint::Strings { values, any_other: false } => format!("{is}{}", list(&values, " or ")),
-        Constraint::Strings { values, any_other: true } if values.is_empty() => format!("{is}any string"),
+        Constraint::Strings { values, .. } if values.is_empty() => format!("{is}any string"),
         Constraint::Strings { values, .. } => format!("{is}any string except {}", list(&values, ", ")),
-        Constraint::Bools { allow_true, allow_false } => {
-            format!("{is}{}", if allow_true && allow_false { "any boolean" } else if allow_true { "true" } else { "false" })
-        }
+        Constraint::Bools { allow_true: true, allow_false: true } => format!("{is}any boolean"),
+        Constraint::Bools { allow_true, .. } => format!("{is}{allow_true}"),
         Constraint::Undefined => format!("{is}undefined"),
         Constraint::Empty => format!("{is}nothing"),
-        Constraint::Mixed(s) => {
-            let comp = Constraint::from_set(s.complement());
-            if matches!(comp, Constraint::Empty) {
-                return format!("{is}any value");
-            }
-            if !matches!(comp, Constraint::Mixed(_)) {
-                return format!("{is}anything except {}", comp.describe());
-            }
-            let mut parts = vec![];
-            if !s.numbers.is_empty() {
-                parts.push(numbers_text(&s.numbers, false));
-            }
-            if !s.strings.is_empty() || s.any_other_string {
+        Constraint::Mixed(s) => match Constraint::from_set(s.complement()) {
+            Constraint::Empty => format!("{is}any value"),
+            Constraint::Mixed(_) => {
                 let strs = Constraint::Strings { values: s.strings.clone(), any_other: s.any_other_string };
-                parts.push(strs.describe());
+                let bools = Constraint::Bools { allow_true: s.allow_true, allow_false: s.allow_false };
+                let parts = [
+                    (!s.numbers.is_empty()).then(|| numbers_text(&s.numbers, false)),
+                    (!s.strings.is_empty() || s.any_other_string).then(|| strs.describe()),
+                    (s.allow_true || s.allow_false).then(|| bools.describe()),
+                    s.undefined.then(|| "undefined".to_string()),
+                    s.others.then(|| "an error, time, list or record".to_string()),
+                ];
+                format!("{is}{}", parts.into_iter().flatten().collect::<Vec<_>>().join(" or "))
             }
-            if s.allow_true || s.allow_false {
-                let b = Constraint::Bools { allow_true: s.allow_true, allow_false: s.allow_false };
-                parts.push(b.describe());
-            }
-            if s.undefined {
-                parts.push("undefined".into());
-            }
-            if s.others {
-                parts.push("an error, time, list or record".into());
-            }
-            format!("{is}{}", parts.join(" or "))
-        }
+            comp => format!("{is}anything except {}", comp.describe()),
+        },
     }
 }
 
@@ -557,9 +467,7 @@ pub fn always_conflicts(preds: &[(usize, BinaryOp, Value)]) -> Vec<Vec<usize>> {
         .iter()
         .filter_map(|(i, op, lit)| Some((*i, Constraint::from_predicate(*op, lit)?.to_set())))
         .collect();
-    let mut out: Vec<Vec<usize>> = vec![];
-    let mut found: Vec<Vec<usize>> = vec![]; // positions in `cs`
-    let mut live = vec![];
+    let (mut out, mut found, mut live, mut tries) = (vec![], vec![], vec![], 0usize);
     for (k, (i, c)) in cs.iter().enumerate() {
         if c.is_empty() {
             out.push(vec![*i]);
@@ -567,8 +475,8 @@ pub fn always_conflicts(preds: &[(usize, BinaryOp, Value)]) -> Vec<Vec<usize>> {
             live.push(k);
         }
     }
-    let mut tries = 0usize;
-    for size in 2..=live.len() {
+    let n = live.len();
+    for size in 2..=n {
         // Combinations of `size` positions of `live`, in lexicographic order.
         let mut idx: Vec<usize> = (0..size).collect();
         loop {
@@ -577,27 +485,19 @@ pub fn always_conflicts(preds: &[(usize, BinaryOp, Value)]) -> Vec<Vec<usize>> {
                 return out;
             }
             let combo: Vec<usize> = idx.iter().filter_map(|&p| live.get(p).copied()).collect();
-            if !found.iter().any(|f| f.iter().all(|x| combo.contains(x))) {
-                let mut acc = ValueSet::everything();
-                for &k in &combo {
-                    if let Some((_, c)) = cs.get(k) {
-                        acc = acc.intersect(c);
-                    }
-                }
-                if acc.is_empty() {
-                    let mut g: Vec<usize> = combo.iter().filter_map(|&k| cs.get(k).map(|c| c.0)).collect();
-                    g.sort_unstable();
-                    g.dedup();
-                    out.push(g);
-                    found.push(combo);
-                }
+            let minimal = !found.iter().any(|f: &Vec<usize>| f.iter().all(|x| combo.contains(x)));
+            let sets = || combo.iter().filter_map(|&k| cs.get(k));
+            if minimal && sets().fold(ValueSet::everything(), |acc, (_, c)| acc.intersect(c)).is_empty() {
+                let mut g: Vec<usize> = sets().map(|c| c.0).collect();
+                g.sort_unstable();
+                g.dedup();
+                out.push(g);
+                found.push(combo.clone());
             }
-            // Next combination.
-            let n = live.len();
-            let Some(p) = (0..size).rev().find(|&p| idx[p] < n - size + p) else { break };
-            idx[p] += 1;
-            for q in p + 1..size {
-                idx[q] = idx[q - 1] + 1;
+            let Some(p) = (0..size).rev().find(|&p| idx.get(p).is_some_and(|&x| x < n - size + p)) else { break };
+            let start = idx.get(p).map_or(0, |x| x + 1);
+            for (q, slot) in idx.iter_mut().enumerate().skip(p) {
+                *slot = start + (q - p);
             }
         }
     }

@@ -23,6 +23,7 @@ pub mod steps;
 pub mod suggest;
 pub mod summary;
 pub mod table;
+pub mod view;
 
 use std::collections::BTreeSet;
 use std::sync::Arc;
@@ -158,6 +159,29 @@ pub fn analyze(
     machines: &[Arc<ClassAd>],
     o: &AnalysisOptions,
 ) -> Result<Analysis, AnalysisError> {
+    analyze_with_progress(job, machines, o, &mut |_, _| true)
+}
+
+/// Phases [`analyze_with_progress`] reports.
+pub const PHASES: usize = 6;
+
+/// [`analyze`], reporting `(phase, PHASES)` as it goes; the callback
+/// returns false to stop (the result is then an error saying so).
+pub fn analyze_with_progress(
+    job: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    o: &AnalysisOptions,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Analysis, AnalysisError> {
+    let mut phase = |i: usize| {
+        if progress(i, PHASES) {
+            Ok(())
+        } else {
+            Err(AnalysisError {
+                message: "the analysis was cancelled".into(),
+            })
+        }
+    };
     let (req_name, req) = requirements_of(job).ok_or_else(|| AnalysisError {
         message: "the job has no Requirements (or Constraint) attribute to analyze".into(),
     })?;
@@ -194,6 +218,7 @@ pub fn analyze(
             Groups::singletons(machines.len())
         }
     };
+    phase(1)?;
     // The job's verdict on each group, from the requirements as written.
     let accepted = table::truth_of(&req, job, machines, &groups, &mut ev);
     let current = groups.count(&accepted);
@@ -274,11 +299,13 @@ pub fn analyze(
         });
     }
 
+    phase(2)?;
     let missing_attributes = missing(&dnf, machines);
     let (summary, by_machine, rejects_job) =
         summary::summarize(job, machines, &groups, &accepted, o.eval);
 
     let mut suggestions = vec![];
+    phase(3)?;
     // Suggestions when the requirements accept no machine ("I Don't Like
     // Anyone"); when they accept some that reject the job, the job's own
     // attributes are what to change (Nobody Likes Me, below).
@@ -317,8 +344,10 @@ pub fn analyze(
         }
     }
 
+    phase(4)?;
     let (conflicts, succeeding) = conflicts(&dnf, &atom_index, &columns, &clauses, &groups, &mut notes);
     let job_changes = nobody::job_changes(job, machines, &rejects_job, o.eval, &mut notes);
+    phase(5)?;
     let targets: Vec<(Arc<ClassAd>, u64)> = groups
         .rep
         .iter()

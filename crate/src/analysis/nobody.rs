@@ -62,72 +62,8 @@ pub fn job_changes(
     if rejecting.is_empty() {
         return vec![];
     }
-    let subset: Vec<Arc<ClassAd>> = rejecting.iter().map(|&i| machines[i].clone()).collect();
-    let shapes = Groups::by_requirements(&subset, DEFAULT_REQUIREMENTS);
-    let mut rects = vec![];
-    let mut spelling: BTreeMap<String, String> = BTreeMap::new();
-    let mut numbers: BTreeMap<String, (f64, f64)> = BTreeMap::new();
-    for (g, &rep) in shapes.rep.iter().enumerate() {
-        let m = &subset[rep];
-        let Some((_, req)) = super::requirements_of(m) else {
-            continue;
-        };
-        let spec = specialize(
-            req,
-            &SpecContext {
-                my: m.clone(),
-                target: None,
-                opts,
-            },
-        );
-        let sides = Sides {
-            own: m,
-            unscoped_is_other: opts.mode == Mode::HTCondor,
-        };
-        let Ok(dnf) = predicate::dnf(&spec, &sides) else {
-            notes.push(format!(
-                "the requirements of {} are too large to put in normal form; it is left out of the job changes",
-                crate::negotiate::machine_name(m, rejecting[rep])
-            ));
-            continue;
-        };
-        for clause in &dnf.clauses {
-            let mut sides: Vec<(String, Constraint)> = vec![];
-            let mut empty = false;
-            for a in clause {
-                let Some(p) = &a.predicate else { continue };
-                let Some(c) = Constraint::from_predicate(p.normalized_op(), &p.literal) else {
-                    continue;
-                };
-                // Dimensions are named as the job spells them (else as the
-                // first machine does), so ranges read as the user wrote.
-                let dim = spelling
-                    .entry(p.key.clone())
-                    .or_insert_with(|| job_spelling(job, &p.key).unwrap_or_else(|| p.attribute.clone()))
-                    .clone();
-                if let Some(x) = number(&p.literal) {
-                    let e = numbers.entry(dim.clone()).or_insert((x, x));
-                    e.0 = e.0.min(x);
-                    e.1 = e.1.max(x);
-                }
-                match sides.iter_mut().find(|(k, _)| *k == dim) {
-                    Some((_, s)) => *s = s.intersect(&c),
-                    None => sides.push((dim, c)),
-                }
-            }
-            for (_, s) in &sides {
-                empty |= s.is_empty();
-            }
-            // A clause that says nothing about the job cannot be reached by
-            // changing the job; one that can never hold is dropped (§3.2).
-            if empty || sides.is_empty() {
-                continue;
-            }
-            // One rectangle per requirements shape (machines of one shape
-            // behave alike; cells are checked machine by machine below).
-            rects.push(Rect { machine: g, sides });
-        }
-    }
+    let r = rectangles(job, machines, rejecting, opts, notes);
+    let (rects, mut numbers) = (r.rects, r.numbers);
     if rects.is_empty() {
         return vec![];
     }
@@ -202,6 +138,100 @@ pub fn job_changes(
         });
     }
     out
+}
+
+/// The machines' requirement clauses as rectangles over job attributes.
+pub struct Rectangles {
+    /// `Rect::machine` is a requirements shape: an index into `shapes`.
+    pub rects: Vec<Rect>,
+    /// Machines (of those asked about) grouped by requirements shape;
+    /// `shapes.rep` indexes `which`.
+    pub shapes: Groups,
+    /// Numeric bounds seen per dimension (for M2's normalization).
+    pub numbers: BTreeMap<String, (f64, f64)>,
+}
+
+/// Rectangles of the machines `which` (indices into `machines`):
+/// each one's requirements specialized against itself, in DNF, one
+/// rectangle per clause that constrains the job and can hold.
+pub fn rectangles(
+    job: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    which: &[usize],
+    opts: EvalOptions,
+    notes: &mut Vec<String>,
+) -> Rectangles {
+    let subset: Vec<Arc<ClassAd>> = which.iter().map(|&i| machines[i].clone()).collect();
+    let shapes = Groups::by_requirements(&subset, DEFAULT_REQUIREMENTS);
+    let mut rects = vec![];
+    let mut spelling: BTreeMap<String, String> = BTreeMap::new();
+    let mut numbers: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+    for (g, &rep) in shapes.rep.iter().enumerate() {
+        let m = &subset[rep];
+        let Some((_, req)) = super::requirements_of(m) else {
+            continue;
+        };
+        let spec = specialize(
+            req,
+            &SpecContext {
+                my: m.clone(),
+                target: None,
+                opts,
+            },
+        );
+        let sides = Sides {
+            own: m,
+            unscoped_is_other: opts.mode == Mode::HTCondor,
+        };
+        let Ok(dnf) = predicate::dnf(&spec, &sides) else {
+            notes.push(format!(
+                "the requirements of {} are too large to put in normal form; it is left out of the job changes",
+                crate::negotiate::machine_name(m, which[rep])
+            ));
+            continue;
+        };
+        for clause in &dnf.clauses {
+            let mut sides: Vec<(String, Constraint)> = vec![];
+            let mut empty = false;
+            for a in clause {
+                let Some(p) = &a.predicate else { continue };
+                let Some(c) = Constraint::from_predicate(p.normalized_op(), &p.literal) else {
+                    continue;
+                };
+                // Dimensions are named as the job spells them (else as the
+                // first machine does), so ranges read as the user wrote.
+                let dim = spelling
+                    .entry(p.key.clone())
+                    .or_insert_with(|| job_spelling(job, &p.key).unwrap_or_else(|| p.attribute.clone()))
+                    .clone();
+                if let Some(x) = number(&p.literal) {
+                    let e = numbers.entry(dim.clone()).or_insert((x, x));
+                    e.0 = e.0.min(x);
+                    e.1 = e.1.max(x);
+                }
+                match sides.iter_mut().find(|(k, _)| *k == dim) {
+                    Some((_, s)) => *s = s.intersect(&c),
+                    None => sides.push((dim, c)),
+                }
+            }
+            for (_, s) in &sides {
+                empty |= s.is_empty();
+            }
+            // A clause that says nothing about the job cannot be reached by
+            // changing the job; one that can never hold is dropped (§3.2).
+            if empty || sides.is_empty() {
+                continue;
+            }
+            // One rectangle per requirements shape (machines of one shape
+            // behave alike; cells are checked machine by machine below).
+            rects.push(Rect { machine: g, sides });
+        }
+    }
+    Rectangles {
+        rects,
+        shapes,
+        numbers,
+    }
 }
 
 /// Which machines' requirements accept `job` (once per requirements shape).

@@ -12,7 +12,7 @@
 //! products no rectangle covers, up to `max_cells`; cells with the same
 //! machines that differ in one dimension are then joined.
 
-use std::cmp::Ordering;
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use super::intervals::{fold, normalize, Constraint, NumInterval, ValueSet};
@@ -60,6 +60,7 @@ pub struct Partition {
     pub dimensions: Vec<String>,
 }
 
+/// Rectangle sets, one bit per rectangle.
 type Bits = Vec<u64>;
 
 fn set_bit(b: &mut Bits, i: usize) {
@@ -67,45 +68,18 @@ fn set_bit(b: &mut Bits, i: usize) {
         *w |= 1 << (i % 64);
     }
 }
-fn and(a: &Bits, b: &Bits) -> Bits {
-    a.iter().zip(b).map(|(x, y)| x & y).collect()
-}
-fn ones(b: &Bits) -> impl Iterator<Item = usize> + '_ {
-    b.iter().enumerate().flat_map(|(w, &x)| (0..64).filter(move |i| x >> i & 1 == 1).map(move |i| w * 64 + i))
+fn meets(a: &Bits, b: &Bits) -> bool {
+    a.iter().zip(b).any(|(x, y)| x & y != 0)
 }
 
-/// One dimension: its pieces (merged), each with the rectangles covering it
-/// and its distance from the job's value.
+/// One dimension: the job's value there, and its pieces, each with the
+/// rectangles covering it and its distance from the job's value.
 struct Dim {
     key: String,
     job: Value,
     range: f64,
     pieces: Vec<(ValueSet, Bits, f64)>,
 }
-
-/// A partial product: the piece chosen in each of the first `path.len()` dimensions.
-struct Node {
-    dist: f64,
-    seq: usize,
-    path: Vec<u32>,
-}
-impl Ord for Node {
-    /// Nearest first, then deepest (finishes cells), then oldest.
-    fn cmp(&self, o: &Self) -> Ordering {
-        o.dist.total_cmp(&self.dist).then(self.path.len().cmp(&o.path.len())).then(o.seq.cmp(&self.seq))
-    }
-}
-impl PartialOrd for Node {
-    fn partial_cmp(&self, o: &Self) -> Option<Ordering> {
-        Some(self.cmp(o))
-    }
-}
-impl PartialEq for Node {
-    fn eq(&self, o: &Self) -> bool {
-        self.cmp(o) == Ordering::Equal
-    }
-}
-impl Eq for Node {}
 
 pub fn partition(
     rects: &[Rect],
@@ -116,8 +90,7 @@ pub fn partition(
     // Dimensions in order of first appearance; a rectangle's sides on one
     // attribute are intersected.
     let mut index: HashMap<String, usize> = HashMap::new();
-    let mut dimensions: Vec<String> = vec![];
-    let mut sides: Vec<Vec<Option<ValueSet>>> = vec![];
+    let (mut dimensions, mut sides): (Vec<String>, Vec<Vec<Option<ValueSet>>>) = (vec![], vec![]);
     for (r, rect) in rects.iter().enumerate() {
         for (k, c) in &rect.sides {
             let d = *index.entry(fold(k)).or_insert_with(|| {
@@ -127,95 +100,77 @@ pub fn partition(
             });
             let s = Constraint::from_set(c.to_set()).to_set();
             if let Some(slot) = sides.get_mut(d).and_then(|v| v.get_mut(r)) {
-                *slot = Some(match slot.take() {
-                    Some(prev) => Constraint::from_set(prev.intersect(&s)).to_set(),
-                    None => s,
-                });
+                *slot = Some(slot.take().map_or(s.clone(), |prev| Constraint::from_set(prev.intersect(&s)).to_set()));
             }
         }
     }
     let words = rects.len().div_ceil(64);
+    let lookup = |f: &str| job.iter().find(|(k, _)| fold(k) == f).and_then(|(_, v)| v.clone()).unwrap_or_default();
     let dims: Vec<Dim> = dimensions
         .iter()
         .zip(&sides)
         .map(|(key, sides)| {
             let f = fold(key);
-            let job = job.iter().find(|(k, _)| fold(k) == f).and_then(|(_, v)| v.clone()).unwrap_or_default();
-            let range = ranges
-                .iter()
-                .find(|(k, _)| fold(k) == f)
-                .map(|(_, r)| *r)
-                .filter(|r| r.is_finite() && *r > 0.0)
-                .unwrap_or(1.0);
-            let pieces = pieces(sides, &job, words)
-                .into_iter()
-                .map(|(s, b)| {
-                    let d = side_distance(&s, &job, range).0;
-                    (s, b, d)
-                })
-                .collect();
-            Dim { key: key.clone(), job, range, pieces }
+            let range = ranges.iter().find(|(k, _)| fold(k) == f).map_or(1.0, |(_, r)| *r);
+            let range = if range.is_finite() && range > 0.0 { range } else { 1.0 };
+            let job = lookup(&f);
+            let pieces = pieces(sides, &job, words);
+            let pieces = pieces.into_iter().map(|(s, b)| (side_distance(&s, &job, range).0, s, b));
+            Dim { key: key.clone(), range, pieces: pieces.map(|(d, s, b)| (s, b, d)).collect(), job }
         })
         .collect();
 
-    // Best-first cross product: cells come out nearest first, so a stopped
-    // construction still holds the nearest ones.
+    // Best-first cross product (nearest, then deepest, then oldest): cells
+    // come out nearest first, so a stopped construction holds the nearest.
     let mut all: Bits = vec![0; words];
-    for r in 0..rects.len() {
-        set_bit(&mut all, r);
-    }
+    (0..rects.len()).for_each(|r| set_bit(&mut all, r));
     let path_bits = |path: &[u32]| {
         let mut b = all.clone();
-        for (d, &p) in path.iter().enumerate() {
-            if let Some((_, pb, _)) = dims.get(d).and_then(|dim| dim.pieces.get(p as usize)) {
-                b = and(&b, pb);
-            }
+        for (dim, &p) in dims.iter().zip(path) {
+            let pb = dim.pieces.get(p as usize).map(|x| &x.1);
+            b.iter_mut().enumerate().for_each(|(i, w)| *w &= pb.and_then(|pb| pb.get(i)).copied().unwrap_or(0));
         }
         b
     };
-    let budget = limits.max_cells.saturating_add(1).saturating_mul(dims.len() + 1).saturating_mul(8).clamp(10_000, MAX_NODES);
-    let mut heap = BinaryHeap::from([Node { dist: 0.0, seq: 0, path: vec![] }]);
+    let budget = limits.max_cells.saturating_add(1).saturating_mul(8 * (dims.len() + 1)).clamp(10_000, MAX_NODES);
+    // Distances are non-negative, so their bits order like them.
+    let mut heap = BinaryHeap::from([(Reverse(0u64), 0usize, Reverse(0usize), 0.0f64.to_bits(), vec![])]);
     let (mut leaves, mut seq, mut complete) = (vec![], 0usize, true);
-    'search: while let Some(node) = heap.pop() {
-        let bits = path_bits(&node.path);
+    'search: while let Some((_, depth, _, dist, path)) = heap.pop() {
+        let bits = path_bits(&path);
         if !bits.iter().any(|&w| w != 0) {
             continue;
         }
-        let Some(dim) = dims.get(node.path.len()) else {
+        let Some(dim) = dims.get(depth) else {
             if leaves.len() >= limits.max_cells {
                 complete = false;
                 break;
             }
-            leaves.push((node.path, bits));
+            leaves.push((path, bits));
             continue;
         };
-        for (p, (_, pb, d)) in dim.pieces.iter().enumerate() {
-            if !bits.iter().zip(pb).any(|(x, y)| x & y != 0) {
-                continue;
-            }
+        for (p, (_, _, d)) in dim.pieces.iter().enumerate().filter(|(_, x)| meets(&bits, &x.1)) {
             seq += 1;
             if seq > budget {
                 complete = false;
                 break 'search;
             }
-            let mut path = node.path.clone();
-            path.push(p as u32);
-            heap.push(Node { dist: node.dist + d, seq, path });
+            let mut next: Vec<u32> = path.clone();
+            next.push(p as u32);
+            let dist = (f64::from_bits(dist) + d + 0.0).to_bits();
+            heap.push((Reverse(dist), depth + 1, Reverse(seq), dist, next));
         }
     }
 
     let mut cells: Vec<(Vec<ValueSet>, Vec<usize>)> = leaves
         .into_iter()
         .map(|(path, bits)| {
-            let sides = path
-                .iter()
-                .zip(&dims)
-                .filter_map(|(&p, dim)| dim.pieces.get(p as usize).map(|x| x.0.clone()))
-                .collect();
-            let mut machines: Vec<usize> = ones(&bits).filter_map(|r| rects.get(r).map(|x| x.machine)).collect();
+            let sides = dims.iter().zip(&path).filter_map(|(dim, &p)| dim.pieces.get(p as usize).map(|x| x.0.clone()));
+            let set = |r: &usize| bits.get(r / 64).is_some_and(|w| w >> (r % 64) & 1 == 1);
+            let mut machines: Vec<usize> = rects.iter().enumerate().filter(|(r, _)| set(r)).map(|(_, x)| x.machine).collect();
             machines.sort_unstable();
             machines.dedup();
-            (sides, machines)
+            (sides.collect(), machines)
         })
         .collect();
     merge_cells(&mut cells, dims.len());
@@ -244,31 +199,20 @@ pub fn partition(
 fn pieces(sides: &[Option<ValueSet>], job: &Value, words: usize) -> Vec<(ValueSet, Bits)> {
     let covering = |f: &dyn Fn(&ValueSet) -> bool| {
         let mut b: Bits = vec![0; words];
-        for (r, s) in sides.iter().enumerate() {
-            if s.as_ref().is_none_or(f) {
-                set_bit(&mut b, r);
-            }
-        }
+        sides.iter().enumerate().filter(|(_, s)| s.as_ref().is_none_or(f)).for_each(|(r, _)| set_bit(&mut b, r));
         b
     };
-    let one = |v: ValueSet, b: Bits| (v, b);
-    let mut out: Vec<(ValueSet, Bits)> = vec![];
+    let none = ValueSet::default;
     // Booleans ride with 0 and 1 unless some side tells them apart (`=?= true`).
     let split = sides.iter().flatten().any(|s| {
         s.allow_true != s.contains(&Value::Real(1.0)) || s.allow_false != s.contains(&Value::Real(0.0))
     });
-    let mut pts: Vec<f64> = sides
-        .iter()
-        .flatten()
-        .flat_map(|s| s.numbers.iter())
-        .filter(|i| !i.is_nan())
-        .flat_map(|i| [i.lo + 0.0, i.hi + 0.0])
-        .collect();
+    // Numbers: every bound is a point piece, with open pieces between.
+    let bounds = sides.iter().flatten().flat_map(|s| &s.numbers).filter(|i| !i.is_nan());
+    let mut pts: Vec<f64> = bounds.flat_map(|i| [i.lo + 0.0, i.hi + 0.0]).collect();
     pts.sort_by(f64::total_cmp);
     pts.dedup();
-    let mut line = vec![];
-    let mut prev = f64::NEG_INFINITY;
-    let mut prev_closed = true;
+    let (mut line, mut prev, mut prev_closed) = (vec![], f64::NEG_INFINITY, true);
     for &p in &pts {
         if p > prev && (prev_closed || prev.next_up() < p) {
             line.push(NumInterval { lo: prev, lo_closed: prev_closed, hi: p, hi_closed: false });
@@ -276,84 +220,60 @@ fn pieces(sides: &[Option<ValueSet>], job: &Value, words: usize) -> Vec<(ValueSe
         line.push(NumInterval::point(p));
         (prev, prev_closed) = (p, false);
     }
-    if prev < f64::INFINITY || prev_closed {
-        line.push(NumInterval { lo: prev, lo_closed: prev_closed, hi: f64::INFINITY, hi_closed: true });
-    }
+    line.push(NumInterval { lo: prev, lo_closed: prev_closed, hi: f64::INFINITY, hi_closed: true });
     line.retain(|i| !i.is_empty());
     let mut line_bits: Vec<Bits> = vec![vec![0; words]; line.len()];
     for (r, s) in sides.iter().enumerate() {
-        let ivs = match s {
-            None => vec![NumInterval::ALL],
-            Some(s) => s.numbers.iter().filter(|i| !i.is_nan()).copied().collect(),
-        };
-        for iv in ivs {
+        let ivs = s.as_ref().map_or(vec![NumInterval::ALL], |s| s.numbers.clone());
+        for iv in ivs.iter().filter(|i| !i.is_nan()) {
             // The pieces inside `iv` are contiguous: those neither below nor above it.
             let start = line.partition_point(|p| p.hi < iv.lo || (p.hi == iv.lo && !(p.hi_closed && iv.lo_closed)));
-            let end = line.partition_point(|p| !(p.lo > iv.hi || (p.lo == iv.hi && !(p.lo_closed && iv.hi_closed))));
-            for b in line_bits.iter_mut().take(end).skip(start) {
-                set_bit(b, r);
-            }
+            let end = line.partition_point(|p| p.lo < iv.hi || (p.lo == iv.hi && p.lo_closed && iv.hi_closed));
+            line_bits.iter_mut().take(end).skip(start).for_each(|b| set_bit(b, r));
         }
     }
+    let mut out: Vec<(ValueSet, Bits)> = vec![];
     for (iv, b) in line.into_iter().zip(line_bits) {
-        let (t, f) = (!split && iv.contains(1.0), !split && iv.contains(0.0));
-        out.push(one(ValueSet { numbers: vec![iv], allow_true: t, allow_false: f, ..ValueSet::default() }, b));
+        let (allow_true, allow_false) = (!split && iv.contains(1.0), !split && iv.contains(0.0));
+        out.push((ValueSet { numbers: vec![iv], allow_true, allow_false, ..none() }, b));
     }
     if matches!(job, Value::Real(r) if r.is_nan()) {
-        let v = ValueSet { numbers: vec![NumInterval::NAN], ..ValueSet::default() };
-        out.push(one(v, covering(&|s| s.contains(job))));
+        out.push((ValueSet { numbers: vec![NumInterval::NAN], ..none() }, covering(&|s| s.contains(job))));
     }
-    if split {
-        for b in [true, false] {
-            let v = ValueSet { allow_true: b, allow_false: !b, ..ValueSet::default() };
-            out.push(one(v, covering(&|s| s.contains(&Value::Bool(b)))));
-        }
+    for b in [true, false].into_iter().filter(|_| split) {
+        let v = ValueSet { allow_true: b, allow_false: !b, ..none() };
+        out.push((v, covering(&|s| s.contains(&Value::Bool(b)))));
     }
-    out.push(one(ValueSet { undefined: true, ..ValueSet::default() }, covering(&|s| s.undefined)));
+    out.push((ValueSet { undefined: true, ..none() }, covering(&|s| s.undefined)));
     // Strings: every listed class (first spelling), then AnyOtherString.
     let mut classes: BTreeMap<String, String> = BTreeMap::new();
-    for s in sides.iter().flatten() {
-        for x in &s.strings {
-            classes.entry(fold(x)).or_insert_with(|| x.clone());
-        }
+    for x in sides.iter().flatten().flat_map(|s| &s.strings) {
+        classes.entry(fold(x)).or_insert_with(|| x.clone());
     }
     let pos: HashMap<&String, usize> = classes.keys().enumerate().map(|(i, k)| (k, i)).collect();
     let mut str_bits: Vec<Bits> = vec![vec![0; words]; classes.len()];
     for (r, s) in sides.iter().enumerate() {
-        let Some(s) = s.as_ref().filter(|s| !s.any_other_string) else {
-            // Unconstrained or AnyOtherString: every class but the excluded.
-            let excluded: Vec<usize> = s.iter().flat_map(|s| &s.strings).filter_map(|x| pos.get(&fold(x)).copied()).collect();
-            for (i, b) in str_bits.iter_mut().enumerate() {
-                if !excluded.contains(&i) {
-                    set_bit(b, r);
-                }
-            }
-            continue;
-        };
-        for i in s.strings.iter().filter_map(|x| pos.get(&fold(x))) {
-            if let Some(b) = str_bits.get_mut(*i) {
-                set_bit(b, r);
-            }
+        let listed: Vec<usize> = s.iter().flat_map(|s| &s.strings).filter_map(|x| pos.get(&fold(x)).copied()).collect();
+        // Listed classes, or (unconstrained, AnyOtherString) every class but the listed ones.
+        let any = s.as_ref().is_none_or(|s| s.any_other_string);
+        for (_, b) in str_bits.iter_mut().enumerate().filter(|(i, _)| listed.contains(i) != any) {
+            set_bit(b, r);
         }
     }
     for (x, b) in classes.values().zip(str_bits) {
-        out.push(one(ValueSet { strings: [x.clone()].into(), ..ValueSet::default() }, b));
+        out.push((ValueSet { strings: [x.clone()].into(), ..none() }, b));
     }
-    let any = ValueSet { strings: classes.into_values().collect(), any_other_string: true, ..ValueSet::default() };
-    out.push(one(any, covering(&|s| s.any_other_string)));
+    let any = ValueSet { strings: classes.into_values().collect(), any_other_string: true, ..none() };
+    out.push((any, covering(&|s| s.any_other_string)));
     if !matches!(job, Value::Undefined | Value::Bool(_) | Value::Int(_) | Value::Real(_) | Value::Str(_)) {
-        out.push(one(ValueSet { others: true, ..ValueSet::default() }, covering(&|s| s.others)));
+        out.push((ValueSet { others: true, ..none() }, covering(&|s| s.others)));
     }
 
     // One piece per rectangle set (an equivalence class of the dimension).
-    let mut groups: Vec<(Vec<ValueSet>, Bits)> = vec![];
-    let mut at: HashMap<Bits, usize> = HashMap::new();
-    for (v, b) in out {
-        if !b.iter().any(|&w| w != 0) {
-            continue;
-        }
-        match at.get(&b) {
-            Some(&i) => groups[i].0.push(v),
+    let (mut groups, mut at): (Vec<(Vec<ValueSet>, Bits)>, HashMap<Bits, usize>) = (vec![], HashMap::new());
+    for (v, b) in out.into_iter().filter(|(_, b)| b.iter().any(|&w| w != 0)) {
+        match at.get(&b).and_then(|&i| groups.get_mut(i)) {
+            Some(g) => g.0.push(v),
             None => {
                 at.insert(b.clone(), groups.len());
                 groups.push((vec![v], b));
@@ -365,21 +285,18 @@ fn pieces(sides: &[Option<ValueSet>], job: &Value, words: usize) -> Vec<(ValueSe
 
 /// The union of many sets at once (pairwise unions would be quadratic).
 fn union_all(sets: Vec<ValueSet>) -> ValueSet {
-    let mut u = ValueSet::default();
-    let mut listed: BTreeMap<String, String> = BTreeMap::new();
+    let (mut u, mut listed) = (ValueSet::default(), BTreeMap::new());
     let mut excluded: Option<BTreeMap<String, String>> = None;
-    for s in &sets {
+    for s in sets {
         u.undefined |= s.undefined;
         u.allow_true |= s.allow_true;
         u.allow_false |= s.allow_false;
         u.others |= s.others;
-        u.numbers.extend(s.numbers.iter().copied());
-        let m: BTreeMap<String, String> = s.strings.iter().map(|x| (fold(x), x.clone())).collect();
+        u.numbers.extend(s.numbers);
+        let m: BTreeMap<String, String> = s.strings.into_iter().map(|x| (fold(&x), x)).collect();
         if s.any_other_string {
-            excluded = Some(match excluded {
-                None => m,
-                Some(e) => e.into_iter().filter(|(k, _)| m.contains_key(k)).collect(),
-            });
+            // Excluded only if every AnyOtherString excludes it.
+            excluded = Some(excluded.map_or(m.clone(), |e| e.into_iter().filter(|(k, _)| m.contains_key(k)).collect()));
         } else {
             for (k, x) in m {
                 listed.entry(k).or_insert(x);
@@ -387,13 +304,11 @@ fn union_all(sets: Vec<ValueSet>) -> ValueSet {
         }
     }
     u.numbers = normalize(u.numbers);
-    match excluded {
-        Some(e) => {
-            u.any_other_string = true;
-            u.strings = e.into_iter().filter(|(k, _)| !listed.contains_key(k)).map(|(_, x)| x).collect();
-        }
-        None => u.strings = listed.into_values().collect(),
-    }
+    u.any_other_string = excluded.is_some();
+    u.strings = match excluded {
+        Some(e) => e.into_iter().filter(|(k, _)| !listed.contains_key(k)).map(|(_, x)| x).collect(),
+        None => listed.into_values().collect(),
+    };
     u
 }
 
@@ -409,14 +324,14 @@ fn merge_cells(cells: &mut Vec<(Vec<ValueSet>, Vec<usize>)>, dims: usize) {
     for _ in 0..MERGE_PASSES {
         let mut changed = false;
         for d in 0..dims {
-            let mut at: HashMap<(Vec<u32>, u32), usize> = HashMap::new();
-            let mut groups: Vec<Vec<usize>> = vec![];
+            // Cells alike but for dimension `d`, by the interned ids of the rest.
+            let (mut at, mut groups): (HashMap<(Vec<u32>, u32), usize>, Vec<Vec<usize>>) = (HashMap::new(), vec![]);
             for (i, (s, m)) in ids.iter().enumerate() {
-                let key: Vec<u32> = s.iter().enumerate().map(|(j, &x)| if j == d { u32::MAX } else { x }).collect();
-                match at.get(&(key.clone(), *m)) {
-                    Some(&g) => groups[g].push(i),
+                let key = (s.iter().enumerate().map(|(j, &x)| if j == d { u32::MAX } else { x }).collect(), *m);
+                match at.get(&key).and_then(|&g| groups.get_mut(g)) {
+                    Some(g) => g.push(i),
                     None => {
-                        at.insert((key, *m), groups.len());
+                        at.insert(key, groups.len());
                         groups.push(vec![i]);
                     }
                 }
@@ -425,24 +340,21 @@ fn merge_cells(cells: &mut Vec<(Vec<ValueSet>, Vec<usize>)>, dims: usize) {
                 continue;
             }
             changed = true;
-            let mut next = Vec::with_capacity(groups.len());
-            let mut next_ids = Vec::with_capacity(groups.len());
+            let (mut next, mut next_ids) = (vec![], vec![]);
             for g in groups {
-                let Some(&first) = g.first() else { continue };
-                let (Some(mut cell), Some(mut cid)) = (cells.get(first).cloned(), ids.get(first).cloned()) else { continue };
-                if g.len() > 1 {
-                    let parts = g.iter().filter_map(|&i| cells.get(i).and_then(|c| c.0.get(d)).cloned()).collect();
-                    let merged = Constraint::from_set(union_all(parts)).to_set();
-                    if let (Some(side), Some(sid)) = (cell.0.get_mut(d), cid.0.get_mut(d)) {
-                        *sid = id(&merged);
-                        *side = merged;
-                    }
+                let Some((mut cell, mut cid)) = g.first().and_then(|&i| Some((cells.get(i)?.clone(), ids.get(i)?.clone())))
+                else {
+                    continue;
+                };
+                let parts: Vec<ValueSet> = g.iter().filter_map(|&i| cells.get(i).and_then(|c| c.0.get(d)).cloned()).collect();
+                if let (Some(side), Some(sid), true) = (cell.0.get_mut(d), cid.0.get_mut(d), parts.len() > 1) {
+                    *side = Constraint::from_set(union_all(parts)).to_set();
+                    *sid = id(side);
                 }
                 next.push(cell);
                 next_ids.push(cid);
             }
-            *cells = next;
-            ids = next_ids;
+            (*cells, ids) = (next, next_ids);
         }
         if !changed {
             break;
@@ -456,24 +368,17 @@ fn side_distance(side: &ValueSet, job: &Value, range: f64) -> (f64, Option<Value
     if side.contains(job) {
         return (0.0, None);
     }
-    let x = match job {
-        Value::Int(i) => Some(*i as f64),
-        Value::Real(r) if !r.is_nan() => Some(*r),
-        _ => None,
-    };
-    if let Some(x) = x {
-        if let Some((iv, d)) = nearest(side, x) {
-            let d = d / range;
-            return (if d.is_nan() { 1.0 } else { d }, Some(pick(&iv, x, matches!(job, Value::Int(_)))));
-        }
+    let x = job.as_number().filter(|x| !x.is_nan());
+    if let Some((iv, d)) = x.and_then(|x| nearest(side, x)) {
+        let (x, d) = (x.unwrap_or(0.0), d / range);
+        return (if d.is_nan() { 1.0 } else { d }, Some(pick(&iv, x, matches!(job, Value::Int(_)))));
     }
-    let strings = || {
-        if !side.any_other_string {
-            return side.strings.iter().next().map(|s| Value::str(s.as_str()));
-        }
-        (0..=side.strings.len() + 1)
-            .map(|i| Value::from(if i == 0 { "other".to_string() } else { format!("other{}", i + 1) }))
-            .find(|v| side.contains(v))
+    // Strings: a listed one, else "other", "other2", … until one is not excluded.
+    let strings = || match side.any_other_string {
+        false => side.strings.iter().next().map(|s| Value::str(s.as_str())),
+        true => (1..=side.strings.len() + 1)
+            .map(|i| Value::from(if i == 1 { "other".to_string() } else { format!("other{i}") }))
+            .find(|v| side.contains(v)),
     };
     let bools = || {
         let b = if side.allow_true && side.allow_false { !matches!(job, Value::Bool(true)) } else { side.allow_true };
@@ -492,46 +397,37 @@ fn side_distance(side: &ValueSet, job: &Value, range: f64) -> (f64, Option<Value
 }
 
 fn nearest(side: &ValueSet, x: f64) -> Option<(NumInterval, f64)> {
-    side.numbers
-        .iter()
-        .filter(|i| !i.is_nan() && !i.is_empty())
-        .map(|i| (*i, i.distance(x)))
-        .min_by(|a, b| a.1.total_cmp(&b.1))
+    let ivs = side.numbers.iter().filter(|i| !i.is_nan() && !i.is_empty());
+    ivs.map(|i| (*i, i.distance(x))).min_by(|a, b| a.1.total_cmp(&b.1))
 }
 
 /// The point of `iv` nearest `x` (outside it): a closed bound itself; past
-/// an open bound an integer just inside when one is wanted (`< 10` → 9),
-/// else a step of 1 or 0.1% inside, else the midpoint, else the next real.
+/// an open bound an integer just inside when one is wanted (`< 10` → 9) or
+/// the bound is whole, else a step of 0.1% inside, else the midpoint, else
+/// the next real.
 fn pick(iv: &NumInterval, x: f64, want_int: bool) -> Value {
     let up = x <= iv.lo;
     let (b, closed, other) = if up { (iv.lo, iv.lo_closed, iv.hi) } else { (iv.hi, iv.hi_closed, iv.lo) };
-    let num = |c: f64| {
-        if want_int && c.fract() == 0.0 && c.abs() < 9.0e15 {
-            Value::Int(c as i64)
-        } else {
-            Value::Real(c)
-        }
+    let num = |c: f64| match want_int && c.fract() == 0.0 && c.abs() < 9.0e15 {
+        true => Value::Int(c as i64),
+        false => Value::Real(c),
     };
     if closed {
         return num(b);
     }
-    let s = if up { 1.0 } else { -1.0 };
-    let step = if b == 0.0 { 1e-3 } else { b.abs() * 1e-3 };
+    let (s, step) = (if up { 1.0 } else { -1.0 }, if b == 0.0 { 1e-3 } else { b.abs() * 1e-3 });
     let whole = if want_int || b.fract() == 0.0 { 1.0 } else { f64::NAN };
     let candidates = [
         if up { b.floor() + whole } else { b.ceil() - whole },
         b + s * step,
         b / 2.0 + other / 2.0,
         if up { b.next_up() } else { b.next_down() },
-        if up { -f64::MAX } else { f64::MAX },
+        -s * f64::MAX,
     ];
-    let Some(c) = candidates.into_iter().find(|&c| iv.contains(c)) else {
-        return Value::Real(b);
-    };
-    if c.fract() == 0.0 {
-        num(c)
-    } else {
-        Value::Real(c)
+    match candidates.into_iter().find(|&c| iv.contains(c)) {
+        Some(c) if c.fract() == 0.0 => num(c),
+        Some(c) => Value::Real(c),
+        None => Value::Real(b),
     }
 }
 

@@ -29,12 +29,22 @@ const TEXT_DEPTH: u32 = 128;
 /// Placeholder name for an elided sub-tree, replaced by `...` in texts.
 const ELIDED: &str = "ELIDED_SUBTREE_7f3e2a";
 
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 pub struct StepOptions {
     /// Hide steps that narrow nothing beyond their most selective child
     /// (better-analyze's default; `:noprune` shows all).
     pub prune: bool,
     pub opts: EvalOptions,
+}
+
+/// better-analyze's defaults: pruned, HTCondor mode, the system clock.
+impl Default for StepOptions {
+    fn default() -> Self {
+        StepOptions {
+            prune: true,
+            opts: EvalOptions::default(),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -79,7 +89,8 @@ struct Node<'a> {
     target: bool,
     /// Reads the clock.
     clock: bool,
-    /// Deeper than the parser accepts: not handed to the evaluator.
+    /// Deeper than the parser accepts, where the evaluator's recursion is
+    /// no longer bounded by the engine's promise: counted as `error`.
     too_deep: bool,
 }
 

@@ -1,0 +1,306 @@
+//! What the playground's analyzer view asks for and draws: the analysis
+//! with its text report, the subset lattice of small failing clauses
+//! (Figure 4), and a plane through the job's point in the Nobody Likes Me
+//! space (Figure 5). Serializable both ways, answered in the worker.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use super::intervals::Constraint;
+use super::partition::{self, Limits, Rect};
+use super::{analyze_with_progress, Analysis, AnalysisOptions, Fixed};
+use crate::ast::ClassAd;
+use crate::eval::{EvalOptions, Evaluator, Mode};
+use crate::time::Clock;
+use crate::value::Value;
+
+/// Lattices are drawn for clauses of at most this many predicates (2^6 sets).
+pub const LATTICE_MAX: usize = 6;
+/// Cells of a plane at most.
+const PLANE_CELLS: usize = 2_000;
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct AnalyzeRequest {
+    /// Pool ids (see `session`).
+    pub jobs: String,
+    pub machines: String,
+    /// Index of the job in its pool.
+    pub job: usize,
+    /// Predicates not to change: `[clause or null, predicate]`.
+    #[serde(default)]
+    pub fixed: Vec<(Option<usize>, usize)>,
+    /// Attributes of the job replaced before analysis (name, expression
+    /// text): the view's one-click edits.
+    #[serde(default)]
+    pub overrides: Vec<(String, String)>,
+    #[serde(default)]
+    pub all_steps: bool,
+    /// Two job attributes to draw the Nobody Likes Me plane over.
+    #[serde(default)]
+    pub plane: Option<(String, String)>,
+    #[serde(default)]
+    pub mode: Mode,
+    #[serde(default)]
+    pub now: Option<f64>,
+    #[serde(default)]
+    pub tz_offset: Option<i32>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct AnalysisView {
+    pub analysis: serde_json::Value,
+    /// The text report (the paper's tables and better-analyze's), to copy.
+    pub report: String,
+    pub lattices: Vec<LatticeGrid>,
+    /// Job attributes some machine constrains by number: the plane's axes.
+    pub plane_attributes: Vec<String>,
+    pub plane: Option<Plane>,
+}
+
+/// Every subset of a failing clause, true when some machine satisfies it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct LatticeGrid {
+    pub clause: usize,
+    /// The predicates' display texts.
+    pub predicates: Vec<String>,
+    /// Indexed by subset mask (bit j = predicate j).
+    pub succeeds: Vec<bool>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Plane {
+    pub x: String,
+    pub y: String,
+    /// The job's values (None: the job lacks it, or it is not a number).
+    pub job: (Option<f64>, Option<f64>),
+    pub cells: Vec<PlaneCell>,
+    pub complete: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PlaneCell {
+    pub x: Span1,
+    pub y: Span1,
+    /// Machines whose requirements (sliced at the job's other values) hold here.
+    pub machines: u64,
+    pub text: String,
+}
+
+/// An interval of one axis (infinite ends are `null`).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Span1 {
+    pub lo: Option<f64>,
+    pub lo_closed: bool,
+    pub hi: Option<f64>,
+    pub hi_closed: bool,
+}
+
+/// Answer an analysis request on a job and a pool of machines.
+pub fn answer(
+    jobs: &[Arc<ClassAd>],
+    machines: &[Arc<ClassAd>],
+    req: &AnalyzeRequest,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<AnalysisView, String> {
+    let base = jobs.get(req.job).ok_or_else(|| {
+        format!("there is no job {} (the pool has {} ads)", req.job + 1, jobs.len())
+    })?;
+    let mut job = (**base).clone();
+    for (name, text) in &req.overrides {
+        let e = crate::parser::parse_expr_with(text, crate::Dialect::Auto, req.mode)
+            .map_err(|d| format!("{name}: {}", d.summary()))?;
+        job.insert(name, e);
+    }
+    let job = Arc::new(job);
+    let o = AnalysisOptions {
+        eval: EvalOptions {
+            mode: req.mode,
+            clock: Clock {
+                now: req.now,
+                local_offset: req.tz_offset,
+            },
+        },
+        fixed: req
+            .fixed
+            .iter()
+            .map(|&(clause, predicate)| Fixed { clause, predicate })
+            .collect(),
+        all_steps: req.all_steps,
+    };
+    let a = analyze_with_progress(&job, machines, &o, progress).map_err(|e| e.message)?;
+    let lattices = lattices(&a, &job, machines, o.eval);
+    let mut notes = vec![];
+    let all: Vec<usize> = (0..machines.len()).collect();
+    let r = super::nobody::rectangles(&job, machines, &all, o.eval, &mut notes);
+    let plane_attributes: Vec<String> = r
+        .numbers
+        .keys()
+        .cloned()
+        .collect();
+    let plane = req
+        .plane
+        .as_ref()
+        .map(|(x, y)| plane(&job, &r, x, y, o.eval));
+    Ok(AnalysisView {
+        report: super::report::render(&a),
+        analysis: serde_json::to_value(&a).map_err(|e| e.to_string())?,
+        lattices,
+        plane_attributes,
+        plane,
+    })
+}
+
+fn lattices(a: &Analysis, job: &Arc<ClassAd>, machines: &[Arc<ClassAd>], opts: EvalOptions) -> Vec<LatticeGrid> {
+    let mut ev = Evaluator::new(opts);
+    let mut out = vec![];
+    for (ci, c) in a.clauses.iter().enumerate() {
+        let k = c.predicates.len();
+        if c.matches > 0 || k == 0 || k > LATTICE_MAX {
+            continue;
+        }
+        let exprs: Vec<_> = c
+            .predicates
+            .iter()
+            .filter_map(|p| crate::parser::parse_expr_with(&p.text, crate::Dialect::Modern, opts.mode).ok())
+            .collect();
+        if exprs.len() != k {
+            continue;
+        }
+        // Rows of the boolean table, then every subset against them.
+        let mut rows: Vec<u64> = machines
+            .iter()
+            .map(|m| {
+                ev.set_ads(Some(job.clone()), Some(m.clone()));
+                exprs
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, e)| ev.eval_expr(e).is_true())
+                    .fold(0u64, |acc, (j, _)| acc | 1 << j)
+            })
+            .collect();
+        rows.sort_unstable();
+        rows.dedup();
+        let succeeds = (0..1u64 << k)
+            .map(|s| s == 0 || rows.iter().any(|&r| r & s == s))
+            .collect();
+        out.push(LatticeGrid {
+            clause: ci,
+            predicates: c.predicates.iter().map(|p| p.display.clone()).collect(),
+            succeeds,
+        });
+    }
+    out
+}
+
+/// A slice of the Nobody Likes Me space through the job's point: the
+/// rectangles whose other sides hold the job's current values, projected
+/// on two attributes and partitioned.
+fn plane(job: &Arc<ClassAd>, r: &super::nobody::Rectangles, x: &str, y: &str, opts: EvalOptions) -> Plane {
+    let mut ev = Evaluator::new(opts);
+    let job_value = |k: &str, ev: &mut Evaluator| -> Option<Value> {
+        job.get(k)?;
+        ev.set_ads(Some(job.clone()), None);
+        let v = ev.eval_attr(k);
+        (!v.is_undefined()).then_some(v)
+    };
+    let mut rects = vec![];
+    for rect in &r.rects {
+        let others_hold = rect.sides.iter().all(|(k, c)| {
+            k.eq_ignore_ascii_case(x)
+                || k.eq_ignore_ascii_case(y)
+                || job_value(k, &mut ev).is_some_and(|v| c.contains(&v))
+        });
+        if !others_hold {
+            continue;
+        }
+        let side = |axis: &str| {
+            rect.sides
+                .iter()
+                .find(|(k, _)| k.eq_ignore_ascii_case(axis))
+                .map(|(_, c)| c.clone())
+        };
+        let mut sides = vec![];
+        for axis in [x, y] {
+            if let Some(c) = side(axis) {
+                sides.push((axis.to_string(), c));
+            }
+        }
+        // One per requirements shape; cells count the shape's machines.
+        rects.push(Rect {
+            machine: rect.machine,
+            sides,
+        });
+    }
+    let point: Vec<(String, Option<Value>)> = [x, y]
+        .iter()
+        .map(|a| (a.to_string(), job_value(a, &mut ev)))
+        .collect();
+    let range = |a: &str| {
+        r.numbers
+            .iter()
+            .find(|(k, _)| k.eq_ignore_ascii_case(a))
+            .map(|(_, (lo, hi))| if hi > lo { hi - lo } else { 1.0 })
+            .unwrap_or(1.0)
+    };
+    let ranges = vec![(x.to_string(), range(x)), (y.to_string(), range(y))];
+    let p = partition::partition(&rects, &point, &ranges, &Limits { max_cells: PLANE_CELLS });
+    let num = |v: &Option<Value>| match v {
+        Some(Value::Int(i)) => Some(*i as f64),
+        Some(Value::Real(r)) => Some(*r),
+        _ => None,
+    };
+    let mut weights: BTreeMap<usize, u64> = BTreeMap::new();
+    for (g, w) in r.shapes.weight.iter().enumerate() {
+        weights.insert(g, *w);
+    }
+    let cells = p
+        .cells
+        .iter()
+        .flat_map(|c| {
+            let spans = |axis: &str| -> Vec<Span1> {
+                match c.sides.iter().find(|(k, _)| k == axis).map(|(_, s)| s) {
+                    Some(Constraint::Numbers(iv)) => iv
+                        .iter()
+                        .map(|i| Span1 {
+                            lo: i.lo.is_finite().then_some(i.lo),
+                            lo_closed: i.lo_closed,
+                            hi: i.hi.is_finite().then_some(i.hi),
+                            hi_closed: i.hi_closed,
+                        })
+                        .collect(),
+                    None => vec![Span1 {
+                        lo: None,
+                        lo_closed: false,
+                        hi: None,
+                        hi_closed: false,
+                    }],
+                    Some(_) => vec![],
+                }
+            };
+            let machines: u64 = c.machines.iter().map(|g| weights.get(g).copied().unwrap_or(1)).sum();
+            let text = partition::describe_range(c);
+            let (xs, ys) = (spans(x), spans(y));
+            let mut out = vec![];
+            for sx in &xs {
+                for sy in &ys {
+                    out.push(PlaneCell {
+                        x: sx.clone(),
+                        y: sy.clone(),
+                        machines,
+                        text: text.clone(),
+                    });
+                }
+            }
+            out
+        })
+        .collect();
+    Plane {
+        x: x.to_string(),
+        y: y.to_string(),
+        job: (num(&point[0].1), num(&point[1].1)),
+        cells,
+        complete: p.complete,
+    }
+}
