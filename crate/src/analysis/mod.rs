@@ -219,9 +219,6 @@ pub fn analyze_with_progress(
         }
     };
     phase(1)?;
-    // The job's verdict on each group, from the requirements as written.
-    let accepted = table::truth_of(&req, job, machines, &groups, &mut ev);
-    let current = groups.count(&accepted);
 
     // The boolean table, one column per distinct atom.
     let mut atom_index: Vec<Vec<usize>> = vec![];
@@ -247,19 +244,36 @@ pub fn analyze_with_progress(
         .iter()
         .map(|ix| table::all_of(ix.iter().map(|&i| &columns[i].truth), n))
         .collect();
-    if !dnf.clauses.is_empty() {
+    // The job's verdict on each group: the clauses' where DNF is exact (no
+    // atom was error or met a NaN), the requirements as written elsewhere.
+    let accepted = if dnf.clauses.is_empty() {
+        table::truth_of(&req, job, machines, &groups, &mut ev)
+    } else {
         let mut by_dnf = FixedBitSet::with_capacity(n);
         for t in &clause_truth {
             by_dnf.union_with(t);
         }
-        if by_dnf != accepted {
+        let mut uncertain = FixedBitSet::with_capacity(n);
+        for c in &columns {
+            uncertain.union_with(&c.error);
+        }
+        let mut disagree = false;
+        for g in uncertain.ones() {
+            ev.set_ads(Some(job.clone()), Some(machines[groups.rep[g]].clone()));
+            let t = ev.eval_expr(&req).is_true();
+            disagree |= t != by_dnf.contains(g);
+            by_dnf.set(g, t);
+        }
+        if disagree {
             notes.push(
                 "some atoms evaluate to error on some machines, where ClassAd's || depends on the \
                  order written; the summary counts the requirements as written"
                     .into(),
             );
         }
-    }
+        by_dnf
+    };
+    let current = groups.count(&accepted);
 
     let fixed_mask = |ci: usize, k: usize| -> u64 {
         o.fixed

@@ -92,9 +92,8 @@ pub fn job_changes(
         ));
     }
 
-    // Verify: every machine's requirements against the changed job.
-    let all_shapes = Groups::by_requirements(machines, DEFAULT_REQUIREMENTS);
-    let before = accepting(machines, &all_shapes, job, &mut ev);
+    // Verify: every machine's requirements against the changed job; the
+    // job as it is only where the changed one is accepted (for "gained").
     let mut out: Vec<JobChange> = vec![];
     for cell in part.cells.iter().take(SHOWN * 8) {
         if out.len() >= SHOWN || cell.changes.is_empty() {
@@ -111,9 +110,14 @@ pub fn job_changes(
             continue;
         }
         let changed = Arc::new(changed);
-        let after = accepting(machines, &all_shapes, &changed, &mut ev);
-        let matches = after.iter().filter(|&&b| b).count() as u64;
-        let gained: Vec<usize> = (0..machines.len()).filter(|&i| after[i] && !before[i]).collect();
+        let after: Vec<usize> = (0..machines.len())
+            .filter(|&i| accepts(&mut ev, &machines[i], &changed, DEFAULT_REQUIREMENTS))
+            .collect();
+        let matches = after.len() as u64;
+        let gained: Vec<usize> = after
+            .into_iter()
+            .filter(|&i| !accepts(&mut ev, &machines[i], job, DEFAULT_REQUIREMENTS))
+            .collect();
         if gained.is_empty() {
             continue;
         }
@@ -232,16 +236,6 @@ pub fn rectangles(
         shapes,
         numbers,
     }
-}
-
-/// Which machines' requirements accept `job` (once per requirements shape).
-fn accepting(machines: &[Arc<ClassAd>], shapes: &Groups, job: &Arc<ClassAd>, ev: &mut Evaluator) -> Vec<bool> {
-    let verdict: Vec<bool> = shapes
-        .rep
-        .iter()
-        .map(|&m| accepts(ev, &machines[m], job, DEFAULT_REQUIREMENTS))
-        .collect();
-    shapes.of.iter().map(|&g| verdict[g as usize]).collect()
 }
 
 fn job_value(job: &Arc<ClassAd>, key: &str, ev: &mut Evaluator) -> Option<Value> {

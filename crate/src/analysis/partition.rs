@@ -18,8 +18,8 @@ use std::collections::{BTreeMap, BinaryHeap, HashMap};
 use super::intervals::{fold, normalize, Constraint, NumInterval, ValueSet};
 use crate::value::Value;
 
-/// Search nodes (partial products) at most, whatever `max_cells` says.
-const MAX_NODES: usize = 200_000;
+/// Search work (nodes visited and pieces scanned) at most, whatever `max_cells` says.
+const MAX_WORK: usize = 2_000_000;
 /// Passes joining cells with identical machine sets.
 const MERGE_PASSES: usize = 4;
 
@@ -116,56 +116,96 @@ pub fn partition(
             let job = lookup(&f);
             let pieces = pieces(sides, &job, words);
             let pieces = pieces.into_iter().map(|(s, b)| (side_distance(&s, &job, range).0, s, b));
-            Dim { key: key.clone(), range, pieces: pieces.map(|(d, s, b)| (s, b, d)).collect(), job }
+            let mut pieces: Vec<(ValueSet, Bits, f64)> = pieces.map(|(d, s, b)| (s, b, d)).collect();
+            pieces.sort_by(|a, b| a.2.total_cmp(&b.2));
+            Dim { key: key.clone(), range, pieces, job }
         })
         .collect();
 
-    // Best-first cross product (nearest, then deepest, then oldest): cells
-    // come out nearest first, so a stopped construction holds the nearest.
+    // Best-first cross product, lazily: pieces are sorted by distance, and a
+    // popped node pushes only its next sibling and its first child (each the
+    // nearest piece still meeting the rectangles so far). Cells come out
+    // nearest first, so a stopped construction holds the nearest ones.
     let mut all: Bits = vec![0; words];
     (0..rects.len()).for_each(|r| set_bit(&mut all, r));
-    let path_bits = |path: &[u32]| {
+    let path_bits = |path: &[usize]| {
         let mut b = all.clone();
         for (dim, &p) in dims.iter().zip(path) {
-            let pb = dim.pieces.get(p as usize).map(|x| &x.1);
+            let pb = dim.pieces.get(p).map(|x| &x.1);
             b.iter_mut().enumerate().for_each(|(i, w)| *w &= pb.and_then(|pb| pb.get(i)).copied().unwrap_or(0));
         }
         b
     };
-    let budget = limits.max_cells.saturating_add(1).saturating_mul(8 * (dims.len() + 1)).clamp(10_000, MAX_NODES);
-    // Distances are non-negative, so their bits order like them.
-    let mut heap = BinaryHeap::from([(Reverse(0u64), 0usize, Reverse(0usize), 0.0f64.to_bits(), vec![])]);
-    let (mut leaves, mut seq, mut complete) = (vec![], 0usize, true);
-    'search: while let Some((_, depth, _, dist, path)) = heap.pop() {
-        let bits = path_bits(&path);
-        if !bits.iter().any(|&w| w != 0) {
-            continue;
+    // The first piece of `dim` from `from` on that meets `bits` (scanning counts as work).
+    let next = |dim: Option<&Dim>, from: usize, bits: &Bits, work: &mut usize| {
+        let pieces = dim.map_or(&[][..], |d| &d.pieces[..]);
+        let found = pieces.iter().enumerate().skip(from).find(|(_, p)| meets(bits, &p.1));
+        *work += found.map_or(pieces.len().saturating_sub(from), |(j, _)| j + 1 - from);
+        found.map(|(j, p)| (j, p.2))
+    };
+    // Lower bound of the distance still to come after `depth` dimensions (each
+    // dimension's nearest piece), so the search heads for complete cells.
+    let mut rest = vec![0.0; dims.len() + 1];
+    for (k, dim) in dims.iter().enumerate().rev() {
+        let near = dim.pieces.first().map_or(0.0, |p| p.2);
+        rest[k] = rest.get(k + 1).copied().unwrap_or(0.0) + near;
+    }
+    let key = |dist: f64, depth: usize| Reverse((dist + rest.get(depth).copied().unwrap_or(0.0) + 0.0).to_bits());
+    let budget = limits.max_cells.saturating_add(1).saturating_mul(16 * (dims.len() + 1)).clamp(100_000, MAX_WORK);
+    // Nodes: (parent node, piece); heap entries order nearest, deepest, oldest
+    // (distances are non-negative, so their bits order like them).
+    let mut arena: Vec<(usize, usize)> = vec![];
+    let mut heap = BinaryHeap::new();
+    let (mut leaves, mut work, mut complete) = (vec![], 0usize, true);
+    if dims.is_empty() && all.iter().any(|&w| w != 0) {
+        leaves.push((vec![], all.clone()));
+    }
+    if let Some((j, d)) = next(dims.first(), 0, &all, &mut work) {
+        arena.push((usize::MAX, j));
+        heap.push((key(d, 1), 1usize, Reverse(0usize), 0u64));
+    }
+    while let Some((_, depth, Reverse(id), parent_dist)) = heap.pop() {
+        let parent_dist = f64::from_bits(parent_dist);
+        work += 1;
+        if work > budget {
+            complete = false;
+            break;
         }
-        let Some(dim) = dims.get(depth) else {
+        let mut path = vec![];
+        let mut at = id;
+        while let Some(&(parent, piece)) = arena.get(at) {
+            path.push(piece);
+            at = parent;
+        }
+        path.reverse();
+        let parent_bits = path_bits(path.get(..depth.saturating_sub(1)).unwrap_or(&[]));
+        let (Some(&last), Some(&(parent, _))) = (path.last(), arena.get(id)) else { continue };
+        if let Some((j, d)) = next(dims.get(depth.saturating_sub(1)), last + 1, &parent_bits, &mut work) {
+            arena.push((parent, j));
+            heap.push((key(parent_dist + d, depth), depth, Reverse(arena.len() - 1), parent_dist.to_bits()));
+        }
+        let bits = path_bits(&path);
+        let dist = parent_dist + dims.get(depth.saturating_sub(1)).and_then(|d| d.pieces.get(last)).map_or(0.0, |p| p.2);
+        if depth >= dims.len() {
             if leaves.len() >= limits.max_cells {
                 complete = false;
                 break;
             }
             leaves.push((path, bits));
-            continue;
-        };
-        for (p, (_, _, d)) in dim.pieces.iter().enumerate().filter(|(_, x)| meets(&bits, &x.1)) {
-            seq += 1;
-            if seq > budget {
-                complete = false;
-                break 'search;
-            }
-            let mut next: Vec<u32> = path.clone();
-            next.push(p as u32);
-            let dist = (f64::from_bits(dist) + d + 0.0).to_bits();
-            heap.push((Reverse(dist), depth + 1, Reverse(seq), dist, next));
+        } else if let Some((j, d)) = next(dims.get(depth), 0, &bits, &mut work) {
+            arena.push((id, j));
+            heap.push((key(dist + d, depth + 1), depth + 1, Reverse(arena.len() - 1), dist.to_bits()));
         }
+    }
+    if leaves.len() > limits.max_cells {
+        leaves.truncate(limits.max_cells);
+        complete = false;
     }
 
     let mut cells: Vec<(Vec<ValueSet>, Vec<usize>)> = leaves
         .into_iter()
         .map(|(path, bits)| {
-            let sides = dims.iter().zip(&path).filter_map(|(dim, &p)| dim.pieces.get(p as usize).map(|x| x.0.clone()));
+            let sides = dims.iter().zip(&path).filter_map(|(dim, &p)| dim.pieces.get(p).map(|x| x.0.clone()));
             let set = |r: &usize| bits.get(r / 64).is_some_and(|w| w >> (r % 64) & 1 == 1);
             let mut machines: Vec<usize> = rects.iter().enumerate().filter(|(r, _)| set(r)).map(|(_, x)| x.machine).collect();
             machines.sort_unstable();
@@ -214,7 +254,7 @@ fn pieces(sides: &[Option<ValueSet>], job: &Value, words: usize) -> Vec<(ValueSe
     pts.dedup();
     let (mut line, mut prev, mut prev_closed) = (vec![], f64::NEG_INFINITY, true);
     for &p in &pts {
-        if p > prev && (prev_closed || prev.next_up() < p) {
+        if p > prev && (prev_closed || next_toward(prev, true) < p) {
             line.push(NumInterval { lo: prev, lo_closed: prev_closed, hi: p, hi_closed: false });
         }
         line.push(NumInterval::point(p));
@@ -270,7 +310,8 @@ fn pieces(sides: &[Option<ValueSet>], job: &Value, words: usize) -> Vec<(ValueSe
     }
 
     // One piece per rectangle set (an equivalence class of the dimension).
-    let (mut groups, mut at): (Vec<(Vec<ValueSet>, Bits)>, HashMap<Bits, usize>) = (vec![], HashMap::new());
+    let mut groups: Vec<(Vec<ValueSet>, Bits)> = vec![];
+    let mut at: HashMap<Bits, usize> = HashMap::new();
     for (v, b) in out.into_iter().filter(|(_, b)| b.iter().any(|&w| w != 0)) {
         match at.get(&b).and_then(|&i| groups.get_mut(i)) {
             Some(g) => g.0.push(v),
@@ -315,17 +356,23 @@ fn union_all(sets: Vec<ValueSet>) -> ValueSet {
 /// Join cells with the same machines whose sides differ in one dimension
 /// only (their union is still a rectangle); a few passes at most.
 fn merge_cells(cells: &mut Vec<(Vec<ValueSet>, Vec<usize>)>, dims: usize) {
-    let mut intern: HashMap<String, u32> = HashMap::new();
-    let mut id = |s: &dyn std::fmt::Debug| {
+    let (mut intern, mut sets): (HashMap<String, u32>, HashMap<&Vec<usize>, u32>) = (HashMap::new(), HashMap::new());
+    let mut id = |s: &ValueSet| {
         let n = intern.len() as u32;
         *intern.entry(format!("{s:?}")).or_insert(n)
     };
-    let mut ids: Vec<(Vec<u32>, u32)> = cells.iter().map(|(s, m)| (s.iter().map(|x| id(x)).collect(), id(m))).collect();
+    let mut machines = |m| {
+        let n = sets.len() as u32;
+        *sets.entry(m).or_insert(n)
+    };
+    let ids: Vec<(Vec<u32>, u32)> = cells.iter().map(|(s, m)| (s.iter().map(&mut id).collect(), machines(m))).collect();
+    let mut ids = ids;
     for _ in 0..MERGE_PASSES {
         let mut changed = false;
         for d in 0..dims {
             // Cells alike but for dimension `d`, by the interned ids of the rest.
-            let (mut at, mut groups): (HashMap<(Vec<u32>, u32), usize>, Vec<Vec<usize>>) = (HashMap::new(), vec![]);
+            let mut at: HashMap<(Vec<u32>, u32), usize> = HashMap::new();
+            let mut groups: Vec<Vec<usize>> = vec![];
             for (i, (s, m)) in ids.iter().enumerate() {
                 let key = (s.iter().enumerate().map(|(j, &x)| if j == d { u32::MAX } else { x }).collect(), *m);
                 match at.get(&key).and_then(|&g| groups.get_mut(g)) {
@@ -421,13 +468,23 @@ fn pick(iv: &NumInterval, x: f64, want_int: bool) -> Value {
         if up { b.floor() + whole } else { b.ceil() - whole },
         b + s * step,
         b / 2.0 + other / 2.0,
-        if up { b.next_up() } else { b.next_down() },
+        next_toward(b, up),
         -s * f64::MAX,
     ];
     match candidates.into_iter().find(|&c| iv.contains(c)) {
         Some(c) if c.fract() == 0.0 => num(c),
         Some(c) => Value::Real(c),
         None => Value::Real(b),
+    }
+}
+
+/// `f64::next_up` / `next_down` (Rust 1.86; the crate supports 1.84).
+fn next_toward(x: f64, up: bool) -> f64 {
+    match () {
+        _ if x.is_nan() || x == if up { f64::INFINITY } else { f64::NEG_INFINITY } => x,
+        _ if x == 0.0 => f64::from_bits(1) * if up { 1.0 } else { -1.0 },
+        _ if (x > 0.0) == up => f64::from_bits(x.to_bits() + 1),
+        _ => f64::from_bits(x.to_bits() - 1),
     }
 }
 

