@@ -633,7 +633,7 @@ fn reverse(j: &LoadedPool, m: &LoadedPool, machine: usize, all_steps: bool, o: E
         prune: !all_steps,
         opts: o,
     };
-    match reverse::reverse(ad, &j.ads, &so) {
+    match reverse::reverse_nth(ad, machine + 1, &j.ads, &so) {
         Ok(r) => PoolResponse::Reverse {
             report: reverse::render_reverse(&r),
             reverse: serde_json::to_value(&r).unwrap_or_default(),

@@ -19,7 +19,7 @@ use super::intervals::{fold, normalize, Constraint, NumInterval, ValueSet};
 use crate::value::Value;
 
 /// Search work (nodes visited and pieces scanned) at most, whatever `max_cells` says.
-const MAX_WORK: usize = 2_000_000;
+const MAX_WORK: usize = 1_000_000;
 /// Passes joining cells with identical machine sets.
 const MERGE_PASSES: usize = 4;
 
@@ -67,6 +67,16 @@ fn set_bit(b: &mut Bits, i: usize) {
     if let Some(w) = b.get_mut(i / 64) {
         *w |= 1 << (i % 64);
     }
+}
+fn ones(b: &Bits) -> impl Iterator<Item = usize> + '_ {
+    b.iter().enumerate().flat_map(|(w, &x)| {
+        let mut x = x;
+        std::iter::from_fn(move || {
+            let i = (x != 0).then(|| x.trailing_zeros() as usize)?;
+            x &= x - 1;
+            Some(w * 64 + i)
+        })
+    })
 }
 fn meets(a: &Bits, b: &Bits) -> bool {
     a.iter().zip(b).any(|(x, y)| x & y != 0)
@@ -151,7 +161,7 @@ pub fn partition(
         rest[k] = rest.get(k + 1).copied().unwrap_or(0.0) + near;
     }
     let key = |dist: f64, depth: usize| Reverse((dist + rest.get(depth).copied().unwrap_or(0.0) + 0.0).to_bits());
-    let budget = limits.max_cells.saturating_add(1).saturating_mul(16 * (dims.len() + 1)).clamp(100_000, MAX_WORK);
+    let budget = limits.max_cells.saturating_add(1).saturating_mul(4 * (dims.len() + 1)).clamp(100_000, MAX_WORK);
     // Nodes: (parent node, piece); heap entries order nearest, deepest, oldest
     // (distances are non-negative, so their bits order like them).
     let mut arena: Vec<(usize, usize)> = vec![];
@@ -202,23 +212,29 @@ pub fn partition(
         complete = false;
     }
 
-    let mut cells: Vec<(Vec<ValueSet>, Vec<usize>)> = leaves
-        .into_iter()
-        .map(|(path, bits)| {
-            let sides = dims.iter().zip(&path).filter_map(|(dim, &p)| dim.pieces.get(p).map(|x| x.0.clone()));
-            let set = |r: &usize| bits.get(r / 64).is_some_and(|w| w >> (r % 64) & 1 == 1);
-            let mut machines: Vec<usize> = rects.iter().enumerate().filter(|(r, _)| set(r)).map(|(_, x)| x.machine).collect();
-            machines.sort_unstable();
-            machines.dedup();
-            (sides.collect(), machines)
-        })
-        .collect();
-    merge_cells(&mut cells, dims.len());
+    // Cells as (side id per dimension, machine-set id); a side id indexes
+    // the dimension's table, its pieces first, then the unions merging makes.
+    let (mut sets, mut set_ids): (Vec<Vec<usize>>, HashMap<Vec<usize>, u32>) = (vec![], HashMap::new());
+    let mut cells: Vec<(Vec<u32>, u32)> = vec![];
+    for (path, bits) in leaves {
+        let mut machines: Vec<usize> = ones(&bits).filter_map(|r| rects.get(r).map(|x| x.machine)).collect();
+        machines.sort_unstable();
+        machines.dedup();
+        let id = *set_ids.entry(machines).or_insert_with_key(|m| {
+            sets.push(m.clone());
+            sets.len() as u32 - 1
+        });
+        cells.push((path.iter().map(|&p| p as u32).collect(), id));
+    }
+    let mut tables: Vec<Vec<ValueSet>> = dims.iter().map(|d| d.pieces.iter().map(|p| p.0.clone()).collect()).collect();
+    merge_cells(&mut cells, &mut tables);
 
     let mut cells: Vec<Cell> = cells
         .into_iter()
-        .map(|(sides, machines)| {
-            let (mut distance, mut changes) = (0.0, vec![]);
+        .map(|(ids, set)| {
+            let (mut distance, mut changes, machines) = (0.0, vec![], sets.get(set as usize).cloned().unwrap_or_default());
+            let sides: Vec<ValueSet> =
+                ids.iter().zip(&tables).filter_map(|(&i, t)| t.get(i as usize).cloned()).collect();
             for (s, dim) in sides.iter().zip(&dims) {
                 let (d, change) = side_distance(s, &dim.job, dim.range);
                 distance += d;
@@ -355,25 +371,15 @@ fn union_all(sets: Vec<ValueSet>) -> ValueSet {
 
 /// Join cells with the same machines whose sides differ in one dimension
 /// only (their union is still a rectangle); a few passes at most.
-fn merge_cells(cells: &mut Vec<(Vec<ValueSet>, Vec<usize>)>, dims: usize) {
-    let (mut intern, mut sets): (HashMap<String, u32>, HashMap<&Vec<usize>, u32>) = (HashMap::new(), HashMap::new());
-    let mut id = |s: &ValueSet| {
-        let n = intern.len() as u32;
-        *intern.entry(format!("{s:?}")).or_insert(n)
-    };
-    let mut machines = |m| {
-        let n = sets.len() as u32;
-        *sets.entry(m).or_insert(n)
-    };
-    let ids: Vec<(Vec<u32>, u32)> = cells.iter().map(|(s, m)| (s.iter().map(&mut id).collect(), machines(m))).collect();
-    let mut ids = ids;
+fn merge_cells(cells: &mut Vec<(Vec<u32>, u32)>, tables: &mut [Vec<ValueSet>]) {
+    let mut unions: Vec<HashMap<String, u32>> = vec![HashMap::new(); tables.len()];
     for _ in 0..MERGE_PASSES {
         let mut changed = false;
-        for d in 0..dims {
-            // Cells alike but for dimension `d`, by the interned ids of the rest.
+        for (d, (table, unions)) in tables.iter_mut().zip(&mut unions).enumerate() {
+            // Cells alike but for dimension `d`.
             let mut at: HashMap<(Vec<u32>, u32), usize> = HashMap::new();
             let mut groups: Vec<Vec<usize>> = vec![];
-            for (i, (s, m)) in ids.iter().enumerate() {
+            for (i, (s, m)) in cells.iter().enumerate() {
                 let key = (s.iter().enumerate().map(|(j, &x)| if j == d { u32::MAX } else { x }).collect(), *m);
                 match at.get(&key).and_then(|&g| groups.get_mut(g)) {
                     Some(g) => g.push(i),
@@ -387,21 +393,23 @@ fn merge_cells(cells: &mut Vec<(Vec<ValueSet>, Vec<usize>)>, dims: usize) {
                 continue;
             }
             changed = true;
-            let (mut next, mut next_ids) = (vec![], vec![]);
+            let mut next = Vec::with_capacity(groups.len());
             for g in groups {
-                let Some((mut cell, mut cid)) = g.first().and_then(|&i| Some((cells.get(i)?.clone(), ids.get(i)?.clone())))
-                else {
-                    continue;
-                };
-                let parts: Vec<ValueSet> = g.iter().filter_map(|&i| cells.get(i).and_then(|c| c.0.get(d)).cloned()).collect();
-                if let (Some(side), Some(sid), true) = (cell.0.get_mut(d), cid.0.get_mut(d), parts.len() > 1) {
-                    *side = Constraint::from_set(union_all(parts)).to_set();
-                    *sid = id(side);
+                let Some(mut cell) = g.first().and_then(|&i| cells.get(i)).cloned() else { continue };
+                if g.len() > 1 {
+                    let parts = g.iter().filter_map(|&i| cells.get(i)?.0.get(d).and_then(|&x| table.get(x as usize)));
+                    let merged = Constraint::from_set(union_all(parts.cloned().collect())).to_set();
+                    let id = *unions.entry(format!("{merged:?}")).or_insert_with(|| {
+                        table.push(merged);
+                        table.len() as u32 - 1
+                    });
+                    if let Some(x) = cell.0.get_mut(d) {
+                        *x = id;
+                    }
                 }
                 next.push(cell);
-                next_ids.push(cid);
             }
-            (*cells, ids) = (next, next_ids);
+            *cells = next;
         }
         if !changed {
             break;

@@ -15,6 +15,9 @@ pub fn render(a: &Analysis) -> String {
     o.push('\n');
     summary(&mut o, a);
     for (ci, c) in a.clauses.iter().enumerate() {
+        if c.predicates.is_empty() {
+            continue;
+        }
         o.push('\n');
         if a.clauses.len() > 1 {
             let _ = writeln!(

@@ -501,8 +501,9 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             };
             if reverse {
                 let m = pick(&machine_ads, "machine", &machines)?;
-                let r = classad::analysis::reverse::reverse(
+                let r = classad::analysis::reverse::reverse_nth(
                     &m,
+                    which,
                     &job_ads,
                     &classad::analysis::steps::StepOptions {
                         prune: !all_steps,
