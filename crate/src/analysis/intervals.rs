@@ -304,12 +304,17 @@ impl Constraint {
         s.strings = str_filter(&s.strings, &BTreeSet::new(), false);
         let strs = !s.strings.is_empty() || s.any_other_string;
         let bools = s.allow_true || s.allow_false;
-        let as_numbers = s.allow_true == num_contains(&s.numbers, 1.0) && s.allow_false == num_contains(&s.numbers, 0.0);
+        let (one, zero) = (num_contains(&s.numbers, 1.0), num_contains(&s.numbers, 0.0));
+        let as_numbers = s.allow_true == one && s.allow_false == zero;
         match (s.undefined, bools, !s.numbers.is_empty(), strs, s.others) {
             (false, false, false, false, false) => Constraint::Empty,
             (true, false, false, false, false) => Constraint::Undefined,
-            (false, true, false, false, false) => Constraint::Bools { allow_true: s.allow_true, allow_false: s.allow_false },
-            (false, false, false, true, false) => Constraint::Strings { values: s.strings, any_other: s.any_other_string },
+            (false, true, false, false, false) => {
+                Constraint::Bools { allow_true: s.allow_true, allow_false: s.allow_false }
+            }
+            (false, false, false, true, false) => {
+                Constraint::Strings { any_other: s.any_other_string, values: s.strings }
+            }
             (false, _, true, false, false) if as_numbers => Constraint::Numbers(s.numbers),
             _ => Constraint::Mixed(Box::new(s)),
         }
@@ -335,7 +340,9 @@ impl Constraint {
     /// Whether `v` makes every predicate behind this constraint true.
     pub fn contains(&self, v: &Value) -> bool {
         match (self, v) {
-            (Constraint::Numbers(n), Value::Int(_) | Value::Real(_)) => num_contains(n, v.as_number().unwrap_or(f64::NAN)),
+            (Constraint::Numbers(n), Value::Int(_) | Value::Real(_)) => {
+                num_contains(n, v.as_number().unwrap_or(f64::NAN))
+            }
             (Constraint::Numbers(n), Value::Bool(b)) => num_contains(n, if *b { 1.0 } else { 0.0 }),
             (Constraint::Numbers(_) | Constraint::Empty, _) => false,
             _ => self.to_set().contains(v),
@@ -513,7 +520,8 @@ mod tests {
     const OPS: [BinaryOp; 10] = [Eq, Ne, MetaEq, MetaNe, Is, Isnt, Lt, Le, Gt, Ge];
 
     fn values() -> Vec<Value> {
-        let mut v: Vec<Value> = [-3, -1, 0, 1, 2, 5, 9, 10, 12, (1 << 53) + 1, i64::MAX, i64::MIN].map(Value::Int).into();
+        let ints = [-3, -1, 0, 1, 2, 5, 9, 10, 12, (1 << 53) + 1, i64::MAX, i64::MIN];
+        let mut v: Vec<Value> = ints.map(Value::Int).into();
         let reals = [-0.0, 0.5, 1.0, 4.999, 5.0, 5.5, 10.0, 1e300, f64::INFINITY, f64::NEG_INFINITY, f64::NAN];
         v.extend(reals.map(Value::Real));
         v.extend([true, false].map(Value::Bool));

@@ -39,7 +39,7 @@ pub fn lattice(k: usize, rows: impl IntoIterator<Item = u64>) -> Lattice {
     let mut mss: Vec<u64> = distinct
         .iter()
         .copied()
-        .filter(|&r| !distinct.iter().any(|&s| s != r && s & r == r))
+        .filter(|&r| !distinct.iter().any(|&s| s != r && subset(r, s)))
         .collect();
     if mss.is_empty() {
         mss.push(0);
@@ -74,7 +74,7 @@ pub fn lattice(k: usize, rows: impl IntoIterator<Item = u64>) -> Lattice {
         extend.sort_unstable();
         extend.dedup();
         for x in extend {
-            if !next.iter().any(|&y| y & x == y) {
+            if !next.iter().any(|&y| subset(y, x)) {
                 next.push(x);
             }
         }
@@ -82,7 +82,7 @@ pub fn lattice(k: usize, rows: impl IntoIterator<Item = u64>) -> Lattice {
         next.sort_by_key(|s| (s.count_ones(), *s));
         let mut minimal: Vec<u64> = Vec::with_capacity(next.len());
         for s in next {
-            if !minimal.iter().any(|&y| y & s == y) {
+            if !minimal.iter().any(|&y| subset(y, s)) {
                 minimal.push(s);
             }
         }
@@ -97,6 +97,11 @@ pub fn lattice(k: usize, rows: impl IntoIterator<Item = u64>) -> Lattice {
         mss,
         complete,
     }
+}
+
+/// `a ⊆ b`.
+fn subset(a: u64, b: u64) -> bool {
+    a & !b == 0
 }
 
 /// The predicates (indices) of a mask.

@@ -50,22 +50,12 @@ pub struct Fixed {
     pub predicate: usize,
 }
 
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub struct AnalysisOptions {
     pub eval: EvalOptions,
     pub fixed: Vec<Fixed>,
     /// Show better-analyze's non-narrowing steps too (`:noprune`).
     pub all_steps: bool,
-}
-
-impl Default for AnalysisOptions {
-    fn default() -> Self {
-        AnalysisOptions {
-            eval: EvalOptions::default(),
-            fixed: vec![],
-            all_steps: false,
-        }
-    }
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -429,7 +419,8 @@ fn conflicts(
     let mut succeeding = vec![];
     for (ci, clause) in dnf.clauses.iter().enumerate() {
         // Without the pool: same attribute, intervals that never meet.
-        let mut by_attr: Vec<(String, Vec<(usize, crate::ast::BinaryOp, crate::value::Value)>)> = vec![];
+        type OnOneAttribute = Vec<(usize, crate::ast::BinaryOp, crate::value::Value)>;
+        let mut by_attr: Vec<(String, OnOneAttribute)> = vec![];
         for (j, a) in clause.iter().enumerate() {
             if let Some(p) = &a.predicate {
                 let entry = (j, p.normalized_op(), p.literal.clone());

@@ -33,7 +33,8 @@ pub struct Rect {
 
 #[derive(Clone, Copy, Debug)]
 pub struct Limits {
-    /// Cells built before the construction stops (`Partition::complete` is then false).
+    /// Cells built (before joining alike ones) when the construction stops;
+    /// `Partition::complete` is then false.
     pub max_cells: usize,
 }
 
@@ -55,7 +56,8 @@ pub struct Cell {
 pub struct Partition {
     /// Nearest first (distance, then more machines first).
     pub cells: Vec<Cell>,
-    /// False when `max_cells` (or the node bound) stopped the construction.
+    /// False when `max_cells` (or the work bound, 1,000,000 nodes and piece
+    /// scans) stopped the construction; the cells built are the nearest.
     pub complete: bool,
     pub dimensions: Vec<String>,
 }
@@ -195,7 +197,8 @@ pub fn partition(
             heap.push((key(parent_dist + d, depth), depth, Reverse(arena.len() - 1), parent_dist.to_bits()));
         }
         let bits = path_bits(&path);
-        let dist = parent_dist + dims.get(depth.saturating_sub(1)).and_then(|d| d.pieces.get(last)).map_or(0.0, |p| p.2);
+        let here = dims.get(depth.saturating_sub(1)).and_then(|d| d.pieces.get(last));
+        let dist = parent_dist + here.map_or(0.0, |p| p.2);
         if depth >= dims.len() {
             if leaves.len() >= limits.max_cells {
                 complete = false;
@@ -232,7 +235,8 @@ pub fn partition(
     let mut cells: Vec<Cell> = cells
         .into_iter()
         .map(|(ids, set)| {
-            let (mut distance, mut changes, machines) = (0.0, vec![], sets.get(set as usize).cloned().unwrap_or_default());
+            let machines = sets.get(set as usize).cloned().unwrap_or_default();
+            let (mut distance, mut changes) = (0.0, vec![]);
             let sides: Vec<ValueSet> =
                 ids.iter().zip(&tables).filter_map(|(&i, t)| t.get(i as usize).cloned()).collect();
             for (s, dim) in sides.iter().zip(&dims) {
@@ -240,7 +244,7 @@ pub fn partition(
                 distance += d;
                 changes.extend(change.map(|v| (dim.key.clone(), v)));
             }
-            let sides = sides.into_iter().zip(&dims).map(|(s, dim)| (dim.key.clone(), Constraint::from_set(s))).collect();
+            let sides = sides.into_iter().zip(&dims).map(|(s, d)| (d.key.clone(), Constraint::from_set(s))).collect();
             Cell { sides, machines, distance, changes }
         })
         .collect();
@@ -293,9 +297,6 @@ fn pieces(sides: &[Option<ValueSet>], job: &Value, words: usize) -> Vec<(ValueSe
         let (allow_true, allow_false) = (!split && iv.contains(1.0), !split && iv.contains(0.0));
         out.push((ValueSet { numbers: vec![iv], allow_true, allow_false, ..none() }, b));
     }
-    if matches!(job, Value::Real(r) if r.is_nan()) {
-        out.push((ValueSet { numbers: vec![NumInterval::NAN], ..none() }, covering(&|s| s.contains(job))));
-    }
     for b in [true, false].into_iter().filter(|_| split) {
         let v = ValueSet { allow_true: b, allow_false: !b, ..none() };
         out.push((v, covering(&|s| s.contains(&Value::Bool(b)))));
@@ -306,35 +307,28 @@ fn pieces(sides: &[Option<ValueSet>], job: &Value, words: usize) -> Vec<(ValueSe
     for x in sides.iter().flatten().flat_map(|s| &s.strings) {
         classes.entry(fold(x)).or_insert_with(|| x.clone());
     }
-    let pos: HashMap<&String, usize> = classes.keys().enumerate().map(|(i, k)| (k, i)).collect();
-    let mut str_bits: Vec<Bits> = vec![vec![0; words]; classes.len()];
-    for (r, s) in sides.iter().enumerate() {
-        let listed: Vec<usize> = s.iter().flat_map(|s| &s.strings).filter_map(|x| pos.get(&fold(x)).copied()).collect();
-        // Listed classes, or (unconstrained, AnyOtherString) every class but the listed ones.
-        let any = s.as_ref().is_none_or(|s| s.any_other_string);
-        for (_, b) in str_bits.iter_mut().enumerate().filter(|(i, _)| listed.contains(i) != any) {
-            set_bit(b, r);
-        }
-    }
-    for (x, b) in classes.values().zip(str_bits) {
-        out.push((ValueSet { strings: [x.clone()].into(), ..none() }, b));
+    for x in classes.values() {
+        let v = Value::str(x.as_str());
+        out.push((ValueSet { strings: [x.clone()].into(), ..none() }, covering(&|s| s.contains(&v))));
     }
     let any = ValueSet { strings: classes.into_values().collect(), any_other_string: true, ..none() };
     out.push((any, covering(&|s| s.any_other_string)));
-    if !matches!(job, Value::Undefined | Value::Bool(_) | Value::Int(_) | Value::Real(_) | Value::Str(_)) {
-        out.push((ValueSet { others: true, ..none() }, covering(&|s| s.others)));
+    let nan = matches!(job, Value::Real(r) if r.is_nan());
+    if nan || !matches!(job, Value::Undefined | Value::Bool(_) | Value::Int(_) | Value::Real(_) | Value::Str(_)) {
+        let v = ValueSet { numbers: if nan { vec![NumInterval::NAN] } else { vec![] }, others: !nan, ..none() };
+        out.push((v, covering(&|s| s.contains(job))));
     }
 
     // One piece per rectangle set (an equivalence class of the dimension).
     let mut groups: Vec<(Vec<ValueSet>, Bits)> = vec![];
     let mut at: HashMap<Bits, usize> = HashMap::new();
     for (v, b) in out.into_iter().filter(|(_, b)| b.iter().any(|&w| w != 0)) {
-        match at.get(&b).and_then(|&i| groups.get_mut(i)) {
-            Some(g) => g.0.push(v),
-            None => {
-                at.insert(b.clone(), groups.len());
-                groups.push((vec![v], b));
-            }
+        let i = *at.entry(b.clone()).or_insert_with(|| {
+            groups.push((vec![], b));
+            groups.len() - 1
+        });
+        if let Some(g) = groups.get_mut(i) {
+            g.0.push(v);
         }
     }
     groups.into_iter().map(|(vs, b)| (union_all(vs), b)).collect()
@@ -381,13 +375,11 @@ fn merge_cells(cells: &mut Vec<(Vec<u32>, u32)>, tables: &mut [Vec<ValueSet>]) {
             let mut groups: Vec<Vec<usize>> = vec![];
             for (i, (s, m)) in cells.iter().enumerate() {
                 let key = (s.iter().enumerate().map(|(j, &x)| if j == d { u32::MAX } else { x }).collect(), *m);
-                match at.get(&key).and_then(|&g| groups.get_mut(g)) {
-                    Some(g) => g.push(i),
-                    None => {
-                        at.insert(key, groups.len());
-                        groups.push(vec![i]);
-                    }
-                }
+                let g = *at.entry(key).or_insert_with(|| {
+                    groups.push(vec![]);
+                    groups.len() - 1
+                });
+                groups.get_mut(g).into_iter().for_each(|g| g.push(i));
             }
             if groups.len() == cells.len() {
                 continue;
@@ -539,10 +531,11 @@ mod tests {
         let rects = figure5();
         let mem: Vec<Option<ValueSet>> = rects.iter().map(|r| Some(r.sides[1].1.to_set())).collect();
         let p = pieces(&mem, &Value::Undefined, 1);
-        let shown: Vec<(String, u64)> = p.iter().map(|(s, b, ..)| (Constraint::from_set(s.clone()).describe(), b[0])).collect();
+        let shown: Vec<(String, u64)> =
+            p.iter().map(|(s, b, ..)| (Constraint::from_set(s.clone()).describe(), b[0])).collect();
         assert_eq!(shown, vec![("[536870912, 1073741824)".into(), 0b01), (">= 1073741824".into(), 0b11)]);
 
-        let point = job(&[("ImageSize", Some(Value::Real(100.0 * M))), ("MemoryRequirements", Some(Value::Real(600.0 * M)))]);
+        let point = job(&[("ImageSize", Some((100.0 * M).into())), ("MemoryRequirements", Some((600.0 * M).into()))]);
         let ranges = vec![("ImageSize".to_string(), 64.0 * M), ("MemoryRequirements".to_string(), 512.0 * M)];
         let part = partition(&rects, &point, &ranges, &Limits { max_cells: 100 });
         assert!(part.complete);
@@ -573,7 +566,8 @@ mod tests {
     fn any_other_string() {
         let rects = vec![rect(0, &[("Owner", c(Ne, "ncoleman"))]), rect(1, &[("Owner", c(Eq, "raman"))])];
         let part = partition(&rects, &job(&[("Owner", Some("ncoleman".into()))]), &[], &Limits { max_cells: 10 });
-        let got: Vec<(Vec<usize>, String)> = part.cells.iter().map(|c| (c.machines.clone(), describe_range(c))).collect();
+        let got: Vec<(Vec<usize>, String)> =
+            part.cells.iter().map(|c| (c.machines.clone(), describe_range(c))).collect();
         assert_eq!(
             got,
             vec![
@@ -603,6 +597,11 @@ mod tests {
         assert!(same(&one(c(Gt, 10).intersect(&c(Lt, 10.5)), Value::Int(0)), &Value::Real(10.01)));
         assert!(same(&one(c(MetaEq, true), Value::Bool(false)), &Value::Bool(true)));
         assert!(same(&one(c(Is, Value::Undefined), Value::Int(3)), &Value::Undefined));
+        // Values nobody is moved to still find their own cell.
+        for (side, v) in [(c(Ne, 5), Value::Real(f64::NAN)), (c(MetaNe, true), Value::list_of(vec![]))] {
+            let part = partition(&[rect(0, &[("x", side)])], &job(&[("x", Some(v))]), &[], &Limits { max_cells: 10 });
+            assert!(part.cells.iter().any(|c| c.distance == 0.0 && c.changes.is_empty()), "{part:?}");
+        }
     }
 
     /// Every point of a grid lies in exactly one cell when some rectangle
@@ -617,16 +616,17 @@ mod tests {
             rect(2, &[("Memory", c(Ne, 256)), ("HasGPU", c(Eq, true))]),
             rect(3, &[("Arch", c(Isnt, Value::Undefined)), ("memory", c(Gt, 50).intersect(&c(Le, 300)))]),
         ];
-        let mems = [Value::Undefined, Value::Int(0), Value::Int(99), Value::Int(100), Value::Int(256), Value::Real(99.5)];
-        let mems = [&mems[..], &[Value::Int(300), Value::Int(512), Value::Int(1000), "x".into(), Value::Bool(true)]].concat();
+        let mut mems: Vec<Value> = [0, 99, 100, 256, 300, 512, 1000].map(Value::Int).into();
+        mems.extend([Value::Undefined, Value::Real(99.5), "x".into(), Value::Bool(true)]);
         let archs = [Value::Undefined, "INTEL".into(), "intel".into(), "alpha".into(), "ALPHA".into(), "sparc".into()];
-        let gpus = [Value::Undefined, Value::Bool(true), Value::Bool(false), Value::Int(1), Value::Int(0), "yes".into()];
+        let gpus = [Value::Undefined, true.into(), false.into(), Value::Int(1), Value::Int(0), "yes".into()];
         let point = job(&[("Memory", Some(Value::Int(99))), ("Arch", Some("sparc".into())), ("HasGPU", None)]);
         let part = partition(&rects, &point, &[("Memory".into(), 1000.0)], &Limits { max_cells: 1000 });
         assert!(part.complete);
         assert_eq!(part.dimensions, vec!["Memory", "Arch", "HasGPU"]);
         let holds = |r: &Rect, p: &[&Value; 3]| {
-            r.sides.iter().all(|(k, s)| s.contains(p[part.dimensions.iter().position(|d| d.eq_ignore_ascii_case(k)).unwrap()]))
+            let dim = |k: &String| part.dimensions.iter().position(|d| d.eq_ignore_ascii_case(k)).unwrap();
+            r.sides.iter().all(|(k, s)| s.contains(p[dim(k)]))
         };
         for m in &mems {
             for a in &archs {

@@ -139,7 +139,7 @@ impl ValueTable {
                 .iter()
                 .map(|&m| machine_value(&ctx.machines[m], ctx.job, &p.key, ev))
                 .collect();
-            let nums = col.iter().filter_map(|v| number(v));
+            let nums = col.iter().filter_map(number);
             let (lo, hi) = nums.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
                 (l.min(x), h.max(x))
             });
@@ -183,11 +183,12 @@ fn number(v: &Value) -> Option<f64> {
 fn modified_literal(atom: &Atom, v: &Value) -> Option<Value> {
     let p = atom.predicate.as_ref()?;
     use BinaryOp::*;
-    let same_type = match (&p.literal, v) {
-        (Value::Int(_) | Value::Real(_), Value::Int(_) | Value::Real(_)) => true,
-        (Value::Str(_), Value::Str(_)) | (Value::Bool(_), Value::Bool(_)) => true,
-        _ => false,
-    };
+    let same_type = matches!(
+        (&p.literal, v),
+        (Value::Int(_) | Value::Real(_), Value::Int(_) | Value::Real(_))
+            | (Value::Str(_), Value::Str(_))
+            | (Value::Bool(_), Value::Bool(_))
+    );
     if !same_type {
         return None;
     }
@@ -256,7 +257,7 @@ fn candidates(
                 }
             }
         }
-        sets.sort_by(|a, b| b.1.cmp(&a.1));
+        sets.sort_by_key(|s| std::cmp::Reverse(s.1));
         for &(s, _) in sets.iter().take(CANDIDATES / 4) {
             let members = super::lattice::members(s);
             let remove: Vec<(usize, Option<Value>)> = members.iter().map(|&j| (j, None)).collect();
