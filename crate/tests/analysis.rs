@@ -327,3 +327,48 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn hostile_requirements_never_panic_or_hang() {
+    let machines: Vec<_> = (0..20)
+        .map(|i| {
+            Arc::new(
+                parse_classad(&format!(
+                    "[Name = \"m{i}\"; Memory = {}; Requirements = TARGET.ImageSize < Memory && Requirements]",
+                    i * 100
+                ))
+                .unwrap(),
+            )
+        })
+        .collect();
+    let chain = vec!["TARGET.Memory > 1"; 900].join(" && ");
+    let ors = (0..900).map(|i| format!("TARGET.Memory == {i}")).collect::<Vec<_>>().join(" || ");
+    let nots = format!("{}(TARGET.Memory > 5)", "!".repeat(900));
+    let parens = format!("{}TARGET.Memory > 5{}", "(".repeat(900), ")".repeat(900));
+    let mixed = (0..40)
+        .map(|i| format!("(TARGET.a{i} == 1 || !(TARGET.b{i} < 2 && TARGET.c{i} =?= \"x\"))"))
+        .collect::<Vec<_>>()
+        .join(" && ");
+    for req in [
+        chain.as_str(),
+        ors.as_str(),
+        nots.as_str(),
+        parens.as_str(),
+        mixed.as_str(),
+        "Requirements",
+        "MY.Requirements && TARGET.Memory > 3",
+        "eval(\"TARGET.Memory > 3\")",
+        "TARGET.Memory > 3 ? TARGET.Memory : undefined",
+        "TARGET.Memory > \"abc\" || TARGET.Memory > 100",
+        "error || TARGET.Memory > 100",
+        "[a = TARGET.Memory].a > 3",
+        "{1, 2}[0] == TARGET.Memory",
+    ] {
+        let job = Arc::new(parse_classad(&format!("[ImageSize = 250; Requirements = {req}]")).unwrap());
+        let started = std::time::Instant::now();
+        let a = analyze(&job, &machines, &AnalysisOptions::default()).unwrap();
+        let _ = report::render(&a);
+        check_claims(&job, &machines, &a);
+        assert!(started.elapsed().as_secs() < 20, "{:.40}: {:?}", req, started.elapsed());
+    }
+}
