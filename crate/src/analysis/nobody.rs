@@ -146,11 +146,11 @@ pub fn job_changes(
 
 /// The machines' requirement clauses as rectangles over job attributes.
 pub struct Rectangles {
-    /// `Rect::machine` is a requirements shape: an index into `shapes`.
+    /// Distinct rectangles: machines whose specialized clauses give the
+    /// same rectangle share one (`Rect::machine` indexes `weight`).
     pub rects: Vec<Rect>,
-    /// Machines (of those asked about) grouped by requirements shape;
-    /// `shapes.rep` indexes `which`.
-    pub shapes: Groups,
+    /// How many machines hold each rectangle.
+    pub weight: Vec<u64>,
     /// Numeric bounds seen per dimension (for M2's normalization).
     pub numbers: BTreeMap<String, (f64, f64)>,
 }
@@ -167,6 +167,8 @@ pub fn rectangles(
 ) -> Rectangles {
     let subset: Vec<Arc<ClassAd>> = which.iter().map(|&i| machines[i].clone()).collect();
     let shapes = Groups::by_requirements(&subset, DEFAULT_REQUIREMENTS);
+    let mut index: std::collections::HashMap<String, usize> = Default::default();
+    let mut weight: Vec<u64> = vec![];
     let mut rects = vec![];
     let mut spelling: BTreeMap<String, String> = BTreeMap::new();
     let mut numbers: BTreeMap<String, (f64, f64)> = BTreeMap::new();
@@ -228,12 +230,25 @@ pub fn rectangles(
             }
             // One rectangle per requirements shape (machines of one shape
             // behave alike; cells are checked machine by machine below).
-            rects.push(Rect { machine: g, sides });
+            // Machines that differ only in what folded away (LoadAvg,
+            // KeyboardIdle) give the same rectangle: keep one, weighted.
+            let key = format!("{sides:?}");
+            match index.get(&key) {
+                Some(&r) => weight[r] += shapes.weight[g],
+                None => {
+                    index.insert(key, rects.len());
+                    weight.push(shapes.weight[g]);
+                    rects.push(Rect {
+                        machine: rects.len(),
+                        sides,
+                    });
+                }
+            }
         }
     }
     Rectangles {
         rects,
-        shapes,
+        weight,
         numbers,
     }
 }

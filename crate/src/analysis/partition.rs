@@ -93,6 +93,10 @@ struct Dim {
     pieces: Vec<(ValueSet, Bits, f64)>,
 }
 
+/// The cells of the job-attribute space that some rectangle covers, nearest
+/// the job first. `job`: the job's value per dimension (`None`: it lacks the
+/// attribute); `ranges`: per numeric dimension the span normalizing distance
+/// (missing or not positive: 1).
 pub fn partition(
     rects: &[Rect],
     job: &[(String, Option<Value>)],
@@ -126,10 +130,10 @@ pub fn partition(
             let range = ranges.iter().find(|(k, _)| fold(k) == f).map_or(1.0, |(_, r)| *r);
             let range = if range.is_finite() && range > 0.0 { range } else { 1.0 };
             let job = lookup(&f);
-            let pieces = pieces(sides, &job, words);
-            let pieces = pieces.into_iter().map(|(s, b)| (side_distance(&s, &job, range).0, s, b));
-            let mut pieces: Vec<(ValueSet, Bits, f64)> = pieces.map(|(d, s, b)| (s, b, d)).collect();
-            pieces.sort_by(|a, b| a.2.total_cmp(&b.2));
+            let pieces = pieces(sides, &job, words).into_iter();
+            let mut pieces: Vec<_> = pieces.map(|(s, b)| (side_distance(&s, &job, range).0, s, b)).collect();
+            pieces.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let pieces = pieces.into_iter().map(|(d, s, b)| (s, b, d)).collect();
             Dim { key: key.clone(), range, pieces, job }
         })
         .collect();

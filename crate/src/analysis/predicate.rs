@@ -237,10 +237,26 @@ impl Builder<'_, '_> {
                 ExprKind::Literal(v) => {
                     Expr::new(ExprKind::Literal(crate::eval::ops::unary(UnaryOp::Not, v.clone())), e.span)
                 }
-                _ => Expr::new(
-                    ExprKind::Unary(UnaryOp::Not, Box::new(parenthesize(e.clone()))),
-                    e.span,
-                ),
+                // `!` binds tighter than every binary operator: anything
+                // but a primary needs parentheses (`!(a % 2)`, not `!a % 2`).
+                _ => {
+                    let primary = matches!(
+                        e.kind,
+                        ExprKind::Attr { .. }
+                            | ExprKind::Select(..)
+                            | ExprKind::Index(..)
+                            | ExprKind::Call(_)
+                            | ExprKind::List(_)
+                            | ExprKind::Record(_)
+                            | ExprKind::Paren(_)
+                    );
+                    let inner = if primary {
+                        e.clone()
+                    } else {
+                        Expr::new(ExprKind::Paren(Box::new(e.clone())), e.span)
+                    };
+                    Expr::new(ExprKind::Unary(UnaryOp::Not, Box::new(inner)), e.span)
+                }
             }
         } else {
             e.clone()
@@ -430,6 +446,8 @@ mod tests {
             vec![vec!["a != 1"], vec!["2 > b"]]
         );
         assert_eq!(clauses("!!(f(x))"), vec![vec!["f(x)"]]);
+        assert_eq!(clauses("!(TARGET.Cpus % 2)"), vec![vec![" !(TARGET.Cpus % 2)"]]);
+        assert_eq!(clauses("!(TARGET.a >= TARGET.b)"), vec![vec![" !(TARGET.a >= TARGET.b)"]]);
         assert_eq!(clauses("!(x ? a : b)"), vec![vec![" !(x ? a : b)"]]); // as libclassad unparses `!`
     }
 

@@ -227,7 +227,7 @@ fn plane(job: &Arc<ClassAd>, r: &super::nobody::Rectangles, x: &str, y: &str, op
                 sides.push((axis.to_string(), c));
             }
         }
-        // One per requirements shape; cells count the shape's machines.
+        // One per distinct rectangle; cells count its machines.
         rects.push(Rect {
             machine: rect.machine,
             sides,
@@ -251,10 +251,7 @@ fn plane(job: &Arc<ClassAd>, r: &super::nobody::Rectangles, x: &str, y: &str, op
         Some(Value::Real(r)) => Some(*r),
         _ => None,
     };
-    let mut weights: BTreeMap<usize, u64> = BTreeMap::new();
-    for (g, w) in r.shapes.weight.iter().enumerate() {
-        weights.insert(g, *w);
-    }
+    let weights: BTreeMap<usize, u64> = r.weight.iter().copied().enumerate().collect();
     let cells = p
         .cells
         .iter()
