@@ -64,11 +64,12 @@ impl Groups {
             weight: vec![],
             of: Vec::with_capacity(machines.len()),
         };
+        let names: Vec<crate::ast::Name> = keys.iter().map(|k| crate::ast::Name::new(k)).collect();
         let mut key = Vec::with_capacity(keys.len());
         for (i, m) in machines.iter().enumerate() {
             key.clear();
-            for k in keys {
-                key.push(match m.get(k) {
+            for k in &names {
+                key.push(match m.position_name(k).map(|p| m.at(p).1) {
                     None => Part::Absent,
                     Some(e) => match e.as_literal() {
                         Some(v) => part_of(v, i),

@@ -396,7 +396,7 @@ fn missing(dnf: &Dnf, machines: &[Arc<ClassAd>]) -> Vec<String> {
     let mut out = vec![];
     for a in dnf.clauses.iter().flatten() {
         if let Some(p) = &a.predicate {
-            if seen.insert(p.key.clone()) && !machines.iter().any(|m| m.position(&p.key).is_some()) {
+            if seen.insert(p.key.clone()) && !machines.iter().any(|m| m.position_name(&p.name).is_some()) {
                 out.push(p.attribute.clone());
             }
         }

@@ -4,10 +4,10 @@
 //! someone else (claimed, or running for a `RemoteUser`); the rest are
 //! willing.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
 use fixedbitset::FixedBitSet;
+use rustc_hash::{FxHashMap, FxHashSet};
 use serde::Serialize;
 
 use super::groups::Groups;
@@ -87,19 +87,27 @@ fn busy(m: &Arc<ClassAd>, job: &Arc<ClassAd>, ev: &mut Evaluator) -> bool {
 }
 
 fn by_machine(machines: &[Arc<ClassAd>], category: &[u8]) -> Option<MachineCounts> {
-    let name = |m: &ClassAd| -> Option<String> {
-        m.get("Machine")?
-            .as_literal()?
-            .as_str()
-            .map(|s| s.to_ascii_lowercase())
+    let key = crate::ast::Name::new("Machine");
+    // Host names as HTCondor advertises them (exact text); a slot without
+    // one is a machine of its own.
+    let name = |m: &ClassAd| -> Option<Arc<str>> {
+        match m.at(m.position_name(&key)?).1.as_literal()? {
+            Value::Str(s) => Some(s.clone()),
+            _ => None,
+        }
     };
     if !machines.iter().any(|m| name(m).is_some()) {
         return None;
     }
-    let mut sets: [HashSet<String>; 5] = Default::default();
+    let mut ids: FxHashMap<Arc<str>, u32> = FxHashMap::default();
+    let mut sets: [FxHashSet<u32>; 5] = Default::default();
     for (i, m) in machines.iter().enumerate() {
-        let n = name(m).unwrap_or_else(|| format!("#{i}"));
-        sets[category[i] as usize + 1].insert(n.clone());
+        let next = ids.len() as u32;
+        let n = match name(m) {
+            Some(s) => *ids.entry(s).or_insert(next),
+            None => u32::MAX - i as u32,
+        };
+        sets[category[i] as usize + 1].insert(n);
         sets[0].insert(n);
     }
     let c = |i: usize| sets[i].len() as u64;
