@@ -190,6 +190,16 @@ fn section_3_2_partition() {
 }
 
 #[test]
+fn attributes_the_job_lacks() {
+    let job = Arc::new(parse_classad("[ImageSize = 100M; Requirements = true]").unwrap());
+    let machines = load("figure5_machines.classad");
+    let a = analyze(&job, &machines, &AnalysisOptions::default()).unwrap();
+    check_claims(&job, &machines, &a);
+    assert_eq!(a.job_lacks, vec!["MemoryRequirements"]);
+    assert!(report::render(&a).contains("does not define: MemoryRequirements"));
+}
+
+#[test]
 fn section_3_3_first_report() {
     let a = run("analyze1_job.classad", "analyze1_machines.classad", &[]);
     assert_eq!(a.machines, 839);

@@ -69,6 +69,9 @@ pub struct Analysis {
     pub job_changes: Vec<nobody::JobChange>,
     pub missing_attributes: Vec<String>,
     // Beyond the contract:
+    /// Job attributes that rejecting machines' requirements read and the
+    /// job does not define (Nobody Likes Me: "add or modify").
+    pub job_lacks: Vec<String>,
     /// The job's label (`ClusterId.ProcId`, else its position).
     pub job: String,
     /// The attribute analyzed (`Requirements` or `Constraint`) as written.
@@ -350,7 +353,8 @@ pub fn analyze_with_progress(
 
     phase(4)?;
     let (conflicts, succeeding) = conflicts(&dnf, &atom_index, &columns, &clauses, &groups, &mut notes);
-    let job_changes = nobody::job_changes(job, machines, &rejects_job, o.eval, &mut notes);
+    let mut job_lacks = vec![];
+    let job_changes = nobody::job_changes(job, machines, &rejects_job, o.eval, &mut notes, &mut job_lacks);
     phase(5)?;
     let targets: Vec<(Arc<ClassAd>, u64)> = groups
         .rep
@@ -379,6 +383,7 @@ pub fn analyze_with_progress(
         succeeding,
         job_changes,
         missing_attributes,
+        job_lacks,
         job: crate::negotiate::job_id(job, 0),
         requirements_attribute: req_name,
         requirements: unparse(&req),

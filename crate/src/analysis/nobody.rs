@@ -58,11 +58,13 @@ pub fn job_changes(
     rejecting: &[usize],
     opts: EvalOptions,
     notes: &mut Vec<String>,
+    lacking: &mut Vec<String>,
 ) -> Vec<JobChange> {
     if rejecting.is_empty() {
         return vec![];
     }
     let r = rectangles(job, machines, rejecting, opts, notes);
+    *lacking = r.lacking;
     let (rects, mut numbers) = (r.rects, r.numbers);
     if rects.is_empty() {
         return vec![];
@@ -151,6 +153,9 @@ pub struct Rectangles {
     pub rects: Vec<Rect>,
     /// How many machines hold each rectangle.
     pub weight: Vec<u64>,
+    /// Job attributes the machines' requirements read that the job lacks
+    /// (as the first machine spells them).
+    pub lacking: Vec<String>,
     /// Numeric bounds seen per dimension (for M2's normalization).
     pub numbers: BTreeMap<String, (f64, f64)>,
 }
@@ -172,6 +177,7 @@ pub fn rectangles(
     let mut rects = vec![];
     let mut spelling: BTreeMap<String, String> = BTreeMap::new();
     let mut numbers: BTreeMap<String, (f64, f64)> = BTreeMap::new();
+    let mut lacking: Vec<String> = vec![];
     for (g, &rep) in shapes.rep.iter().enumerate() {
         let m = &subset[rep];
         let Some((_, req)) = super::requirements_of(m) else {
@@ -189,6 +195,16 @@ pub fn rectangles(
             own: m,
             unscoped_is_other: opts.mode == Mode::HTCondor,
         };
+        if let Some(reads) = super::groups::other_reads(&spec, &sides) {
+            for k in reads {
+                if job.position(&k).is_none() {
+                    let name = spelled(&spec, &k).unwrap_or(k);
+                    if !lacking.iter().any(|l: &String| l.eq_ignore_ascii_case(&name)) {
+                        lacking.push(name);
+                    }
+                }
+            }
+        }
         let Ok(dnf) = predicate::dnf(&spec, &sides) else {
             notes.push(format!(
                 "the requirements of {} are too large to put in normal form; it is left out of the job changes",
@@ -246,11 +262,34 @@ pub fn rectangles(
             }
         }
     }
+    lacking.sort_by_key(|l| l.to_ascii_lowercase());
     Rectangles {
+        lacking,
         rects,
         weight,
         numbers,
     }
+}
+
+/// How an expression spells a (case-folded) attribute name it reads.
+fn spelled(e: &Expr, key: &str) -> Option<String> {
+    let mut stack = vec![e];
+    let mut steps = 0;
+    while let Some(x) = stack.pop() {
+        steps += 1;
+        if steps > 10_000 {
+            return None;
+        }
+        match &x.kind {
+            crate::ast::ExprKind::Attr { name, .. } | crate::ast::ExprKind::Select(_, name)
+                if *name.key == *key =>
+            {
+                return Some(name.text.to_string());
+            }
+            _ => stack.extend(x.children()),
+        }
+    }
+    None
 }
 
 fn job_value(job: &Arc<ClassAd>, key: &str, ev: &mut Evaluator) -> Option<Value> {

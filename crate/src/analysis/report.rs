@@ -94,6 +94,13 @@ pub fn render(a: &Analysis) -> String {
             a.missing_attributes.join(", ")
         );
     }
+    if !a.job_lacks.is_empty() {
+        let _ = writeln!(
+            o,
+            "\nThe machines that reject your job read these attributes, which your job does not define: {}",
+            a.job_lacks.join(", ")
+        );
+    }
     job_changes(&mut o, a);
     if !a.steps.is_empty() {
         let _ = writeln!(o, "\nThe {} expression step by step (better-analyze):\n", a.requirements_attribute);
