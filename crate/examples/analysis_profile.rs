@@ -24,6 +24,15 @@ fn main() {
             )
             .unwrap(),
         )
+    } else if which == "unique" {
+        // Every machine's VirtualMemory differs: one group per machine.
+        Arc::new(
+            parse_classad(
+                "[Owner = \"raman\"; ImageSize = 20000; Requirements = TARGET.VirtualMemory > 99999999 \
+                 && TARGET.Arch == \"SGI\" && TARGET.OpSys == \"LINUX\" && TARGET.Cpus > 4]",
+            )
+            .unwrap(),
+        )
     } else {
         pool(&classad::workload::jobs(1, 2)).remove(0)
     };

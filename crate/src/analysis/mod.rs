@@ -322,6 +322,8 @@ pub fn analyze_with_progress(
             .iter()
             .map(|c| conjunction(&c.iter().map(|a| a.expr.clone()).collect::<Vec<_>>()))
             .collect();
+        let known: std::collections::HashMap<String, &table::Column> =
+            texts.iter().cloned().zip(columns.iter()).collect();
         let ctx = suggest::Context {
             job,
             machines,
@@ -330,6 +332,7 @@ pub fn analyze_with_progress(
             clause_truth: &clause_truth,
             current,
             opts: o.eval,
+            known: &known,
         };
         let inputs: Vec<suggest::ClauseInput> = dnf
             .clauses

@@ -77,6 +77,9 @@ pub struct Context<'a> {
     /// Machines the requirements accept now.
     pub current: u64,
     pub opts: EvalOptions,
+    /// The table's columns by atom text: a rewritten requirements' atoms
+    /// that were already worked out are not worked out again.
+    pub known: &'a std::collections::HashMap<String, &'a super::table::Column>,
 }
 
 /// One proposed rewrite of a clause (before verification).
@@ -97,7 +100,7 @@ pub fn suggest(ctx: &Context, clauses: &[ClauseInput]) -> Vec<Suggestion> {
             continue;
         }
         let values = ValueTable::new(ctx, c, &mut ev);
-        let (a, b) = candidates(ctx, c, &values, &mut ev);
+        let (a, b) = candidates(ctx, c, &values);
         m1.extend(a.into_iter().map(|x| (c.index, x)));
         m2.extend(b.into_iter().map(|x| (c.index, x)));
     }
@@ -205,11 +208,7 @@ fn rewrite_atom(atom: &Atom, lit: &Value) -> Expr {
     let (ExprKind::Binary(op, a, b), Some(p)) = (&e.kind, &atom.predicate) else {
         return atom.expr.clone();
     };
-    let op = match op {
-        BinaryOp::Lt => BinaryOp::Le,
-        BinaryOp::Gt => BinaryOp::Ge,
-        o => *o,
-    };
+    let op = inclusive(*op);
     let new_lit = Expr::new(ExprKind::Literal(lit.clone()), crate::ast::Span::NONE);
     let (l, r) = if p.literal_first {
         (new_lit, (**b).clone())
@@ -223,7 +222,6 @@ fn candidates(
     ctx: &Context,
     c: &ClauseInput,
     vt: &ValueTable,
-    ev: &mut Evaluator,
 ) -> (Vec<Candidate>, Vec<Candidate>) {
     let k = c.atoms.len();
     let full = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
@@ -261,13 +259,13 @@ fn candidates(
         for &(s, _) in sets.iter().take(CANDIDATES / 4) {
             let members = super::lattice::members(s);
             let remove: Vec<(usize, Option<Value>)> = members.iter().map(|&j| (j, None)).collect();
-            push(&mut m1, &mut seen, remove, min as f64, ctx, c, ev);
+            push(&mut m1, &mut seen, remove, min as f64, ctx, c, vt);
             let mut groups: Vec<usize> = reachable.iter().copied().filter(|&g| fail[g] == s).collect();
             groups.sort_by(|a, b| ctx.groups.weight[*b].cmp(&ctx.groups.weight[*a]));
             for g in groups.into_iter().take(CANDIDATES / 4) {
                 let ch: Vec<_> = members.iter().map(|&j| change_for(g, j)).collect();
                 if ch.iter().any(|(_, v)| v.is_some()) {
-                    push(&mut m1, &mut seen, ch, min as f64, ctx, c, ev);
+                    push(&mut m1, &mut seen, ch, min as f64, ctx, c, vt);
                 }
             }
         }
@@ -300,7 +298,7 @@ fn candidates(
             .into_iter()
             .map(|j| change_for(g, j))
             .collect();
-        push(&mut m2, &mut seen2, ch, d, ctx, c, ev);
+        push(&mut m2, &mut seen2, ch, d, ctx, c, vt);
     }
     (m1, m2)
 }
@@ -312,13 +310,13 @@ fn push(
     distance: f64,
     ctx: &Context,
     c: &ClauseInput,
-    ev: &mut Evaluator,
+    vt: &ValueTable,
 ) {
     let key = format!("{changes:?}");
     if !seen.insert(key) {
         return;
     }
-    let estimate = estimate(ctx, c, &changes, ev);
+    let estimate = estimate(ctx, c, vt, &changes);
     if estimate > ctx.current {
         out.push(Candidate {
             changes,
@@ -330,37 +328,97 @@ fn push(
 
 /// Machines the requirements would accept after the changes, from the
 /// table (the clause's changed atoms are worked out per group).
-fn estimate(ctx: &Context, c: &ClauseInput, changes: &[(usize, Option<Value>)], ev: &mut Evaluator) -> u64 {
+fn estimate(ctx: &Context, c: &ClauseInput, vt: &ValueTable, changes: &[(usize, Option<Value>)]) -> u64 {
     let n = ctx.groups.len();
-    let mut cols: Vec<FixedBitSet> = vec![];
-    for (j, col) in c.columns.iter().enumerate() {
-        match changes.iter().find(|(i, _)| *i == j) {
-            None => cols.push((*col).clone()),
-            Some((_, None)) => {}
-            Some((_, Some(v))) => {
-                let atom = Atom {
-                    expr: rewrite_atom(&c.atoms[j], v),
-                    text: String::new(),
-                    predicate: None,
-                };
-                let mut bits = FixedBitSet::with_capacity(n);
-                for (g, &m) in ctx.groups.rep.iter().enumerate() {
-                    let val = super::table::atom_value(&atom, ctx.job, &ctx.machines[m], ev);
-                    if truth(&val) == Truth::True {
-                        bits.insert(g);
-                    }
-                }
-                cols.push(bits);
-            }
+    // The clause's unchanged atoms first (bitset work), then the changed
+    // ones only where those hold, on the machines' tabled values.
+    let unchanged = c
+        .columns
+        .iter()
+        .enumerate()
+        .filter(|(j, _)| !changes.iter().any(|(i, _)| i == j))
+        .map(|(_, col)| *col);
+    let mut bits = all_of(unchanged, n);
+    for (j, v) in changes {
+        let (Some(v), Some(p)) = (v, c.atoms[*j].predicate.as_ref()) else {
+            continue;
+        };
+        let changed = super::predicate::Predicate {
+            literal: v.clone(),
+            op: inclusive(p.op),
+            ..p.clone()
+        };
+        let keep: Vec<usize> = bits
+            .ones()
+            .filter(|&g| vt.values[*j].get(g).is_some_and(|x| truth(&changed.apply(x)) == Truth::True))
+            .collect();
+        bits.clear();
+        for g in keep {
+            bits.insert(g);
         }
     }
-    let mut bits = all_of(cols.iter(), n);
     for (i, t) in ctx.clause_truth.iter().enumerate() {
         if i != c.index {
             bits.union_with(t);
         }
     }
     ctx.groups.count(&bits)
+}
+
+/// A strict bound made inclusive (so the machine relaxed for is in).
+fn inclusive(op: BinaryOp) -> BinaryOp {
+    match op {
+        BinaryOp::Lt => BinaryOp::Le,
+        BinaryOp::Gt => BinaryOp::Ge,
+        o => o,
+    }
+}
+
+/// Where a parsed requirements text is true, group by group: its own DNF
+/// (a rewritten DNF is its own), each atom worked out on the group's machine
+/// and the clauses combined in ClassAd's logic; groups where an atom was
+/// error or met a NaN, and texts too large for DNF, are evaluated whole.
+fn count_parsed(ctx: &Context, parsed: &Expr, ev: &mut Evaluator) -> FixedBitSet {
+    let sides = super::predicate::Sides {
+        own: ctx.job,
+        unscoped_is_other: ctx.opts.mode == crate::eval::Mode::HTCondor,
+    };
+    let Ok(dnf) = super::predicate::dnf(parsed, &sides) else {
+        return truth_of(parsed, ctx.job, ctx.machines, ctx.groups, ev);
+    };
+    let n = ctx.groups.len();
+    let mut bits = FixedBitSet::with_capacity(n);
+    let mut uncertain = FixedBitSet::with_capacity(n);
+    for clause in &dnf.clauses {
+        // Atoms the table has (the same text is the same expression), then
+        // the new ones only where those hold.
+        let (known, new): (Vec<&Atom>, Vec<&Atom>) =
+            clause.iter().partition(|a| ctx.known.contains_key(&a.text));
+        let mut holds = all_of(known.iter().filter_map(|a| ctx.known.get(&a.text)).map(|c| &c.truth), n);
+        for a in &known {
+            if let Some(c) = ctx.known.get(&a.text) {
+                uncertain.union_with(&c.error);
+            }
+        }
+        for a in new {
+            let mut keep = FixedBitSet::with_capacity(n);
+            for g in holds.ones() {
+                let v = super::table::atom_value(a, ctx.job, &ctx.machines[ctx.groups.rep[g]], ev);
+                match truth(&v) {
+                    Truth::True => keep.insert(g),
+                    Truth::Error => uncertain.insert(g),
+                    _ => {}
+                }
+            }
+            holds = keep;
+        }
+        bits.union_with(&holds);
+    }
+    for g in uncertain.ones() {
+        ev.set_ads(Some(ctx.job.clone()), Some(ctx.machines[ctx.groups.rep[g]].clone()));
+        bits.set(g, truth(&ev.eval_expr(parsed)) == Truth::True);
+    }
+    bits
 }
 
 fn verified(
@@ -400,7 +458,7 @@ fn verified(
         let Ok(parsed) = crate::parser::parse_expr_with(&text, crate::Dialect::Modern, ctx.opts.mode) else {
             continue;
         };
-        let matches = ctx.groups.count(&truth_of(&parsed, ctx.job, ctx.machines, ctx.groups, ev));
+        let matches = ctx.groups.count(&count_parsed(ctx, &parsed, ev));
         if matches == 0 || matches <= ctx.current {
             continue;
         }
