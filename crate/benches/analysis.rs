@@ -44,6 +44,19 @@ fn benches(c: &mut Criterion) {
     g.bench_function("stuck_job_x_100000_machines", |b| {
         b.iter(|| black_box(analyze(&stuck, black_box(&machines), &o).unwrap()))
     });
+    // No machine accepted, and every machine a group of its own (each has
+    // its own VirtualMemory): the table, suggestions and their checks at
+    // full size.
+    let unique = Arc::new(
+        parse_classad(
+            "[Owner = \"raman\"; ImageSize = 20000; Requirements = TARGET.VirtualMemory > 99999999 \
+             && TARGET.Arch == \"SGI\" && TARGET.OpSys == \"LINUX\" && TARGET.Cpus > 4]",
+        )
+        .unwrap(),
+    );
+    g.bench_function("stuck_job_distinct_machines_x_100000", |b| {
+        b.iter(|| black_box(analyze(&unique, black_box(&machines), &o).unwrap()))
+    });
     g.finish();
 }
 
