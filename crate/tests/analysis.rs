@@ -65,6 +65,11 @@ fn check_claims(job: &Arc<ClassAd>, machines: &[Arc<ClassAd>], a: &Analysis) {
             .filter(|m| accepts(&mut ev, m, &changed, DEFAULT_REQUIREMENTS))
             .count() as u64;
         assert_eq!(n, c.matches, "job change {:?}", c.changes);
+        let both = machines
+            .iter()
+            .filter(|m| accepts(&mut ev, m, &changed, DEFAULT_REQUIREMENTS) && accepts(&mut ev, &changed, m, DEFAULT_REQUIREMENTS))
+            .count() as u64;
+        assert_eq!(both, c.mutual, "job change {:?}", c.changes);
     }
     let s = &a.summary;
     assert_eq!(

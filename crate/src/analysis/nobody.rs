@@ -45,6 +45,9 @@ pub struct JobChange {
     /// job as it is), at most 200.
     pub machines: Vec<String>,
     pub gained: u64,
+    /// Machines that would then match both ways (the changed job's own
+    /// requirements accept them too), busy or not.
+    pub mutual: u64,
     /// M2 distance of the cell from the job.
     pub distance: f64,
     /// Per changed attribute, the paper's advice (`use a value <= 1220608`).
@@ -116,6 +119,12 @@ pub fn job_changes(
             .filter(|&i| accepts(&mut ev, &machines[i], &changed, DEFAULT_REQUIREMENTS))
             .collect();
         let matches = after.len() as u64;
+        // The changed job's own requirements may read what changed
+        // (`TARGET.VirtualMemory > ImageSize`): both ways, evaluated.
+        let mutual = after
+            .iter()
+            .filter(|&&i| accepts(&mut ev, &changed, &machines[i], DEFAULT_REQUIREMENTS))
+            .count() as u64;
         let gained: Vec<usize> = after
             .into_iter()
             .filter(|&i| !accepts(&mut ev, &machines[i], job, DEFAULT_REQUIREMENTS))
@@ -139,6 +148,7 @@ pub fn job_changes(
                 .map(|&i| crate::negotiate::machine_name(&machines[i], i))
                 .collect(),
             gained: gained.len() as u64,
+            mutual,
             distance: cell.distance,
             advice,
         });

@@ -242,10 +242,11 @@ fn job_changes(o: &mut String, a: &Analysis) {
         };
         let _ = writeln!(
             o,
-            "  {} -> {} {} accept the job (gains {}: {names})",
+            "  {} -> {} {} accept the job, {} of them matching both ways (gains {}: {names})",
             changes.join("; "),
             c.matches,
             plural(c.matches, "machine would", "machines would"),
+            c.mutual,
             c.gained,
         );
         let _ = writeln!(o, "      range: {}", c.range);

@@ -110,6 +110,10 @@ fn by_machine(machines: &[Arc<ClassAd>], category: &[u8]) -> Option<MachineCount
         sets[category[i] as usize + 1].insert(n);
         sets[0].insert(n);
     }
+    // One slot per machine: the per-machine counts say nothing new.
+    if sets[0].len() == machines.len() {
+        return None;
+    }
     let c = |i: usize| sets[i].len() as u64;
     Some(MachineCounts {
         machines: c(0),
