@@ -514,7 +514,10 @@ def check(case, a):
         agree(what + " matches", jc["matches"], sum(ok))
         agree(what + " gained", jc["gained"], len(gained))
         agree(what + " machines", jc["machines"], [case.name(i) for i in gained][:200])
-        job_changes.append([jc["changes"], jc["matches"], jc["gained"], jc["machines"]])
+        creq = changed.lookup("Requirements")
+        mutual = sum(1 for i, m in enumerate(case.machines) if ok[i] and truthy(creq.eval(changed, m)))
+        agree(what + " mutual", jc["mutual"], mutual)
+        job_changes.append([jc["changes"], jc["matches"], jc["gained"], jc["machines"], jc["mutual"]])
 
     # Conflicts and succeeding sets, from the predicates' truth over the pool.
     def sat(ci, preds):
