@@ -12,11 +12,22 @@ pub enum Style {
     /// The old ClassAd long format: reals as `%.16G` (with `.0` added to
     /// whole numbers), only `"` escaped in strings.
     Old,
+    /// Canonical, but reals in the shortest text that reads back to the
+    /// same number (`536870912.0`, `0.3`): for texts people read and paste,
+    /// such as the analyzer's suggestions.
+    Readable,
 }
 
 pub fn unparse(e: &Expr) -> String {
     let mut s = String::new();
     write_expr(&mut s, e, Style::Canonical);
+    s
+}
+
+/// [`unparse`] with reals as people write them ([`Style::Readable`]).
+pub fn unparse_readable(e: &Expr) -> String {
+    let mut s = String::new();
+    write_expr(&mut s, e, Style::Readable);
     s
 }
 
@@ -166,13 +177,22 @@ pub fn write_real(out: &mut String, r: f64, st: Style) {
         } else {
             "real(\"-INF\")"
         });
-    } else if r == 0.0 && st == Style::Canonical {
+    } else if r == 0.0 && st != Style::Old {
         // libclassad prints zero specially (keeping its sign).
         out.push_str(if r.is_sign_negative() { "-0.0" } else { "0.0" });
     } else {
         match st {
             Style::Canonical => out.push_str(&format_e(r, 15)),
             Style::Old => out.push_str(&format_g16(r)),
+            Style::Readable => {
+                // Rust's shortest round-trip form; a whole number keeps
+                // its `.0` so it stays a real.
+                let t = format!("{r:?}");
+                out.push_str(&t);
+                if !t.contains(['.', 'e', 'E']) {
+                    out.push_str(".0");
+                }
+            }
         }
     }
 }
@@ -239,7 +259,7 @@ pub fn write_string(out: &mut String, s: &str, st: Style) {
                 out.push(c);
             }
         }
-        Style::Canonical => escape_into(out, s, b'"'),
+        Style::Canonical | Style::Readable => escape_into(out, s, b'"'),
     }
     out.push('"');
 }

@@ -7,7 +7,9 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use crate::analyzer::AnalyzeSettings;
 use crate::components::{
+    analyzer::AnalyzerView,
     autocluster_view::AutoclusterView,
     evaluator::EvaluatorPanel,
     gallery::Gallery,
@@ -38,6 +40,14 @@ pub enum Action {
     SetMode(classad::Mode),
     SetView(View),
     SetMatching(MatchSettings),
+    SetAnalyze(AnalyzeSettings),
+    /// Open the analyzer on job `job` (of pool `jobs`, against `machines`
+    /// when given; else the pools the matchmaking views use).
+    Analyze {
+        jobs: Option<usize>,
+        machines: Option<usize>,
+        job: usize,
+    },
     Replace(AppState),
 }
 
@@ -115,7 +125,34 @@ impl Reducible for Store {
             Action::SetScope(p) => s.scope = p,
             Action::SetMode(m) => s.mode = m,
             Action::SetView(v) => s.view = v,
-            Action::SetMatching(m) => s.matching = m,
+            Action::SetMatching(m) => {
+                let before = pick_pools(&s.pools, &s.matching).0;
+                s.matching = m;
+                // The analyzer's job and edits belonged to the old jobs pool.
+                if pick_pools(&s.pools, &s.matching).0 != before {
+                    s.analyze = s.analyze.fresh(0);
+                }
+            }
+            Action::SetAnalyze(a) => s.analyze = a,
+            Action::Analyze {
+                jobs,
+                machines,
+                job,
+            } => {
+                let before = pick_pools(&s.pools, &s.matching).0;
+                if jobs.is_some() {
+                    s.matching.jobs = jobs;
+                }
+                if machines.is_some() {
+                    s.matching.machines = machines;
+                }
+                s.analyze = if pick_pools(&s.pools, &s.matching).0 != before {
+                    s.analyze.fresh(job)
+                } else {
+                    s.analyze.for_job(job)
+                };
+                s.view = View::Analyze;
+            }
             Action::Replace(new) => s = new,
         }
         s.normalize();
@@ -403,6 +440,8 @@ pub fn App() -> Html {
                 <NegotiationView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
             } else if state.view == View::Clusters {
                 <AutoclusterView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
+            } else if state.view == View::Analyze {
+                <AnalyzerView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
             } else {
                 <main class="workbench">
                     <PoolEditor state={state.clone()} dispatch={dispatch.clone()} parses={parses.pools.clone()}

@@ -49,6 +49,7 @@ impl Example {
                 clock: self.clock.map(str::to_string),
                 ..Default::default()
             },
+            analyze: Default::default(),
         };
         s.normalize();
         s
@@ -64,6 +65,12 @@ macro_rules! seed {
 macro_rules! data {
     ($f:literal) => {
         include_str!(concat!("../data/", $f))
+    };
+}
+/// The analyzer's pools of seed 000 §3 (tests/analysis/make_pools.py).
+macro_rules! analysis {
+    ($f:literal) => {
+        include_str!(concat!("../../tests/analysis/", $f))
     };
 }
 macro_rules! corpus {
@@ -135,6 +142,90 @@ pub const EXAMPLES: &[Example] = &[
         scope: &[],
         expect: Some("true"),
         view: View::Matrix,
+        clock: None,
+    },
+    Example {
+        id: "000-eight",
+        title: "Eight machines, none the job likes: suggestions",
+        source: "Coleman et al. 2003, §3.1.1 (the M1 and M2 tables)",
+        claim: "The job wants an ALPHA running SOLARIS with 512 MB; of the eight machines two are ALPHA, three run SOLARIS and four have the memory, but none has all three. M1 removes Arch == \"ALPHA\" for two machines (3 and 6); changing it to INTEL or SPARC gains only one; M2 weighs how far each value moves. Arch and OpSys conflict in this pool.",
+        pools: &[("job", analysis!("eight_job.classad")), ("machines", analysis!("eight_machines.classad"))],
+        expr: BOTH,
+        my: Some((0, 0)),
+        target: Some((1, 0)),
+        scope: &[],
+        expect: None,
+        view: View::Analyze,
+        clock: None,
+    },
+    Example {
+        id: "000-fig4",
+        title: "A subset lattice of conflicts",
+        source: "Coleman et al. 2003, Figure 4 (§3.1.2)",
+        claim: "p1 && p2 && p3 && p4 against machines satisfying {p1, p2}, {p3} and {p4}: the minimal failing sets (conflicts) are {p1,p3}, {p1,p4}, {p2,p3}, {p2,p4} and {p3,p4}; the maximal succeeding sets {p1,p2}, {p3} and {p4}.",
+        pools: &[("job", analysis!("figure4_job.classad")), ("machines", analysis!("figure4_machines.classad"))],
+        expr: BOTH,
+        my: Some((0, 0)),
+        target: Some((1, 0)),
+        scope: &[],
+        expect: None,
+        view: View::Analyze,
+        clock: None,
+    },
+    Example {
+        id: "000-fig5",
+        title: "Nobody likes me: the job's attributes as a point",
+        source: "Coleman et al. 2003, Figure 5 (§3.2)",
+        claim: "Two machines, c1 wanting ImageSize ≥ 128M and MemoryRequirements ≥ 512M, c2 wanting ImageSize ≥ 64M and MemoryRequirements ≥ 1024M; the job (100M, 600M) is in neither rectangle. The plane is partitioned into cells accepted by the same machines: [64M, 128M) × [1024M, ∞) is c2's alone.",
+        pools: &[("job", analysis!("figure5_job.classad")), ("machines", analysis!("figure5_machines.classad"))],
+        expr: BOTH,
+        my: Some((0, 0)),
+        target: Some((1, 0)),
+        scope: &[],
+        expect: None,
+        view: View::Analyze,
+        clock: None,
+    },
+    Example {
+        id: "000-analyze1",
+        title: "condor_q -analyze: a predicate no machine can satisfy",
+        source: "Coleman et al. 2003, §3.3, first report",
+        claim: "Of 839 machines, 839 are rejected by the job's requirements: no machine defines Foo (REMOVE it) and none has Memory > 2096 (relax it to 1911, the largest there is).",
+        pools: &[("job", analysis!("analyze1_job.classad")), ("machines", analysis!("analyze1_machines.classad"))],
+        expr: BOTH,
+        my: Some((0, 0)),
+        target: Some((1, 0)),
+        scope: &[],
+        expect: None,
+        view: View::Analyze,
+        clock: None,
+    },
+    Example {
+        id: "000-analyze2",
+        title: "condor_q -analyze: two predicates in conflict",
+        source: "Coleman et al. 2003, §3.3, second report",
+        claim: "SOLARIS && ALPHA && Disk >= DiskUsage: 120 machines run SOLARIS and 4 are ALPHA, but none is both — predicates 1 and 2 conflict. The job's DiskUsage is substituted (Disk >= 14).",
+        pools: &[("job", analysis!("analyze2_job.classad")), ("machines", analysis!("analyze2_machines.classad"))],
+        expr: BOTH,
+        my: Some((0, 0)),
+        target: Some((1, 0)),
+        scope: &[],
+        expect: None,
+        view: View::Analyze,
+        clock: None,
+    },
+    Example {
+        id: "000-analyze3",
+        title: "condor_q -analyze: the machines reject the job",
+        source: "Coleman et al. 2003, §3.3, third report",
+        claim: "Of 837 machines the job's requirements reject 807; the other 30 reject the job, whose ImageSize is too large for them: use a value <= 1220608.",
+        pools: &[("job", analysis!("analyze3_job.classad")), ("machines", analysis!("analyze3_machines.classad"))],
+        expr: BOTH,
+        my: Some((0, 0)),
+        target: Some((1, 0)),
+        scope: &[],
+        expect: None,
+        view: View::Analyze,
         clock: None,
     },
     Example {

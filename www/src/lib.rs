@@ -3,6 +3,7 @@
 //! requests and responses), directly for quick work and through a Web
 //! Worker for heavy work.
 
+pub mod analyzer;
 pub mod answers;
 mod app;
 pub mod clock;

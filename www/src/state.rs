@@ -43,12 +43,17 @@ pub enum View {
     Negotiation,
     /// Auto-clustering of the jobs.
     Clusters,
+    /// Why a job does not match (the analyzer).
+    Analyze,
 }
 
 impl View {
     /// The views that work on a jobs pool and a machines pool.
     pub fn is_matchmaking(self) -> bool {
-        matches!(self, View::Matrix | View::Negotiation | View::Clusters)
+        matches!(
+            self,
+            View::Matrix | View::Negotiation | View::Clusters | View::Analyze
+        )
     }
 }
 
@@ -93,6 +98,8 @@ pub struct AppState {
     pub mode: Mode,
     pub view: View,
     pub matching: MatchSettings,
+    /// The analyzer's choices (its pools are `matching`'s).
+    pub analyze: crate::analyzer::AnalyzeSettings,
 }
 
 impl Default for AppState {
@@ -116,6 +123,7 @@ impl Default for AppState {
             mode: Mode::HTCondor,
             view: View::Evaluate,
             matching: MatchSettings::default(),
+            analyze: Default::default(),
         }
     }
 }
@@ -202,6 +210,7 @@ mod tests {
         assert_eq!(s.view, View::Examples);
         assert_eq!(s.matching, MatchSettings::default());
         assert!(s.matching.autocluster);
+        assert_eq!(s.analyze, Default::default());
     }
 
     #[test]
@@ -223,5 +232,30 @@ mod tests {
         s.normalize();
         assert_eq!((s.matching.jobs, s.matching.machines), (Some(1), None));
         assert!(View::Matrix.is_matchmaking() && !View::Evaluate.is_matchmaking());
+    }
+
+    #[test]
+    fn analyzer_choices_round_trip() {
+        let s = AppState {
+            view: View::Analyze,
+            analyze: crate::analyzer::AnalyzeSettings {
+                job: 3,
+                plane: Some(("ImageSize".into(), "Memory".into())),
+                ..Default::default()
+            }
+            .with_override("Requirements", "TARGET.Memory > 1")
+            .toggle_fixed(0, 2),
+            ..Default::default()
+        };
+        let json = serde_json::to_string(&s).unwrap();
+        assert!(json.contains(r#""view":"analyze""#), "{json}");
+        let back = serde_json::from_str::<AppState>(&json).unwrap();
+        // The undo history stays in the tab.
+        assert_eq!(back.analyze.undo.len(), 0);
+        assert_eq!(back.analyze.edits(), s.analyze.edits());
+        assert_eq!(
+            (back.view, back.analyze.plane),
+            (View::Analyze, s.analyze.plane.clone())
+        );
     }
 }

@@ -35,7 +35,7 @@ use crate::ast::{ClassAd, Expr};
 use crate::eval::{EvalOptions, Evaluator, Mode};
 use crate::matching::DEFAULT_REQUIREMENTS;
 use crate::specialize::{specialize, SpecContext};
-use crate::unparse::unparse;
+use crate::unparse::unparse_readable;
 
 use self::groups::Groups;
 use self::predicate::{conjunction, display_text, Dnf, Sides};
@@ -56,6 +56,9 @@ pub struct AnalysisOptions {
     pub fixed: Vec<Fixed>,
     /// Show better-analyze's non-narrowing steps too (`:noprune`).
     pub all_steps: bool,
+    /// The job's position in its pool (0-based), for its label when it
+    /// has no `ClusterId.ProcId`.
+    pub position: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -300,7 +303,7 @@ pub fn analyze_with_progress(
         }
         let exprs: Vec<Expr> = clause.iter().map(|a| a.expr.clone()).collect();
         clauses.push(ClauseReport {
-            text: unparse(&conjunction(&exprs)),
+            text: unparse_readable(&conjunction(&exprs)),
             matches: groups.count(&clause_truth[ci]),
             predicates: preds,
         });
@@ -387,10 +390,10 @@ pub fn analyze_with_progress(
         job_changes,
         missing_attributes,
         job_lacks,
-        job: crate::negotiate::job_id(job, 0),
+        job: crate::negotiate::job_id(job, o.position),
         requirements_attribute: req_name,
-        requirements: unparse(&req),
-        specialized: unparse(&spec),
+        requirements: unparse_readable(&req),
+        specialized: unparse_readable(&spec),
         by_machine,
         steps,
         job_attributes: steps::job_attributes(&req, job),

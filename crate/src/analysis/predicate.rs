@@ -18,7 +18,7 @@
 use serde::Serialize;
 
 use crate::ast::{BinaryOp, ClassAd, Expr, ExprKind, Special, UnaryOp};
-use crate::unparse::unparse;
+use crate::unparse::unparse_readable;
 use crate::value::Value;
 
 /// Past these sizes DNF is abandoned and the expression is analyzed as a
@@ -224,7 +224,7 @@ impl Builder<'_, '_> {
                 };
                 let expr = Expr::new(ExprKind::Binary(op, a.clone(), b.clone()), e.span);
                 return Atom {
-                    text: unparse(&expr),
+                    text: unparse_readable(&expr),
                     expr,
                     predicate: Some(p),
                 };
@@ -262,7 +262,7 @@ impl Builder<'_, '_> {
             e.clone()
         };
         Atom {
-            text: unparse(&expr),
+            text: unparse_readable(&expr),
             expr,
             predicate: None,
         }
@@ -405,15 +405,9 @@ pub fn display_text(atom: &Atom) -> String {
 /// reals written shortest-first (`536870912.0`, `0.3`) rather than in the
 /// canonical `5.368709120000000E+08`.
 pub fn literal_text(v: &Value) -> String {
-    if let Value::Real(r) = v {
-        if r.is_finite() {
-            let t = format!("{r:?}");
-            if matches!(crate::parse_expr(&t).map(|e| e.kind), Ok(ExprKind::Literal(Value::Real(x))) if x == *r) {
-                return t;
-            }
-        }
-    }
-    crate::unparse::value_to_string(v)
+    let mut s = String::new();
+    crate::unparse::write_value(&mut s, v, crate::unparse::Style::Readable);
+    s
 }
 
 #[cfg(test)]

@@ -128,6 +128,7 @@ pub fn answer(
             .map(|&(clause, predicate)| Fixed { clause, predicate })
             .collect(),
         all_steps: req.all_steps,
+        position: req.job,
     };
     let a = analyze_with_progress(&job, machines, &o, progress).map_err(|e| e.message)?;
     let lattices = lattices(&a, &job, machines, o.eval);

@@ -483,6 +483,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 eval,
                 fixed,
                 all_steps,
+                position: which.saturating_sub(1),
             };
             let pick = |ads: &[Arc<ClassAd>], what: &str, file: &str| {
                 if which == 0 || which > ads.len() {

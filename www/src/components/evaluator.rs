@@ -301,6 +301,17 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
         _ => html! {},
     };
     let culprit = the_why.as_ref().as_ref().map(|w| Rc::new(w.path.clone()));
+    // The analyzer on whichever of MY and TARGET is the job.
+    let analyze = analyze_pick(&s).map(|(jobs, machines, job)| {
+        let d = props.dispatch.clone();
+        Callback::from(move |_| {
+            d.emit(Action::Analyze {
+                jobs: Some(jobs),
+                machines: Some(machines),
+                job,
+            })
+        })
+    });
 
     html! {
         <section class="evaluator" aria-label="Evaluator">
@@ -316,6 +327,9 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
             <div class="eval-row">
                 <button id="evaluate" onclick={let e = evaluate.clone(); Callback::from(move |_| e.emit(()))}>{ "Evaluate" }</button>
                 <span class="muted">{ format!("mode {}", if s.mode == classad::Mode::Strict { "strict" } else { "htcondor" }) }</span>
+                if let Some(cb) = analyze {
+                    <button id="why-no-match" onclick={cb} title="Open the analyzer on the job against its pool of machines">{ "Why doesn't it match?" }</button>
+                }
             </div>
             <div class="result" aria-live="polite">
                 { match &*outcome {
@@ -346,6 +360,20 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
             }
         </section>
     }
+}
+
+/// (jobs pool, machines pool, job) for the analyzer: the job is whichever
+/// of MY and TARGET lies in a pool of jobs (MY when neither or both do).
+fn analyze_pick(s: &AppState) -> Option<(usize, usize, usize)> {
+    use crate::matchmaking::{role_of, Role};
+    let (my, target) = (s.my?, s.target?);
+    let is_jobs = |r: AdRef| s.pools.get(r.pool).and_then(role_of) == Some(Role::Jobs);
+    let (job, other) = if is_jobs(target) && !is_jobs(my) {
+        (target, my)
+    } else {
+        (my, target)
+    };
+    Some((job.pool, other.pool, job.ad))
 }
 
 fn which_name(which: &str) -> &str {

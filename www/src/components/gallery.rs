@@ -12,6 +12,7 @@ fn view_name(v: View) -> Option<&'static str> {
         View::Matrix => Some("match matrix"),
         View::Negotiation => Some("negotiation cycle"),
         View::Clusters => Some("auto-clusters"),
+        View::Analyze => Some("analyzer (why doesn't it match?)"),
         View::Evaluate | View::Examples => None,
     }
 }

@@ -266,6 +266,7 @@ pub fn Header(props: &HeaderProps) -> Html {
                 { tab(View::Matrix, "Matrix") }
                 { tab(View::Negotiation, "Negotiation") }
                 { tab(View::Clusters, "Clusters") }
+                { tab(View::Analyze, "Analyze") }
                 { tab(View::Examples, "Examples") }
             </nav>
             <label class="mode">

@@ -19,6 +19,7 @@ use super::match_bar::{pools_gate, MatchBar, MatchPools, MatchViewProps, Progres
 use super::matrix_canvas::{LEFT, TOP};
 use super::matrix_handle::{Handle, MatrixState};
 use super::pair_detail::PairDetail;
+use crate::app::Action;
 use crate::matchmaking::{arrange, count, needs_counts, thousands, Filter, Sort};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::timer::now_ms;
@@ -33,11 +34,11 @@ pub fn MatchMatrix(props: &MatchViewProps) -> Html {
         <main class="match-view" aria-label="Match matrix">
             <MatchBar state={props.state.clone()} dispatch={props.dispatch.clone()} pools={props.pools.clone()} />
             <h2>{ "Match matrix" }</h2>
-            <p class="view-intro">{ "Every job against every machine: a cell's colour says whose Requirements accept the pair. Point at a cell for both ranks; click it to see both Requirements evaluated." }</p>
+            <p class="view-intro">{ "Every job against every machine: a cell's colour says whose Requirements accept the pair. Point at a cell for both ranks; click it to see both Requirements evaluated; click a job's label to ask why it does not match." }</p>
             { match (gate, props.pools.ready()) {
                 (None, Some((jobs, machines))) => html! {
                     <MatrixBody session={props.session.clone()} pools={props.pools.clone()} {jobs} {machines}
-                        mode={props.state.mode} clock={props.state.matching.clock.clone()} />
+                        mode={props.state.mode} clock={props.state.matching.clock.clone()} dispatch={props.dispatch.clone()} />
                 },
                 (Some(g), _) => g,
                 (None, None) => html! {},
@@ -54,6 +55,7 @@ struct BodyProps {
     machines: Rc<PoolInfo>,
     mode: Mode,
     clock: Option<String>,
+    dispatch: Callback<Action>,
 }
 
 /// Whole-matrix counts, and what they were counted for.
@@ -346,11 +348,24 @@ fn MatrixBody(props: &BodyProps) -> Html {
             }
         })
     };
+    // The analyzer on a job: from its label, or from the opened pair.
+    let analyze = {
+        let d = props.dispatch.clone();
+        Callback::from(move |job: usize| {
+            d.emit(Action::Analyze {
+                jobs: None,
+                machines: None,
+                job,
+            })
+        })
+    };
     let onclick = {
-        let (h, open_at) = ((*handle).clone(), open_at.clone());
+        let (h, open_at, analyze) = ((*handle).clone(), open_at.clone(), analyze.clone());
         Callback::from(move |e: MouseEvent| {
             if let Some(at) = h.hit(&e) {
                 open_at.emit(at);
+            } else if let Some(job) = h.label_hit(&e) {
+                analyze.emit(job);
             }
         })
     };
@@ -475,6 +490,11 @@ fn MatrixBody(props: &BodyProps) -> Html {
                 <p class="status">{ "Nothing to show: the filter leaves no jobs or no machines." }</p>
             }
             if let Some((job, machine)) = *opened {
+                <p class="analyze-link">
+                    <button id="analyze-job-row" onclick={{ let a = analyze.clone(); Callback::from(move |_| a.emit(job)) }}>
+                        { format!("Why doesn't job {} match? Analyze it", props.jobs.labels.get(job).cloned().unwrap_or_else(|| (job + 1).to_string())) }
+                    </button>
+                </p>
                 <PairDetail session={props.session.clone()} pools={props.pools.clone()} {job} {machine}
                     mode={props.mode} now={handle.data.borrow().now}
                     on_close={{ let (o, h) = (opened.clone(), (*handle).clone()); Callback::from(move |_| { h.data.borrow_mut().selected = None; h.redraw(); o.set(None); }) }} />

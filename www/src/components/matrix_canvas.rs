@@ -50,6 +50,15 @@ impl Geometry {
         (r < rows && c < cols).then_some((r, c))
     }
 
+    /// The display row whose job label is under a point, if any.
+    pub fn label_row_at(&self, x: f64, y: f64, rows: usize) -> Option<usize> {
+        if !(0.0..LEFT).contains(&x) || y < TOP || y >= self.height {
+            return None;
+        }
+        let r = ((y - TOP + self.scroll_y) / self.cell).floor() as usize;
+        (r < rows).then_some(r)
+    }
+
     fn x(&self, c: usize) -> f64 {
         LEFT + c as f64 * self.cell - self.scroll_x
     }

@@ -299,6 +299,15 @@ impl Handle {
         self.geometry().cell_at(x, y, d.rows.len(), d.cols.len())
     }
 
+    /// The job (pool position) whose label is under the pointer.
+    pub(super) fn label_hit(&self, e: &MouseEvent) -> Option<usize> {
+        let (x0, y0) = self.corner()?;
+        let (x, y) = (e.client_x() as f64 - x0, e.client_y() as f64 - y0);
+        let d = self.data.borrow();
+        let r = self.geometry().label_row_at(x, y, d.rows.len())?;
+        d.rows.get(r).map(|&j| j as usize)
+    }
+
     /// Where an arrow key moves the opened cell (scrolled into sight).
     pub(super) fn step(&self, key: &str) -> Option<(usize, usize)> {
         let (dr, dc): (isize, isize) = match key {

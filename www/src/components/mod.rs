@@ -3,6 +3,11 @@
 pub mod ad_editor;
 pub mod ad_list;
 pub mod ad_picker;
+pub mod analyzer;
+pub mod analyzer_lattice;
+pub mod analyzer_plane;
+pub mod analyzer_report;
+pub mod analyzer_results;
 pub mod autocluster_view;
 pub mod classroom;
 pub mod evaluator;

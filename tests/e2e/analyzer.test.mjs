@@ -1,0 +1,503 @@
+// End-to-end tests of the analyzer view ("Why doesn't it match?", seed 000
+// §3) on the release build (dist/) in headless Chromium: the paper's gallery
+// entries show what `classad analyze --json` says for the same files; one-click
+// suggestions and job changes, Undo, pinned predicates, Copy, Figure 4's
+// lattice, Figure 5's plane, bad input, the ways in, and persistence.
+// Run: node --test tests/e2e/analyzer.test.mjs   (after `trunk build --release`;
+// the numbers are checked against target/debug/classad, which scripts/test.sh
+// builds before this step).
+// Screenshots: tests/e2e/screenshots/an-*.png.
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { deflateRawSync } from 'node:zlib';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serve, launch, openPage, screenshot, ROOT } from './harness.mjs';
+
+let server;
+let chrome;
+let scratch;
+const T = { timeout: 300_000 };
+const AUTOSAVE = 'classad-playground/autosave/v1';
+
+before(async () => {
+  server = await serve();
+  chrome = await launch();
+  scratch = mkdtempSync(path.join(tmpdir(), 'classad-an-'));
+});
+
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+/** Run `body` on the playground opened at `hash`; screenshot as `name`; fail on uncaught errors. */
+async function scenario(name, body, { hash = '', colorScheme, clipboard = false } = {}) {
+  const ctx = await chrome.newContext(colorScheme ? { colorScheme } : {});
+  if (clipboard) await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const { page, problems } = await openPage(ctx);
+  try {
+    await page.goto(server.url + hash);
+    await page.waitForSelector('main', { timeout: 30_000 });
+    await body({ page, problems, ctx });
+    const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
+    assert.deepEqual(fatal, [], 'no uncaught exceptions');
+  } finally {
+    await screenshot(page, name).catch(() => {});
+    await ctx.close();
+  }
+}
+
+/** A share link (`#s=…`) opening `state` (missing fields take their defaults). */
+function stateLink(state) {
+  const json = JSON.stringify({ engine: '0.1.0', state });
+  return `#s=1.0.1.0.${deflateRawSync(Buffer.from(json)).toString('base64url')}`;
+}
+
+// ---------------------------------------------------------------------------
+// The CLI: what `classad analyze --json` says for the same files.
+
+const CLI = ['target/debug/classad', 'target/release/classad'].map((p) => path.join(ROOT, p)).find(existsSync);
+const POOLS = path.join(ROOT, 'tests', 'analysis');
+/** Gallery entry → the pools' base name in tests/analysis. */
+const ENTRIES = {
+  '000-eight': 'eight',
+  '000-fig4': 'figure4',
+  '000-fig5': 'figure5',
+  '000-analyze1': 'analyze1',
+  '000-analyze2': 'analyze2',
+  '000-analyze3': 'analyze3',
+};
+
+function file(name) {
+  return path.join(POOLS, name);
+}
+
+function write(name, text) {
+  const f = path.join(scratch, name);
+  writeFileSync(f, text);
+  return f;
+}
+
+/** `classad analyze --json` on a job file and a machines file. */
+function cli(job, machines, extra = []) {
+  assert.ok(CLI, 'the classad CLI is built (cargo build -p classad --bin classad; scripts/test.sh does it)');
+  return JSON.parse(execFileSync(CLI, ['analyze', '--json', '--job', job, '--machines', machines, ...extra], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+}
+
+/** The paper example `base` with the job's attribute `name` set to `text` (the job files are one line). */
+function jobWith(base, name, text) {
+  const src = readFileSync(file(`${base}_job.classad`), 'utf8');
+  const re = new RegExp(`(\\[|;)\\s*${name}\\s*=[^;\\]]*(?=;|\\s*\\])`, 'i');
+  const out = re.test(src) ? src.replace(re, `$1 ${name} = ${text}`) : src.replace(/\[\s*/, `[ ${name} = ${text}; `);
+  return write(`${base}_${name}.classad`, out);
+}
+
+// ---------------------------------------------------------------------------
+// Reading the view.
+
+const num = (s) => Number(String(s).replace(/[^0-9.-]/g, ''));
+
+async function waitText(page, sel, re, timeout = 30_000) {
+  try {
+    await page.waitForFunction(([s, src]) => new RegExp(src).test(document.querySelector(s)?.textContent ?? ''), [sel, re.source], { timeout });
+  } catch {
+    assert.fail(`${sel} should match ${re}, is ${JSON.stringify(await page.locator(sel).first().textContent().catch(() => null))}`);
+  }
+  return page.locator(sel).first().textContent();
+}
+
+/** The four numbers of the run summary, once an analysis is shown. */
+async function summary(page) {
+  await page.waitForSelector('#analysis-summary[data-current=true]', { timeout: 30_000 });
+  return page.evaluate(() => {
+    const n = (id) => Number(document.querySelector(`#${id} .n`).textContent.replace(/,/g, ''));
+    return {
+      rejected_by_job: n('sum-rejected-by-job'),
+      reject_job: n('sum-reject-job'),
+      match_but_busy: n('sum-busy'),
+      match: n('sum-match'),
+      of: Number((document.querySelector('.an-of strong').textContent.match(/of ([\d,]+)/) ?? [])[1]?.replace(/,/g, '')),
+    };
+  });
+}
+
+/** Wait until the summary's `key` is `want` (an analysis re-runs in the worker). */
+async function summaryIs(page, key, want, timeout = 30_000) {
+  const id = { rejected_by_job: 'sum-rejected-by-job', reject_job: 'sum-reject-job', match: 'sum-match' }[key];
+  await waitText(page, `#${id} .n`, new RegExp(`^${want.toLocaleString('en-US')}$`), timeout);
+}
+
+/** Everything the view shows that the CLI's JSON also says. */
+async function shown(page) {
+  return page.evaluate(() => {
+    const clauses = [...document.querySelectorAll('.an-clause')].map((c) =>
+      [...c.querySelectorAll('tr.pred')].map((r) => {
+        const cells = r.querySelectorAll('td');
+        return {
+          display: cells[2].textContent.trim(),
+          matches: Number(cells[4].textContent.split('/')[0].replace(/,/g, '')),
+          only_failing: Number(cells[5].textContent.replace(/,/g, '')),
+        };
+      }));
+    const sugg = [...document.querySelectorAll('.suggestion')].map((s) => ({
+      metric: s.dataset.metric, matches: Number(s.dataset.matches), predicates: s.dataset.predicates,
+      requirements: s.querySelector('.sugg-req').textContent,
+    }));
+    return {
+      clauses,
+      suggestions: sugg,
+      conflicts: document.querySelectorAll('ul.conflicts li').length,
+      jobChanges: [...document.querySelectorAll('.job-change')].map((j) => Number(j.dataset.matches)),
+    };
+  });
+}
+
+function expected(a) {
+  return {
+    clauses: a.clauses.map((c) => c.predicates.map((p) => ({ display: p.display, matches: p.matches, only_failing: p.only_failing }))),
+    suggestions: a.suggestions.map((s) => ({
+      metric: s.metric, matches: s.matches, predicates: s.changes.map((c) => c.predicate).join(','), requirements: s.requirements,
+    })),
+    conflicts: a.conflicts.length,
+    jobChanges: a.job_changes.map((j) => j.matches),
+  };
+}
+
+async function openEntry(page, id) {
+  await page.goto('about:blank');
+  await page.goto(server.url + `#example=${id}`);
+  await page.waitForSelector('main[aria-label="Analyzer"]', { timeout: 30_000 });
+  return summary(page);
+}
+
+// ---------------------------------------------------------------------------
+
+test('every paper entry of the gallery shows what the CLI says for the same files', T, async () => {
+  for (const [id, base] of Object.entries(ENTRIES)) {
+    await scenario(`an-${id}`, async ({ page }) => {
+      const want = cli(file(`${base}_job.classad`), file(`${base}_machines.classad`));
+      await page.waitForSelector('main[aria-label="Analyzer"]', { timeout: 30_000 });
+      const got = await summary(page);
+      assert.deepEqual(got, { ...want.summary, of: want.machines }, `${id}: the run summary`);
+      assert.deepEqual(await shown(page), expected(want), `${id}: predicates, suggestions, conflicts, job changes`);
+      const report = await page.locator('pre.report').first().textContent();
+      assert.match(report, new RegExp(`Of ${want.machines} machines`), `${id}: the report`);
+    }, { hash: `#example=${id}` });
+  }
+});
+
+test('the paper\'s numbers: §3.1.1, §3.3', T, async () => {
+  await scenario('an-paper-numbers', async ({ page }) => {
+    await openEntry(page, '000-eight');
+    let s = await shown(page);
+    assert.deepEqual(s.clauses[0].map((p) => p.matches), [2, 3, 4], 'per-predicate 2 / 3 / 4');
+    const m1 = s.suggestions.filter((x) => x.metric === 'M1');
+    assert.deepEqual([m1[0].predicates, m1[0].matches], ['0', 2], 'M1: REMOVE Arch gains 2');
+    assert.match(await page.locator('.suggestion[data-metric=M1] .sugg-what').first().textContent(), /^REMOVE Arch == "ALPHA"$/);
+    await openEntry(page, '000-analyze1');
+    assert.match(await page.locator('.an-notes').textContent(), /No machine defines Foo/);
+    assert.ok((await page.locator('.suggestion[data-metric=M2] .sugg-what').allTextContents()).some((t) => /MODIFY Memory > 2096 TO 1911/.test(t)), 'MODIFY TO 1911');
+    await openEntry(page, '000-analyze2');
+    assert.match(await page.locator('ul.conflicts li').first().textContent(), /predicates \{1, 2\}/);
+    const got = await openEntry(page, '000-analyze3');
+    assert.deepEqual([got.of, got.rejected_by_job, got.reject_job], [837, 807, 30]);
+    assert.match(await page.locator('.job-change').first().textContent(), /ImageSize: use a value <= 1220608/);
+  }, { hash: '#example=000-eight' });
+});
+
+test('an M1 suggestion applied: the job rejects what it promised; Undo restores', T, async () => {
+  await scenario('an-apply-undo', async ({ page }) => {
+    const before = await summary(page);
+    assert.equal(before.rejected_by_job, 8);
+    const first = page.locator('.suggestion[data-metric=M1]').first();
+    const promised = num(await first.getAttribute('data-matches'));
+    const requirements = await first.locator('.sugg-req').textContent();
+    await first.locator('button.apply').click();
+    await summaryIs(page, 'rejected_by_job', before.of - promised);
+    assert.match(await page.locator('#edits').textContent(), /Requirements = other\.OpSys == "SOLARIS"/);
+    assert.equal(await page.locator('#requirements-edit').inputValue(), requirements, 'the box shows the requirements in effect');
+    // The CLI agrees on the rewritten job.
+    const want = cli(jobWith('eight', 'Requirements', requirements), file('eight_machines.classad'));
+    assert.deepEqual(await summary(page), { ...want.summary, of: 8 });
+    assert.equal(await page.locator('#undo').textContent(), 'Undo (1)');
+    await page.click('#undo');
+    await summaryIs(page, 'rejected_by_job', 8);
+    assert.equal(await page.locator('#edits').count(), 0, 'no edits in effect');
+    assert.ok(await page.locator('#undo').isDisabled(), 'nothing more to undo');
+    assert.match(await page.locator('#requirements-edit').inputValue(), /other\.Arch == "ALPHA"/);
+  }, { hash: '#example=000-eight' });
+});
+
+test('a job change (Nobody Likes Me) applied: the machines accept the job', T, async () => {
+  await scenario('an-job-change', async ({ page }) => {
+    await summary(page);
+    const change = page.locator('.job-change').first();
+    assert.match(await change.locator('.sugg-what').textContent(), /^ImageSize = 1220608$/);
+    await change.locator('button.apply').click();
+    const want = cli(jobWith('analyze3', 'ImageSize', '1220608'), file('analyze3_machines.classad'));
+    assert.equal(want.summary.reject_job, 0);
+    await summaryIs(page, 'reject_job', 0);
+    assert.deepEqual(await summary(page), { ...want.summary, of: 837 });
+    assert.equal(want.summary.match, 30);
+    assert.match(await page.locator('#edits').textContent(), /ImageSize = 1220608/);
+  }, { hash: '#example=000-analyze3' });
+});
+
+test('a pinned predicate: suggestions leave it alone, as the CLI\'s --fixed', T, async () => {
+  await scenario('an-pin', async ({ page }) => {
+    await summary(page);
+    assert.ok((await shown(page)).suggestions.some((s) => s.predicates.split(',').includes('0')), 'unpinned, Arch is among the suggestions');
+    const pin = page.locator('#clause-0 tr.pred[data-predicate="0"] button.pin');
+    await pin.click();
+    assert.equal(await pin.getAttribute('aria-pressed'), 'true');
+    assert.equal(await pin.textContent(), 'Pinned');
+    const want = cli(file('eight_job.classad'), file('eight_machines.classad'), ['--fixed', '0:0']);
+    assert.ok(want.suggestions.length > 0 && want.suggestions.every((s) => s.changes.every((c) => c.predicate !== 0)));
+    await page.waitForFunction((n) => {
+      const s = [...document.querySelectorAll('.suggestion')];
+      return s.length === n && s.every((x) => !x.dataset.predicates.split(',').includes('0'));
+    }, want.suggestions.length, { timeout: 30_000 });
+    assert.deepEqual((await shown(page)).suggestions, expected(want).suggestions);
+    // Unpinned: back to every suggestion.
+    await pin.click();
+    await page.waitForFunction(() => [...document.querySelectorAll('.suggestion')].some((x) => x.dataset.predicates.split(',').includes('0')), null, { timeout: 30_000 });
+  }, { hash: '#example=000-eight' });
+});
+
+test('Copy puts the report on the clipboard', T, async () => {
+  await scenario('an-copy', async ({ page }) => {
+    await summary(page);
+    await page.click('#copy-report');
+    await waitText(page, '#copied', /^Copied$/);
+    const report = await page.locator('.an-report pre.report').textContent();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), report);
+    assert.match(report, /Run analysis summary\. Of 3 machines/);
+  }, { hash: '#example=000-fig4', clipboard: true });
+});
+
+test('Figure 4: the subset lattice marks 5 minimal failing and 3 maximal succeeding sets', T, async () => {
+  for (const colorScheme of ['light', 'dark']) {
+    await scenario(`an-lattice-${colorScheme}`, async ({ page }) => {
+      await summary(page);
+      const lattice = page.locator('svg.lattice');
+      await lattice.waitFor();
+      assert.equal(await lattice.locator('g.node').count(), 16, 'every subset of 4 predicates');
+      assert.equal(await lattice.locator('line.edge').count(), 32, 'each set to its subsets one smaller');
+      const sets = (cls) => lattice.locator(`g.node.${cls}`).evaluateAll((ns) => ns.map((n) => n.dataset.set).sort());
+      assert.deepEqual(await sets('mfs'), ['{1, 3}', '{1, 4}', '{2, 3}', '{2, 4}', '{3, 4}'], 'MFS, dashed');
+      assert.deepEqual(await sets('mss'), ['{1, 2}', '{3}', '{4}'], 'MSS, solid');
+      const dash = await lattice.locator('g.node.mfs ellipse').first().evaluate((e) => getComputedStyle(e).strokeDasharray);
+      assert.notEqual(dash, 'none', 'MFS are dashed');
+      assert.equal(await lattice.locator('g.node.mss ellipse').first().evaluate((e) => getComputedStyle(e).strokeDasharray), 'none', 'MSS are solid');
+      assert.equal(await lattice.locator('g.node.t').count(), 1 + 4 + 1, 'T: the empty set, the singletons, {1, 2}');
+      // Full clause on top, empty at the bottom.
+      const y = (set) => lattice.locator(`g.node[data-set="${set}"] ellipse`).getAttribute('cy').then(Number);
+      assert.ok(await y('{1, 2, 3, 4}') < await y('{1, 2}') && await y('{1, 2}') < await y('{}'));
+      assert.ok(await lattice.locator('title').count() > 16, 'every node says what it is');
+      assert.equal(await page.locator('ul.conflicts li').count(), 5);
+    }, { hash: '#example=000-fig4', colorScheme });
+  }
+});
+
+test('Figure 5: the plane draws the cells the machines accept, and the job', T, async () => {
+  await scenario('an-plane', async ({ page }) => {
+    await summary(page);
+    const plane = page.locator('svg.plane');
+    await plane.waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('#plane-x').inputValue(), 'ImageSize');
+    assert.equal(await page.locator('#plane-y').inputValue(), 'MemoryRequirements');
+    const counts = await plane.locator('g.cell').evaluateAll((cs) => cs.map((c) => Number(c.dataset.machines)));
+    assert.ok(counts.length >= 3, `cells: ${counts}`);
+    assert.equal(Math.max(...counts), 2, 'where both machines accept');
+    assert.equal(counts.filter((c) => c === 1).length >= 2, true, 'c1 alone and c2 alone');
+    assert.deepEqual(await plane.locator('text.cell-n').allTextContents().then((t) => t.map(Number).sort()), [...counts].filter((c) => c > 0).sort(), 'each cell labelled');
+    assert.equal(await plane.locator('.job-point circle').count(), 1, 'the job is drawn');
+    // c2's cell [64M, 128M) × [1024M, ∞) lies above the job, c1's [128M, ∞) × [512M, 1024M) to its right.
+    const jobBox = await plane.locator('.job-point circle').boundingBox();
+    const boxes = await plane.locator('g.cell[data-machines="1"] rect').evaluateAll((rs) => rs.map((r) => r.getBoundingClientRect().toJSON()));
+    assert.ok(boxes.some((b) => b.bottom <= jobBox.y && b.left <= jobBox.x + jobBox.width / 2), 'a cell above the job');
+    assert.ok(boxes.some((b) => b.left >= jobBox.x + jobBox.width && b.top > jobBox.y - 200), 'a cell to its right');
+    // Swapping the axes redraws.
+    await page.selectOption('#plane-x', 'MemoryRequirements');
+    await page.waitForFunction(() => document.querySelector('#plane-x')?.value === 'MemoryRequirements' && document.querySelector('#plane-y')?.value === 'ImageSize'
+      && /^MemoryRequirements$/.test(document.querySelector('svg.plane .axis-name')?.textContent ?? ''), null, { timeout: 30_000 });
+    assert.ok(await plane.locator('g.cell').count() >= 3);
+  }, { hash: '#example=000-fig5' });
+  await scenario('an-plane-dark', async ({ page }) => {
+    await summary(page);
+    await page.locator('svg.plane').waitFor({ timeout: 30_000 });
+  }, { hash: '#example=000-fig5', colorScheme: 'dark' });
+});
+
+// ---------------------------------------------------------------------------
+// Bad input: a message in place, and what the user typed is kept.
+
+const MACHINES = '[ Name = "a"; Memory = 100; Requirements = true ]\n[ Name = "b"; Memory = 10; Requirements = true ]\n';
+const analyzerState = (pools, analyze = {}) => ({ pools, active_pool: 0, expr: 'true', view: 'analyze', analyze });
+
+test('bad input: no Requirements, a parse error, empty pools, a job that is not there', T, async () => {
+  // A job with no Requirements: say so; typing some in analyzes them.
+  await scenario('an-bad-no-requirements', async ({ page }) => {
+    await waitText(page, '#analysis-error', /no Requirements/);
+    await page.fill('#requirements-edit', 'TARGET.Memory > 50');
+    await page.click('#apply-requirements');
+    await summaryIs(page, 'rejected_by_job', 1);
+    // A parse error: the message, the text kept, Undo back.
+    await page.fill('#requirements-edit', 'TARGET.Memory >');
+    await page.click('#apply-requirements');
+    await waitText(page, '#analysis-error', /^The analysis failed: Requirements:/);
+    assert.equal(await page.locator('#requirements-edit').inputValue(), 'TARGET.Memory >', 'the text typed is kept');
+    assert.match(await page.locator('.an-summary').textContent(), /of 2 machines/, 'the last analysis stays on screen');
+    await page.click('#undo');
+    await page.waitForFunction(() => !document.querySelector('#analysis-error'), null, { timeout: 30_000 });
+    assert.equal(await page.locator('#requirements-edit').inputValue(), 'TARGET.Memory > 50');
+  }, { hash: stateLink(analyzerState([{ name: 'jobs', text: '[ Owner = "x"; ImageSize = 5 ]' }, { name: 'machines', text: MACHINES }])) });
+
+  await scenario('an-bad-empty-machines', async ({ page }) => {
+    await waitText(page, '.analysis-problem', /The machines pool “machines” has no ads/);
+  }, { hash: stateLink(analyzerState([{ name: 'jobs', text: '[ Requirements = TARGET.Memory > 1 ]' }, { name: 'machines', text: '' }])) });
+
+  await scenario('an-bad-empty-jobs', async ({ page }) => {
+    await waitText(page, '.analysis-problem', /The jobs pool “jobs” has no ads/);
+    assert.equal(await page.locator('#analysis-summary').count(), 0);
+  }, { hash: stateLink(analyzerState([{ name: 'jobs', text: '// nothing yet\n' }, { name: 'machines', text: MACHINES }])) });
+
+  await scenario('an-bad-job-index', async ({ page }) => {
+    await waitText(page, '.analysis-problem', /Job 6 is not in “jobs” any more \(it has 1 ad\)/);
+    await page.selectOption('#analyze-job', '0');
+    await summaryIs(page, 'rejected_by_job', 1);
+  }, { hash: stateLink(analyzerState([{ name: 'jobs', text: '[ Requirements = TARGET.Memory > 50 ]' }, { name: 'machines', text: MACHINES }], { job: 5 })) });
+
+  await scenario('an-bad-parse-error', async ({ page }) => {
+    await waitText(page, '.analysis-problem', /“machines” does not parse everywhere \(\d+ errors?\)/);
+    const s = await summary(page);
+    assert.equal(s.of, 2, 'the ads that parse are analyzed');
+  }, { hash: stateLink(analyzerState([{ name: 'jobs', text: '[ Requirements = TARGET.Memory > 50 ]' }, { name: 'machines', text: MACHINES + '[ Name = "c"; Memory = ; ]\n' }])) });
+});
+
+test('Cancel stops an analysis in the worker; Analyze again starts afresh', T, async () => {
+  await scenario('an-cancel', async ({ page }) => {
+    await summary(page);
+    // Cancel as soon as the progress row is drawn: the worker's answer
+    // (a message, a later task) cannot have come yet.
+    const seen = await page.evaluate(() => new Promise((resolve) => {
+      const obs = new MutationObserver(() => {
+        const cancel = document.querySelector('.run-progress button.cancel');
+        if (!cancel) return;
+        obs.disconnect();
+        const label = document.querySelector('.run-progress').textContent;
+        cancel.click();
+        resolve({ label, had: true });
+      });
+      obs.observe(document.body, { childList: true, subtree: true });
+      document.querySelector('#analyze-again').click();
+      setTimeout(() => { obs.disconnect(); resolve({ label: '', had: false }); }, 5_000);
+    }));
+    assert.ok(seen.had, 'a progress row with Cancel while the worker analyzes');
+    assert.match(seen.label, /Analyzing…/);
+    await page.waitForFunction(() => !document.querySelector('.run-progress'), null, { timeout: 10_000 });
+    assert.equal(await page.locator('#analysis-error').count(), 0, 'a cancel is no error');
+    assert.ok(await page.locator('#analyze-again').isEnabled());
+    // The worker restarts, gets the pools again, and answers.
+    await page.click('#analyze-again');
+    await page.waitForSelector('.run-progress', { state: 'detached', timeout: 30_000 });
+    assert.deepEqual(await summary(page), { rejected_by_job: 8, reject_job: 0, match_but_busy: 0, match: 0, of: 8 });
+  }, { hash: '#example=000-eight' });
+});
+
+test('requirements typed in the box (Ctrl+Enter), and the reverse analysis of a machine', T, async () => {
+  await scenario('an-typed-reverse', async ({ page }) => {
+    await summary(page);
+    await page.fill('#requirements-edit', 'other.OpSys == "SOLARIS" || other.Arch == "ALPHA"');
+    await page.press('#requirements-edit', 'Control+Enter');
+    const want = cli(jobWith('eight', 'Requirements', 'other.OpSys == "SOLARIS" || other.Arch == "ALPHA"'), file('eight_machines.classad'));
+    await summaryIs(page, 'rejected_by_job', want.summary.rejected_by_job);
+    assert.deepEqual(await shown(page), expected(want), 'two clauses, as the CLI');
+    assert.equal(await page.locator('.an-clause').count(), 2);
+    // The reverse analysis of machine3.
+    await page.selectOption('#reverse-machine', '2');
+    await page.click('#reverse-run');
+    await waitText(page, '#reverse-report', /Slot: machine3 : Analyzing matches for 1 Jobs/);
+    const cliReverse = execFileSync(CLI, ['analyze', '--reverse', '--job', file('eight_job.classad'), '--machines', file('eight_machines.classad'), '--which', '3'], { encoding: 'utf8' });
+    assert.equal((await page.locator('#reverse-report').textContent()).trim(), cliReverse.trim(), 'the CLI\'s reverse report');
+  }, { hash: '#example=000-eight' });
+});
+
+// ---------------------------------------------------------------------------
+// The ways in, and what persists.
+
+test('ways in: the header, the evaluator\'s "Why doesn\'t it match?", a job of the match matrix', T, async () => {
+  await scenario('an-from-evaluator', async ({ page }) => {
+    // The default workbench: MY is a machine, TARGET the job.
+    await page.click('#why-no-match');
+    await page.waitForSelector('main[aria-label="Analyzer"]');
+    const s = await summary(page);
+    assert.equal(s.of, 2);
+    assert.equal(await page.locator('#match-jobs option:checked').textContent(), 'jobs');
+    await page.click('nav .tab:has-text("Workbench")');
+    await page.click('nav .tab:has-text("Analyze")');
+    await summary(page);
+  });
+  await scenario('an-from-matrix', async ({ page }) => {
+    await page.waitForSelector('.matrix-canvas[data-cell]');
+    await page.waitForFunction(() => document.querySelector('.matrix-canvas')?.width > 0);
+    // Click the label of the third job (left of the cells).
+    const box = await page.locator('.matrix-scroll').boundingBox();
+    const g = await page.evaluate(() => {
+      const cv = document.querySelector('.matrix-canvas');
+      return { top: +cv.dataset.top, cell: +cv.dataset.cell };
+    });
+    await page.mouse.click(box.x + 30, box.y + g.top + 2 * g.cell + g.cell / 2);
+    await page.waitForSelector('main[aria-label="Analyzer"]');
+    await summary(page);
+    assert.equal(await page.locator('#analyze-job').inputValue(), '2');
+    const label = await page.locator('#analyze-job option:checked').textContent();
+    assert.match(await page.locator('.an-of strong').textContent(), new RegExp(`^Job ${label}: of 3 machines`), 'the job\'s own label');
+    // From an opened pair.
+    await page.click('nav .tab:has-text("Matrix")');
+    await page.waitForFunction(() => document.querySelector('.matrix-canvas')?.width > 0);
+    const b2 = await page.locator('.matrix-scroll').boundingBox();
+    const g2 = await page.evaluate(() => {
+      const cv = document.querySelector('.matrix-canvas');
+      return { left: +cv.dataset.left, top: +cv.dataset.top, cell: +cv.dataset.cell };
+    });
+    await page.mouse.click(b2.x + g2.left + g2.cell / 2, b2.y + g2.top + g2.cell + g2.cell / 2);
+    await page.click('#analyze-job-row');
+    await page.waitForSelector('main[aria-label="Analyzer"]');
+    await summary(page);
+    assert.equal(await page.locator('#analyze-job').inputValue(), '1');
+  }, { hash: '#example=000-matrix' });
+});
+
+test('the analyzer\'s choices autosave and travel in share links', T, async () => {
+  let link;
+  await scenario('an-persist', async ({ page }) => {
+    await summary(page);
+    await page.locator('#clause-0 tr.pred[data-predicate="2"] button.pin').click();
+    await page.locator('.suggestion[data-metric=M1] button.apply').first().click();
+    await page.waitForSelector('#edits');
+    await page.waitForFunction((k) => JSON.parse(localStorage.getItem(k) ?? '{}').analyze?.overrides?.length === 1, AUTOSAVE);
+    const saved = await page.evaluate((k) => JSON.parse(localStorage.getItem(k)), AUTOSAVE);
+    assert.equal(saved.view, 'analyze');
+    assert.deepEqual(saved.analyze.fixed, [[0, 1]], 'Memory, pinned as predicate 3, is predicate 2 once Arch is removed');
+    assert.equal(saved.analyze.overrides[0][0], 'Requirements');
+    // A reload opens the same analysis.
+    await page.reload();
+    await page.waitForSelector('#edits', { timeout: 30_000 });
+    await summaryIs(page, 'rejected_by_job', 6);
+    assert.equal(await page.locator('#clause-0 tr.pred[data-predicate="1"] button.pin').getAttribute('aria-pressed'), 'true', 'the pin moved with its predicate');
+    await page.click('#share');
+    link = await page.evaluate(() => navigator.clipboard.readText());
+  }, { hash: '#example=000-eight', clipboard: true });
+  await scenario('an-persist-link', async ({ page }) => {
+    await page.goto(link);
+    await page.waitForSelector('#edits', { timeout: 30_000 });
+    await summaryIs(page, 'rejected_by_job', 6);
+    assert.match(await page.locator('#edits').textContent(), /Requirements = other\.OpSys == "SOLARIS"/);
+  });
+});
