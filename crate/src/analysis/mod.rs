@@ -92,6 +92,10 @@ pub struct Analysis {
     /// Where a bound stopped an exponential part, or anything else a
     /// reader must know to trust the numbers.
     pub notes: Vec<String>,
+    /// The machines (indices) the job's requirements accept: what the
+    /// playground's Nobody Likes Me plane is drawn over.
+    #[serde(skip)]
+    pub wanted: Vec<usize>,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -398,6 +402,9 @@ pub fn analyze_with_progress(
         steps,
         job_attributes: steps::job_attributes(&req, job),
         notes,
+        wanted: (0..machines.len())
+            .filter(|&i| accepted.contains(groups.of[i] as usize))
+            .collect(),
     })
 }
 

@@ -131,10 +131,11 @@ pub fn answer(
         position: req.job,
     };
     let a = analyze_with_progress(&job, machines, &o, progress).map_err(|e| e.message)?;
-    let lattices = lattices(&a, &job, machines, o.eval);
+    let lattices = lattices(&a);
     let mut notes = vec![];
-    let all: Vec<usize> = (0..machines.len()).collect();
-    let r = super::nobody::rectangles(&job, machines, &all, o.eval, &mut notes);
+    // The plane is drawn over the machines the job wants: the ones whose
+    // own requirements decide whether it runs.
+    let r = super::nobody::rectangles(&job, machines, &a.wanted, o.eval, &mut notes);
     let plane_attributes: Vec<String> = r
         .numbers
         .keys()
@@ -153,38 +154,24 @@ pub fn answer(
     })
 }
 
-fn lattices(a: &Analysis, job: &Arc<ClassAd>, machines: &[Arc<ClassAd>], opts: EvalOptions) -> Vec<LatticeGrid> {
-    let mut ev = Evaluator::new(opts);
+/// Every subset of each small failing clause, from its maximal succeeding
+/// subsets (the analysis computed them from the boolean table): a subset
+/// succeeds exactly when some MSS contains it.
+fn lattices(a: &Analysis) -> Vec<LatticeGrid> {
     let mut out = vec![];
     for (ci, c) in a.clauses.iter().enumerate() {
         let k = c.predicates.len();
         if c.matches > 0 || k == 0 || k > LATTICE_MAX {
             continue;
         }
-        let exprs: Vec<_> = c
-            .predicates
+        let mss: Vec<u64> = a
+            .succeeding
             .iter()
-            .filter_map(|p| crate::parser::parse_expr_with(&p.text, crate::Dialect::Modern, opts.mode).ok())
+            .filter(|s| s.clause == ci)
+            .map(|s| s.predicates.iter().fold(0u64, |m, &j| m | 1 << j))
             .collect();
-        if exprs.len() != k {
-            continue;
-        }
-        // Rows of the boolean table, then every subset against them.
-        let mut rows: Vec<u64> = machines
-            .iter()
-            .map(|m| {
-                ev.set_ads(Some(job.clone()), Some(m.clone()));
-                exprs
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, e)| ev.eval_expr(e).is_true())
-                    .fold(0u64, |acc, (j, _)| acc | 1 << j)
-            })
-            .collect();
-        rows.sort_unstable();
-        rows.dedup();
         let succeeds = (0..1u64 << k)
-            .map(|s| s == 0 || rows.iter().any(|&r| r & s == s))
+            .map(|s| s == 0 || mss.iter().any(|&m| s & !m == 0))
             .collect();
         out.push(LatticeGrid {
             clause: ci,
