@@ -281,6 +281,18 @@ pub fn analyze_with_progress(
             .filter(|f| f.clause.is_none_or(|c| c == ci) && f.predicate < k.min(64))
             .fold(0u64, |m, f| m | 1 << f.predicate)
     };
+    for f in &o.fixed {
+        let exists = match f.clause {
+            Some(c) => dnf.clauses.get(c).is_some_and(|cl| f.predicate < cl.len()),
+            None => dnf.clauses.iter().any(|cl| f.predicate < cl.len()),
+        };
+        if !exists {
+            notes.push(match f.clause {
+                Some(c) => format!("fixed predicate {c}:{} does not exist (clauses and predicates count from 0)", f.predicate),
+                None => format!("fixed predicate {} does not exist in any clause (predicates count from 0)", f.predicate),
+            });
+        }
+    }
     let mut clauses = vec![];
     for (ci, clause) in dnf.clauses.iter().enumerate() {
         let ix = &atom_index[ci];
