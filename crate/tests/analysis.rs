@@ -253,6 +253,19 @@ fn section_3_3_third_report() {
 }
 
 #[test]
+fn specialization_keeps_three_valued_logic() {
+    // `undefined || true` is true and `undefined && false` false: folding
+    // the job's own attributes must not turn them into undefined.
+    let m = vec![Arc::new(parse_classad("[Name = \"m\"; Requirements = true]").unwrap())];
+    for (req, rejected) in [("(undefined) || (0 <= b)", 0), ("!((undefined) && (b > 0))", 0), ("(undefined) && (b < 0)", 1)] {
+        let job = Arc::new(parse_classad(&format!("[b = 0; Requirements = {req}]")).unwrap());
+        let a = analyze(&job, &m, &AnalysisOptions::default()).unwrap();
+        check_claims(&job, &m, &a);
+        assert_eq!(a.summary.rejected_by_job, rejected, "{req}: {}", a.specialized);
+    }
+}
+
+#[test]
 fn no_requirements_is_a_clear_error() {
     let job = Arc::new(parse_classad("[Owner = \"x\"]").unwrap());
     let e = analyze(&job, &[], &AnalysisOptions::default()).unwrap_err();

@@ -147,6 +147,9 @@ pub fn binary(op: BinaryOp, l: &Value, r: &Value) -> Value {
             Some(b) => Value::Bool(!b),
             None => Value::Error,
         },
+        // Three-valued: `undefined || true` is true, `undefined && false`
+        // false (the early returns below are for the other operators).
+        And | Or => logic(op, l, r),
         _ => {
             if l.is_error() || r.is_error() {
                 return Value::Error;
@@ -158,8 +161,7 @@ pub fn binary(op: BinaryOp, l: &Value, r: &Value) -> Value {
                 Add | Sub | Mul | Div | Mod => arith(op, l, r),
                 Eq | Ne | Lt | Le | Gt | Ge => compare(op, l, r),
                 BitAnd | BitOr | BitXor | Shl | Shr | Ushr => bits(op, l, r),
-                And | Or => logic(op, l, r),
-                MetaEq | MetaNe | Is | Isnt => unreachable!(),
+                And | Or | MetaEq | MetaNe | Is | Isnt => unreachable!(),
             }
         }
     }

@@ -1,0 +1,211 @@
+//! One-dimensional indexes (thesis §4.4.1, §4.5.3): one per mangled
+//! dimension.
+//!
+//! Numbers are mapped to `u64` keys that sort as the reals do
+//! ([`key`]), so an open bound is the neighbouring key and every interval
+//! is closed: `x > 5` is `[key(5) + 1, key(+inf)]`. Then
+//!
+//! - [`IntervalIndex`] holds the exported intervals of rectangles and
+//!   answers *stabbing* queries (which intervals contain this point?) — an
+//!   interval tree (the `iset` crate: a red-black tree augmented with
+//!   subtree bounds; O(log n + k) per query, O(log n) per removal);
+//! - [`PointIndex`] holds the imported points of ads and answers *window*
+//!   queries (which points lie in this interval?) — an ordered set, also
+//!   O(log n + k);
+//! - [`StringIndex`] holds string pieces: strings compare only by equality
+//!   (ignoring ASCII case) in what the index represents, so a string
+//!   dimension is a hash of case-folded values.
+//!
+//! All three support removal of a consumed id.
+
+use std::collections::BTreeSet;
+
+use iset::IntervalMap;
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use crate::analysis::intervals::NumInterval;
+
+/// A key that sorts as the reals do: NaN must not be passed (it has no
+/// place); `-0.0` and `0.0` should be merged by the caller (`x + 0.0`).
+pub fn key(x: f64) -> u64 {
+    let b = x.to_bits();
+    if b >> 63 == 1 {
+        !b
+    } else {
+        b | (1 << 63)
+    }
+}
+
+/// The closed key range of an interval; `None` when it holds no real.
+pub fn key_range(i: &NumInterval) -> Option<(u64, u64)> {
+    if i.is_nan() || i.is_empty() {
+        return None;
+    }
+    let (lo, hi) = (key(i.lo + 0.0), key(i.hi + 0.0));
+    let lo = if i.lo_closed { Some(lo) } else { lo.checked_add(1) }?;
+    let hi = if i.hi_closed { Some(hi) } else { hi.checked_sub(1) }?;
+    (lo <= hi).then_some((lo, hi))
+}
+
+/// Closed numeric intervals of rectangles, queried by a point.
+#[derive(Default)]
+pub struct IntervalIndex {
+    map: IntervalMap<u64, usize>,
+}
+
+impl IntervalIndex {
+    pub fn insert(&mut self, i: &NumInterval, id: usize) {
+        // The tree's ranges are half-open; the last key (a NaN pattern,
+        // never a real) is left out.
+        if let Some((lo, hi)) = key_range(i).filter(|(_, hi)| *hi < u64::MAX) {
+            self.map.force_insert(lo..hi + 1, id);
+        }
+    }
+    pub fn remove(&mut self, i: &NumInterval, id: usize) {
+        if let Some((lo, hi)) = key_range(i).filter(|(_, hi)| *hi < u64::MAX) {
+            self.map.remove_where(lo..hi + 1, |v| *v == id);
+        }
+    }
+    /// Ids of the intervals containing `x` (not NaN).
+    pub fn stab(&self, x: f64, out: &mut impl FnMut(usize)) {
+        for &id in self.map.values_overlap(key(x + 0.0)) {
+            out(id);
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+/// Numeric points of ads, queried by an interval.
+#[derive(Default)]
+pub struct PointIndex {
+    set: BTreeSet<(u64, usize)>,
+}
+
+impl PointIndex {
+    pub fn insert(&mut self, x: f64, id: usize) {
+        self.set.insert((key(x + 0.0), id));
+    }
+    pub fn remove(&mut self, x: f64, id: usize) {
+        self.set.remove(&(key(x + 0.0), id));
+    }
+    /// Ids of the points inside `i`.
+    pub fn window(&self, i: &NumInterval, out: &mut impl FnMut(usize)) {
+        if let Some((lo, hi)) = key_range(i) {
+            for &(_, id) in self.set.range((lo, 0)..=(hi, usize::MAX)) {
+                out(id);
+            }
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.set.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.set.is_empty()
+    }
+}
+
+/// Case-folded strings to ids.
+#[derive(Default)]
+pub struct StringIndex {
+    map: FxHashMap<String, FxHashSet<usize>>,
+}
+
+impl StringIndex {
+    pub fn insert(&mut self, s: &str, id: usize) {
+        self.map.entry(s.to_ascii_lowercase()).or_default().insert(id);
+    }
+    pub fn remove(&mut self, s: &str, id: usize) {
+        let k = s.to_ascii_lowercase();
+        if let Some(set) = self.map.get_mut(&k) {
+            set.remove(&id);
+            if set.is_empty() {
+                self.map.remove(&k);
+            }
+        }
+    }
+    pub fn get(&self, s: &str, out: &mut impl FnMut(usize)) {
+        if let Some(set) = self.map.get(&s.to_ascii_lowercase()) {
+            set.iter().for_each(|&id| out(id));
+        }
+    }
+    pub fn len(&self) -> usize {
+        self.map.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.map.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn iv(lo: f64, lo_closed: bool, hi: f64, hi_closed: bool) -> NumInterval {
+        NumInterval { lo, lo_closed, hi, hi_closed }
+    }
+
+    fn stab(t: &IntervalIndex, x: f64) -> Vec<usize> {
+        let mut v = vec![];
+        t.stab(x, &mut |i| v.push(i));
+        v.sort_unstable();
+        v
+    }
+
+    #[test]
+    fn keys_sort_as_reals() {
+        let xs = [f64::NEG_INFINITY, -1e300, -5.0, -1e-310, 0.0, 1e-310, 0.5, 5.0, 1e300, f64::INFINITY];
+        for w in xs.windows(2) {
+            assert!(key(w[0]) < key(w[1]), "{w:?}");
+        }
+        assert_eq!(key(-0.0 + 0.0), key(0.0));
+    }
+
+    #[test]
+    fn open_and_closed_bounds() {
+        let mut t = IntervalIndex::default();
+        t.insert(&iv(5.0, false, f64::INFINITY, true), 0); // > 5
+        t.insert(&iv(f64::NEG_INFINITY, true, 5.0, true), 1); // <= 5
+        t.insert(&NumInterval::point(7.0), 2);
+        t.insert(&NumInterval::point(7.0), 3);
+        t.insert(&iv(3.0, false, 3.0, true), 4); // empty
+        assert_eq!(stab(&t, 5.0), vec![1]);
+        assert_eq!(stab(&t, 5.000000001), vec![0]);
+        assert_eq!(stab(&t, 7.0), vec![0, 2, 3]);
+        assert_eq!(stab(&t, f64::INFINITY), vec![0]);
+        assert_eq!(stab(&t, f64::NEG_INFINITY), vec![1]);
+        t.remove(&NumInterval::point(7.0), 2);
+        assert_eq!(stab(&t, 7.0), vec![0, 3]);
+        assert_eq!(t.len(), 3);
+    }
+
+    #[test]
+    fn windows_over_points() {
+        let mut p = PointIndex::default();
+        for (i, x) in [1.0, 5.0, 5.0, 9.0, -0.0].into_iter().enumerate() {
+            p.insert(x, i);
+        }
+        let mut v = vec![];
+        p.window(&iv(0.0, true, 5.0, false), &mut |i| v.push(i));
+        assert_eq!(v, vec![4, 0]);
+        p.remove(5.0, 1);
+        let mut v = vec![];
+        p.window(&iv(5.0, true, 9.0, true), &mut |i| v.push(i));
+        assert_eq!(v, vec![2, 3]);
+    }
+
+    #[test]
+    fn strings_ignore_case() {
+        let mut s = StringIndex::default();
+        s.insert("INTEL", 1);
+        s.insert("intel", 2);
+        s.remove("Intel", 1);
+        let mut v = vec![];
+        s.get("iNtEl", &mut |i| v.push(i));
+        assert_eq!(v, vec![2]);
+    }
+}
