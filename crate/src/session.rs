@@ -360,7 +360,7 @@ impl Session {
                 Err(e) => *e,
             },
             PoolRequest::Analyze(req) => match self.pair_of(&req.jobs, &req.machines) {
-                Ok((j, m)) => match crate::analysis::view::answer(&j.ads, &m.ads, &req, progress) {
+                Ok((j, m)) => match crate::analysis::view::answer(&j.ads, &m.ads, Some(m.compiled(req.mode)), &req, progress) {
                     Ok(view) => PoolResponse::Analysis(Box::new(view)),
                     Err(message) => PoolResponse::Failed { message },
                 },

@@ -348,6 +348,20 @@ proptest! {
         let a = analyze(&job, &machines, &AnalysisOptions::default()).unwrap();
         check_claims(&job, &machines, &a);
         let _ = report::render(&a);
+        // With the machines compiled (the session's path): the same analysis.
+        let compiled: Vec<_> = machines
+            .iter()
+            .map(|m| classad::compiled::CompiledAd::new(m.clone(), EvalOptions::default(), DEFAULT_REQUIREMENTS))
+            .collect();
+        let b = classad::analysis::analyze_compiled(
+            &job,
+            &machines,
+            Some(&classad::analysis::Compiled { machines: &compiled }),
+            &AnalysisOptions::default(),
+            &mut |_, _| true,
+        )
+        .unwrap();
+        prop_assert_eq!(serde_json::to_string(&a).unwrap(), serde_json::to_string(&b).unwrap());
         // Suggestions: M1 fewest changes first, then most machines.
         let m1: Vec<_> = a.suggestions.iter().filter(|s| s.metric == "M1").collect();
         for w in m1.windows(2) {

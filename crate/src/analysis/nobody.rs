@@ -58,6 +58,7 @@ pub struct JobChange {
 pub fn job_changes(
     job: &Arc<ClassAd>,
     machines: &[Arc<ClassAd>],
+    compiled: Option<&super::Compiled>,
     rejecting: &[usize],
     opts: EvalOptions,
     notes: &mut Vec<String>,
@@ -115,19 +116,29 @@ pub fn job_changes(
             continue;
         }
         let changed = Arc::new(changed);
+        // Compiled when the caller keeps the machines compiled (the same
+        // answers as evaluating, `crate/tests/compiled.rs`).
+        let jobs_compiled = compiled.map(|c| (c.machines, c.job(&changed, opts), c.job(job, opts)));
+        let machine_accepts = |ev: &mut Evaluator, i: usize, which: &Arc<ClassAd>, original: bool| match &jobs_compiled {
+            Some((mc, cj, oj)) => mc[i].accepts(if original { oj } else { cj }, ev),
+            None => accepts(ev, &machines[i], which, DEFAULT_REQUIREMENTS),
+        };
         let after: Vec<usize> = (0..machines.len())
-            .filter(|&i| accepts(&mut ev, &machines[i], &changed, DEFAULT_REQUIREMENTS))
+            .filter(|&i| machine_accepts(&mut ev, i, &changed, false))
             .collect();
         let matches = after.len() as u64;
         // The changed job's own requirements may read what changed
         // (`TARGET.VirtualMemory > ImageSize`): both ways, evaluated.
         let mutual = after
             .iter()
-            .filter(|&&i| accepts(&mut ev, &changed, &machines[i], DEFAULT_REQUIREMENTS))
+            .filter(|&&i| match &jobs_compiled {
+                Some((mc, cj, _)) => cj.accepts(&mc[i], &mut ev),
+                None => accepts(&mut ev, &changed, &machines[i], DEFAULT_REQUIREMENTS),
+            })
             .count() as u64;
         let gained: Vec<usize> = after
             .into_iter()
-            .filter(|&i| !accepts(&mut ev, &machines[i], job, DEFAULT_REQUIREMENTS))
+            .filter(|&i| !machine_accepts(&mut ev, i, job, true))
             .collect();
         if gained.is_empty() {
             continue;

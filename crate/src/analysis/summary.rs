@@ -42,11 +42,13 @@ pub struct MachineCounts {
 pub fn summarize(
     job: &Arc<ClassAd>,
     machines: &[Arc<ClassAd>],
+    compiled: Option<&super::Compiled>,
     groups: &Groups,
     accepted: &FixedBitSet,
     opts: EvalOptions,
 ) -> (Summary, Option<MachineCounts>, Vec<usize>) {
     let mut ev = Evaluator::new(opts);
+    let job_compiled = compiled.map(|c| c.job(job, opts));
     let mut s = Summary::default();
     let mut rejects_job = vec![];
     // Category of each machine: 0 rejected by job, 1 rejects job, 2 busy, 3 willing.
@@ -59,7 +61,11 @@ pub fn summarize(
             // Machines' own policies read their own dynamic attributes
             // (LoadAvg, KeyboardIdle): nearly every one differs, so each
             // is evaluated rather than fingerprinted.
-            if !accepts(&mut ev, m, job, DEFAULT_REQUIREMENTS) {
+            let ok = match (compiled, &job_compiled) {
+                (Some(c), Some(j)) => c.machines[i].accepts(j, &mut ev),
+                _ => accepts(&mut ev, m, job, DEFAULT_REQUIREMENTS),
+            };
+            if !ok {
                 s.reject_job += 1;
                 rejects_job.push(i);
                 1

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 
 use super::intervals::Constraint;
 use super::partition::{self, Limits, Rect};
-use super::{analyze_with_progress, Analysis, AnalysisOptions, Fixed};
+use super::{Analysis, AnalysisOptions, Fixed};
 use crate::ast::ClassAd;
 use crate::eval::{EvalOptions, Evaluator, Mode};
 use crate::time::Clock;
@@ -101,6 +101,7 @@ pub struct Span1 {
 pub fn answer(
     jobs: &[Arc<ClassAd>],
     machines: &[Arc<ClassAd>],
+    compiled: Option<&[crate::compiled::CompiledAd]>,
     req: &AnalyzeRequest,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<AnalysisView, String> {
@@ -130,7 +131,8 @@ pub fn answer(
         all_steps: req.all_steps,
         position: req.job,
     };
-    let a = analyze_with_progress(&job, machines, &o, progress).map_err(|e| e.message)?;
+    let compiled = compiled.map(|machines| super::Compiled { machines });
+    let a = super::analyze_compiled(&job, machines, compiled.as_ref(), &o, progress).map_err(|e| e.message)?;
     let lattices = lattices(&a);
     let mut notes = vec![];
     // The plane is drawn over the machines the job wants: the ones whose
