@@ -46,7 +46,7 @@ struct Specializer<'a> {
     ctx: &'a SpecContext,
     ev: Evaluator,
     /// Attributes being inlined (cycle guard).
-    active: HashSet<(bool, String)>,
+    active: HashSet<(bool, Arc<str>)>,
 }
 
 fn lit(v: Value, like: &Expr) -> Expr {
@@ -211,24 +211,24 @@ impl Specializer<'_> {
         } else {
             self.ctx.my.clone()
         };
-        let def = ad.get(&name.key)?.clone();
+        let def = ad.get(&name.key)?;
         if in_target {
             // The target's attributes are evaluated in the target's scope;
             // only fully known values are substituted.
             let mut ev = Evaluator::new(self.ctx.opts);
-            ev.set_ads(Some(ad), Some(self.ctx.my.clone()));
-            let v = ev.eval_expr(&def);
+            ev.set_ads(Some(ad.clone()), Some(self.ctx.my.clone()));
+            let v = ev.eval_expr(def);
             return if v.is_undefined() {
                 None
             } else {
                 Some(lit(v, at))
             };
         }
-        let key = (in_target, name.key.to_string());
+        let key = (in_target, name.key.clone());
         if !self.active.insert(key.clone()) {
             return None;
         }
-        let s = self.spec(&def, depth);
+        let s = self.spec(def, depth);
         self.active.remove(&key);
         Some(match s.kind {
             ExprKind::Literal(_) | ExprKind::Attr { .. } | ExprKind::Paren(_) => {
