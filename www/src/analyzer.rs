@@ -817,7 +817,9 @@ mod tests {
         // Figure 5: a plane over the two attributes the machines constrain.
         let v = analyze("figure5", serde_json::json!({}));
         assert_eq!(v.plane_attributes, vec!["ImageSize", "MemoryRequirements"]);
-        assert!(v.plane.is_none());
+        // No axes asked for: the engine draws the first two.
+        let p = v.plane.as_ref().map(|p| (p.x.as_str(), p.y.as_str()));
+        assert_eq!(p, Some(("ImageSize", "MemoryRequirements")));
         assert_eq!(v.analysis.job_changes.len(), 3);
         let v = analyze(
             "figure5",

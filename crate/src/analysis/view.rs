@@ -37,7 +37,9 @@ pub struct AnalyzeRequest {
     pub overrides: Vec<(String, String)>,
     #[serde(default)]
     pub all_steps: bool,
-    /// Two job attributes to draw the Nobody Likes Me plane over.
+    /// Two job attributes to draw the Nobody Likes Me plane over (by
+    /// default, or when the machines do not constrain them, the first two
+    /// of `plane_attributes`).
     #[serde(default)]
     pub plane: Option<(String, String)>,
     #[serde(default)]
@@ -143,10 +145,17 @@ pub fn answer(
         .keys()
         .cloned()
         .collect();
-    let plane = req
-        .plane
-        .as_ref()
-        .map(|(x, y)| plane(&job, &r, x, y, o.eval));
+    // The chosen axes when the machines constrain both, else the first two
+    // (as the view picks them, so its first answer needs no second request).
+    let offered = |a: &str| plane_attributes.iter().any(|p| p.eq_ignore_ascii_case(a));
+    let axes = match &req.plane {
+        Some((x, y)) if offered(x) && offered(y) && !x.eq_ignore_ascii_case(y) => Some((x.clone(), y.clone())),
+        _ => match plane_attributes.as_slice() {
+            [x, y, ..] => Some((x.clone(), y.clone())),
+            _ => None,
+        },
+    };
+    let plane = axes.as_ref().map(|(x, y)| plane(&job, &r, x, y, o.eval));
     Ok(AnalysisView {
         report: super::report::render(&a),
         analysis: serde_json::to_value(&a).map_err(|e| e.to_string())?,

@@ -108,7 +108,9 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
         Rc::as_ptr(&props.machines) as usize,
         s.job,
         s.edits(),
-        axes.clone(),
+        // The chosen axes, not the ones shown: the engine picks the same
+        // defaults, so a first answer does not ask for a second.
+        s.plane.clone(),
         s.all_steps,
         props.mode,
         props.clock.clone(),
