@@ -19,6 +19,7 @@ pub mod diagnostic;
 pub mod eval;
 pub mod formats;
 pub mod functions;
+pub mod gang;
 pub mod index;
 pub mod lexer;
 pub mod matching;

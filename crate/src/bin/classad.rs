@@ -170,6 +170,24 @@ enum Cmd {
         dialect: DialectArg,
         file: Option<String>,
     },
+    /// Gangmatch each request against the offers (thesis ch. 3 and 5): one
+    /// line per request in processing order, `REQUEST LABEL=OFFER …` (ports
+    /// of non-root offers as `OFFER.LABEL=OFFER`) or `REQUEST -`; last line
+    /// `# evaluations=N probes=N backtracks=N gangs=N seconds=S`.
+    Gang {
+        /// naive (default); lr, rl, lrc, rlc, dyn, dyns, dynsr are not built yet.
+        #[arg(long, default_value = "naive")]
+        algorithm: String,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        #[arg(long)]
+        requests: String,
+        #[arg(long)]
+        offers: String,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 fn dialect(d: DialectArg) -> Dialect {
@@ -547,6 +565,59 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             } else {
                 ExitCode::from(1)
             })
+        }
+        Cmd::Gang {
+            algorithm,
+            seed,
+            requests,
+            offers,
+            json,
+        } => {
+            use classad::gang::{gangmatch, Algorithm, GangOptions};
+            let algorithm = Algorithm::parse(&algorithm).ok_or_else(|| {
+                format!(
+                    "unknown algorithm {algorithm}: expected naive, lr, rl, lrc, rlc, dyn, dyns or dynsr"
+                )
+            })?;
+            let (req_ads, _) = read_ads(&requests)?;
+            let (offer_ads, _) = read_ads(&offers)?;
+            let opts = GangOptions {
+                algorithm,
+                seed,
+                ..GangOptions::default()
+            };
+            let result = gangmatch(&req_ads, &offer_ads, &opts).map_err(|e| e.to_string())?;
+            for (i, msg) in &result.offer_errors {
+                eprintln!("{offers}: offer {}: {msg} (left out)", i + 1);
+            }
+            for r in &result.requests {
+                if let Some(msg) = &r.error {
+                    eprintln!("{requests}: request {}: {msg}", r.name);
+                }
+                if r.limit_hit {
+                    eprintln!(
+                        "request {}: gave up after {} evaluations (limit {})",
+                        r.name, r.evaluations, opts.max_evaluations_per_request
+                    );
+                }
+            }
+            if json {
+                let text = serde_json::to_string_pretty(&result).map_err(|e| e.to_string())?;
+                println!("{text}");
+            } else {
+                for r in &result.requests {
+                    match &r.gang {
+                        Some(g) => println!("{} {}", r.name, g.line()),
+                        None => println!("{} -", r.name),
+                    }
+                }
+                let c = &result.counters;
+                println!(
+                    "# evaluations={} probes={} backtracks={} gangs={} seconds={:.3}",
+                    c.evaluations, c.probes, c.backtracks, c.gangs, c.seconds
+                );
+            }
+            Ok(ExitCode::SUCCESS)
         }
     }
 }

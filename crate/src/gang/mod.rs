@@ -1,0 +1,347 @@
+//! Gangmatching (thesis ch. 3 and 5): a request's ports are docked with
+//! several offers at once, atomically. `model` reads ports, `dock` builds
+//! Figure 32's evaluation environment and tests dockings, `naive` is the
+//! ranked naive search (the default algorithm).
+
+pub mod dock;
+pub mod model;
+pub mod naive;
+
+use std::sync::Arc;
+
+use serde::Serialize;
+
+use crate::ast::ClassAd;
+use crate::eval::{EvalOptions, Evaluator};
+use crate::value::Value;
+
+use model::{ports_of, GangAd};
+
+/// The gangmatching algorithms of chapter 5.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Algorithm {
+    Naive,
+    Lr,
+    Rl,
+    Lrc,
+    Rlc,
+    Dyn,
+    Dyns,
+    Dynsr,
+}
+
+impl Algorithm {
+    pub fn parse(s: &str) -> Option<Algorithm> {
+        Some(match s.to_ascii_lowercase().as_str() {
+            "naive" => Algorithm::Naive,
+            "lr" => Algorithm::Lr,
+            "rl" => Algorithm::Rl,
+            "lrc" => Algorithm::Lrc,
+            "rlc" => Algorithm::Rlc,
+            "dyn" => Algorithm::Dyn,
+            "dyns" => Algorithm::Dyns,
+            "dynsr" => Algorithm::Dynsr,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct GangOptions {
+    pub algorithm: Algorithm,
+    pub seed: u64,
+    /// Expression evaluations allowed per request before it is given up
+    /// (reported as `limit_hit`).
+    pub max_evaluations_per_request: u64,
+    /// At most this many ads in one gang.
+    pub max_gang_ads: usize,
+    /// Order requests by `negotiate::root_order` (default policy) rather
+    /// than file order.
+    pub root_order: bool,
+    pub eval: EvalOptions,
+}
+
+impl Default for GangOptions {
+    fn default() -> Self {
+        GangOptions {
+            algorithm: Algorithm::Naive,
+            seed: 0,
+            max_evaluations_per_request: 1_000_000,
+            max_gang_ads: 64,
+            root_order: true,
+            eval: EvalOptions::default(),
+        }
+    }
+}
+
+/// Which ad: a request or an offer, by 0-based position in its list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "kind", content = "index", rename_all = "lowercase")]
+pub enum AdRef {
+    Request(usize),
+    Offer(usize),
+}
+
+/// One port of a gang member and what it is docked to.
+#[derive(Clone, Debug, Serialize)]
+pub struct PortDock {
+    pub port: usize,
+    pub label: String,
+    /// The member (index into `Gang::members`) and its port.
+    pub member: usize,
+    pub member_port: usize,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Member {
+    pub ad: AdRef,
+    pub name: String,
+    /// The port docked to the parent (None for the root).
+    pub parent_port: Option<usize>,
+    pub ports: Vec<PortDock>,
+}
+
+/// A gang: members[0] is the root request, the others offers in the
+/// order they were docked.
+#[derive(Clone, Debug, Serialize)]
+pub struct Gang {
+    pub members: Vec<Member>,
+}
+
+impl Gang {
+    /// The offers of the gang.
+    pub fn offers(&self) -> Vec<usize> {
+        self.members
+            .iter()
+            .filter_map(|m| match m.ad {
+                AdRef::Offer(o) => Some(o),
+                AdRef::Request(_) => None,
+            })
+            .collect()
+    }
+
+    /// `LABEL=OFFER …` for the root's ports, then `OFFER.LABEL=OFFER` for
+    /// the other ports of non-root members.
+    pub fn line(&self) -> String {
+        let mut parts = Vec::new();
+        for (k, m) in self.members.iter().enumerate() {
+            for d in &m.ports {
+                if k != 0 && Some(d.port) == m.parent_port {
+                    continue;
+                }
+                let to = &self.members[d.member].name;
+                if k == 0 {
+                    parts.push(format!("{}={}", d.label, to));
+                } else {
+                    parts.push(format!("{}.{}={}", m.name, d.label, to));
+                }
+            }
+        }
+        parts.join(" ")
+    }
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RequestOutcome {
+    pub request: usize,
+    pub name: String,
+    pub gang: Option<Gang>,
+    /// The request's ports are unusable.
+    pub error: Option<String>,
+    /// The evaluation budget ran out before an answer.
+    pub limit_hit: bool,
+    pub evaluations: u64,
+    pub backtracks: u64,
+}
+
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Counters {
+    pub evaluations: u64,
+    pub probes: u64,
+    pub backtracks: u64,
+    pub gangs: u64,
+    pub seconds: f64,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct GangResult {
+    pub algorithm: Algorithm,
+    /// In processing order.
+    pub requests: Vec<RequestOutcome>,
+    /// Offers left out because their ports are unusable: (offer, message).
+    pub offer_errors: Vec<(usize, String)>,
+    pub counters: Counters,
+}
+
+/// Why no run happened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GangError {
+    NotBuilt(Algorithm),
+}
+
+impl std::fmt::Display for GangError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GangError::NotBuilt(a) => write!(
+                f,
+                "algorithm {} is not built yet (only naive is)",
+                format!("{a:?}").to_ascii_lowercase()
+            ),
+        }
+    }
+}
+
+impl std::error::Error for GangError {}
+
+/// An ad's display name: its `Name` (a string), else its 1-based position.
+pub fn ad_name(ad: &Arc<ClassAd>, index: usize) -> String {
+    if ad.position("Name").is_some() {
+        let mut ev = Evaluator::new(EvalOptions::default());
+        ev.set_ads(Some(ad.clone()), None);
+        if let Value::Str(s) = ev.eval_attr("Name") {
+            return s.to_string();
+        }
+    }
+    (index + 1).to_string()
+}
+
+/// Gangmatch every request against the offers; gangs consume their offers.
+pub fn gangmatch(
+    requests: &[Arc<ClassAd>],
+    offers: &[Arc<ClassAd>],
+    opts: &GangOptions,
+) -> Result<GangResult, GangError> {
+    if opts.algorithm != Algorithm::Naive {
+        return Err(GangError::NotBuilt(opts.algorithm));
+    }
+    let start = std::time::Instant::now();
+    let nr = requests.len();
+    let mut ads: Vec<GangAd> = Vec::with_capacity(nr + offers.len());
+    let mut req_errors: Vec<Option<String>> = Vec::with_capacity(nr);
+    let mut free = vec![false; nr + offers.len()];
+    let mut offer_errors = Vec::new();
+    let placeholder = |ad: &Arc<ClassAd>| GangAd {
+        ad: ad.clone(),
+        ports: Vec::new(),
+        implicit: false,
+    };
+    for r in requests {
+        match ports_of(r) {
+            Ok(g) => {
+                ads.push(g);
+                req_errors.push(None);
+            }
+            Err(e) => {
+                ads.push(placeholder(r));
+                req_errors.push(Some(e.to_string()));
+            }
+        }
+    }
+    for (i, o) in offers.iter().enumerate() {
+        match ports_of(o) {
+            Ok(g) => {
+                ads.push(g);
+                free[nr + i] = true;
+            }
+            Err(e) => {
+                ads.push(placeholder(o));
+                offer_errors.push((i, e.to_string()));
+            }
+        }
+    }
+    let req_names: Vec<String> = requests.iter().enumerate().map(|(i, a)| ad_name(a, i)).collect();
+    let offer_names: Vec<String> = offers.iter().enumerate().map(|(i, a)| ad_name(a, i)).collect();
+    let order = if opts.root_order {
+        crate::negotiate::root_order(requests, &crate::negotiate::NegotiationConfig::default())
+    } else {
+        (0..nr).collect()
+    };
+    let mut counters = Counters::default();
+    let mut outcomes = Vec::with_capacity(nr);
+    let mut ev = Evaluator::new(opts.eval);
+    for r in order {
+        let mut out = RequestOutcome {
+            request: r,
+            name: req_names[r].clone(),
+            gang: None,
+            error: req_errors[r].clone(),
+            limit_hit: false,
+            evaluations: 0,
+            backtracks: 0,
+        };
+        if out.error.is_none() {
+            let mut s = naive::Search {
+                ads: &ads,
+                free: &free,
+                ev,
+                evaluations: 0,
+                backtracks: 0,
+                max_evaluations: opts.max_evaluations_per_request,
+                max_gang_ads: opts.max_gang_ads.max(1),
+                nodes: Vec::new(),
+            };
+            let found = s.run(r);
+            out.evaluations = s.evaluations;
+            out.backtracks = s.backtracks;
+            let nodes = std::mem::take(&mut s.nodes);
+            ev = s.ev;
+            match found {
+                Ok(true) => {
+                    let name = |a: usize| {
+                        if a < nr {
+                            (AdRef::Request(a), req_names[a].clone())
+                        } else {
+                            (AdRef::Offer(a - nr), offer_names[a - nr].clone())
+                        }
+                    };
+                    let members = nodes
+                        .iter()
+                        .enumerate()
+                        .map(|(k, n)| {
+                            let (ad, name) = name(n.ad);
+                            let ports = n
+                                .bindings
+                                .iter()
+                                .enumerate()
+                                .filter_map(|(p, b)| {
+                                    b.map(|(j, q)| PortDock {
+                                        port: p,
+                                        label: ads[n.ad].ports[p].label.clone(),
+                                        member: j,
+                                        member_port: q,
+                                    })
+                                })
+                                .collect();
+                            // A non-root's parent link is the port bound to an
+                            // earlier member.
+                            let parent_port = if k == 0 {
+                                None
+                            } else {
+                                n.bindings.iter().position(|b| matches!(b, Some((j, _)) if *j < k))
+                            };
+                            Member { ad, name, parent_port, ports }
+                        })
+                        .collect();
+                    for n in &nodes[1..] {
+                        free[n.ad] = false;
+                    }
+                    counters.gangs += 1;
+                    out.gang = Some(Gang { members });
+                }
+                Ok(false) => {}
+                Err(naive::LimitHit) => out.limit_hit = true,
+            }
+        }
+        counters.evaluations += out.evaluations;
+        counters.backtracks += out.backtracks;
+        outcomes.push(out);
+    }
+    counters.seconds = start.elapsed().as_secs_f64();
+    Ok(GangResult {
+        algorithm: opts.algorithm,
+        requests: outcomes,
+        offer_errors,
+        counters,
+    })
+}

@@ -1,0 +1,147 @@
+//! The ranked naive gangmatching search (thesis §5.3.1, policy §3.2.4):
+//! a request's ports are filled left to right; each port takes its
+//! best-ranked compatible free candidate (the port's Rank, higher first;
+//! undefined or error ranks last), backtracking to the next best. A non-root
+//! offer may be docked through any of its ports (its parent link); its other
+//! ports are then filled too, recursively. A tentative yes (undefined only
+//! because labels are not bound yet) is re-checked once the gang is
+//! complete.
+
+use crate::eval::Evaluator;
+use crate::value::Value;
+
+use super::dock::{eval_port_attr, build_env, test_dock, verify, Dock, Node};
+use super::model::GangAd;
+
+/// The search gave up: its evaluation budget ran out.
+#[derive(Debug)]
+pub struct LimitHit;
+
+/// The state of one request's search. `ads[0..n_requests]` are requests,
+/// the rest offers.
+pub struct Search<'a> {
+    pub ads: &'a [GangAd],
+    /// Per ad: free to join a gang.
+    pub free: &'a [bool],
+    pub ev: Evaluator,
+    pub evaluations: u64,
+    pub backtracks: u64,
+    pub max_evaluations: u64,
+    pub max_gang_ads: usize,
+    pub nodes: Vec<Node>,
+}
+
+fn rank_key(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Real(r) if !r.is_nan() => Some(*r),
+        Value::Bool(b) => Some(*b as i64 as f64),
+        _ => None,
+    }
+}
+
+impl<'a> Search<'a> {
+    /// Marshal a gang rooted at ad `root`: Ok(true) leaves it in `nodes`.
+    pub fn run(&mut self, root: usize) -> Result<bool, LimitHit> {
+        let ports = self.ads[root].ports.len();
+        self.nodes = vec![Node {
+            ad: root,
+            bindings: vec![None; ports],
+        }];
+        let mut pending: Vec<(usize, usize)> = (0..ports).rev().map(|p| (0, p)).collect();
+        self.fill(&mut pending)
+    }
+
+    fn fill(&mut self, pending: &mut Vec<(usize, usize)>) -> Result<bool, LimitHit> {
+        if self.evaluations >= self.max_evaluations {
+            return Err(LimitHit);
+        }
+        let Some((n, p)) = pending.pop() else {
+            return Ok(verify(&mut self.ev, self.ads, &self.nodes, &mut self.evaluations));
+        };
+        let candidates = self.candidates(n, p)?;
+        for (o, q, _) in candidates {
+            let new = self.nodes.len();
+            let mut bindings = vec![None; self.ads[o].ports.len()];
+            bindings[q] = Some((n, p));
+            self.nodes.push(Node { ad: o, bindings });
+            self.nodes[n].bindings[p] = Some((new, q));
+            let before = pending.len();
+            for r in (0..self.ads[o].ports.len()).rev() {
+                if r != q {
+                    pending.push((new, r));
+                }
+            }
+            if self.fill(pending)? {
+                return Ok(true);
+            }
+            pending.truncate(before);
+            self.nodes[n].bindings[p] = None;
+            self.nodes.pop();
+            self.backtracks += 1;
+        }
+        pending.push((n, p));
+        Ok(false)
+    }
+
+    /// The free offers (and their parent-link ports) that dock with node
+    /// `n`'s port `p` or may once the gang is complete, best rank first.
+    fn candidates(&mut self, n: usize, p: usize) -> Result<Vec<(usize, usize, Option<f64>)>, LimitHit> {
+        let mut out = Vec::new();
+        if self.nodes.len() >= self.max_gang_ads {
+            return Ok(out);
+        }
+        let new = self.nodes.len();
+        for o in 0..self.ads.len() {
+            if !self.free[o] || self.nodes.iter().any(|x| x.ad == o) {
+                continue;
+            }
+            for q in 0..self.ads[o].ports.len() {
+                if self.evaluations >= self.max_evaluations {
+                    self.nodes[n].bindings[p] = None;
+                    return Err(LimitHit);
+                }
+                let mut bindings = vec![None; self.ads[o].ports.len()];
+                bindings[q] = Some((n, p));
+                self.nodes.push(Node { ad: o, bindings });
+                self.nodes[n].bindings[p] = Some((new, q));
+                let d = test_dock(
+                    &mut self.ev,
+                    self.ads,
+                    &self.nodes,
+                    (n, p),
+                    (new, q),
+                    &mut self.evaluations,
+                );
+                if d != Dock::No {
+                    let rank = if self.ads[self.nodes[n].ad].ports[p].has_rank {
+                        self.evaluations += 1;
+                        let env = build_env(self.ads, &self.nodes, false);
+                        rank_key(&eval_port_attr(
+                            &mut self.ev,
+                            &env,
+                            self.ads,
+                            &self.nodes,
+                            n,
+                            p,
+                            "Rank",
+                        ))
+                    } else {
+                        Some(0.0)
+                    };
+                    out.push((o, q, rank));
+                }
+                self.nodes.pop();
+                self.nodes[n].bindings[p] = None;
+            }
+        }
+        // Higher rank first, undefined last; ties keep pool order.
+        out.sort_by(|a, b| match (a.2, b.2) {
+            (Some(x), Some(y)) => y.partial_cmp(&x).unwrap_or(std::cmp::Ordering::Equal),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => std::cmp::Ordering::Equal,
+        });
+        Ok(out)
+    }
+}

@@ -1,0 +1,357 @@
+//! Gangmatching (issue 9): the thesis' Figures 8, 10 and 11, the label
+//! rules, agreement with bilateral matching, and the naive search's
+//! correctness on random pools (valid gangs only, no offer twice, unmatched
+//! means no valid gang among the free offers).
+
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use classad::gang::dock::{verify, Node};
+use classad::gang::model::{ports_of, GangAd};
+use classad::gang::{gangmatch, Algorithm, AdRef, GangOptions, GangResult};
+use classad::{parse_classad, ClassAd, EvalOptions, Evaluator};
+use proptest::prelude::*;
+
+fn pool(file: &str) -> Vec<Arc<ClassAd>> {
+    let path = format!("{}/tests/gang/{file}", env!("CARGO_MANIFEST_DIR"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let p = classad::formats::read_pool(&text, classad::formats::InputFormat::Auto, classad::Dialect::Auto);
+    assert!(!p.diagnostics.iter().any(|d| d.is_error()), "{path} parses");
+    p.ads.into_iter().map(|a| Arc::new(a.ad)).collect()
+}
+
+fn ads(texts: &[&str]) -> Vec<Arc<ClassAd>> {
+    texts.iter().map(|t| Arc::new(parse_classad(t).unwrap())).collect()
+}
+
+fn run(requests: &[Arc<ClassAd>], offers: &[Arc<ClassAd>]) -> GangResult {
+    gangmatch(requests, offers, &GangOptions::default()).unwrap()
+}
+
+fn lines(r: &GangResult) -> Vec<String> {
+    r.requests
+        .iter()
+        .map(|o| match &o.gang {
+            Some(g) => format!("{} {}", o.name, g.line()),
+            None => format!("{} -", o.name),
+        })
+        .collect()
+}
+
+/// Every gang re-verified in a freshly built environment; no offer twice.
+fn check_gangs(requests: &[Arc<ClassAd>], offers: &[Arc<ClassAd>], r: &GangResult) {
+    let mut used = HashSet::new();
+    let mut all: Vec<GangAd> = requests.iter().map(|a| ports_of(a).unwrap()).collect();
+    let nr = all.len();
+    all.extend(offers.iter().map(|a| ports_of(a).unwrap()));
+    for o in &r.requests {
+        let Some(g) = &o.gang else { continue };
+        let nodes: Vec<Node> = g
+            .members
+            .iter()
+            .map(|m| {
+                let ad = match m.ad {
+                    AdRef::Request(i) => i,
+                    AdRef::Offer(i) => nr + i,
+                };
+                let mut bindings = vec![None; all[ad].ports.len()];
+                for d in &m.ports {
+                    bindings[d.port] = Some((d.member, d.member_port));
+                }
+                Node { ad, bindings }
+            })
+            .collect();
+        assert_eq!(nodes[0].ad, o.request);
+        let mut ev = Evaluator::new(EvalOptions::default());
+        let mut n = 0;
+        assert!(verify(&mut ev, &all, &nodes, &mut n), "gang of {} is valid", o.name);
+        for off in g.offers() {
+            assert!(used.insert(off), "offer {off} used twice");
+        }
+    }
+}
+
+#[test]
+fn figure_8_two_hosts_on_one_subnet() {
+    let req = pool("fig8_requests.ads");
+    let r = run(&req, &pool("fig8_offers.ads"));
+    // Host1 first takes m1 (best MIPS), which has no subnet mate: backtrack.
+    assert_eq!(lines(&r), ["raman Host1=m2 Host2=m3"]);
+    assert!(r.counters.backtracks >= 1);
+    assert_eq!(r.counters.gangs, 1);
+    assert_eq!(r.counters.probes, 0);
+    check_gangs(&req, &pool("fig8_offers.ads"), &r);
+    let r = run(&req, &pool("fig8_offers_fail.ads"));
+    assert_eq!(lines(&r), ["raman -"]);
+}
+
+#[test]
+fn figure_10_render_server_needs_cpu_and_license() {
+    let req = pool("fig10_requests.ads");
+    let offers = pool("fig10_offers.ads");
+    let r = run(&req, &offers);
+    assert_eq!(lines(&r), ["client other=renderd renderd.cpu=c2 renderd.license=lic1"]);
+    check_gangs(&req, &offers, &r);
+    let r = run(&req, &pool("fig10_offers_fail.ads"));
+    assert_eq!(lines(&r), ["client -"]);
+}
+
+#[test]
+fn figure_11_multiprocessor_parent_link_last() {
+    let req = pool("fig11_requests.ads");
+    let offers = pool("fig11_offers.ads");
+    let r = run(&req, &offers);
+    assert_eq!(lines(&r), ["mpijob other=mp mp.cpu1=n2 mp.cpu2=n3"]);
+    let g = r.requests[0].gang.as_ref().unwrap();
+    assert_eq!(g.members[1].parent_port, Some(2), "docked through its last port");
+    check_gangs(&req, &offers, &r);
+    let r = run(&req, &pool("fig11_offers_fail.ads"));
+    assert_eq!(lines(&r), ["mpijob -"]);
+}
+
+#[test]
+fn gangs_consume_offers() {
+    let req = ads(&[
+        "[ Name = \"a\"; Requirements = other.x > 0 ]",
+        "[ Name = \"b\"; Requirements = other.x > 0 ]",
+        "[ Name = \"c\"; Requirements = other.x > 0 ]",
+    ]);
+    let offers = ads(&["[ Name = \"o1\"; x = 1; Requirements = true ]", "[ x = 2; Requirements = true ]"]);
+    let r = run(&req, &offers);
+    // No Rank: ties keep pool order; the unnamed offer is named by position.
+    assert_eq!(lines(&r), ["a other=o1", "b other=2", "c -"]);
+    check_gangs(&req, &offers, &r);
+}
+
+#[test]
+fn label_scope_errors_are_values() {
+    let req = ads(&[
+        "[ Name = \"early\"; Ports = { [ Label = Host1; Constraint = Host2.x == Host1.x ], [ Label = Host2; Constraint = true ] } ]",
+        "[ Name = \"dup\"; Ports = { [ Label = a; Constraint = true ], [ Label = A; Constraint = true ] } ]",
+        "[ Name = \"ok\"; Ports = { [ Label = Host1; Constraint = Host1.x == 1 ], [ Label = Host2; Constraint = Host1.x == Host2.x ] } ]",
+    ]);
+    let offers = ads(&["[ x = 1; Requirements = true ]", "[ x = 1; Requirements = true ]"]);
+    let r = run(&req, &offers);
+    assert_eq!(
+        r.requests[0].error.as_deref(),
+        Some("port 1 (Host1) refers to Host2, which is declared later by port 2")
+    );
+    assert!(r.requests[1].error.as_deref().unwrap().contains("already declared by port 1"));
+    assert_eq!(lines(&r)[2], "ok Host1=1 Host2=2");
+    // A bad offer is left out, not fatal.
+    let bad = ads(&["[ Ports = { [ Label = p; Constraint = q.x ], [ Label = q ] } ]", "[ x = 1; Requirements = true ]"]);
+    let r = run(&req[2..], &bad);
+    assert_eq!(r.offer_errors.len(), 1);
+    assert_eq!(lines(&r), ["ok -"]);
+}
+
+#[test]
+fn later_label_in_an_offer_is_a_tentative_yes() {
+    // The offer's parent link (last) refers to its earlier label `sub`:
+    // undefined while docking, confirmed once `sub` is filled.
+    let req = ads(&["[ Name = \"r\"; Requirements = other.v == 5 ]"]);
+    let offers = ads(&[
+        "[ Name = \"s1\"; v0 = 4; Requirements = true ]",
+        "[ Name = \"s2\"; v0 = 5; Requirements = true ]",
+        "[ Name = \"agg\"; Ports = { [ Label = sub; Constraint = sub.v0 > 3 ], [ Label = up; v = sub.v0; Constraint = true ] } ]",
+    ]);
+    let r = run(&req, &offers);
+    assert_eq!(lines(&r), ["r other=agg agg.sub=s2"]);
+    check_gangs(&req, &offers, &r);
+}
+
+#[test]
+fn implicit_ports_agree_with_bilateral_matching() {
+    let jobs = [
+        "[ Name = \"j\"; ImageSize = 10; Requirements = TARGET.Memory > ImageSize && other.Arch == \"X86_64\" ]",
+        "[ Name = \"j\"; Requirements = MY.Owner == \"x\" || TARGET.Memory >= 64; Owner = \"y\" ]",
+        "[ Name = \"j\"; Requirements = undefined ]",
+        "[ Name = \"j\"; Requirements = 1 ]",
+    ];
+    let machines = [
+        "[ Memory = 64; Arch = \"X86_64\"; Requirements = TARGET.ImageSize < 100 ]",
+        "[ Memory = 8; Arch = \"X86_64\"; Requirements = true ]",
+        "[ Memory = 128; Arch = \"INTEL\"; Requirements = other.Owner =!= \"y\" ]",
+        "[ Memory = 128; Arch = \"X86_64\" ]",
+    ];
+    let mut ev = Evaluator::new(EvalOptions::default());
+    for j in &jobs {
+        for m in &machines {
+            let (ja, ma) = (ads(&[j]), ads(&[m]));
+            let want = classad::matching::symmetric_match(&mut ev, &ja[0], &ma[0]).matched();
+            let got = run(&ja, &ma).requests[0].gang.is_some();
+            assert_eq!(got, want, "{j} vs {m}");
+        }
+    }
+}
+
+#[test]
+fn other_algorithms_are_not_built_yet() {
+    let opts = GangOptions {
+        algorithm: Algorithm::Dyn,
+        ..GangOptions::default()
+    };
+    let e = gangmatch(&[], &[], &opts).unwrap_err();
+    assert_eq!(e.to_string(), "algorithm dyn is not built yet (only naive is)");
+}
+
+#[test]
+fn odd_input_is_bounded() {
+    // Cyclic labels and attributes.
+    let req = ads(&["[ Ports = { [ Label = a; x = a.x; Constraint = a.y == x ], [ Label = b; Constraint = b.b.b == a ] } ]"]);
+    let offers = ads(&["[ y = other.x; x = y; Requirements = other.x == x ]", "[ Ports = { [ Label = p; Constraint = p.q ], [ Label = q; Constraint = p.q ] } ]"]);
+    let r = run(&req, &offers);
+    assert_eq!(r.requests.len(), 1);
+    // Too many ports.
+    let many: String = (0..200).map(|i| format!("[ Label = p{i}; Constraint = true ]")).collect::<Vec<_>>().join(", ");
+    let r = run(&ads(&[&format!("[ Ports = {{ {many} }} ]")]), &offers);
+    assert!(r.requests[0].error.as_deref().unwrap().contains("at most"));
+    // Many ports over a pool that can fill all but the last: the search is
+    // exponential, the budget stops it.
+    let ports: String = (0..12)
+        .map(|i| format!("[ Label = p{i}; Constraint = p{i}.x > 0 ]"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let offers: Vec<Arc<ClassAd>> = (0..11).map(|i| Arc::new(parse_classad(&format!("[ x = {}; Requirements = true ]", i + 1)).unwrap())).collect();
+    let opts = GangOptions {
+        max_evaluations_per_request: 5_000,
+        ..GangOptions::default()
+    };
+    let r = gangmatch(&ads(&[&format!("[ Ports = {{ {ports} }} ]")]), &offers, &opts).unwrap();
+    assert!(r.requests[0].limit_hit);
+    assert!(r.requests[0].gang.is_none());
+    // A deep expression.
+    let deep = format!("[ Requirements = {}other.x{} > 0 ]", "(".repeat(300), ")".repeat(300));
+    let r = run(&ads(&[&deep]), &ads(&["[ x = 1; Requirements = true ]"]));
+    assert!(r.requests[0].gang.is_some());
+    // Offers that chain through each other: the gang size bound holds.
+    let chain: Vec<Arc<ClassAd>> = (0..80)
+        .map(|_| Arc::new(parse_classad("[ Ports = { [ Label = up; Constraint = true ], [ Label = down; Constraint = true ] } ]").unwrap()))
+        .collect();
+    let opts = GangOptions {
+        max_evaluations_per_request: 10_000,
+        ..GangOptions::default()
+    };
+    let r = gangmatch(&ads(&["[ Requirements = true ]"]), &chain, &opts).unwrap();
+    assert!(r.requests[0].gang.is_none());
+}
+
+// ---- property test -------------------------------------------------------
+
+/// Brute force: is there any complete valid gang rooted at `root` among the
+/// `free` ads (no pruning at all)?
+fn exists_gang(all: &[GangAd], free: &[bool], nodes: &mut Vec<Node>, pending: &mut Vec<(usize, usize)>, ev: &mut Evaluator, budget: &mut u32) -> bool {
+    if *budget == 0 {
+        return false;
+    }
+    *budget -= 1;
+    let Some((n, p)) = pending.pop() else {
+        let mut k = 0;
+        return verify(ev, all, nodes, &mut k);
+    };
+    for o in 0..all.len() {
+        if !free[o] || nodes.iter().any(|x| x.ad == o) || nodes.len() >= 64 {
+            continue;
+        }
+        for q in 0..all[o].ports.len() {
+            let new = nodes.len();
+            let mut bindings = vec![None; all[o].ports.len()];
+            bindings[q] = Some((n, p));
+            nodes.push(Node { ad: o, bindings });
+            nodes[n].bindings[p] = Some((new, q));
+            let before = pending.len();
+            for r in (0..all[o].ports.len()).rev() {
+                if r != q {
+                    pending.push((new, r));
+                }
+            }
+            let ok = exists_gang(all, free, nodes, pending, ev, budget);
+            pending.truncate(before);
+            if ok {
+                return true;
+            }
+            nodes[n].bindings[p] = None;
+            nodes.pop();
+        }
+    }
+    pending.push((n, p));
+    false
+}
+
+fn request_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        (0..4i64).prop_map(|k| format!("[ Requirements = other.x > {k}; Rank = other.x ]")),
+        (0..4i64, 0..3i64).prop_map(|(k, c)| format!(
+            "[ Ports = {{ [ Label = A; Constraint = A.x > {k}; Rank = -A.x ], [ Label = B; Constraint = B.c == {c} && B.x != A.x ] }} ]"
+        )),
+        (0..3i64).prop_map(|c| format!(
+            "[ Ports = {{ [ Label = A; Constraint = A.c == {c} ], [ Label = B; Constraint = B.x >= A.x ] }} ]"
+        )),
+    ]
+}
+
+fn offer_text() -> impl Strategy<Value = String> {
+    prop_oneof![
+        3 => (0..5i64, 0..3i64, 0..3i64).prop_map(|(x, c, t)| format!("[ x = {x}; c = {c}; Requirements = other.t =!= {t} ]")),
+        1 => (0..5i64).prop_map(|x| format!(
+            "[ Ports = {{ [ Label = sub; Constraint = sub.x < {x} ], [ Label = up; x = sub.x + 1; c = 1; Constraint = true ] }} ]"
+        )),
+        1 => (0..3i64).prop_map(|c| format!(
+            "[ Ports = {{ [ Label = up; x = 2; c = {c}; Constraint = up.t =!= 9 ], [ Label = lic; Constraint = lic.c == {c} ] }} ]"
+        )),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #[test]
+    fn naive_is_correct(reqs in proptest::collection::vec(request_text(), 1..4),
+                        offs in proptest::collection::vec(offer_text(), 0..5)) {
+        let requests: Vec<Arc<ClassAd>> = reqs.iter().map(|t| Arc::new(parse_classad(t).unwrap())).collect();
+        let offers: Vec<Arc<ClassAd>> = offs.iter().map(|t| Arc::new(parse_classad(t).unwrap())).collect();
+        let r = run(&requests, &offers);
+        check_gangs(&requests, &offers, &r);
+        let nr = requests.len();
+        let mut all: Vec<GangAd> = requests.iter().map(|a| ports_of(a).unwrap()).collect();
+        all.extend(offers.iter().map(|a| ports_of(a).unwrap()));
+        let mut free = vec![false; all.len()];
+        for f in free.iter_mut().skip(nr) { *f = true; }
+        let mut ev = Evaluator::new(EvalOptions::default());
+        for o in &r.requests {
+            prop_assert!(!o.limit_hit);
+            match &o.gang {
+                Some(g) => for off in g.offers() { free[nr + off] = false; },
+                None => {
+                    let root = o.request;
+                    let mut nodes = vec![Node { ad: root, bindings: vec![None; all[root].ports.len()] }];
+                    let mut pending: Vec<(usize, usize)> = (0..all[root].ports.len()).rev().map(|p| (0, p)).collect();
+                    let mut budget = 200_000;
+                    let found = exists_gang(&all, &free, &mut nodes, &mut pending, &mut ev, &mut budget);
+                    prop_assert!(budget > 0, "brute force finished");
+                    prop_assert!(!found, "request {} left unmatched but a valid gang existed", o.name);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn cli_contract() {
+    let dir = format!("{}/tests/gang", env!("CARGO_MANIFEST_DIR"));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_classad"))
+        .args(["gang", "--requests", &format!("{dir}/fig10_requests.ads"), "--offers", &format!("{dir}/fig10_offers.ads")])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines[0], "client other=renderd renderd.cpu=c2 renderd.license=lic1");
+    assert!(lines[1].starts_with("# evaluations="), "{}", lines[1]);
+    assert!(lines[1].contains(" probes=0 backtracks=0 gangs=1 seconds="));
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_classad"))
+        .args(["gang", "--algorithm", "lr", "--seed", "3", "--requests", &format!("{dir}/fig10_requests.ads"), "--offers", &format!("{dir}/fig10_offers.ads")])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("algorithm lr is not built yet"));
+}

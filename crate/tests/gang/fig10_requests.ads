@@ -1,0 +1,2 @@
+[ Name = "client"; Type = "render_client"; Owner = "raman"; sceneFile = "scene.in"; outputFile = "scene.out";
+  Requirements = other.Type == "render_server"; Rank = 0 ]
