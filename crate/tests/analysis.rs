@@ -71,6 +71,13 @@ fn check_claims(job: &Arc<ClassAd>, machines: &[Arc<ClassAd>], a: &Analysis) {
             .count() as u64;
         assert_eq!(both, c.mutual, "job change {:?}", c.changes);
     }
+    // better-analyze's steps: each target-dependent step's count is its
+    // sub-expression evaluated over the pool.
+    for st in &a.steps {
+        if st.verdict.is_none() && !st.text.contains("...") {
+            assert_eq!(count(&mut ev, &st.text), st.matched, "step [{}] {}", st.index, st.text);
+        }
+    }
     let s = &a.summary;
     assert_eq!(
         s.rejected_by_job + s.reject_job + s.match_but_busy + s.matched,

@@ -406,10 +406,18 @@ pub fn analyze_compiled(
     let mut job_lacks = vec![];
     let job_changes = nobody::job_changes(job, machines, compiled, &rejects_job, o.eval, &mut notes, &mut job_lacks);
     phase(5)?;
-    let targets: Vec<(Arc<ClassAd>, u64)> = groups
+    // Steps count sub-expressions the whole may short-circuit past
+    // (`error || TARGET.Memory > 100` specializes to error): their groups
+    // also tell apart what each part reads.
+    let step_groups = match step_reads(&req, job, o.eval, &sides) {
+        Some(keys) if groups::other_reads(&spec, &sides).is_some_and(|k| k == keys) => groups.clone(),
+        Some(keys) => Groups::by_values(machines, &keys),
+        None => Groups::singletons(machines.len()),
+    };
+    let targets: Vec<(Arc<ClassAd>, u64)> = step_groups
         .rep
         .iter()
-        .zip(&groups.weight)
+        .zip(&step_groups.weight)
         .map(|(&m, &w)| (machines[m].clone(), w))
         .collect();
     let steps = steps::steps(
@@ -446,6 +454,34 @@ pub fn analyze_compiled(
             .filter(|&i| accepted.contains(groups.of[i] as usize))
             .collect(),
     })
+}
+
+/// What the requirements' parts read of the other ad: every operand of
+/// `&&`, `||`, `!`, `?:` (as better-analyze splits it) specialized against
+/// the job on its own; `None` when some part could read anything.
+fn step_reads(req: &Expr, job: &Arc<ClassAd>, eval: EvalOptions, sides: &Sides) -> Option<BTreeSet<String>> {
+    let mut out = BTreeSet::new();
+    let mut stack = vec![(req, 0u32)];
+    let ctx = SpecContext {
+        my: job.clone(),
+        target: None,
+        opts: eval,
+    };
+    while let Some((e, depth)) = stack.pop() {
+        use crate::ast::{BinaryOp, ExprKind, UnaryOp};
+        match &e.kind {
+            ExprKind::Paren(a) | ExprKind::Unary(UnaryOp::Not, a) if depth < 400 => stack.push((a, depth + 1)),
+            ExprKind::Binary(BinaryOp::And | BinaryOp::Or, a, b) if depth < 400 => {
+                stack.push((a, depth + 1));
+                stack.push((b, depth + 1));
+            }
+            ExprKind::Cond(c, a, b) if depth < 400 => {
+                stack.extend([(&**c, depth + 1), (&**a, depth + 1), (&**b, depth + 1)]);
+            }
+            _ => out.extend(groups::other_reads(&specialize(e, &ctx), sides)?),
+        }
+    }
+    Some(out)
 }
 
 /// Predicate attributes no machine defines (only REMOVE helps there).

@@ -297,6 +297,15 @@ impl Builder<'_, '_> {
     }
 }
 
+/// `e` as a predicate (`attr OP literal` over the other ad), if it is one.
+pub fn as_predicate(e: &Expr, sides: &Sides) -> Option<Predicate> {
+    let b = Builder { sides, atoms: 0 };
+    match &strip_parens(e).kind {
+        ExprKind::Binary(op, l, r) => b.predicate(*op, l, r),
+        _ => None,
+    }
+}
+
 pub fn is_predicate_op(op: BinaryOp) -> bool {
     use BinaryOp::*;
     matches!(

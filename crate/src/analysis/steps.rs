@@ -135,13 +135,41 @@ pub fn steps_inlined(
             vals[i] = value_of(&nodes[i], &vals, &mut ev);
         }
     }
+    // A leaf that specializes against MY to `attr OP literal` over the
+    // target is worked out on the target's value of attr where that is a
+    // literal (the operator code the evaluator runs; specialization is sound).
+    let sides = super::predicate::Sides {
+        own: my,
+        unscoped_is_other: o.opts.mode == Mode::HTCondor,
+    };
+    let fast: Vec<Option<super::predicate::Predicate>> = nodes
+        .iter()
+        .map(|x| {
+            if !x.target || !x.children.is_empty() || x.too_deep {
+                return None;
+            }
+            let ctx = crate::specialize::SpecContext {
+                my: my.clone(),
+                target: None,
+                opts: o.opts,
+            };
+            super::predicate::as_predicate(&crate::specialize::specialize(x.expr, &ctx), &sides)
+        })
+        .collect();
     let mut matched = vec![0u64; n];
     if nodes.iter().any(|x| x.target) {
         for (t, w) in targets {
             ev.set_ads(Some(my.clone()), Some(t.clone()));
             for i in 0..n {
                 if nodes[i].target {
-                    vals[i] = value_of(&nodes[i], &vals, &mut ev);
+                    let quick = fast[i].as_ref().and_then(|p| match t.position_name(&p.name) {
+                        None => Some(p.apply(&Value::Undefined)),
+                        Some(k) => t.at(k).1.as_literal().map(|v| p.apply(v)),
+                    });
+                    vals[i] = match quick {
+                        Some(v) => v,
+                        None => value_of(&nodes[i], &vals, &mut ev),
+                    };
                     if ops::truth(&vals[i]) == Truth::True {
                         matched[i] = matched[i].saturating_add(*w);
                     }
