@@ -34,6 +34,8 @@ fn ad(text: &str) -> Arc<ClassAd> {
 fn claims(a: &Analysis) -> Value {
     let s = &a.summary;
     json!({
+        "steps": a.steps.iter().filter(|st| !st.text.contains("...")).map(|st| json!([st.index, st.text, st.matched, st.verdict]))
+            .collect::<Vec<_>>(),
         "machines": a.machines,
         "summary": [s.rejected_by_job, s.reject_job, s.match_but_busy, s.matched],
         "clauses": a.clauses.iter().map(|c| json!([

@@ -559,7 +559,23 @@ def check(case, a):
             if at is not None and not any(at in m for m in case.machines):
                 agree("attribute %s (no machine defines it) in missing_attributes" % at, True, at.lower() in lower)
 
+    # better-analyze's steps: a target-dependent step's count is its text
+    # counted over the pool; "always"/"never" hold on every machine.
+    steps = []
+    for st in a["steps"]:
+        if "..." in st["text"]:
+            continue
+        t = case.truth(st["text"])
+        if st["verdict"] is None:
+            agree("step [%d]" % st["index"], st["matched"], sum(t), st["text"])
+        elif st["verdict"] == "always" and case.machines:
+            agree("step [%d] always" % st["index"], True, all(t), st["text"])
+        elif st["verdict"] == "never":
+            agree("step [%d] never" % st["index"], False, any(t), st["text"])
+        steps.append([st["index"], st["text"], st["matched"], st["verdict"]])
+
     claims = {
+        "steps": steps,
         "machines": a["machines"],
         "summary": [a["summary"][k] for k in ("rejected_by_job", "reject_job", "match_but_busy", "match")],
         "clauses": clauses,
