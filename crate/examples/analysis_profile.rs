@@ -13,7 +13,11 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 fn main() {
     let which = std::env::args().nth(1).unwrap_or_else(|| "stuck".into());
     let pool = |text: &str| -> Vec<Arc<ClassAd>> {
-        read_pool(text, InputFormat::Old, Dialect::Auto).ads.into_iter().map(|a| Arc::new(a.ad)).collect()
+        read_pool(text, InputFormat::Old, Dialect::Auto)
+            .ads
+            .into_iter()
+            .map(|a| Arc::new(a.ad))
+            .collect()
     };
     let machines = pool(&classad::workload::machines(100_000, 1));
     let job = if which == "stuck" {

@@ -12,7 +12,10 @@ use classad::{ClassAd, Dialect};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
-    let n: usize = std::env::args().nth(1).and_then(|a| a.parse().ok()).unwrap_or(100_000);
+    let n: usize = std::env::args()
+        .nth(1)
+        .and_then(|a| a.parse().ok())
+        .unwrap_or(100_000);
     let t = Instant::now();
     let pool = |text: &str| -> Vec<Arc<ClassAd>> {
         read_pool(text, InputFormat::Old, Dialect::Auto)
@@ -50,14 +53,32 @@ fn pieces(job: &Arc<ClassAd>, machines: &[Arc<ClassAd>]) {
     use classad::analysis::groups::Groups;
     let t = Instant::now();
     let g = Groups::by_requirements(machines, classad::matching::DEFAULT_REQUIREMENTS);
-    println!("    by_requirements: {} groups in {:.1?}", g.len(), t.elapsed());
+    println!(
+        "    by_requirements: {} groups in {:.1?}",
+        g.len(),
+        t.elapsed()
+    );
     let t = Instant::now();
     let all: Vec<usize> = (0..machines.len()).step_by(8).collect();
     let mut notes = vec![];
-    let r = classad::analysis::nobody::rectangles(job, machines, &all, Default::default(), &mut notes);
-    println!("    rectangles of {} machines: {} rects in {:.1?}", all.len(), r.rects.len(), t.elapsed());
+    let r =
+        classad::analysis::nobody::rectangles(job, machines, &all, Default::default(), &mut notes);
+    println!(
+        "    rectangles of {} machines: {} rects in {:.1?}",
+        all.len(),
+        r.rects.len(),
+        t.elapsed()
+    );
     let t = Instant::now();
     let mut ev = classad::Evaluator::new(Default::default());
-    let n = machines.iter().filter(|m| classad::matching::accepts(&mut ev, m, job, classad::matching::DEFAULT_REQUIREMENTS)).count();
-    println!("    evaluate every machine's requirements: {n} accept, {:.1?}", t.elapsed());
+    let n = machines
+        .iter()
+        .filter(|m| {
+            classad::matching::accepts(&mut ev, m, job, classad::matching::DEFAULT_REQUIREMENTS)
+        })
+        .count();
+    println!(
+        "    evaluate every machine's requirements: {n} accept, {:.1?}",
+        t.elapsed()
+    );
 }

@@ -360,7 +360,13 @@ impl Session {
                 Err(e) => *e,
             },
             PoolRequest::Analyze(req) => match self.pair_of(&req.jobs, &req.machines) {
-                Ok((j, m)) => match crate::analysis::view::answer(&j.ads, &m.ads, Some(m.compiled(req.mode)), &req, progress) {
+                Ok((j, m)) => match crate::analysis::view::answer(
+                    &j.ads,
+                    &m.ads,
+                    Some(m.compiled(req.mode)),
+                    &req,
+                    progress,
+                ) {
                     Ok(view) => PoolResponse::Analysis(Box::new(view)),
                     Err(message) => PoolResponse::Failed { message },
                 },
@@ -622,11 +628,21 @@ fn pair(
 }
 
 /// JSON in, JSON out, for pool requests (the worker's entry point).
-fn reverse(j: &LoadedPool, m: &LoadedPool, machine: usize, all_steps: bool, o: EvalOptions) -> PoolResponse {
+fn reverse(
+    j: &LoadedPool,
+    m: &LoadedPool,
+    machine: usize,
+    all_steps: bool,
+    o: EvalOptions,
+) -> PoolResponse {
     use crate::analysis::{reverse, steps::StepOptions};
     let Some(ad) = m.ads.get(machine) else {
         return PoolResponse::Failed {
-            message: format!("there is no machine {} (the pool has {} ads)", machine + 1, m.ads.len()),
+            message: format!(
+                "there is no machine {} (the pool has {} ads)",
+                machine + 1,
+                m.ads.len()
+            ),
         };
     };
     let so = StepOptions {
@@ -701,14 +717,26 @@ mod tests {
         assert_eq!(v.analysis["conflicts"][0]["kind"], "always");
         assert!(v.report.contains("Of 3 machines"), "{}", v.report);
         assert_eq!(v.lattices.len(), 1);
-        let r = ask(&mut s, r#"{"op":"analyze","jobs":"j","machines":"m","job":7}"#);
-        assert!(matches!(r, PoolResponse::Failed { ref message } if message.contains("no job 8")), "{r:?}");
+        let r = ask(
+            &mut s,
+            r#"{"op":"analyze","jobs":"j","machines":"m","job":7}"#,
+        );
+        assert!(
+            matches!(r, PoolResponse::Failed { ref message } if message.contains("no job 8")),
+            "{r:?}"
+        );
         let r = ask(
             &mut s,
             r#"{"op":"analyze","jobs":"j","machines":"m","job":0,"overrides":[["Requirements","1 +"]]}"#,
         );
-        assert!(matches!(r, PoolResponse::Failed { ref message } if message.starts_with("Requirements:")), "{r:?}");
-        let r = ask(&mut s, r#"{"op":"reverse","jobs":"j","machines":"m","machine":0}"#);
+        assert!(
+            matches!(r, PoolResponse::Failed { ref message } if message.starts_with("Requirements:")),
+            "{r:?}"
+        );
+        let r = ask(
+            &mut s,
+            r#"{"op":"reverse","jobs":"j","machines":"m","machine":0}"#,
+        );
         assert!(matches!(r, PoolResponse::Reverse { .. }), "{r:?}");
     }
 

@@ -12,10 +12,16 @@ use classad::{parse_classad, parse_expr, ClassAd, Dialect, EvalOptions, Evaluato
 use proptest::prelude::*;
 
 fn load(name: &str) -> Vec<Arc<ClassAd>> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/analysis").join(name);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/analysis")
+        .join(name);
     let text = std::fs::read_to_string(&path).unwrap();
     let pool = read_pool(&text, InputFormat::Auto, Dialect::Auto);
-    assert!(pool.diagnostics.iter().all(|d| !d.is_error()), "{name}: {:?}", pool.diagnostics);
+    assert!(
+        pool.diagnostics.iter().all(|d| !d.is_error()),
+        "{name}: {:?}",
+        pool.diagnostics
+    );
     pool.ads.into_iter().map(|a| Arc::new(a.ad)).collect()
 }
 
@@ -52,7 +58,12 @@ fn check_claims(job: &Arc<ClassAd>, machines: &[Arc<ClassAd>], a: &Analysis) {
     }
     for s in &a.suggestions {
         assert!(s.matches > 0);
-        assert_eq!(count(&mut ev, &s.requirements), s.matches, "suggestion {}", s.requirements);
+        assert_eq!(
+            count(&mut ev, &s.requirements),
+            s.matches,
+            "suggestion {}",
+            s.requirements
+        );
     }
     for c in &a.job_changes {
         let mut changed = (**job).clone();
@@ -67,7 +78,10 @@ fn check_claims(job: &Arc<ClassAd>, machines: &[Arc<ClassAd>], a: &Analysis) {
         assert_eq!(n, c.matches, "job change {:?}", c.changes);
         let both = machines
             .iter()
-            .filter(|m| accepts(&mut ev, m, &changed, DEFAULT_REQUIREMENTS) && accepts(&mut ev, &changed, m, DEFAULT_REQUIREMENTS))
+            .filter(|m| {
+                accepts(&mut ev, m, &changed, DEFAULT_REQUIREMENTS)
+                    && accepts(&mut ev, &changed, m, DEFAULT_REQUIREMENTS)
+            })
             .count() as u64;
         assert_eq!(both, c.mutual, "job change {:?}", c.changes);
     }
@@ -75,7 +89,13 @@ fn check_claims(job: &Arc<ClassAd>, machines: &[Arc<ClassAd>], a: &Analysis) {
     // sub-expression evaluated over the pool.
     for st in &a.steps {
         if st.verdict.is_none() && !st.text.contains("...") {
-            assert_eq!(count(&mut ev, &st.text), st.matched, "step [{}] {}", st.index, st.text);
+            assert_eq!(
+                count(&mut ev, &st.text),
+                st.matched,
+                "step [{}] {}",
+                st.index,
+                st.text
+            );
         }
     }
     let s = &a.summary;
@@ -159,7 +179,10 @@ fn figure_4_lattice() {
         .map(|c| c.predicates.clone())
         .collect();
     mfs.sort();
-    assert_eq!(mfs, vec![vec![0, 2], vec![0, 3], vec![1, 2], vec![1, 3], vec![2, 3]]);
+    assert_eq!(
+        mfs,
+        vec![vec![0, 2], vec![0, 3], vec![1, 2], vec![1, 3], vec![2, 3]]
+    );
     let mut mss: Vec<_> = a.succeeding.iter().map(|s| s.predicates.clone()).collect();
     mss.sort();
     assert_eq!(mss, vec![vec![0, 1], vec![2], vec![3]]);
@@ -198,7 +221,8 @@ fn section_3_2_partition() {
     assert!(a
         .job_changes
         .iter()
-        .any(|c| c.machines.contains(&"c2".to_string()) && c.changes.contains_key("MemoryRequirements")));
+        .any(|c| c.machines.contains(&"c2".to_string())
+            && c.changes.contains_key("MemoryRequirements")));
 }
 
 #[test]
@@ -231,7 +255,10 @@ fn section_3_3_first_report() {
     let text = report::render(&a);
     assert!(text.contains("Of 839 machines"), "{text}");
     assert!(text.contains("1 Foo == \"bar\"\t0\tREMOVE"), "{text}");
-    assert!(text.contains("2 Memory > 2096\t0\tMODIFY TO 1911"), "{text}");
+    assert!(
+        text.contains("2 Memory > 2096\t0\tMODIFY TO 1911"),
+        "{text}"
+    );
     assert!(text.contains("3 OpSys == \"LINUX\"\t616\t"), "{text}");
 }
 
@@ -241,7 +268,10 @@ fn section_3_3_second_report() {
     // DiskUsage is substituted: the predicate reads Disk >= 14.
     assert_eq!(a.clauses[0].predicates[2].display, "Disk >= 14");
     let text = report::render(&a);
-    assert!(text.contains("1 Arch == \"ALPHA\"\t4\tMODIFY TO \"INTEL\""), "{text}");
+    assert!(
+        text.contains("1 Arch == \"ALPHA\"\t4\tMODIFY TO \"INTEL\""),
+        "{text}"
+    );
     assert!(text.contains("2 OpSys == \"SOLARIS\"\t120\t"), "{text}");
     assert!(text.contains("3 Disk >= 14\t838\t"), "{text}");
     assert!(text.contains("Conflicts:\n predicates: 1, 2"), "{text}");
@@ -263,12 +293,22 @@ fn section_3_3_third_report() {
 fn specialization_keeps_three_valued_logic() {
     // `undefined || true` is true and `undefined && false` false: folding
     // the job's own attributes must not turn them into undefined.
-    let m = vec![Arc::new(parse_classad("[Name = \"m\"; Requirements = true]").unwrap())];
-    for (req, rejected) in [("(undefined) || (0 <= b)", 0), ("!((undefined) && (b > 0))", 0), ("(undefined) && (b < 0)", 1)] {
+    let m = vec![Arc::new(
+        parse_classad("[Name = \"m\"; Requirements = true]").unwrap(),
+    )];
+    for (req, rejected) in [
+        ("(undefined) || (0 <= b)", 0),
+        ("!((undefined) && (b > 0))", 0),
+        ("(undefined) && (b < 0)", 1),
+    ] {
         let job = Arc::new(parse_classad(&format!("[b = 0; Requirements = {req}]")).unwrap());
         let a = analyze(&job, &m, &AnalysisOptions::default()).unwrap();
         check_claims(&job, &m, &a);
-        assert_eq!(a.summary.rejected_by_job, rejected, "{req}: {}", a.specialized);
+        assert_eq!(
+            a.summary.rejected_by_job, rejected,
+            "{req}: {}",
+            a.specialized
+        );
     }
 }
 
@@ -281,10 +321,16 @@ fn no_requirements_is_a_clear_error() {
 
 #[test]
 fn dnf_blowup_is_bounded_and_said() {
-    let src: Vec<String> = (0..24).map(|i| format!("(TARGET.a{i} == 1 || TARGET.b{i} == 2)")).collect();
+    let src: Vec<String> = (0..24)
+        .map(|i| format!("(TARGET.a{i} == 1 || TARGET.b{i} == 2)"))
+        .collect();
     let job = Arc::new(parse_classad(&format!("[Requirements = {}]", src.join(" && "))).unwrap());
     let machines: Vec<_> = (0..50)
-        .map(|i| Arc::new(parse_classad(&format!("[a0 = {}; b3 = 2; Requirements = true]", i % 2)).unwrap()))
+        .map(|i| {
+            Arc::new(
+                parse_classad(&format!("[a0 = {}; b3 = 2; Requirements = true]", i % 2)).unwrap(),
+            )
+        })
         .collect();
     let a = analyze(&job, &machines, &AnalysisOptions::default()).unwrap();
     assert!(a.clauses.is_empty());
@@ -391,7 +437,10 @@ fn hostile_requirements_never_panic_or_hang() {
         })
         .collect();
     let chain = vec!["TARGET.Memory > 1"; 900].join(" && ");
-    let ors = (0..900).map(|i| format!("TARGET.Memory == {i}")).collect::<Vec<_>>().join(" || ");
+    let ors = (0..900)
+        .map(|i| format!("TARGET.Memory == {i}"))
+        .collect::<Vec<_>>()
+        .join(" || ");
     let nots = format!("{}(TARGET.Memory > 5)", "!".repeat(900));
     let parens = format!("{}TARGET.Memory > 5{}", "(".repeat(900), ")".repeat(900));
     let mixed = (0..40)
@@ -413,11 +462,17 @@ fn hostile_requirements_never_panic_or_hang() {
         "[a = TARGET.Memory].a > 3",
         "{1, 2}[0] == TARGET.Memory",
     ] {
-        let job = Arc::new(parse_classad(&format!("[ImageSize = 250; Requirements = {req}]")).unwrap());
+        let job =
+            Arc::new(parse_classad(&format!("[ImageSize = 250; Requirements = {req}]")).unwrap());
         let started = std::time::Instant::now();
         let a = analyze(&job, &machines, &AnalysisOptions::default()).unwrap();
         let _ = report::render(&a);
         check_claims(&job, &machines, &a);
-        assert!(started.elapsed().as_secs() < 20, "{:.40}: {:?}", req, started.elapsed());
+        assert!(
+            started.elapsed().as_secs() < 20,
+            "{:.40}: {:?}",
+            req,
+            started.elapsed()
+        );
     }
 }

@@ -71,12 +71,19 @@ fn analyzer_states_the_claims_libclassad_verified() {
         let got = match analyze(&job, &machines, &AnalysisOptions::default()) {
             Ok(a) => claims(&a),
             Err(e) => {
-                failures.push(format!("case {i}: analyze failed: {e}\n  job: {}", case["job"]));
+                failures.push(format!(
+                    "case {i}: analyze failed: {e}\n  job: {}",
+                    case["job"]
+                ));
                 continue;
             }
         };
         let keys = want.as_object().unwrap();
-        assert_eq!(keys.len(), got.as_object().unwrap().len(), "case {i}: claim fields");
+        assert_eq!(
+            keys.len(),
+            got.as_object().unwrap().len(),
+            "case {i}: claim fields"
+        );
         for (k, w) in keys {
             let g = &got[k];
             if g != w {

@@ -8,20 +8,27 @@ use std::sync::Arc;
 
 use classad::gang::dock::{verify, Node};
 use classad::gang::model::{ports_of, GangAd};
-use classad::gang::{gangmatch, Algorithm, AdRef, GangOptions, GangResult};
+use classad::gang::{gangmatch, AdRef, Algorithm, GangOptions, GangResult};
 use classad::{parse_classad, ClassAd, EvalOptions, Evaluator};
 use proptest::prelude::*;
 
 fn pool(file: &str) -> Vec<Arc<ClassAd>> {
     let path = format!("{}/tests/gang/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(&path).unwrap();
-    let p = classad::formats::read_pool(&text, classad::formats::InputFormat::Auto, classad::Dialect::Auto);
+    let p = classad::formats::read_pool(
+        &text,
+        classad::formats::InputFormat::Auto,
+        classad::Dialect::Auto,
+    );
     assert!(!p.diagnostics.iter().any(|d| d.is_error()), "{path} parses");
     p.ads.into_iter().map(|a| Arc::new(a.ad)).collect()
 }
 
 fn ads(texts: &[&str]) -> Vec<Arc<ClassAd>> {
-    texts.iter().map(|t| Arc::new(parse_classad(t).unwrap())).collect()
+    texts
+        .iter()
+        .map(|t| Arc::new(parse_classad(t).unwrap()))
+        .collect()
 }
 
 fn run(requests: &[Arc<ClassAd>], offers: &[Arc<ClassAd>]) -> GangResult {
@@ -64,7 +71,11 @@ fn check_gangs(requests: &[Arc<ClassAd>], offers: &[Arc<ClassAd>], r: &GangResul
         assert_eq!(nodes[0].ad, o.request);
         let mut ev = Evaluator::new(EvalOptions::default());
         let mut n = 0;
-        assert!(verify(&mut ev, &all, &nodes, &mut n), "gang of {} is valid", o.name);
+        assert!(
+            verify(&mut ev, &all, &nodes, &mut n),
+            "gang of {} is valid",
+            o.name
+        );
         for off in g.offers() {
             assert!(used.insert(off), "offer {off} used twice");
         }
@@ -90,7 +101,10 @@ fn figure_10_render_server_needs_cpu_and_license() {
     let req = pool("fig10_requests.ads");
     let offers = pool("fig10_offers.ads");
     let r = run(&req, &offers);
-    assert_eq!(lines(&r), ["client other=renderd renderd.cpu=c2 renderd.license=lic1"]);
+    assert_eq!(
+        lines(&r),
+        ["client other=renderd renderd.cpu=c2 renderd.license=lic1"]
+    );
     check_gangs(&req, &offers, &r);
     let r = run(&req, &pool("fig10_offers_fail.ads"));
     assert_eq!(lines(&r), ["client -"]);
@@ -103,7 +117,11 @@ fn figure_11_multiprocessor_parent_link_last() {
     let r = run(&req, &offers);
     assert_eq!(lines(&r), ["mpijob other=mp mp.cpu1=n2 mp.cpu2=n3"]);
     let g = r.requests[0].gang.as_ref().unwrap();
-    assert_eq!(g.members[1].parent_port, Some(2), "docked through its last port");
+    assert_eq!(
+        g.members[1].parent_port,
+        Some(2),
+        "docked through its last port"
+    );
     check_gangs(&req, &offers, &r);
     let r = run(&req, &pool("fig11_offers_fail.ads"));
     assert_eq!(lines(&r), ["mpijob -"]);
@@ -116,7 +134,10 @@ fn gangs_consume_offers() {
         "[ Name = \"b\"; Requirements = other.x > 0 ]",
         "[ Name = \"c\"; Requirements = other.x > 0 ]",
     ]);
-    let offers = ads(&["[ Name = \"o1\"; x = 1; Requirements = true ]", "[ x = 2; Requirements = true ]"]);
+    let offers = ads(&[
+        "[ Name = \"o1\"; x = 1; Requirements = true ]",
+        "[ x = 2; Requirements = true ]",
+    ]);
     let r = run(&req, &offers);
     // No Rank: ties keep pool order; the unnamed offer is named by position.
     assert_eq!(lines(&r), ["a other=o1", "b other=2", "c -"]);
@@ -130,16 +151,26 @@ fn label_scope_errors_are_values() {
         "[ Name = \"dup\"; Ports = { [ Label = a; Constraint = true ], [ Label = A; Constraint = true ] } ]",
         "[ Name = \"ok\"; Ports = { [ Label = Host1; Constraint = Host1.x == 1 ], [ Label = Host2; Constraint = Host1.x == Host2.x ] } ]",
     ]);
-    let offers = ads(&["[ x = 1; Requirements = true ]", "[ x = 1; Requirements = true ]"]);
+    let offers = ads(&[
+        "[ x = 1; Requirements = true ]",
+        "[ x = 1; Requirements = true ]",
+    ]);
     let r = run(&req, &offers);
     assert_eq!(
         r.requests[0].error.as_deref(),
         Some("port 1 (Host1) refers to Host2, which is declared later by port 2")
     );
-    assert!(r.requests[1].error.as_deref().unwrap().contains("already declared by port 1"));
+    assert!(r.requests[1]
+        .error
+        .as_deref()
+        .unwrap()
+        .contains("already declared by port 1"));
     assert_eq!(lines(&r)[2], "ok Host1=1 Host2=2");
     // A bad offer is left out, not fatal.
-    let bad = ads(&["[ Ports = { [ Label = p; Constraint = q.x ], [ Label = q ] } ]", "[ x = 1; Requirements = true ]"]);
+    let bad = ads(&[
+        "[ Ports = { [ Label = p; Constraint = q.x ], [ Label = q ] } ]",
+        "[ x = 1; Requirements = true ]",
+    ]);
     let r = run(&req[2..], &bad);
     assert_eq!(r.offer_errors.len(), 1);
     assert_eq!(lines(&r), ["ok -"]);
@@ -192,18 +223,27 @@ fn other_algorithms_are_not_built_yet() {
         ..GangOptions::default()
     };
     let e = gangmatch(&[], &[], &opts).unwrap_err();
-    assert_eq!(e.to_string(), "algorithm dyn is not built yet (only naive is)");
+    assert_eq!(
+        e.to_string(),
+        "algorithm dyn is not built yet (only naive is)"
+    );
 }
 
 #[test]
 fn odd_input_is_bounded() {
     // Cyclic labels and attributes.
     let req = ads(&["[ Ports = { [ Label = a; x = a.x; Constraint = a.y == x ], [ Label = b; Constraint = b.b.b == a ] } ]"]);
-    let offers = ads(&["[ y = other.x; x = y; Requirements = other.x == x ]", "[ Ports = { [ Label = p; Constraint = p.q ], [ Label = q; Constraint = p.q ] } ]"]);
+    let offers = ads(&[
+        "[ y = other.x; x = y; Requirements = other.x == x ]",
+        "[ Ports = { [ Label = p; Constraint = p.q ], [ Label = q; Constraint = p.q ] } ]",
+    ]);
     let r = run(&req, &offers);
     assert_eq!(r.requests.len(), 1);
     // Too many ports.
-    let many: String = (0..200).map(|i| format!("[ Label = p{i}; Constraint = true ]")).collect::<Vec<_>>().join(", ");
+    let many: String = (0..200)
+        .map(|i| format!("[ Label = p{i}; Constraint = true ]"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let r = run(&ads(&[&format!("[ Ports = {{ {many} }} ]")]), &offers);
     assert!(r.requests[0].error.as_deref().unwrap().contains("at most"));
     // Many ports over a pool that can fill all but the last: the search is
@@ -212,16 +252,29 @@ fn odd_input_is_bounded() {
         .map(|i| format!("[ Label = p{i}; Constraint = p{i}.x > 0 ]"))
         .collect::<Vec<_>>()
         .join(", ");
-    let offers: Vec<Arc<ClassAd>> = (0..11).map(|i| Arc::new(parse_classad(&format!("[ x = {}; Requirements = true ]", i + 1)).unwrap())).collect();
+    let offers: Vec<Arc<ClassAd>> = (0..11)
+        .map(|i| {
+            Arc::new(parse_classad(&format!("[ x = {}; Requirements = true ]", i + 1)).unwrap())
+        })
+        .collect();
     let opts = GangOptions {
         max_evaluations_per_request: 5_000,
         ..GangOptions::default()
     };
-    let r = gangmatch(&ads(&[&format!("[ Ports = {{ {ports} }} ]")]), &offers, &opts).unwrap();
+    let r = gangmatch(
+        &ads(&[&format!("[ Ports = {{ {ports} }} ]")]),
+        &offers,
+        &opts,
+    )
+    .unwrap();
     assert!(r.requests[0].limit_hit);
     assert!(r.requests[0].gang.is_none());
     // A deep expression.
-    let deep = format!("[ Requirements = {}other.x{} > 0 ]", "(".repeat(300), ")".repeat(300));
+    let deep = format!(
+        "[ Requirements = {}other.x{} > 0 ]",
+        "(".repeat(300),
+        ")".repeat(300)
+    );
     let r = run(&ads(&[&deep]), &ads(&["[ x = 1; Requirements = true ]"]));
     assert!(r.requests[0].gang.is_some());
     // Offers that chain through each other: the gang size bound holds.
@@ -240,7 +293,14 @@ fn odd_input_is_bounded() {
 
 /// Brute force: is there any complete valid gang rooted at `root` among the
 /// `free` ads (no pruning at all)?
-fn exists_gang(all: &[GangAd], free: &[bool], nodes: &mut Vec<Node>, pending: &mut Vec<(usize, usize)>, ev: &mut Evaluator, budget: &mut u32) -> bool {
+fn exists_gang(
+    all: &[GangAd],
+    free: &[bool],
+    nodes: &mut Vec<Node>,
+    pending: &mut Vec<(usize, usize)>,
+    ev: &mut Evaluator,
+    budget: &mut u32,
+) -> bool {
     if *budget == 0 {
         return false;
     }
@@ -339,17 +399,36 @@ proptest! {
 fn cli_contract() {
     let dir = format!("{}/tests/gang", env!("CARGO_MANIFEST_DIR"));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_classad"))
-        .args(["gang", "--requests", &format!("{dir}/fig10_requests.ads"), "--offers", &format!("{dir}/fig10_offers.ads")])
+        .args([
+            "gang",
+            "--requests",
+            &format!("{dir}/fig10_requests.ads"),
+            "--offers",
+            &format!("{dir}/fig10_offers.ads"),
+        ])
         .output()
         .unwrap();
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    assert_eq!(lines[0], "client other=renderd renderd.cpu=c2 renderd.license=lic1");
+    assert_eq!(
+        lines[0],
+        "client other=renderd renderd.cpu=c2 renderd.license=lic1"
+    );
     assert!(lines[1].starts_with("# evaluations="), "{}", lines[1]);
     assert!(lines[1].contains(" probes=0 backtracks=0 gangs=1 seconds="));
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_classad"))
-        .args(["gang", "--algorithm", "lr", "--seed", "3", "--requests", &format!("{dir}/fig10_requests.ads"), "--offers", &format!("{dir}/fig10_offers.ads")])
+        .args([
+            "gang",
+            "--algorithm",
+            "lr",
+            "--seed",
+            "3",
+            "--requests",
+            &format!("{dir}/fig10_requests.ads"),
+            "--offers",
+            &format!("{dir}/fig10_offers.ads"),
+        ])
         .output()
         .unwrap();
     assert!(!out.status.success());

@@ -18,20 +18,36 @@ fn ads(srcs: &[&str]) -> Vec<Arc<ClassAd>> {
 }
 
 /// The live offers that match `request` both ways, by evaluation alone.
-fn compatible(offers: &[Arc<ClassAd>], live: &[bool], request: &Arc<ClassAd>, opts: EvalOptions) -> Vec<usize> {
+fn compatible(
+    offers: &[Arc<ClassAd>],
+    live: &[bool],
+    request: &Arc<ClassAd>,
+    opts: EvalOptions,
+) -> Vec<usize> {
     let mut ev = Evaluator::new(opts);
-    (0..offers.len()).filter(|&i| live[i] && symmetric_match(&mut ev, request, &offers[i]).matched()).collect()
+    (0..offers.len())
+        .filter(|&i| live[i] && symmetric_match(&mut ev, request, &offers[i]).matched())
+        .collect()
 }
 
 #[test]
 fn figure_16() {
-    let offers = ads(&["[ x=10; Constraint=other.y>=7 ]", "[ x=7; Constraint=other.y<=5 ]"]);
-    let requests = ads(&["[ y=8; Constraint=other.x>=8 ]", "[ y=3; Constraint=other.x<=15 ]"]);
+    let offers = ads(&[
+        "[ x=10; Constraint=other.y>=7 ]",
+        "[ x=7; Constraint=other.y<=5 ]",
+    ]);
+    let requests = ads(&[
+        "[ y=8; Constraint=other.x>=8 ]",
+        "[ y=3; Constraint=other.x<=15 ]",
+    ]);
     let index = Index::build(&offers);
     assert_eq!(index.query(&requests[0]), vec![0]);
     assert_eq!(index.query(&requests[1]), vec![1]);
     let s = index.stats();
-    assert_eq!((s.offers, s.rectangles, s.queries, s.candidates), (2, 2, 2, 2));
+    assert_eq!(
+        (s.offers, s.rectangles, s.queries, s.candidates),
+        (2, 2, 2, 2)
+    );
     assert!(s.probes >= 4, "{s:?}");
 }
 
@@ -39,25 +55,48 @@ fn figure_16() {
 fn similarly_named_attributes_4_4_2() {
     let offers = ads(&["[ x = 7 ; Constraint = other.x > 1 ]"]);
     let index = Index::build(&offers);
-    assert_eq!(index.query(&ad("[ x = 3 ; Constraint = other.x < 9 ]")), vec![0]);
-    assert!(index.query(&ad("[ x = 0 ; Constraint = other.x < 9 ]")).is_empty());
-    assert!(index.query(&ad("[ x = 3 ; Constraint = other.x < 7 ]")).is_empty());
+    assert_eq!(
+        index.query(&ad("[ x = 3 ; Constraint = other.x < 9 ]")),
+        vec![0]
+    );
+    assert!(index
+        .query(&ad("[ x = 0 ; Constraint = other.x < 9 ]"))
+        .is_empty());
+    assert!(index
+        .query(&ad("[ x = 3 ; Constraint = other.x < 7 ]"))
+        .is_empty());
 }
 
 #[test]
 fn type_heterogeneity_4_4_4() {
-    let offers =
-        ads(&["[ x = 73282; Constraint = other.y == \"foo\" ]", "[ x = \"asd\"; Constraint = other.y == \"bar\" ]"]);
+    let offers = ads(&[
+        "[ x = 73282; Constraint = other.y == \"foo\" ]",
+        "[ x = \"asd\"; Constraint = other.y == \"bar\" ]",
+    ]);
     let index = Index::build(&offers);
-    assert_eq!(index.query(&ad("[ y = \"FOO\"; Constraint = other.x > 10 ]")), vec![0]);
-    assert!(index.query(&ad("[ y = \"bar\"; Constraint = other.x > 10 ]")).is_empty());
-    assert_eq!(index.query(&ad("[ y = \"bar\"; Constraint = other.x == \"ASD\" ]")), vec![1]);
+    assert_eq!(
+        index.query(&ad("[ y = \"FOO\"; Constraint = other.x > 10 ]")),
+        vec![0]
+    );
+    assert!(index
+        .query(&ad("[ y = \"bar\"; Constraint = other.x > 10 ]"))
+        .is_empty());
+    assert_eq!(
+        index.query(&ad("[ y = \"bar\"; Constraint = other.x == \"ASD\" ]")),
+        vec![1]
+    );
     // String ordering is not indexed: a superset, which evaluation narrows.
-    let both = ads(&["[ x = 73282; Constraint = true ]", "[ x = \"asd\"; Constraint = true ]"]);
+    let both = ads(&[
+        "[ x = 73282; Constraint = true ]",
+        "[ x = \"asd\"; Constraint = true ]",
+    ]);
     let index = Index::build(&both);
     let r = ad("[ Constraint = other.x > \"a\" ]");
     assert_eq!(index.query(&r), vec![0, 1]);
-    assert_eq!(index.matches(&r, &mut Evaluator::new(EvalOptions::default())), vec![1]);
+    assert_eq!(
+        index.matches(&r, &mut Evaluator::new(EvalOptions::default())),
+        vec![1]
+    );
 }
 
 #[test]
@@ -94,7 +133,10 @@ fn removal_build_for_and_conflicts() {
     let job = ad("[ ImageSize = 40; Requirements = other.Memory >= 64 ]");
     let mut index = Index::build_for(&offers, std::slice::from_ref(&job), EvalOptions::default());
     assert_eq!(index.query(&job), vec![0, 2]);
-    let c: Vec<_> = index.conflicts().map(|(i, c)| (i, c.attribute.clone())).collect();
+    let c: Vec<_> = index
+        .conflicts()
+        .map(|(i, c)| (i, c.attribute.clone()))
+        .collect();
     assert_eq!(c, vec![(1, "ImageSize".to_string())]);
     index.remove(0);
     index.remove(0);
@@ -102,15 +144,24 @@ fn removal_build_for_and_conflicts() {
     assert_eq!(index.query(&job), vec![2]);
     assert!(!index.is_live(0) && index.is_live(2));
     let s = index.stats();
-    assert_eq!((s.live_offers, s.conflicts, s.imported_attributes), (3, 1, 1));
+    assert_eq!(
+        (s.live_offers, s.conflicts, s.imported_attributes),
+        (3, 1, 1)
+    );
 }
 
 #[test]
 fn odd_input_does_not_panic() {
     // Deep nesting, huge DNF, type clashes, self-references, errors.
-    let deep = format!("[ Requirements = {}other.x > 1{} ]", "(".repeat(950), ")".repeat(950));
+    let deep = format!(
+        "[ Requirements = {}other.x > 1{} ]",
+        "(".repeat(950),
+        ")".repeat(950)
+    );
     let chain: Vec<String> = (0..1900).map(|i| format!("other.a{i} == {i}")).collect();
-    let wide: Vec<String> = (0..30).map(|i| format!("(other.a == {i} || other.b != {i})")).collect();
+    let wide: Vec<String> = (0..30)
+        .map(|i| format!("(other.a == {i} || other.b != {i})"))
+        .collect();
     let srcs = [
         deep,
         format!("[ Requirements = {} ]", chain.join(" && ")),
@@ -149,11 +200,22 @@ fn a_large_pool() {
         })
         .collect();
     let mut index = Index::build(&offers);
-    let job = ad("[ ImageSize = 100; Requirements = other.Arch == \"intel\" && other.Memory >= 128 ]");
+    let job =
+        ad("[ ImageSize = 100; Requirements = other.Arch == \"intel\" && other.Memory >= 128 ]");
     let q = index.query(&job);
-    let exact = compatible(&offers, &vec![true; offers.len()], &job, EvalOptions::default());
+    let exact = compatible(
+        &offers,
+        &vec![true; offers.len()],
+        &job,
+        EvalOptions::default(),
+    );
     assert_eq!(q, exact);
-    assert_eq!(q.len(), (0..5000).filter(|i| i % 3 == 0 && (32 << (i % 5)) >= 128).count());
+    assert_eq!(
+        q.len(),
+        (0..5000)
+            .filter(|i| i % 3 == 0 && (32 << (i % 5)) >= 128)
+            .count()
+    );
     for &i in &q {
         index.remove(i);
     }
@@ -168,7 +230,15 @@ fn literal() -> impl Strategy<Value = String> {
     prop_oneof![
         (0i64..6).prop_map(|i| i.to_string()),
         (0i64..6).prop_map(|i| format!("{i}.5")),
-        prop::sample::select(vec!["\"x\"", "\"X\"", "\"y\"", "true", "false", "undefined"]).prop_map(str::to_string),
+        prop::sample::select(vec![
+            "\"x\"",
+            "\"X\"",
+            "\"y\"",
+            "true",
+            "false",
+            "undefined"
+        ])
+        .prop_map(str::to_string),
     ]
 }
 
@@ -185,7 +255,9 @@ fn attribute() -> impl Strategy<Value = Option<String>> {
 fn atom() -> impl Strategy<Value = String> {
     // Names are case-insensitive: `A` is `a`.
     let name = prop::sample::select(vec!["a", "b", "c", "s", "A", "S"]);
-    let op = prop::sample::select(vec!["==", "!=", "<", "<=", ">", ">=", "=?=", "=!=", "is", "isnt"]);
+    let op = prop::sample::select(vec![
+        "==", "!=", "<", "<=", ">", ">=", "=?=", "=!=", "is", "isnt",
+    ]);
     let scope = prop::sample::select(vec!["other.", "TARGET.", "", "MY."]);
     prop_oneof![
         6 => (scope.clone(), name.clone(), op.clone(), literal()).prop_map(|(s, n, o, l)| format!("{s}{n} {o} {l}")),
@@ -208,16 +280,29 @@ fn constraint() -> impl Strategy<Value = String> {
 }
 
 fn random_ad() -> impl Strategy<Value = String> {
-    (prop::collection::vec(attribute(), 4), prop::option::weighted(0.9, constraint()), any::<bool>()).prop_map(
-        |(attrs, c, seed_name)| {
-            let mut parts: Vec<String> =
-                NAMES.iter().zip(attrs).filter_map(|(n, v)| v.map(|v| format!("{n} = {v}"))).collect();
+    (
+        prop::collection::vec(attribute(), 4),
+        prop::option::weighted(0.9, constraint()),
+        any::<bool>(),
+    )
+        .prop_map(|(attrs, c, seed_name)| {
+            let mut parts: Vec<String> = NAMES
+                .iter()
+                .zip(attrs)
+                .filter_map(|(n, v)| v.map(|v| format!("{n} = {v}")))
+                .collect();
             if let Some(c) = c {
-                parts.push(format!("{} = {c}", if seed_name { "Constraint" } else { "Requirements" }));
+                parts.push(format!(
+                    "{} = {c}",
+                    if seed_name {
+                        "Constraint"
+                    } else {
+                        "Requirements"
+                    }
+                ));
             }
             format!("[ {} ]", parts.join("; "))
-        },
-    )
+        })
 }
 
 proptest! {
@@ -272,16 +357,34 @@ proptest! {
 fn iidm_ad() -> impl Strategy<Value = String> {
     let value = |string: bool| {
         if string {
-            prop::sample::select(vec!["\"x\"", "\"X\"", "\"y\"", "\"z\""]).prop_map(str::to_string).boxed()
+            prop::sample::select(vec!["\"x\"", "\"X\"", "\"y\"", "\"z\""])
+                .prop_map(str::to_string)
+                .boxed()
         } else {
-            prop_oneof![(0i64..6).prop_map(|i| i.to_string()), (0i64..6).prop_map(|i| format!("{i}.5"))].boxed()
+            prop_oneof![
+                (0i64..6).prop_map(|i| i.to_string()),
+                (0i64..6).prop_map(|i| format!("{i}.5"))
+            ]
+            .boxed()
         }
     };
-    let attrs: Vec<_> = NAMES.iter().map(|n| prop::option::weighted(0.8, value(*n == "s"))).collect();
-    let property = (0usize..4, prop::sample::select(vec!["==", "!=", "<", "<=", ">", ">="]), any::<bool>(), 0usize..3)
+    let attrs: Vec<_> = NAMES
+        .iter()
+        .map(|n| prop::option::weighted(0.8, value(*n == "s")))
+        .collect();
+    let property = (
+        0usize..4,
+        prop::sample::select(vec!["==", "!=", "<", "<=", ">", ">="]),
+        any::<bool>(),
+        0usize..3,
+    )
         .prop_flat_map(move |(n, op, flip, scope)| {
             let name = NAMES[n];
-            let op = if name == "s" && !matches!(op, "==" | "!=") { "==" } else { op };
+            let op = if name == "s" && !matches!(op, "==" | "!=") {
+                "=="
+            } else {
+                op
+            };
             let scope = ["other.", "TARGET.", ""][scope];
             value(name == "s").prop_map(move |lit| {
                 if flip {
@@ -299,8 +402,11 @@ fn iidm_ad() -> impl Strategy<Value = String> {
         ]
     });
     (attrs, constraint).prop_map(|(attrs, c)| {
-        let mut parts: Vec<String> =
-            NAMES.iter().zip(attrs).filter_map(|(n, v)| v.map(|v| format!("{n} = {v}"))).collect();
+        let mut parts: Vec<String> = NAMES
+            .iter()
+            .zip(attrs)
+            .filter_map(|(n, v)| v.map(|v| format!("{n} = {v}")))
+            .collect();
         parts.push(format!("Requirements = {c}"));
         format!("[ {} ]", parts.join("; "))
     })
@@ -353,8 +459,12 @@ fn thesis_workload(n: usize, domain: u64, seed: u64) -> (Vec<Arc<ClassAd>>, Vec<
         parts.push(format!("Constraint = {}", cs.join(" && ")));
         ad(&format!("[ {} ]", parts.join("; ")))
     };
-    let offers = (0..n).map(|_| make(["A", "B", "C", "D"], ["W", "X", "Y", "Z"])).collect();
-    let queries = (0..n).map(|_| make(["W", "X", "Y", "Z"], ["A", "B", "C", "D"])).collect();
+    let offers = (0..n)
+        .map(|_| make(["A", "B", "C", "D"], ["W", "X", "Y", "Z"]))
+        .collect();
+    let queries = (0..n)
+        .map(|_| make(["W", "X", "Y", "Z"], ["A", "B", "C", "D"]))
+        .collect();
     (offers, queries)
 }
 
@@ -364,7 +474,12 @@ fn thesis_workload_agrees_with_evaluation() {
     let index = Index::build(&offers);
     let mut found = 0;
     for q in &queries {
-        let exact = compatible(&offers, &vec![true; offers.len()], q, EvalOptions::default());
+        let exact = compatible(
+            &offers,
+            &vec![true; offers.len()],
+            q,
+            EvalOptions::default(),
+        );
         found += exact.len();
         assert_eq!(index.query(q), exact);
     }
@@ -388,7 +503,12 @@ fn thesis_workload_timing() {
         let naive: usize = queries
             .iter()
             .take(200)
-            .map(|q| offers.iter().filter(|o| symmetric_match(&mut ev, q, o).matched()).count())
+            .map(|q| {
+                offers
+                    .iter()
+                    .filter(|o| symmetric_match(&mut ev, q, o).matched())
+                    .count()
+            })
             .sum();
         let naive_t = t.elapsed() * (n as u32) / 200;
         eprintln!(

@@ -152,15 +152,18 @@ fn reads(e: &Expr, sides: &Sides, out: &mut BTreeSet<String>, depth: u32) -> boo
     }
     match &e.kind {
         ExprKind::Attr { name, absolute } => {
-            !*absolute && matches!(name.special, Special::None | Special::My | Special::SelfAd | Special::CurrentTime)
+            !*absolute
+                && matches!(
+                    name.special,
+                    Special::None | Special::My | Special::SelfAd | Special::CurrentTime
+                )
         }
         ExprKind::Select(base, _) => match &base.kind {
             // MY.x: the own ad's attribute (specialization inlined it, or it is undefined).
-            ExprKind::Attr { name, absolute: false }
-                if matches!(name.special, Special::My | Special::SelfAd) =>
-            {
-                true
-            }
+            ExprKind::Attr {
+                name,
+                absolute: false,
+            } if matches!(name.special, Special::My | Special::SelfAd) => true,
             _ => reads(base, sides, out, depth + 1),
         },
         ExprKind::Record(_) => false,
@@ -169,7 +172,10 @@ fn reads(e: &Expr, sides: &Sides, out: &mut BTreeSet<String>, depth: u32) -> boo
             !opaque.iter().any(|o| c.name.eq_ignore_ascii_case(o))
                 && c.args.iter().all(|a| reads(a, sides, out, depth + 1))
         }
-        _ => e.children().into_iter().all(|c| reads(c, sides, out, depth + 1)),
+        _ => e
+            .children()
+            .into_iter()
+            .all(|c| reads(c, sides, out, depth + 1)),
     }
 }
 
@@ -230,7 +236,10 @@ fn collect_names(e: &Expr, out: &mut Vec<Arc<str>>, depth: u32) -> bool {
             }
         }
         ExprKind::Select(base, name) => match &base.kind {
-            ExprKind::Attr { name: b, absolute: false } => match b.special {
+            ExprKind::Attr {
+                name: b,
+                absolute: false,
+            } => match b.special {
                 Special::Other => true,
                 Special::My | Special::SelfAd => {
                     out.push(name.key.clone());
@@ -269,7 +278,9 @@ mod tests {
     use crate::parser::parse_classad;
 
     fn ads(src: &[&str]) -> Vec<Arc<ClassAd>> {
-        src.iter().map(|s| Arc::new(parse_classad(s).unwrap())).collect()
+        src.iter()
+            .map(|s| Arc::new(parse_classad(s).unwrap()))
+            .collect()
     }
 
     #[test]

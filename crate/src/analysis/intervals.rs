@@ -35,12 +35,26 @@ pub struct NumInterval {
 }
 
 impl NumInterval {
-    pub const NAN: NumInterval = NumInterval { lo: f64::NAN, lo_closed: true, hi: f64::NAN, hi_closed: true };
-    pub const ALL: NumInterval =
-        NumInterval { lo: f64::NEG_INFINITY, lo_closed: true, hi: f64::INFINITY, hi_closed: true };
+    pub const NAN: NumInterval = NumInterval {
+        lo: f64::NAN,
+        lo_closed: true,
+        hi: f64::NAN,
+        hi_closed: true,
+    };
+    pub const ALL: NumInterval = NumInterval {
+        lo: f64::NEG_INFINITY,
+        lo_closed: true,
+        hi: f64::INFINITY,
+        hi_closed: true,
+    };
 
     pub fn point(x: f64) -> NumInterval {
-        NumInterval { lo: x, lo_closed: true, hi: x, hi_closed: true }
+        NumInterval {
+            lo: x,
+            lo_closed: true,
+            hi: x,
+            hi_closed: true,
+        }
     }
     pub fn is_nan(&self) -> bool {
         self.lo.is_nan() || self.hi.is_nan()
@@ -49,13 +63,15 @@ impl NumInterval {
         !self.is_nan() && self.lo == self.hi && self.lo_closed && self.hi_closed
     }
     pub fn is_empty(&self) -> bool {
-        !self.is_nan() && (self.lo > self.hi || (self.lo == self.hi && !(self.lo_closed && self.hi_closed)))
+        !self.is_nan()
+            && (self.lo > self.hi || (self.lo == self.hi && !(self.lo_closed && self.hi_closed)))
     }
     pub fn contains(&self, x: f64) -> bool {
         if x.is_nan() || self.is_nan() {
             return x.is_nan() && self.is_nan();
         }
-        (x > self.lo || (x == self.lo && self.lo_closed)) && (x < self.hi || (x == self.hi && self.hi_closed))
+        (x > self.lo || (x == self.lo && self.lo_closed))
+            && (x < self.hi || (x == self.hi && self.hi_closed))
     }
     /// How far `x` is from the interval (0 inside; infinite for NaN).
     pub fn distance(&self, x: f64) -> f64 {
@@ -73,12 +89,15 @@ impl NumInterval {
 pub fn normalize(mut v: Vec<NumInterval>) -> Vec<NumInterval> {
     let nan = v.iter().any(|i| i.is_nan());
     v.retain(|i| !i.is_nan() && !i.is_empty());
-    v.iter_mut().for_each(|i| (i.lo, i.hi) = (i.lo + 0.0, i.hi + 0.0));
+    v.iter_mut()
+        .for_each(|i| (i.lo, i.hi) = (i.lo + 0.0, i.hi + 0.0));
     v.sort_by(|a, b| a.lo.total_cmp(&b.lo).then(b.lo_closed.cmp(&a.lo_closed)));
     let mut out: Vec<NumInterval> = Vec::with_capacity(v.len() + 1);
     for i in v {
         match out.last_mut() {
-            Some(last) if i.lo < last.hi || (i.lo == last.hi && (last.hi_closed || i.lo_closed)) => {
+            Some(last)
+                if i.lo < last.hi || (i.lo == last.hi && (last.hi_closed || i.lo_closed)) =>
+            {
                 if i.hi > last.hi {
                     (last.hi, last.hi_closed) = (i.hi, i.hi_closed);
                 } else if i.hi == last.hi {
@@ -109,8 +128,17 @@ fn num_intersect(a: &[NumInterval], b: &[NumInterval]) -> Vec<NumInterval> {
             _ => (y.lo, y.lo_closed),
         };
         let x_first = x.hi < y.hi || (x.hi == y.hi && !x.hi_closed);
-        let (hi, hi_closed) = if x_first { (x.hi, x.hi_closed) } else { (y.hi, y.hi_closed) };
-        out.push(NumInterval { lo, lo_closed, hi, hi_closed });
+        let (hi, hi_closed) = if x_first {
+            (x.hi, x.hi_closed)
+        } else {
+            (y.hi, y.hi_closed)
+        };
+        out.push(NumInterval {
+            lo,
+            lo_closed,
+            hi,
+            hi_closed,
+        });
         if x_first {
             i += 1;
         } else {
@@ -125,10 +153,20 @@ fn num_intersect(a: &[NumInterval], b: &[NumInterval]) -> Vec<NumInterval> {
 fn num_complement(a: &[NumInterval]) -> Vec<NumInterval> {
     let (mut out, mut lo, mut lo_closed) = (vec![], f64::NEG_INFINITY, true);
     for i in a.iter().filter(|i| !i.is_nan()) {
-        out.push(NumInterval { lo, lo_closed, hi: i.lo, hi_closed: !i.lo_closed });
+        out.push(NumInterval {
+            lo,
+            lo_closed,
+            hi: i.lo,
+            hi_closed: !i.lo_closed,
+        });
         (lo, lo_closed) = (i.hi, !i.hi_closed);
     }
-    out.push(NumInterval { lo, lo_closed, hi: f64::INFINITY, hi_closed: true });
+    out.push(NumInterval {
+        lo,
+        lo_closed,
+        hi: f64::INFINITY,
+        hi_closed: true,
+    });
     out.extend((!a.iter().any(|i| i.is_nan())).then_some(NumInterval::NAN));
     normalize(out)
 }
@@ -146,7 +184,10 @@ fn str_filter(a: &BTreeSet<String>, b: &BTreeSet<String>, keep_in: bool) -> BTre
     for s in a {
         seen.entry(fold(s)).or_insert(s);
     }
-    seen.into_iter().filter(|(k, _)| b.contains(k) == keep_in).map(|(_, s)| s.clone()).collect()
+    seen.into_iter()
+        .filter(|(k, _)| b.contains(k) == keep_in)
+        .map(|(_, s)| s.clone())
+        .collect()
 }
 
 /// Any set of values the predicates can describe, kind by kind. Booleans
@@ -174,10 +215,19 @@ impl ValueSet {
     pub fn numbers(numbers: Vec<NumInterval>) -> ValueSet {
         let numbers = normalize(numbers);
         let (allow_true, allow_false) = (num_contains(&numbers, 1.0), num_contains(&numbers, 0.0));
-        ValueSet { allow_true, allow_false, numbers, ..ValueSet::default() }
+        ValueSet {
+            allow_true,
+            allow_false,
+            numbers,
+            ..ValueSet::default()
+        }
     }
     pub fn is_empty(&self) -> bool {
-        !(self.undefined || self.allow_true || self.allow_false || self.others || self.any_other_string)
+        !(self.undefined
+            || self.allow_true
+            || self.allow_false
+            || self.others
+            || self.any_other_string)
             && self.strings.is_empty()
             && self.numbers.iter().all(|i| i.is_empty())
     }
@@ -187,7 +237,9 @@ impl ValueSet {
             Value::Bool(b) => (*b && self.allow_true) || (!*b && self.allow_false),
             Value::Int(i) => num_contains(&self.numbers, *i as f64),
             Value::Real(r) => num_contains(&self.numbers, *r),
-            Value::Str(s) => self.any_other_string != self.strings.iter().any(|x| x.eq_ignore_ascii_case(s)),
+            Value::Str(s) => {
+                self.any_other_string != self.strings.iter().any(|x| x.eq_ignore_ascii_case(s))
+            }
             _ => self.others,
         }
     }
@@ -208,13 +260,19 @@ impl ValueSet {
             (false, false) => (str_filter(a, b, true), false),
             (false, true) => (str_filter(a, b, false), false),
             (true, false) => (str_filter(b, a, false), false),
-            (true, true) => (str_filter(&a.union(b).cloned().collect(), &BTreeSet::new(), false), true),
+            (true, true) => (
+                str_filter(&a.union(b).cloned().collect(), &BTreeSet::new(), false),
+                true,
+            ),
         };
         ValueSet {
             undefined: self.undefined && o.undefined,
             allow_true: self.allow_true && o.allow_true,
             allow_false: self.allow_false && o.allow_false,
-            numbers: num_intersect(&normalize(self.numbers.clone()), &normalize(o.numbers.clone())),
+            numbers: num_intersect(
+                &normalize(self.numbers.clone()),
+                &normalize(o.numbers.clone()),
+            ),
             strings,
             any_other_string,
             others: self.others && o.others,
@@ -236,9 +294,15 @@ pub enum Constraint {
     /// is suggested as written). `any_other`: *AnyOtherString*, every string
     /// except those listed. `=?=` on strings is case-exact and so is not
     /// represented (`from_predicate` gives `None`).
-    Strings { values: BTreeSet<String>, any_other: bool },
+    Strings {
+        values: BTreeSet<String>,
+        any_other: bool,
+    },
     /// The booleans themselves (`=?= true`), not 1 or 1.0.
-    Bools { allow_true: bool, allow_false: bool },
+    Bools {
+        allow_true: bool,
+        allow_false: bool,
+    },
     /// Only undefined (`=?= undefined`, an attribute the job lacks).
     Undefined,
     /// Values of several kinds: what `=!=` leaves (`x =!= undefined`), unions.
@@ -255,16 +319,29 @@ impl Constraint {
         use BinaryOp::*;
         let set = match (op, lit) {
             (Eq | Ne | Lt | Le | Gt | Ge, Value::Undefined | Value::Error) => ValueSet::default(),
-            (Eq | Ne | Lt | Le | Gt | Ge, Value::Bool(b)) => numeric(op, if *b { 1.0 } else { 0.0 }),
-            (Eq | Ne | Lt | Le | Gt | Ge, Value::Int(i)) if i.unsigned_abs() < EXACT_INT => numeric(op, *i as f64),
-            (Eq | Ne | Lt | Le | Gt | Ge, Value::Real(r)) => numeric(op, *r),
-            (Eq | Ne, Value::Str(s)) => {
-                ValueSet { strings: [s.to_string()].into(), any_other_string: op == Ne, ..ValueSet::default() }
+            (Eq | Ne | Lt | Le | Gt | Ge, Value::Bool(b)) => {
+                numeric(op, if *b { 1.0 } else { 0.0 })
             }
+            (Eq | Ne | Lt | Le | Gt | Ge, Value::Int(i)) if i.unsigned_abs() < EXACT_INT => {
+                numeric(op, *i as f64)
+            }
+            (Eq | Ne | Lt | Le | Gt | Ge, Value::Real(r)) => numeric(op, *r),
+            (Eq | Ne, Value::Str(s)) => ValueSet {
+                strings: [s.to_string()].into(),
+                any_other_string: op == Ne,
+                ..ValueSet::default()
+            },
             (MetaEq | Is | MetaNe | Isnt, Value::Undefined | Value::Bool(_)) => {
                 let one = match lit {
-                    Value::Bool(b) => ValueSet { allow_true: *b, allow_false: !*b, ..ValueSet::default() },
-                    _ => ValueSet { undefined: true, ..ValueSet::default() },
+                    Value::Bool(b) => ValueSet {
+                        allow_true: *b,
+                        allow_false: !*b,
+                        ..ValueSet::default()
+                    },
+                    _ => ValueSet {
+                        undefined: true,
+                        ..ValueSet::default()
+                    },
                 };
                 if matches!(op, MetaNe | Isnt) {
                     one.complement()
@@ -286,13 +363,23 @@ impl Constraint {
         let none = ValueSet::default();
         match self {
             Constraint::Numbers(v) => ValueSet::numbers(v.clone()),
-            Constraint::Strings { values, any_other } => {
-                ValueSet { strings: values.clone(), any_other_string: *any_other, ..none }
-            }
-            Constraint::Bools { allow_true, allow_false } => {
-                ValueSet { allow_true: *allow_true, allow_false: *allow_false, ..none }
-            }
-            Constraint::Undefined => ValueSet { undefined: true, ..none },
+            Constraint::Strings { values, any_other } => ValueSet {
+                strings: values.clone(),
+                any_other_string: *any_other,
+                ..none
+            },
+            Constraint::Bools {
+                allow_true,
+                allow_false,
+            } => ValueSet {
+                allow_true: *allow_true,
+                allow_false: *allow_false,
+                ..none
+            },
+            Constraint::Undefined => ValueSet {
+                undefined: true,
+                ..none
+            },
             Constraint::Mixed(s) => (**s).clone(),
             Constraint::Empty => none,
         }
@@ -309,12 +396,14 @@ impl Constraint {
         match (s.undefined, bools, !s.numbers.is_empty(), strs, s.others) {
             (false, false, false, false, false) => Constraint::Empty,
             (true, false, false, false, false) => Constraint::Undefined,
-            (false, true, false, false, false) => {
-                Constraint::Bools { allow_true: s.allow_true, allow_false: s.allow_false }
-            }
-            (false, false, false, true, false) => {
-                Constraint::Strings { any_other: s.any_other_string, values: s.strings }
-            }
+            (false, true, false, false, false) => Constraint::Bools {
+                allow_true: s.allow_true,
+                allow_false: s.allow_false,
+            },
+            (false, false, false, true, false) => Constraint::Strings {
+                any_other: s.any_other_string,
+                values: s.strings,
+            },
             (false, _, true, false, false) if as_numbers => Constraint::Numbers(s.numbers),
             _ => Constraint::Mixed(Box::new(s)),
         }
@@ -366,7 +455,14 @@ impl Constraint {
 fn numeric(op: BinaryOp, x: f64) -> ValueSet {
     use BinaryOp::*;
     let (lo, hi) = (f64::NEG_INFINITY, f64::INFINITY);
-    let iv = |lo, lo_closed, hi, hi_closed| vec![NumInterval { lo, lo_closed, hi, hi_closed }];
+    let iv = |lo, lo_closed, hi, hi_closed| {
+        vec![NumInterval {
+            lo,
+            lo_closed,
+            hi,
+            hi_closed,
+        }]
+    };
     ValueSet::numbers(match op {
         Ne if x.is_nan() => num_complement(&[]),
         _ if x.is_nan() => vec![],
@@ -396,16 +492,30 @@ fn list(values: &BTreeSet<String>, sep: &str) -> String {
 }
 
 fn interval_text(i: &NumInterval, phrase: bool) -> String {
-    let (lo, hi, p) = (num_text(i.lo), num_text(i.hi), |s: &str| if phrase { s.to_string() } else { String::new() });
-    let (lo_op, hi_op) = (if i.lo_closed { ">=" } else { ">" }, if i.hi_closed { "<=" } else { "<" });
+    let (lo, hi, p) = (num_text(i.lo), num_text(i.hi), |s: &str| {
+        if phrase {
+            s.to_string()
+        } else {
+            String::new()
+        }
+    });
+    let (lo_op, hi_op) = (
+        if i.lo_closed { ">=" } else { ">" },
+        if i.hi_closed { "<=" } else { "<" },
+    );
     match () {
         _ if i.is_nan() => format!("{}NaN", p("is ")),
         _ if i.is_point() => format!("{}{lo}", p("== ")),
-        _ if i.lo == f64::NEG_INFINITY && i.hi == f64::INFINITY => format!("{}any number", p("is ")),
+        _ if i.lo == f64::NEG_INFINITY && i.hi == f64::INFINITY => {
+            format!("{}any number", p("is "))
+        }
         _ if i.lo == f64::NEG_INFINITY => format!("{hi_op} {hi}"),
         _ if i.hi == f64::INFINITY => format!("{lo_op} {lo}"),
         _ => {
-            let (open, close) = (if i.lo_closed { '[' } else { '(' }, if i.hi_closed { ']' } else { ')' });
+            let (open, close) = (
+                if i.lo_closed { '[' } else { '(' },
+                if i.hi_closed { ']' } else { ')' },
+            );
             format!("{}{open}{lo}, {hi}{close}", p("in "))
         }
     }
@@ -414,7 +524,10 @@ fn interval_text(i: &NumInterval, phrase: bool) -> String {
 /// Intervals joined by "or", or "any number except …" when only points are missing.
 fn numbers_text(v: &[NumInterval], phrase: bool) -> String {
     let is = if phrase { "is " } else { "" };
-    let gaps: Vec<NumInterval> = num_complement(v).into_iter().filter(|i| !i.is_nan()).collect();
+    let gaps: Vec<NumInterval> = num_complement(v)
+        .into_iter()
+        .filter(|i| !i.is_nan())
+        .collect();
     if v.iter().any(|i| !i.is_nan()) && gaps.len() <= LISTED && gaps.iter().all(|g| g.is_point()) {
         let pts: Vec<String> = gaps.iter().map(|g| num_text(g.lo)).collect();
         return match (pts.len(), phrase) {
@@ -423,7 +536,11 @@ fn numbers_text(v: &[NumInterval], phrase: bool) -> String {
             _ => format!("{is}any number except {}", pts.join(", ")),
         };
     }
-    let mut parts: Vec<String> = v.iter().take(LISTED).map(|i| interval_text(i, phrase)).collect();
+    let mut parts: Vec<String> = v
+        .iter()
+        .take(LISTED)
+        .map(|i| interval_text(i, phrase))
+        .collect();
     parts.extend((v.len() > LISTED).then(|| format!("… ({} more)", v.len() - LISTED)));
     parts.join(" or ")
 }
@@ -432,29 +549,50 @@ fn text(c: &Constraint, phrase: bool) -> String {
     let is = if phrase { "is " } else { "" };
     match Constraint::from_set(c.to_set()) {
         Constraint::Numbers(v) => numbers_text(&v, phrase),
-        Constraint::Strings { values, any_other: false } if values.len() == 1 => {
+        Constraint::Strings {
+            values,
+            any_other: false,
+        } if values.len() == 1 => {
             format!("{}{}", if phrase { "== " } else { "" }, list(&values, ""))
         }
-        Constraint::Strings { values, any_other: false } => format!("{is}{}", list(&values, " or ")),
+        Constraint::Strings {
+            values,
+            any_other: false,
+        } => format!("{is}{}", list(&values, " or ")),
         Constraint::Strings { values, .. } if values.is_empty() => format!("{is}any string"),
-        Constraint::Strings { values, .. } => format!("{is}any string except {}", list(&values, ", ")),
-        Constraint::Bools { allow_true: true, allow_false: true } => format!("{is}any boolean"),
+        Constraint::Strings { values, .. } => {
+            format!("{is}any string except {}", list(&values, ", "))
+        }
+        Constraint::Bools {
+            allow_true: true,
+            allow_false: true,
+        } => format!("{is}any boolean"),
         Constraint::Bools { allow_true, .. } => format!("{is}{allow_true}"),
         Constraint::Undefined => format!("{is}undefined"),
         Constraint::Empty => format!("{is}nothing"),
         Constraint::Mixed(s) => match Constraint::from_set(s.complement()) {
             Constraint::Empty => format!("{is}any value"),
             Constraint::Mixed(_) => {
-                let strs = Constraint::Strings { values: s.strings.clone(), any_other: s.any_other_string };
-                let bools = Constraint::Bools { allow_true: s.allow_true, allow_false: s.allow_false };
+                let strs = Constraint::Strings {
+                    values: s.strings.clone(),
+                    any_other: s.any_other_string,
+                };
+                let bools = Constraint::Bools {
+                    allow_true: s.allow_true,
+                    allow_false: s.allow_false,
+                };
                 let parts = [
                     (!s.numbers.is_empty()).then(|| numbers_text(&s.numbers, false)),
                     (!s.strings.is_empty() || s.any_other_string).then(|| strs.describe()),
                     (s.allow_true || s.allow_false).then(|| bools.describe()),
                     s.undefined.then(|| "undefined".to_string()),
-                    s.others.then(|| "an error, time, list or record".to_string()),
+                    s.others
+                        .then(|| "an error, time, list or record".to_string()),
                 ];
-                format!("{is}{}", parts.into_iter().flatten().collect::<Vec<_>>().join(" or "))
+                format!(
+                    "{is}{}",
+                    parts.into_iter().flatten().collect::<Vec<_>>().join(" or ")
+                )
             }
             comp => format!("{is}anything except {}", comp.describe()),
         },
@@ -492,16 +630,27 @@ pub fn always_conflicts(preds: &[(usize, BinaryOp, Value)]) -> Vec<Vec<usize>> {
                 return out;
             }
             let combo: Vec<usize> = idx.iter().filter_map(|&p| live.get(p).copied()).collect();
-            let minimal = !found.iter().any(|f: &Vec<usize>| f.iter().all(|x| combo.contains(x)));
+            let minimal = !found
+                .iter()
+                .any(|f: &Vec<usize>| f.iter().all(|x| combo.contains(x)));
             let sets = || combo.iter().filter_map(|&k| cs.get(k));
-            if minimal && sets().fold(ValueSet::everything(), |acc, (_, c)| acc.intersect(c)).is_empty() {
+            if minimal
+                && sets()
+                    .fold(ValueSet::everything(), |acc, (_, c)| acc.intersect(c))
+                    .is_empty()
+            {
                 let mut g: Vec<usize> = sets().map(|c| c.0).collect();
                 g.sort_unstable();
                 g.dedup();
                 out.push(g);
                 found.push(combo.clone());
             }
-            let Some(p) = (0..size).rev().find(|&p| idx.get(p).is_some_and(|&x| x < n - size + p)) else { break };
+            let Some(p) = (0..size)
+                .rev()
+                .find(|&p| idx.get(p).is_some_and(|&x| x < n - size + p))
+            else {
+                break;
+            };
             let start = idx.get(p).map_or(0, |x| x + 1);
             for (q, slot) in idx.iter_mut().enumerate().skip(p) {
                 *slot = start + (q - p);
@@ -520,14 +669,45 @@ mod tests {
     const OPS: [BinaryOp; 10] = [Eq, Ne, MetaEq, MetaNe, Is, Isnt, Lt, Le, Gt, Ge];
 
     fn values() -> Vec<Value> {
-        let ints = [-3, -1, 0, 1, 2, 5, 9, 10, 12, (1 << 53) + 1, i64::MAX, i64::MIN];
+        let ints = [
+            -3,
+            -1,
+            0,
+            1,
+            2,
+            5,
+            9,
+            10,
+            12,
+            (1 << 53) + 1,
+            i64::MAX,
+            i64::MIN,
+        ];
         let mut v: Vec<Value> = ints.map(Value::Int).into();
-        let reals = [-0.0, 0.5, 1.0, 4.999, 5.0, 5.5, 10.0, 1e300, f64::INFINITY, f64::NEG_INFINITY, f64::NAN];
+        let reals = [
+            -0.0,
+            0.5,
+            1.0,
+            4.999,
+            5.0,
+            5.5,
+            10.0,
+            1e300,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NAN,
+        ];
         v.extend(reals.map(Value::Real));
         v.extend([true, false].map(Value::Bool));
         v.extend(["INTEL", "intel", "Intel ", "alpha", "", "raman", "other"].map(Value::from));
         let time = Value::AbsTime(crate::value::AbsTime { secs: 5, offset: 0 });
-        v.extend([Value::Undefined, Value::Error, Value::RelTime(5.0), time, Value::list_of(vec![Value::Int(5)])]);
+        v.extend([
+            Value::Undefined,
+            Value::Error,
+            Value::RelTime(5.0),
+            time,
+            Value::list_of(vec![Value::Int(5)]),
+        ]);
         v
     }
 
@@ -555,8 +735,16 @@ mod tests {
             for lit in literals() {
                 if let Some(k) = Constraint::from_predicate(op, &lit) {
                     for v in &vals {
-                        assert_eq!(k.contains(v), holds(op, v, &lit), "{v:?} {op:?} {lit:?} as {k:?}");
-                        assert_eq!(k.complement().contains(v), !holds(op, v, &lit), "not {v:?} {op:?} {lit:?}");
+                        assert_eq!(
+                            k.contains(v),
+                            holds(op, v, &lit),
+                            "{v:?} {op:?} {lit:?} as {k:?}"
+                        );
+                        assert_eq!(
+                            k.complement().contains(v),
+                            !holds(op, v, &lit),
+                            "not {v:?} {op:?} {lit:?}"
+                        );
                     }
                     preds.push((op, lit, k));
                 }
@@ -568,8 +756,16 @@ mod tests {
                 let (both, either) = (k1.intersect(k2), k1.union(k2));
                 for v in &vals {
                     let (a, b) = (holds(*o1, v, l1), holds(*o2, v, l2));
-                    assert_eq!(both.contains(v), a && b, "{v:?}: {o1:?} {l1:?} && {o2:?} {l2:?} = {both:?}");
-                    assert_eq!(either.contains(v), a || b, "{v:?}: {o1:?} {l1:?} || {o2:?} {l2:?}");
+                    assert_eq!(
+                        both.contains(v),
+                        a && b,
+                        "{v:?}: {o1:?} {l1:?} && {o2:?} {l2:?} = {both:?}"
+                    );
+                    assert_eq!(
+                        either.contains(v),
+                        a || b,
+                        "{v:?}: {o1:?} {l1:?} || {o2:?} {l2:?}"
+                    );
                 }
                 if both.is_empty() {
                     assert!(vals.iter().all(|v| !both.contains(v)));
@@ -591,21 +787,45 @@ mod tests {
     #[test]
     fn conflicts_without_a_pool() {
         let p = |v: Vec<(usize, BinaryOp, Value)>| always_conflicts(&v);
-        assert_eq!(p(vec![(0, Eq, "ALPHA".into()), (1, Eq, "INTEL".into())]), vec![vec![0, 1]]);
+        assert_eq!(
+            p(vec![(0, Eq, "ALPHA".into()), (1, Eq, "INTEL".into())]),
+            vec![vec![0, 1]]
+        );
         assert!(p(vec![(0, Eq, "intel".into()), (1, Eq, "INTEL".into())]).is_empty());
         assert!(p(vec![(0, Eq, Value::Int(5)), (1, Eq, Value::Real(5.0))]).is_empty());
-        assert_eq!(p(vec![(3, Lt, Value::Int(10)), (7, Gt, Value::Int(12))]), vec![vec![3, 7]]);
+        assert_eq!(
+            p(vec![(3, Lt, Value::Int(10)), (7, Gt, Value::Int(12))]),
+            vec![vec![3, 7]]
+        );
         // Minimal groups only: the pair, not the triple containing it.
-        let v = vec![(0, Lt, Value::Int(10)), (1, Gt, Value::Int(12)), (2, Ne, Value::Int(11))];
+        let v = vec![
+            (0, Lt, Value::Int(10)),
+            (1, Gt, Value::Int(12)),
+            (2, Ne, Value::Int(11)),
+        ];
         assert_eq!(p(v), vec![vec![0, 1]]);
         // Empty as a triple while every pair meets.
-        let v = vec![(4, Ne, Value::Int(5)), (2, Ge, Value::Int(5)), (9, Le, Value::Int(5))];
+        let v = vec![
+            (4, Ne, Value::Int(5)),
+            (2, Ge, Value::Int(5)),
+            (9, Le, Value::Int(5)),
+        ];
         assert_eq!(p(v), vec![vec![2, 4, 9]]);
-        let v = vec![(0, Eq, Value::Undefined), (1, Gt, Value::Int(1)), (2, MetaEq, Value::Undefined)];
+        let v = vec![
+            (0, Eq, Value::Undefined),
+            (1, Gt, Value::Int(1)),
+            (2, MetaEq, Value::Undefined),
+        ];
         assert_eq!(p(v), vec![vec![0], vec![1, 2]]);
-        let v = vec![(0, Eq, "a".into()), (1, Ne, "A".into()), (2, Eq, true.into()), (3, Lt, "b".into())];
+        let v = vec![
+            (0, Eq, "a".into()),
+            (1, Ne, "A".into()),
+            (2, Eq, true.into()),
+            (3, Lt, "b".into()),
+        ];
         assert_eq!(p(v), vec![vec![0, 1], vec![0, 2], vec![1, 2]]);
-        let many: Vec<(usize, BinaryOp, Value)> = (0..60).map(|i| (i, Ne, Value::Int(i as i64))).collect();
+        let many: Vec<(usize, BinaryOp, Value)> =
+            (0..60).map(|i| (i, Ne, Value::Int(i as i64))).collect();
         assert!(p(many).is_empty());
     }
 
@@ -623,13 +843,22 @@ mod tests {
         assert_eq!(c(Lt, 1).union(&c(Gt, 3)).describe(), "< 1 or > 3");
         assert_eq!(c(Eq, "INTEL").describe(), "\"INTEL\"");
         assert_eq!(c(Eq, "INTEL").phrase(), "== \"INTEL\"");
-        assert_eq!(c(Eq, "INTEL").intersect(&c(Eq, "intel")).describe(), "\"INTEL\"");
+        assert_eq!(
+            c(Eq, "INTEL").intersect(&c(Eq, "intel")).describe(),
+            "\"INTEL\""
+        );
         let owner = c(Ne, "raman").intersect(&c(Ne, "ncoleman"));
-        assert_eq!(owner.describe(), "any string except \"ncoleman\", \"raman\"");
+        assert_eq!(
+            owner.describe(),
+            "any string except \"ncoleman\", \"raman\""
+        );
         assert_eq!(c(Eq, "a").union(&c(Eq, "b")).phrase(), "is \"a\" or \"b\"");
         assert_eq!(c(MetaEq, true).describe(), "true");
         assert_eq!(c(Is, Value::Undefined).phrase(), "is undefined");
-        assert_eq!(c(Isnt, Value::Undefined).describe(), "anything except undefined");
+        assert_eq!(
+            c(Isnt, Value::Undefined).describe(),
+            "anything except undefined"
+        );
         assert_eq!(c(MetaNe, false).describe(), "anything except false");
         assert_eq!(c(Eq, "x").intersect(&c(Gt, 1)), Constraint::Empty);
         assert_eq!(Constraint::everything().describe(), "any value");

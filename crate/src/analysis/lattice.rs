@@ -124,7 +124,13 @@ mod tests {
         let l = lattice(4, rows);
         let mut mfs = l.mfs.clone();
         mfs.sort_unstable();
-        let mut want = vec![set(&[1, 3]), set(&[1, 4]), set(&[2, 4]), set(&[2, 3]), set(&[3, 4])];
+        let mut want = vec![
+            set(&[1, 3]),
+            set(&[1, 4]),
+            set(&[2, 4]),
+            set(&[2, 3]),
+            set(&[3, 4]),
+        ];
         want.sort_unstable();
         assert_eq!(mfs, want);
         let mut mss = l.mss.clone();
@@ -139,7 +145,16 @@ mod tests {
     fn eight_machines() {
         // Arch == "ALPHA" (p1), OpSys == "SOLARIS" (p2), Memory >= 512M (p3):
         // the paper's table rows T F F, F F F, F T T, F F T, T F T, F T T, F F F, F T F.
-        let rows = [set(&[1]), 0, set(&[2, 3]), set(&[3]), set(&[1, 3]), set(&[2, 3]), 0, set(&[2])];
+        let rows = [
+            set(&[1]),
+            0,
+            set(&[2, 3]),
+            set(&[3]),
+            set(&[1, 3]),
+            set(&[2, 3]),
+            0,
+            set(&[2]),
+        ];
         let l = lattice(3, rows);
         assert_eq!(l.mfs, vec![set(&[1, 2])]);
         let mut mss = l.mss.clone();
@@ -163,7 +178,9 @@ mod tests {
             let l = lattice(k, rows.clone());
             let succeeds = |s: u64| s == 0 || rows.iter().any(|&r| r & s == s);
             let mut mfs: Vec<u64> = (0..=full)
-                .filter(|&s| !succeeds(s) && (0..k).all(|i| s >> i & 1 == 0 || succeeds(s & !(1 << i))))
+                .filter(|&s| {
+                    !succeeds(s) && (0..k).all(|i| s >> i & 1 == 0 || succeeds(s & !(1 << i)))
+                })
                 .collect();
             let mut got = l.mfs.clone();
             mfs.sort_unstable();

@@ -316,8 +316,14 @@ pub fn analyze_compiled(
         };
         if !exists {
             notes.push(match f.clause {
-                Some(c) => format!("fixed predicate {c}:{} does not exist (clauses and predicates count from 0)", f.predicate),
-                None => format!("fixed predicate {} does not exist in any clause (predicates count from 0)", f.predicate),
+                Some(c) => format!(
+                    "fixed predicate {c}:{} does not exist (clauses and predicates count from 0)",
+                    f.predicate
+                ),
+                None => format!(
+                    "fixed predicate {} does not exist in any clause (predicates count from 0)",
+                    f.predicate
+                ),
             });
         }
     }
@@ -393,7 +399,11 @@ pub fn analyze_compiled(
             })
             .collect();
         suggestions = suggest::suggest(&ctx, &inputs);
-        if dnf.clauses.iter().any(|c| c.len() > lattice::MAX_PREDICATES) {
+        if dnf
+            .clauses
+            .iter()
+            .any(|c| c.len() > lattice::MAX_PREDICATES)
+        {
             notes.push(format!(
                 "clauses of more than {} predicates get no suggestions",
                 lattice::MAX_PREDICATES
@@ -402,15 +412,26 @@ pub fn analyze_compiled(
     }
 
     phase(4)?;
-    let (conflicts, succeeding) = conflicts(&dnf, &atom_index, &columns, &clauses, &groups, &mut notes);
+    let (conflicts, succeeding) =
+        conflicts(&dnf, &atom_index, &columns, &clauses, &groups, &mut notes);
     let mut job_lacks = vec![];
-    let job_changes = nobody::job_changes(job, machines, compiled, &rejects_job, o.eval, &mut notes, &mut job_lacks);
+    let job_changes = nobody::job_changes(
+        job,
+        machines,
+        compiled,
+        &rejects_job,
+        o.eval,
+        &mut notes,
+        &mut job_lacks,
+    );
     phase(5)?;
     // Steps count sub-expressions the whole may short-circuit past
     // (`error || TARGET.Memory > 100` specializes to error): their groups
     // also tell apart what each part reads.
     let step_groups = match step_reads(&req, job, o.eval, &sides) {
-        Some(keys) if groups::other_reads(&spec, &sides).is_some_and(|k| k == keys) => groups.clone(),
+        Some(keys) if groups::other_reads(&spec, &sides).is_some_and(|k| k == keys) => {
+            groups.clone()
+        }
         Some(keys) => Groups::by_values(machines, &keys),
         None => Groups::singletons(machines.len()),
     };
@@ -459,7 +480,12 @@ pub fn analyze_compiled(
 /// What the requirements' parts read of the other ad: every operand of
 /// `&&`, `||`, `!`, `?:` (as better-analyze splits it) specialized against
 /// the job on its own; `None` when some part could read anything.
-fn step_reads(req: &Expr, job: &Arc<ClassAd>, eval: EvalOptions, sides: &Sides) -> Option<BTreeSet<String>> {
+fn step_reads(
+    req: &Expr,
+    job: &Arc<ClassAd>,
+    eval: EvalOptions,
+    sides: &Sides,
+) -> Option<BTreeSet<String>> {
     let mut out = BTreeSet::new();
     let mut stack = vec![(req, 0u32)];
     let ctx = SpecContext {
@@ -470,7 +496,9 @@ fn step_reads(req: &Expr, job: &Arc<ClassAd>, eval: EvalOptions, sides: &Sides) 
     while let Some((e, depth)) = stack.pop() {
         use crate::ast::{BinaryOp, ExprKind, UnaryOp};
         match &e.kind {
-            ExprKind::Paren(a) | ExprKind::Unary(UnaryOp::Not, a) if depth < 400 => stack.push((a, depth + 1)),
+            ExprKind::Paren(a) | ExprKind::Unary(UnaryOp::Not, a) if depth < 400 => {
+                stack.push((a, depth + 1))
+            }
             ExprKind::Binary(BinaryOp::And | BinaryOp::Or, a, b) if depth < 400 => {
                 stack.push((a, depth + 1));
                 stack.push((b, depth + 1));
@@ -490,7 +518,9 @@ fn missing(dnf: &Dnf, machines: &[Arc<ClassAd>]) -> Vec<String> {
     let mut out = vec![];
     for a in dnf.clauses.iter().flatten() {
         if let Some(p) = &a.predicate {
-            if seen.insert(p.key.clone()) && !machines.iter().any(|m| m.position_name(&p.name).is_some()) {
+            if seen.insert(p.key.clone())
+                && !machines.iter().any(|m| m.position_name(&p.name).is_some())
+            {
                 out.push(p.attribute.clone());
             }
         }

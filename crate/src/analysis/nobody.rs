@@ -73,7 +73,10 @@ pub fn job_changes(
     if rects.is_empty() {
         return vec![];
     }
-    let dims: BTreeSet<String> = rects.iter().flat_map(|r| r.sides.iter().map(|(k, _)| k.clone())).collect();
+    let dims: BTreeSet<String> = rects
+        .iter()
+        .flat_map(|r| r.sides.iter().map(|(k, _)| k.clone()))
+        .collect();
     let mut ev = Evaluator::new(opts);
     let point: Vec<(String, Option<Value>)> = dims
         .iter()
@@ -91,7 +94,14 @@ pub fn job_changes(
         .iter()
         .map(|(k, (lo, hi))| (k.clone(), if hi > lo { hi - lo } else { 1.0 }))
         .collect();
-    let part = partition::partition(&rects, &point, &ranges, &Limits { max_cells: MAX_CELLS });
+    let part = partition::partition(
+        &rects,
+        &point,
+        &ranges,
+        &Limits {
+            max_cells: MAX_CELLS,
+        },
+    );
     if !part.complete {
         notes.push(format!(
             "the Nobody Likes Me partition stopped at {MAX_CELLS} cells; the job changes shown come from the cells built"
@@ -119,7 +129,10 @@ pub fn job_changes(
         // Compiled when the caller keeps the machines compiled (the same
         // answers as evaluating, `crate/tests/compiled.rs`).
         let jobs_compiled = compiled.map(|c| (c.machines, c.job(&changed, opts), c.job(job, opts)));
-        let machine_accepts = |ev: &mut Evaluator, i: usize, which: &Arc<ClassAd>, original: bool| match &jobs_compiled {
+        let machine_accepts = |ev: &mut Evaluator,
+                               i: usize,
+                               which: &Arc<ClassAd>,
+                               original: bool| match &jobs_compiled {
             Some((mc, cj, oj)) => mc[i].accepts(if original { oj } else { cj }, ev),
             None => accepts(ev, &machines[i], which, DEFAULT_REQUIREMENTS),
         };
@@ -220,7 +233,10 @@ pub fn rectangles(
             for k in reads {
                 if job.position(&k).is_none() {
                     let name = spelled(&spec, &k).unwrap_or(k);
-                    if !lacking.iter().any(|l: &String| l.eq_ignore_ascii_case(&name)) {
+                    if !lacking
+                        .iter()
+                        .any(|l: &String| l.eq_ignore_ascii_case(&name))
+                    {
                         lacking.push(name);
                     }
                 }
@@ -245,7 +261,9 @@ pub fn rectangles(
                 // first machine does), so ranges read as the user wrote.
                 let dim = spelling
                     .entry(p.key.clone())
-                    .or_insert_with(|| job_spelling(job, &p.key).unwrap_or_else(|| p.attribute.clone()))
+                    .or_insert_with(|| {
+                        job_spelling(job, &p.key).unwrap_or_else(|| p.attribute.clone())
+                    })
                     .clone();
                 if let Some(x) = number(&p.literal) {
                     let e = numbers.entry(dim.clone()).or_insert((x, x));

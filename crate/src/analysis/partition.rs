@@ -116,25 +116,46 @@ pub fn partition(
             });
             let s = Constraint::from_set(c.to_set()).to_set();
             if let Some(slot) = sides.get_mut(d).and_then(|v| v.get_mut(r)) {
-                *slot = Some(slot.take().map_or(s.clone(), |prev| Constraint::from_set(prev.intersect(&s)).to_set()));
+                *slot = Some(slot.take().map_or(s.clone(), |prev| {
+                    Constraint::from_set(prev.intersect(&s)).to_set()
+                }));
             }
         }
     }
     let words = rects.len().div_ceil(64);
-    let lookup = |f: &str| job.iter().find(|(k, _)| fold(k) == f).and_then(|(_, v)| v.clone()).unwrap_or_default();
+    let lookup = |f: &str| {
+        job.iter()
+            .find(|(k, _)| fold(k) == f)
+            .and_then(|(_, v)| v.clone())
+            .unwrap_or_default()
+    };
     let dims: Vec<Dim> = dimensions
         .iter()
         .zip(&sides)
         .map(|(key, sides)| {
             let f = fold(key);
-            let range = ranges.iter().find(|(k, _)| fold(k) == f).map_or(1.0, |(_, r)| *r);
-            let range = if range.is_finite() && range > 0.0 { range } else { 1.0 };
+            let range = ranges
+                .iter()
+                .find(|(k, _)| fold(k) == f)
+                .map_or(1.0, |(_, r)| *r);
+            let range = if range.is_finite() && range > 0.0 {
+                range
+            } else {
+                1.0
+            };
             let job = lookup(&f);
             let pieces = pieces(sides, &job, words).into_iter();
-            let mut pieces: Vec<_> = pieces.map(|(s, b)| (side_distance(&s, &job, range).0, s, b)).collect();
+            let mut pieces: Vec<_> = pieces
+                .map(|(s, b)| (side_distance(&s, &job, range).0, s, b))
+                .collect();
             pieces.sort_by(|a, b| a.0.total_cmp(&b.0));
             let pieces = pieces.into_iter().map(|(d, s, b)| (s, b, d)).collect();
-            Dim { key: key.clone(), range, pieces, job }
+            Dim {
+                key: key.clone(),
+                range,
+                pieces,
+                job,
+            }
         })
         .collect();
 
@@ -148,14 +169,20 @@ pub fn partition(
         let mut b = all.clone();
         for (dim, &p) in dims.iter().zip(path) {
             let pb = dim.pieces.get(p).map(|x| &x.1);
-            b.iter_mut().enumerate().for_each(|(i, w)| *w &= pb.and_then(|pb| pb.get(i)).copied().unwrap_or(0));
+            b.iter_mut()
+                .enumerate()
+                .for_each(|(i, w)| *w &= pb.and_then(|pb| pb.get(i)).copied().unwrap_or(0));
         }
         b
     };
     // The first piece of `dim` from `from` on that meets `bits` (scanning counts as work).
     let next = |dim: Option<&Dim>, from: usize, bits: &Bits, work: &mut usize| {
         let pieces = dim.map_or(&[][..], |d| &d.pieces[..]);
-        let found = pieces.iter().enumerate().skip(from).find(|(_, p)| meets(bits, &p.1));
+        let found = pieces
+            .iter()
+            .enumerate()
+            .skip(from)
+            .find(|(_, p)| meets(bits, &p.1));
         *work += found.map_or(pieces.len().saturating_sub(from), |(j, _)| j + 1 - from);
         found.map(|(j, p)| (j, p.2))
     };
@@ -166,8 +193,14 @@ pub fn partition(
         let near = dim.pieces.first().map_or(0.0, |p| p.2);
         rest[k] = rest.get(k + 1).copied().unwrap_or(0.0) + near;
     }
-    let key = |dist: f64, depth: usize| Reverse((dist + rest.get(depth).copied().unwrap_or(0.0) + 0.0).to_bits());
-    let budget = limits.max_cells.saturating_add(1).saturating_mul(4 * (dims.len() + 1)).clamp(100_000, MAX_WORK);
+    let key = |dist: f64, depth: usize| {
+        Reverse((dist + rest.get(depth).copied().unwrap_or(0.0) + 0.0).to_bits())
+    };
+    let budget = limits
+        .max_cells
+        .saturating_add(1)
+        .saturating_mul(4 * (dims.len() + 1))
+        .clamp(100_000, MAX_WORK);
     // Nodes: (parent node, piece); heap entries order nearest, deepest, oldest
     // (distances are non-negative, so their bits order like them).
     let mut arena: Vec<(usize, usize)> = vec![];
@@ -195,13 +228,27 @@ pub fn partition(
         }
         path.reverse();
         let parent_bits = path_bits(path.get(..depth.saturating_sub(1)).unwrap_or(&[]));
-        let (Some(&last), Some(&(parent, _))) = (path.last(), arena.get(id)) else { continue };
-        if let Some((j, d)) = next(dims.get(depth.saturating_sub(1)), last + 1, &parent_bits, &mut work) {
+        let (Some(&last), Some(&(parent, _))) = (path.last(), arena.get(id)) else {
+            continue;
+        };
+        if let Some((j, d)) = next(
+            dims.get(depth.saturating_sub(1)),
+            last + 1,
+            &parent_bits,
+            &mut work,
+        ) {
             arena.push((parent, j));
-            heap.push((key(parent_dist + d, depth), depth, Reverse(arena.len() - 1), parent_dist.to_bits()));
+            heap.push((
+                key(parent_dist + d, depth),
+                depth,
+                Reverse(arena.len() - 1),
+                parent_dist.to_bits(),
+            ));
         }
         let bits = path_bits(&path);
-        let here = dims.get(depth.saturating_sub(1)).and_then(|d| d.pieces.get(last));
+        let here = dims
+            .get(depth.saturating_sub(1))
+            .and_then(|d| d.pieces.get(last));
         let dist = parent_dist + here.map_or(0.0, |p| p.2);
         if depth >= dims.len() {
             if leaves.len() >= limits.max_cells {
@@ -211,7 +258,12 @@ pub fn partition(
             leaves.push((path, bits));
         } else if let Some((j, d)) = next(dims.get(depth), 0, &bits, &mut work) {
             arena.push((id, j));
-            heap.push((key(dist + d, depth + 1), depth + 1, Reverse(arena.len() - 1), dist.to_bits()));
+            heap.push((
+                key(dist + d, depth + 1),
+                depth + 1,
+                Reverse(arena.len() - 1),
+                dist.to_bits(),
+            ));
         }
     }
     if leaves.len() > limits.max_cells {
@@ -221,10 +273,13 @@ pub fn partition(
 
     // Cells as (side id per dimension, machine-set id); a side id indexes
     // the dimension's table, its pieces first, then the unions merging makes.
-    let (mut sets, mut set_ids): (Vec<Vec<usize>>, HashMap<Vec<usize>, u32>) = (vec![], HashMap::new());
+    let (mut sets, mut set_ids): (Vec<Vec<usize>>, HashMap<Vec<usize>, u32>) =
+        (vec![], HashMap::new());
     let mut cells: Vec<(Vec<u32>, u32)> = vec![];
     for (path, bits) in leaves {
-        let mut machines: Vec<usize> = ones(&bits).filter_map(|r| rects.get(r).map(|x| x.machine)).collect();
+        let mut machines: Vec<usize> = ones(&bits)
+            .filter_map(|r| rects.get(r).map(|x| x.machine))
+            .collect();
         machines.sort_unstable();
         machines.dedup();
         let id = *set_ids.entry(machines).or_insert_with_key(|m| {
@@ -233,7 +288,10 @@ pub fn partition(
         });
         cells.push((path.iter().map(|&p| p as u32).collect(), id));
     }
-    let mut tables: Vec<Vec<ValueSet>> = dims.iter().map(|d| d.pieces.iter().map(|p| p.0.clone()).collect()).collect();
+    let mut tables: Vec<Vec<ValueSet>> = dims
+        .iter()
+        .map(|d| d.pieces.iter().map(|p| p.0.clone()).collect())
+        .collect();
     merge_cells(&mut cells, &mut tables);
 
     let mut cells: Vec<Cell> = cells
@@ -241,19 +299,39 @@ pub fn partition(
         .map(|(ids, set)| {
             let machines = sets.get(set as usize).cloned().unwrap_or_default();
             let (mut distance, mut changes) = (0.0, vec![]);
-            let sides: Vec<ValueSet> =
-                ids.iter().zip(&tables).filter_map(|(&i, t)| t.get(i as usize).cloned()).collect();
+            let sides: Vec<ValueSet> = ids
+                .iter()
+                .zip(&tables)
+                .filter_map(|(&i, t)| t.get(i as usize).cloned())
+                .collect();
             for (s, dim) in sides.iter().zip(&dims) {
                 let (d, change) = side_distance(s, &dim.job, dim.range);
                 distance += d;
                 changes.extend(change.map(|v| (dim.key.clone(), v)));
             }
-            let sides = sides.into_iter().zip(&dims).map(|(s, d)| (d.key.clone(), Constraint::from_set(s))).collect();
-            Cell { sides, machines, distance, changes }
+            let sides = sides
+                .into_iter()
+                .zip(&dims)
+                .map(|(s, d)| (d.key.clone(), Constraint::from_set(s)))
+                .collect();
+            Cell {
+                sides,
+                machines,
+                distance,
+                changes,
+            }
         })
         .collect();
-    cells.sort_by(|a, b| a.distance.total_cmp(&b.distance).then(b.machines.len().cmp(&a.machines.len())));
-    Partition { cells, complete, dimensions }
+    cells.sort_by(|a, b| {
+        a.distance
+            .total_cmp(&b.distance)
+            .then(b.machines.len().cmp(&a.machines.len()))
+    });
+    Partition {
+        cells,
+        complete,
+        dimensions,
+    }
 }
 
 /// The elementary pieces of one dimension, merged by identical rectangle
@@ -263,49 +341,96 @@ pub fn partition(
 fn pieces(sides: &[Option<ValueSet>], job: &Value, words: usize) -> Vec<(ValueSet, Bits)> {
     let covering = |f: &dyn Fn(&ValueSet) -> bool| {
         let mut b: Bits = vec![0; words];
-        sides.iter().enumerate().filter(|(_, s)| s.as_ref().is_none_or(f)).for_each(|(r, _)| set_bit(&mut b, r));
+        sides
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.as_ref().is_none_or(f))
+            .for_each(|(r, _)| set_bit(&mut b, r));
         b
     };
     let none = ValueSet::default;
     // Booleans ride with 0 and 1 unless some side tells them apart (`=?= true`).
     let split = sides.iter().flatten().any(|s| {
-        s.allow_true != s.contains(&Value::Real(1.0)) || s.allow_false != s.contains(&Value::Real(0.0))
+        s.allow_true != s.contains(&Value::Real(1.0))
+            || s.allow_false != s.contains(&Value::Real(0.0))
     });
     // Numbers: every bound is a point piece, with open pieces between.
-    let bounds = sides.iter().flatten().flat_map(|s| &s.numbers).filter(|i| !i.is_nan());
+    let bounds = sides
+        .iter()
+        .flatten()
+        .flat_map(|s| &s.numbers)
+        .filter(|i| !i.is_nan());
     let mut pts: Vec<f64> = bounds.flat_map(|i| [i.lo + 0.0, i.hi + 0.0]).collect();
     pts.sort_by(f64::total_cmp);
     pts.dedup();
     let (mut line, mut prev, mut prev_closed) = (vec![], f64::NEG_INFINITY, true);
     for &p in &pts {
         if p > prev && (prev_closed || next_toward(prev, true) < p) {
-            line.push(NumInterval { lo: prev, lo_closed: prev_closed, hi: p, hi_closed: false });
+            line.push(NumInterval {
+                lo: prev,
+                lo_closed: prev_closed,
+                hi: p,
+                hi_closed: false,
+            });
         }
         line.push(NumInterval::point(p));
         (prev, prev_closed) = (p, false);
     }
-    line.push(NumInterval { lo: prev, lo_closed: prev_closed, hi: f64::INFINITY, hi_closed: true });
+    line.push(NumInterval {
+        lo: prev,
+        lo_closed: prev_closed,
+        hi: f64::INFINITY,
+        hi_closed: true,
+    });
     line.retain(|i| !i.is_empty());
     let mut line_bits: Vec<Bits> = vec![vec![0; words]; line.len()];
     for (r, s) in sides.iter().enumerate() {
-        let ivs = s.as_ref().map_or(vec![NumInterval::ALL], |s| s.numbers.clone());
+        let ivs = s
+            .as_ref()
+            .map_or(vec![NumInterval::ALL], |s| s.numbers.clone());
         for iv in ivs.iter().filter(|i| !i.is_nan()) {
             // The pieces inside `iv` are contiguous: those neither below nor above it.
-            let start = line.partition_point(|p| p.hi < iv.lo || (p.hi == iv.lo && !(p.hi_closed && iv.lo_closed)));
-            let end = line.partition_point(|p| p.lo < iv.hi || (p.lo == iv.hi && p.lo_closed && iv.hi_closed));
-            line_bits.iter_mut().take(end).skip(start).for_each(|b| set_bit(b, r));
+            let start = line.partition_point(|p| {
+                p.hi < iv.lo || (p.hi == iv.lo && !(p.hi_closed && iv.lo_closed))
+            });
+            let end = line.partition_point(|p| {
+                p.lo < iv.hi || (p.lo == iv.hi && p.lo_closed && iv.hi_closed)
+            });
+            line_bits
+                .iter_mut()
+                .take(end)
+                .skip(start)
+                .for_each(|b| set_bit(b, r));
         }
     }
     let mut out: Vec<(ValueSet, Bits)> = vec![];
     for (iv, b) in line.into_iter().zip(line_bits) {
         let (allow_true, allow_false) = (!split && iv.contains(1.0), !split && iv.contains(0.0));
-        out.push((ValueSet { numbers: vec![iv], allow_true, allow_false, ..none() }, b));
+        out.push((
+            ValueSet {
+                numbers: vec![iv],
+                allow_true,
+                allow_false,
+                ..none()
+            },
+            b,
+        ));
     }
     for b in [true, false].into_iter().filter(|_| split) {
-        let v = ValueSet { allow_true: b, allow_false: !b, ..none() };
+        let v = ValueSet {
+            allow_true: b,
+            allow_false: !b,
+            ..none()
+        };
         out.push((v, covering(&|s| s.contains(&Value::Bool(b)))));
     }
-    out.push((ValueSet { undefined: true, ..none() }, covering(&|s| s.undefined)));
+    out.push((
+        ValueSet {
+            undefined: true,
+            ..none()
+        },
+        covering(&|s| s.undefined),
+    ));
     // Strings: every listed class (first spelling), then AnyOtherString.
     let mut classes: BTreeMap<String, String> = BTreeMap::new();
     for x in sides.iter().flatten().flat_map(|s| &s.strings) {
@@ -313,13 +438,32 @@ fn pieces(sides: &[Option<ValueSet>], job: &Value, words: usize) -> Vec<(ValueSe
     }
     for x in classes.values() {
         let v = Value::str(x.as_str());
-        out.push((ValueSet { strings: [x.clone()].into(), ..none() }, covering(&|s| s.contains(&v))));
+        out.push((
+            ValueSet {
+                strings: [x.clone()].into(),
+                ..none()
+            },
+            covering(&|s| s.contains(&v)),
+        ));
     }
-    let any = ValueSet { strings: classes.into_values().collect(), any_other_string: true, ..none() };
+    let any = ValueSet {
+        strings: classes.into_values().collect(),
+        any_other_string: true,
+        ..none()
+    };
     out.push((any, covering(&|s| s.any_other_string)));
     let nan = matches!(job, Value::Real(r) if r.is_nan());
-    if nan || !matches!(job, Value::Undefined | Value::Bool(_) | Value::Int(_) | Value::Real(_) | Value::Str(_)) {
-        let v = ValueSet { numbers: if nan { vec![NumInterval::NAN] } else { vec![] }, others: !nan, ..none() };
+    if nan
+        || !matches!(
+            job,
+            Value::Undefined | Value::Bool(_) | Value::Int(_) | Value::Real(_) | Value::Str(_)
+        )
+    {
+        let v = ValueSet {
+            numbers: if nan { vec![NumInterval::NAN] } else { vec![] },
+            others: !nan,
+            ..none()
+        };
         out.push((v, covering(&|s| s.contains(job))));
     }
 
@@ -335,7 +479,10 @@ fn pieces(sides: &[Option<ValueSet>], job: &Value, words: usize) -> Vec<(ValueSe
             g.0.push(v);
         }
     }
-    groups.into_iter().map(|(vs, b)| (union_all(vs), b)).collect()
+    groups
+        .into_iter()
+        .map(|(vs, b)| (union_all(vs), b))
+        .collect()
 }
 
 /// The union of many sets at once (pairwise unions would be quadratic).
@@ -351,7 +498,9 @@ fn union_all(sets: Vec<ValueSet>) -> ValueSet {
         let m: BTreeMap<String, String> = s.strings.into_iter().map(|x| (fold(&x), x)).collect();
         if s.any_other_string {
             // Excluded only if every AnyOtherString excludes it.
-            excluded = Some(excluded.map_or(m.clone(), |e| e.into_iter().filter(|(k, _)| m.contains_key(k)).collect()));
+            excluded = Some(excluded.map_or(m.clone(), |e| {
+                e.into_iter().filter(|(k, _)| m.contains_key(k)).collect()
+            }));
         } else {
             for (k, x) in m {
                 listed.entry(k).or_insert(x);
@@ -361,7 +510,11 @@ fn union_all(sets: Vec<ValueSet>) -> ValueSet {
     u.numbers = normalize(u.numbers);
     u.any_other_string = excluded.is_some();
     u.strings = match excluded {
-        Some(e) => e.into_iter().filter(|(k, _)| !listed.contains_key(k)).map(|(_, x)| x).collect(),
+        Some(e) => e
+            .into_iter()
+            .filter(|(k, _)| !listed.contains_key(k))
+            .map(|(_, x)| x)
+            .collect(),
         None => listed.into_values().collect(),
     };
     u
@@ -378,7 +531,13 @@ fn merge_cells(cells: &mut Vec<(Vec<u32>, u32)>, tables: &mut [Vec<ValueSet>]) {
             let mut at: HashMap<(Vec<u32>, u32), usize> = HashMap::new();
             let mut groups: Vec<Vec<usize>> = vec![];
             for (i, (s, m)) in cells.iter().enumerate() {
-                let key = (s.iter().enumerate().map(|(j, &x)| if j == d { u32::MAX } else { x }).collect(), *m);
+                let key = (
+                    s.iter()
+                        .enumerate()
+                        .map(|(j, &x)| if j == d { u32::MAX } else { x })
+                        .collect(),
+                    *m,
+                );
                 let g = *at.entry(key).or_insert_with(|| {
                     groups.push(vec![]);
                     groups.len() - 1
@@ -391,9 +550,13 @@ fn merge_cells(cells: &mut Vec<(Vec<u32>, u32)>, tables: &mut [Vec<ValueSet>]) {
             changed = true;
             let mut next = Vec::with_capacity(groups.len());
             for g in groups {
-                let Some(mut cell) = g.first().and_then(|&i| cells.get(i)).cloned() else { continue };
+                let Some(mut cell) = g.first().and_then(|&i| cells.get(i)).cloned() else {
+                    continue;
+                };
                 if g.len() > 1 {
-                    let parts = g.iter().filter_map(|&i| cells.get(i)?.0.get(d).and_then(|&x| table.get(x as usize)));
+                    let parts = g.iter().filter_map(|&i| {
+                        cells.get(i)?.0.get(d).and_then(|&x| table.get(x as usize))
+                    });
                     let merged = Constraint::from_set(union_all(parts.cloned().collect())).to_set();
                     let id = *unions.entry(format!("{merged:?}")).or_insert_with(|| {
                         table.push(merged);
@@ -422,21 +585,38 @@ fn side_distance(side: &ValueSet, job: &Value, range: f64) -> (f64, Option<Value
     let x = job.as_number().filter(|x| !x.is_nan());
     if let Some((iv, d)) = x.and_then(|x| nearest(side, x)) {
         let (x, d) = (x.unwrap_or(0.0), d / range);
-        return (if d.is_nan() { 1.0 } else { d }, Some(pick(&iv, x, matches!(job, Value::Int(_)))));
+        return (
+            if d.is_nan() { 1.0 } else { d },
+            Some(pick(&iv, x, matches!(job, Value::Int(_)))),
+        );
     }
     // Strings: a listed one, else "other", "other2", … until one is not excluded.
     let strings = || match side.any_other_string {
         false => side.strings.iter().next().map(|s| Value::str(s.as_str())),
         true => (1..=side.strings.len() + 1)
-            .map(|i| Value::from(if i == 1 { "other".to_string() } else { format!("other{i}") }))
+            .map(|i| {
+                Value::from(if i == 1 {
+                    "other".to_string()
+                } else {
+                    format!("other{i}")
+                })
+            })
             .find(|v| side.contains(v)),
     };
     let bools = || {
-        let b = if side.allow_true && side.allow_false { !matches!(job, Value::Bool(true)) } else { side.allow_true };
+        let b = if side.allow_true && side.allow_false {
+            !matches!(job, Value::Bool(true))
+        } else {
+            side.allow_true
+        };
         (side.allow_true || side.allow_false).then_some(Value::Bool(b))
     };
     let numbers = || {
-        let x = if let Value::Bool(b) = job { f64::from(u8::from(*b)) } else { 0.0 };
+        let x = if let Value::Bool(b) = job {
+            f64::from(u8::from(*b))
+        } else {
+            0.0
+        };
         nearest(side, x).map(|(iv, _)| pick(&iv, x, true))
     };
     let rep = match job {
@@ -444,12 +624,16 @@ fn side_distance(side: &ValueSet, job: &Value, range: f64) -> (f64, Option<Value
         Value::Bool(_) => bools().or_else(numbers).or_else(strings),
         _ => numbers().or_else(strings).or_else(bools),
     };
-    (1.0, rep.or_else(|| side.undefined.then_some(Value::Undefined)))
+    (
+        1.0,
+        rep.or_else(|| side.undefined.then_some(Value::Undefined)),
+    )
 }
 
 fn nearest(side: &ValueSet, x: f64) -> Option<(NumInterval, f64)> {
     let ivs = side.numbers.iter().filter(|i| !i.is_nan() && !i.is_empty());
-    ivs.map(|i| (*i, i.distance(x))).min_by(|a, b| a.1.total_cmp(&b.1))
+    ivs.map(|i| (*i, i.distance(x)))
+        .min_by(|a, b| a.1.total_cmp(&b.1))
 }
 
 /// The point of `iv` nearest `x` (outside it): a closed bound itself; past
@@ -458,7 +642,11 @@ fn nearest(side: &ValueSet, x: f64) -> Option<(NumInterval, f64)> {
 /// the next real.
 fn pick(iv: &NumInterval, x: f64, want_int: bool) -> Value {
     let up = x <= iv.lo;
-    let (b, closed, other) = if up { (iv.lo, iv.lo_closed, iv.hi) } else { (iv.hi, iv.hi_closed, iv.lo) };
+    let (b, closed, other) = if up {
+        (iv.lo, iv.lo_closed, iv.hi)
+    } else {
+        (iv.hi, iv.hi_closed, iv.lo)
+    };
     let num = |c: f64| match want_int && c.fract() == 0.0 && c.abs() < 9.0e15 {
         true => Value::Int(c as i64),
         false => Value::Real(c),
@@ -466,10 +654,21 @@ fn pick(iv: &NumInterval, x: f64, want_int: bool) -> Value {
     if closed {
         return num(b);
     }
-    let (s, step) = (if up { 1.0 } else { -1.0 }, if b == 0.0 { 1e-3 } else { b.abs() * 1e-3 });
-    let whole = if want_int || b.fract() == 0.0 { 1.0 } else { f64::NAN };
+    let (s, step) = (
+        if up { 1.0 } else { -1.0 },
+        if b == 0.0 { 1e-3 } else { b.abs() * 1e-3 },
+    );
+    let whole = if want_int || b.fract() == 0.0 {
+        1.0
+    } else {
+        f64::NAN
+    };
     let candidates = [
-        if up { b.floor() + whole } else { b.ceil() - whole },
+        if up {
+            b.floor() + whole
+        } else {
+            b.ceil() - whole
+        },
         b + s * step,
         b / 2.0 + other / 2.0,
         next_toward(b, up),
@@ -495,8 +694,12 @@ fn next_toward(x: f64, up: bool) -> f64 {
 /// `MemoryRequirements in [512, 1024), ImageSize >= 134217728`; dimensions
 /// the cell does not constrain are left out.
 pub fn describe_range(cell: &Cell) -> String {
-    let parts: Vec<String> =
-        cell.sides.iter().filter(|(_, c)| !c.is_everything()).map(|(k, c)| format!("{k} {}", c.phrase())).collect();
+    let parts: Vec<String> = cell
+        .sides
+        .iter()
+        .filter(|(_, c)| !c.is_everything())
+        .map(|(k, c)| format!("{k} {}", c.phrase()))
+        .collect();
     if parts.is_empty() {
         "any values".into()
     } else {
@@ -515,7 +718,13 @@ mod tests {
         Constraint::from_predicate(op, &lit.into()).expect("representable")
     }
     fn rect(machine: usize, sides: &[(&str, Constraint)]) -> Rect {
-        Rect { machine, sides: sides.iter().map(|(k, c)| (k.to_string(), c.clone())).collect() }
+        Rect {
+            machine,
+            sides: sides
+                .iter()
+                .map(|(k, c)| (k.to_string(), c.clone()))
+                .collect(),
+        }
     }
     fn job(v: &[(&str, Option<Value>)]) -> Vec<(String, Option<Value>)> {
         v.iter().map(|(k, x)| (k.to_string(), x.clone())).collect()
@@ -525,86 +734,193 @@ mod tests {
     }
     fn figure5() -> Vec<Rect> {
         vec![
-            rect(0, &[("ImageSize", c(Ge, 128.0 * M)), ("MemoryRequirements", c(Ge, 512.0 * M))]),
-            rect(1, &[("ImageSize", c(Ge, 64.0 * M)), ("MemoryRequirements", c(Ge, 1024.0 * M))]),
+            rect(
+                0,
+                &[
+                    ("ImageSize", c(Ge, 128.0 * M)),
+                    ("MemoryRequirements", c(Ge, 512.0 * M)),
+                ],
+            ),
+            rect(
+                1,
+                &[
+                    ("ImageSize", c(Ge, 64.0 * M)),
+                    ("MemoryRequirements", c(Ge, 1024.0 * M)),
+                ],
+            ),
         ]
     }
 
     #[test]
     fn figure_5() {
         let rects = figure5();
-        let mem: Vec<Option<ValueSet>> = rects.iter().map(|r| Some(r.sides[1].1.to_set())).collect();
+        let mem: Vec<Option<ValueSet>> =
+            rects.iter().map(|r| Some(r.sides[1].1.to_set())).collect();
         let p = pieces(&mem, &Value::Undefined, 1);
-        let shown: Vec<(String, u64)> =
-            p.iter().map(|(s, b, ..)| (Constraint::from_set(s.clone()).describe(), b[0])).collect();
-        assert_eq!(shown, vec![("[536870912, 1073741824)".into(), 0b01), (">= 1073741824".into(), 0b11)]);
+        let shown: Vec<(String, u64)> = p
+            .iter()
+            .map(|(s, b, ..)| (Constraint::from_set(s.clone()).describe(), b[0]))
+            .collect();
+        assert_eq!(
+            shown,
+            vec![
+                ("[536870912, 1073741824)".into(), 0b01),
+                (">= 1073741824".into(), 0b11)
+            ]
+        );
 
-        let point = job(&[("ImageSize", Some((100.0 * M).into())), ("MemoryRequirements", Some((600.0 * M).into()))]);
-        let ranges = vec![("ImageSize".to_string(), 64.0 * M), ("MemoryRequirements".to_string(), 512.0 * M)];
+        let point = job(&[
+            ("ImageSize", Some((100.0 * M).into())),
+            ("MemoryRequirements", Some((600.0 * M).into())),
+        ]);
+        let ranges = vec![
+            ("ImageSize".to_string(), 64.0 * M),
+            ("MemoryRequirements".to_string(), 512.0 * M),
+        ];
         let part = partition(&rects, &point, &ranges, &Limits { max_cells: 100 });
         assert!(part.complete);
         assert_eq!(part.dimensions, vec!["ImageSize", "MemoryRequirements"]);
-        let got: Vec<(Vec<usize>, f64, String)> =
-            part.cells.iter().map(|c| (c.machines.clone(), c.distance, describe_range(c))).collect();
+        let got: Vec<(Vec<usize>, f64, String)> = part
+            .cells
+            .iter()
+            .map(|c| (c.machines.clone(), c.distance, describe_range(c)))
+            .collect();
         assert_eq!(
             got,
             vec![
-                (vec![0], 0.4375, "ImageSize >= 134217728, MemoryRequirements in [536870912, 1073741824)".into()),
-                (vec![1], 0.828125, "ImageSize in [67108864, 134217728), MemoryRequirements >= 1073741824".into()),
-                (vec![0, 1], 1.265625, "ImageSize >= 134217728, MemoryRequirements >= 1073741824".into()),
+                (
+                    vec![0],
+                    0.4375,
+                    "ImageSize >= 134217728, MemoryRequirements in [536870912, 1073741824)".into()
+                ),
+                (
+                    vec![1],
+                    0.828125,
+                    "ImageSize in [67108864, 134217728), MemoryRequirements >= 1073741824".into()
+                ),
+                (
+                    vec![0, 1],
+                    1.265625,
+                    "ImageSize >= 134217728, MemoryRequirements >= 1073741824".into()
+                ),
             ]
         );
         let ch = &part.cells[0].changes;
-        assert!(ch.len() == 1 && ch[0].0 == "ImageSize" && same(&ch[0].1, &Value::Real(128.0 * M)), "{ch:?}");
+        assert!(
+            ch.len() == 1 && ch[0].0 == "ImageSize" && same(&ch[0].1, &Value::Real(128.0 * M)),
+            "{ch:?}"
+        );
         let ch = &part.cells[2].changes;
-        assert!(ch.len() == 2 && same(&ch[1].1, &Value::Real(1024.0 * M)), "{ch:?}");
+        assert!(
+            ch.len() == 2 && same(&ch[1].1, &Value::Real(1024.0 * M)),
+            "{ch:?}"
+        );
         // Integer job values get integer suggestions; a missing one counts 1.
-        let point = job(&[("ImageSize", Some(Value::Int(100 << 20))), ("MemoryRequirements", None)]);
+        let point = job(&[
+            ("ImageSize", Some(Value::Int(100 << 20))),
+            ("MemoryRequirements", None),
+        ]);
         let part = partition(&rects, &point, &ranges, &Limits { max_cells: 100 });
         let first = &part.cells[0];
         assert_eq!((first.machines.clone(), first.distance), (vec![1], 1.0));
-        assert!(same(&first.changes[0].1, &Value::Int(1 << 30)), "{:?}", first.changes);
+        assert!(
+            same(&first.changes[0].1, &Value::Int(1 << 30)),
+            "{:?}",
+            first.changes
+        );
     }
 
     #[test]
     fn any_other_string() {
-        let rects = vec![rect(0, &[("Owner", c(Ne, "ncoleman"))]), rect(1, &[("Owner", c(Eq, "raman"))])];
-        let part = partition(&rects, &job(&[("Owner", Some("ncoleman".into()))]), &[], &Limits { max_cells: 10 });
-        let got: Vec<(Vec<usize>, String)> =
-            part.cells.iter().map(|c| (c.machines.clone(), describe_range(c))).collect();
+        let rects = vec![
+            rect(0, &[("Owner", c(Ne, "ncoleman"))]),
+            rect(1, &[("Owner", c(Eq, "raman"))]),
+        ];
+        let part = partition(
+            &rects,
+            &job(&[("Owner", Some("ncoleman".into()))]),
+            &[],
+            &Limits { max_cells: 10 },
+        );
+        let got: Vec<(Vec<usize>, String)> = part
+            .cells
+            .iter()
+            .map(|c| (c.machines.clone(), describe_range(c)))
+            .collect();
         assert_eq!(
             got,
             vec![
                 (vec![0, 1], "Owner == \"raman\"".to_string()),
-                (vec![0], "Owner is any string except \"ncoleman\", \"raman\"".to_string()),
+                (
+                    vec![0],
+                    "Owner is any string except \"ncoleman\", \"raman\"".to_string()
+                ),
             ]
         );
         assert!(same(&part.cells[0].changes[0].1, &"raman".into()));
         assert!(same(&part.cells[1].changes[0].1, &"other".into()));
         assert_eq!(part.cells[1].distance, 1.0);
         let rects = vec![rect(0, &[("Owner", c(Ne, "other"))])];
-        let part = partition(&rects, &job(&[("Owner", None)]), &[], &Limits { max_cells: 10 });
+        let part = partition(
+            &rects,
+            &job(&[("Owner", None)]),
+            &[],
+            &Limits { max_cells: 10 },
+        );
         assert!(same(&part.cells[0].changes[0].1, &"other2".into()));
     }
 
     #[test]
     fn nearest_values_past_a_bound() {
         let one = |side: Constraint, v: Value| {
-            let part = partition(&[rect(0, &[("x", side)])], &job(&[("x", Some(v))]), &[], &Limits { max_cells: 10 });
+            let part = partition(
+                &[rect(0, &[("x", side)])],
+                &job(&[("x", Some(v))]),
+                &[],
+                &Limits { max_cells: 10 },
+            );
             part.cells[0].changes[0].1.clone()
         };
         assert!(same(&one(c(Lt, 10), Value::Int(12)), &Value::Int(9)));
         assert!(same(&one(c(Lt, 10), Value::Real(12.5)), &Value::Real(9.0)));
         assert!(same(&one(c(Gt, 10), Value::Int(2)), &Value::Int(11)));
-        assert!(same(&one(c(Le, 1220608), Value::Int(2000000)), &Value::Int(1220608)));
-        assert!(same(&one(c(Lt, 0.5), Value::Real(2.0)), &Value::Real(0.4995)));
-        assert!(same(&one(c(Gt, 10).intersect(&c(Lt, 10.5)), Value::Int(0)), &Value::Real(10.01)));
-        assert!(same(&one(c(MetaEq, true), Value::Bool(false)), &Value::Bool(true)));
-        assert!(same(&one(c(Is, Value::Undefined), Value::Int(3)), &Value::Undefined));
+        assert!(same(
+            &one(c(Le, 1220608), Value::Int(2000000)),
+            &Value::Int(1220608)
+        ));
+        assert!(same(
+            &one(c(Lt, 0.5), Value::Real(2.0)),
+            &Value::Real(0.4995)
+        ));
+        assert!(same(
+            &one(c(Gt, 10).intersect(&c(Lt, 10.5)), Value::Int(0)),
+            &Value::Real(10.01)
+        ));
+        assert!(same(
+            &one(c(MetaEq, true), Value::Bool(false)),
+            &Value::Bool(true)
+        ));
+        assert!(same(
+            &one(c(Is, Value::Undefined), Value::Int(3)),
+            &Value::Undefined
+        ));
         // Values nobody is moved to still find their own cell.
-        for (side, v) in [(c(Ne, 5), Value::Real(f64::NAN)), (c(MetaNe, true), Value::list_of(vec![]))] {
-            let part = partition(&[rect(0, &[("x", side)])], &job(&[("x", Some(v))]), &[], &Limits { max_cells: 10 });
-            assert!(part.cells.iter().any(|c| c.distance == 0.0 && c.changes.is_empty()), "{part:?}");
+        for (side, v) in [
+            (c(Ne, 5), Value::Real(f64::NAN)),
+            (c(MetaNe, true), Value::list_of(vec![])),
+        ] {
+            let part = partition(
+                &[rect(0, &[("x", side)])],
+                &job(&[("x", Some(v))]),
+                &[],
+                &Limits { max_cells: 10 },
+            );
+            assert!(
+                part.cells
+                    .iter()
+                    .any(|c| c.distance == 0.0 && c.changes.is_empty()),
+                "{part:?}"
+            );
         }
     }
 
@@ -618,29 +934,75 @@ mod tests {
             rect(0, &[("Memory", c(Lt, 100))]),
             rect(1, &[("Arch", c(Ne, "alpha")), ("HasGPU", c(MetaEq, true))]),
             rect(2, &[("Memory", c(Ne, 256)), ("HasGPU", c(Eq, true))]),
-            rect(3, &[("Arch", c(Isnt, Value::Undefined)), ("memory", c(Gt, 50).intersect(&c(Le, 300)))]),
+            rect(
+                3,
+                &[
+                    ("Arch", c(Isnt, Value::Undefined)),
+                    ("memory", c(Gt, 50).intersect(&c(Le, 300))),
+                ],
+            ),
         ];
         let mut mems: Vec<Value> = [0, 99, 100, 256, 300, 512, 1000].map(Value::Int).into();
-        mems.extend([Value::Undefined, Value::Real(99.5), "x".into(), Value::Bool(true)]);
-        let archs = [Value::Undefined, "INTEL".into(), "intel".into(), "alpha".into(), "ALPHA".into(), "sparc".into()];
-        let gpus = [Value::Undefined, true.into(), false.into(), Value::Int(1), Value::Int(0), "yes".into()];
-        let point = job(&[("Memory", Some(Value::Int(99))), ("Arch", Some("sparc".into())), ("HasGPU", None)]);
-        let part = partition(&rects, &point, &[("Memory".into(), 1000.0)], &Limits { max_cells: 1000 });
+        mems.extend([
+            Value::Undefined,
+            Value::Real(99.5),
+            "x".into(),
+            Value::Bool(true),
+        ]);
+        let archs = [
+            Value::Undefined,
+            "INTEL".into(),
+            "intel".into(),
+            "alpha".into(),
+            "ALPHA".into(),
+            "sparc".into(),
+        ];
+        let gpus = [
+            Value::Undefined,
+            true.into(),
+            false.into(),
+            Value::Int(1),
+            Value::Int(0),
+            "yes".into(),
+        ];
+        let point = job(&[
+            ("Memory", Some(Value::Int(99))),
+            ("Arch", Some("sparc".into())),
+            ("HasGPU", None),
+        ]);
+        let part = partition(
+            &rects,
+            &point,
+            &[("Memory".into(), 1000.0)],
+            &Limits { max_cells: 1000 },
+        );
         assert!(part.complete);
         assert_eq!(part.dimensions, vec!["Memory", "Arch", "HasGPU"]);
         let holds = |r: &Rect, p: &[&Value; 3]| {
-            let dim = |k: &String| part.dimensions.iter().position(|d| d.eq_ignore_ascii_case(k)).unwrap();
+            let dim = |k: &String| {
+                part.dimensions
+                    .iter()
+                    .position(|d| d.eq_ignore_ascii_case(k))
+                    .unwrap()
+            };
             r.sides.iter().all(|(k, s)| s.contains(p[dim(k)]))
         };
         for m in &mems {
             for a in &archs {
                 for g in &gpus {
                     let p = [m, a, g];
-                    let mut want: Vec<usize> = rects.iter().filter(|r| holds(r, &p)).map(|r| r.machine).collect();
+                    let mut want: Vec<usize> = rects
+                        .iter()
+                        .filter(|r| holds(r, &p))
+                        .map(|r| r.machine)
+                        .collect();
                     want.sort_unstable();
                     want.dedup();
-                    let inside: Vec<&Cell> =
-                        part.cells.iter().filter(|c| c.sides.iter().zip(p).all(|((_, s), v)| s.contains(v))).collect();
+                    let inside: Vec<&Cell> = part
+                        .cells
+                        .iter()
+                        .filter(|c| c.sides.iter().zip(p).all(|((_, s), v)| s.contains(v)))
+                        .collect();
                     if want.is_empty() {
                         assert!(inside.is_empty(), "{p:?} in {inside:?}");
                     } else {
@@ -650,8 +1012,15 @@ mod tests {
                 }
             }
         }
-        let here = part.cells.iter().find(|c| c.distance == 0.0).expect("the job's cell");
-        assert!(here.changes.is_empty() && here.machines == vec![0, 3], "{here:?}");
+        let here = part
+            .cells
+            .iter()
+            .find(|c| c.distance == 0.0)
+            .expect("the job's cell");
+        assert!(
+            here.changes.is_empty() && here.machines == vec![0, 3],
+            "{here:?}"
+        );
         for cell in &part.cells {
             assert!(cell.sides.iter().all(|(_, s)| !s.is_empty()));
         }
@@ -661,20 +1030,34 @@ mod tests {
     fn stops_at_max_cells() {
         let dims: Vec<String> = (0..20).map(|d| format!("x{d}")).collect();
         let rects: Vec<Rect> = (0..5)
-            .map(|k| Rect { machine: k, sides: dims.iter().map(|d| (d.clone(), c(Ge, k as i64))).collect() })
+            .map(|k| Rect {
+                machine: k,
+                sides: dims.iter().map(|d| (d.clone(), c(Ge, k as i64))).collect(),
+            })
             .collect();
-        let point: Vec<(String, Option<Value>)> = dims.iter().map(|d| (d.clone(), Some(Value::Int(2)))).collect();
+        let point: Vec<(String, Option<Value>)> = dims
+            .iter()
+            .map(|d| (d.clone(), Some(Value::Int(2))))
+            .collect();
         let part = partition(&rects, &point, &[], &Limits { max_cells: 500 });
         assert!(!part.complete);
         assert!(!part.cells.is_empty() && part.cells.len() <= 500);
         assert_eq!(part.cells[0].distance, 0.0);
-        assert!(part.cells.windows(2).all(|w| w[0].distance <= w[1].distance));
+        assert!(part
+            .cells
+            .windows(2)
+            .all(|w| w[0].distance <= w[1].distance));
         let part = partition(&rects, &point, &[], &Limits { max_cells: 0 });
         assert!(!part.complete && part.cells.is_empty());
         let part = partition(&rects[..1], &point, &[], &Limits { max_cells: 5 });
         assert!(part.complete && part.cells.len() == 1 && part.cells[0].machines == vec![0]);
-        assert!(partition(&[], &point, &[], &Limits { max_cells: 5 }).cells.is_empty());
+        assert!(partition(&[], &point, &[], &Limits { max_cells: 5 })
+            .cells
+            .is_empty());
         let all = partition(&[rect(7, &[])], &[], &[], &Limits { max_cells: 5 });
-        assert_eq!((all.cells.len(), describe_range(&all.cells[0])), (1, "any values".to_string()));
+        assert_eq!(
+            (all.cells.len(), describe_range(&all.cells[0])),
+            (1, "any values".to_string())
+        );
     }
 }

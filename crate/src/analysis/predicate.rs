@@ -234,9 +234,10 @@ impl Builder<'_, '_> {
             match &e.kind {
                 // !!x has x's truth.
                 ExprKind::Unary(UnaryOp::Not, inner) => strip_parens(inner).clone(),
-                ExprKind::Literal(v) => {
-                    Expr::new(ExprKind::Literal(crate::eval::ops::unary(UnaryOp::Not, v.clone())), e.span)
-                }
+                ExprKind::Literal(v) => Expr::new(
+                    ExprKind::Literal(crate::eval::ops::unary(UnaryOp::Not, v.clone())),
+                    e.span,
+                ),
                 // `!` binds tighter than every binary operator: anything
                 // but a primary needs parentheses (`!(a % 2)`, not `!a % 2`).
                 _ => {
@@ -380,7 +381,10 @@ pub fn conjunction(atoms: &[Expr]) -> Expr {
 pub fn disjunction(clauses: Vec<Expr>) -> Expr {
     let n = clauses.len();
     if n == 1 {
-        return clauses.into_iter().next().unwrap_or_else(|| Expr::literal(Value::Bool(false)));
+        return clauses
+            .into_iter()
+            .next()
+            .unwrap_or_else(|| Expr::literal(Value::Bool(false)));
     }
     let mut it = clauses.into_iter().map(|c| {
         if n > 1 && matches!(&c.kind, ExprKind::Binary(BinaryOp::And, _, _)) {
@@ -449,8 +453,14 @@ mod tests {
             vec![vec!["a != 1"], vec!["2 > b"]]
         );
         assert_eq!(clauses("!!(f(x))"), vec![vec!["f(x)"]]);
-        assert_eq!(clauses("!(TARGET.Cpus % 2)"), vec![vec![" !(TARGET.Cpus % 2)"]]);
-        assert_eq!(clauses("!(TARGET.a >= TARGET.b)"), vec![vec![" !(TARGET.a >= TARGET.b)"]]);
+        assert_eq!(
+            clauses("!(TARGET.Cpus % 2)"),
+            vec![vec![" !(TARGET.Cpus % 2)"]]
+        );
+        assert_eq!(
+            clauses("!(TARGET.a >= TARGET.b)"),
+            vec![vec![" !(TARGET.a >= TARGET.b)"]]
+        );
         assert_eq!(clauses("!(x ? a : b)"), vec![vec![" !(x ? a : b)"]]); // as libclassad unparses `!`
     }
 
@@ -462,7 +472,8 @@ mod tests {
             unscoped_is_other: true,
         };
         let d = dnf(
-            &parse_expr("TARGET.Memory >= 1024 && \"LINUX\" == other.OpSys && Cpus > Disk").unwrap(),
+            &parse_expr("TARGET.Memory >= 1024 && \"LINUX\" == other.OpSys && Cpus > Disk")
+                .unwrap(),
             &sides,
         )
         .unwrap();
@@ -477,7 +488,9 @@ mod tests {
     #[test]
     fn stops_at_the_size_limit() {
         // (a1 || b1) && (a2 || b2) && … doubles per conjunct.
-        let src: Vec<String> = (0..20).map(|i| format!("(a{i} == 1 || b{i} == 2)")).collect();
+        let src: Vec<String> = (0..20)
+            .map(|i| format!("(a{i} == 1 || b{i} == 2)"))
+            .collect();
         let ad = ClassAd::new();
         let sides = Sides {
             own: &ad,

@@ -8,9 +8,17 @@ use super::{Action, Analysis};
 
 pub fn render(a: &Analysis) -> String {
     let mut o = String::new();
-    let _ = writeln!(o, "Job {}: {} = {}", a.job, a.requirements_attribute, a.requirements);
+    let _ = writeln!(
+        o,
+        "Job {}: {} = {}",
+        a.job, a.requirements_attribute, a.requirements
+    );
     if a.specialized != a.requirements {
-        let _ = writeln!(o, "  with the job's own attributes substituted: {}", a.specialized);
+        let _ = writeln!(
+            o,
+            "  with the job's own attributes substituted: {}",
+            a.specialized
+        );
     }
     o.push('\n');
     summary(&mut o, a);
@@ -52,7 +60,13 @@ pub fn render(a: &Analysis) -> String {
                 })
                 .unwrap_or_default();
             let fixed = if p.fixed { " (fixed)" } else { "" };
-            let _ = writeln!(o, "{} {}{fixed}\t{}\t{suggestion}", number(j), p.display, p.matches);
+            let _ = writeln!(
+                o,
+                "{} {}{fixed}\t{}\t{suggestion}",
+                number(j),
+                p.display,
+                p.matches
+            );
         }
         let conflicts: Vec<String> = a
             .conflicts
@@ -62,7 +76,11 @@ pub fn render(a: &Analysis) -> String {
                 let mut n: Vec<usize> = k.predicates.iter().map(|&j| number(j)).collect();
                 n.sort_unstable();
                 let n: Vec<String> = n.iter().map(|x| x.to_string()).collect();
-                let why = if k.kind == "always" { " (never true together, in any pool)" } else { "" };
+                let why = if k.kind == "always" {
+                    " (never true together, in any pool)"
+                } else {
+                    ""
+                };
                 format!(" predicates: {}{why}", n.join(", "))
             })
             .collect();
@@ -78,11 +96,21 @@ pub fn render(a: &Analysis) -> String {
                 .map(|s| {
                     let mut n: Vec<usize> = s.predicates.iter().map(|&j| number(j)).collect();
                     n.sort_unstable();
-                    format!("{{{}}}", n.iter().map(|x| x.to_string()).collect::<Vec<_>>().join(", "))
+                    format!(
+                        "{{{}}}",
+                        n.iter()
+                            .map(|x| x.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    )
                 })
                 .collect();
             if !mss.is_empty() {
-                let _ = writeln!(o, "Largest sets that some machine satisfies: {}", mss.join(" "));
+                let _ = writeln!(
+                    o,
+                    "Largest sets that some machine satisfies: {}",
+                    mss.join(" ")
+                );
             }
         }
     }
@@ -103,7 +131,11 @@ pub fn render(a: &Analysis) -> String {
     }
     job_changes(&mut o, a);
     if !a.steps.is_empty() {
-        let _ = writeln!(o, "\nThe {} expression step by step (better-analyze):\n", a.requirements_attribute);
+        let _ = writeln!(
+            o,
+            "\nThe {} expression step by step (better-analyze):\n",
+            a.requirements_attribute
+        );
         o.push_str(&super::steps::render(&a.steps, false));
     }
     if !a.job_attributes.is_empty() {
@@ -199,7 +231,10 @@ fn suggestions(o: &mut String, a: &Analysis) {
             .changes
             .iter()
             .map(|ch| {
-                let p = c.predicates.get(ch.predicate).map_or("?", |p| p.display.as_str());
+                let p = c
+                    .predicates
+                    .get(ch.predicate)
+                    .map_or("?", |p| p.display.as_str());
                 match (ch.action, &ch.value) {
                     (Action::Modify, Some(v)) => format!("MODIFY {p} TO {v}"),
                     _ => format!("REMOVE {p}"),
@@ -209,7 +244,11 @@ fn suggestions(o: &mut String, a: &Analysis) {
         let measure = if s.metric == "M2" {
             format!("distance {:.3}", s.distance)
         } else {
-            format!("{} {}", s.changes.len(), plural(s.changes.len() as u64, "change", "changes"))
+            format!(
+                "{} {}",
+                s.changes.len(),
+                plural(s.changes.len() as u64, "change", "changes")
+            )
         };
         let _ = writeln!(
             o,
@@ -227,14 +266,21 @@ fn job_changes(o: &mut String, a: &Analysis) {
     let Some(best) = a.job_changes.first() else {
         return;
     };
-    let _ = writeln!(o, "\nThe following attributes should be added or modified:\n");
+    let _ = writeln!(
+        o,
+        "\nThe following attributes should be added or modified:\n"
+    );
     let _ = writeln!(o, "Attribute\tSuggestion");
     for (attr, how) in &best.advice {
         let _ = writeln!(o, "{attr}\t{how}");
     }
     let _ = writeln!(o, "\nJob attribute changes, nearest first (each checked against every machine's requirements):");
     for c in &a.job_changes {
-        let changes: Vec<String> = c.changes.iter().map(|(k, v)| format!("{k} = {v}")).collect();
+        let changes: Vec<String> = c
+            .changes
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
         let names = if c.machines.len() as u64 > 8 {
             format!("{}, …", c.machines[..8].join(", "))
         } else {

@@ -162,10 +162,12 @@ pub fn steps_inlined(
             ev.set_ads(Some(my.clone()), Some(t.clone()));
             for i in 0..n {
                 if nodes[i].target {
-                    let quick = fast[i].as_ref().and_then(|p| match t.position_name(&p.name) {
-                        None => Some(p.apply(&Value::Undefined)),
-                        Some(k) => t.at(k).1.as_literal().map(|v| p.apply(v)),
-                    });
+                    let quick = fast[i]
+                        .as_ref()
+                        .and_then(|p| match t.position_name(&p.name) {
+                            None => Some(p.apply(&Value::Undefined)),
+                            Some(k) => t.at(k).1.as_literal().map(|v| p.apply(v)),
+                        });
                     vals[i] = match quick {
                         Some(v) => v,
                         None => value_of(&nodes[i], &vals, &mut ev),

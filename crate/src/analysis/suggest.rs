@@ -188,8 +188,10 @@ fn modified_literal(atom: &Atom, v: &Value) -> Option<Value> {
     use BinaryOp::*;
     let same_type = matches!(
         (&p.literal, v),
-        (Value::Int(_) | Value::Real(_), Value::Int(_) | Value::Real(_))
-            | (Value::Str(_), Value::Str(_))
+        (
+            Value::Int(_) | Value::Real(_),
+            Value::Int(_) | Value::Real(_)
+        ) | (Value::Str(_), Value::Str(_))
             | (Value::Bool(_), Value::Bool(_))
     );
     if !same_type {
@@ -218,11 +220,7 @@ fn rewrite_atom(atom: &Atom, lit: &Value) -> Expr {
     Expr::binary(op, l, r)
 }
 
-fn candidates(
-    ctx: &Context,
-    c: &ClauseInput,
-    vt: &ValueTable,
-) -> (Vec<Candidate>, Vec<Candidate>) {
+fn candidates(ctx: &Context, c: &ClauseInput, vt: &ValueTable) -> (Vec<Candidate>, Vec<Candidate>) {
     let k = c.atoms.len();
     let full = if k == 64 { u64::MAX } else { (1u64 << k) - 1 };
     let n = ctx.groups.len();
@@ -260,7 +258,11 @@ fn candidates(
             let members = super::lattice::members(s);
             let remove: Vec<(usize, Option<Value>)> = members.iter().map(|&j| (j, None)).collect();
             push(&mut m1, &mut seen, remove, min as f64, ctx, c, vt);
-            let mut groups: Vec<usize> = reachable.iter().copied().filter(|&g| fail[g] == s).collect();
+            let mut groups: Vec<usize> = reachable
+                .iter()
+                .copied()
+                .filter(|&g| fail[g] == s)
+                .collect();
             groups.sort_by(|a, b| ctx.groups.weight[*b].cmp(&ctx.groups.weight[*a]));
             for g in groups.into_iter().take(CANDIDATES / 4) {
                 let ch: Vec<_> = members.iter().map(|&j| change_for(g, j)).collect();
@@ -287,7 +289,10 @@ fn candidates(
             .sum()
     };
     let mut by_distance: Vec<(f64, usize)> = reachable.iter().map(|&g| (distance(g), g)).collect();
-    by_distance.sort_by(|a, b| a.0.total_cmp(&b.0).then(ctx.groups.weight[b.1].cmp(&ctx.groups.weight[a.1])));
+    by_distance.sort_by(|a, b| {
+        a.0.total_cmp(&b.0)
+            .then(ctx.groups.weight[b.1].cmp(&ctx.groups.weight[a.1]))
+    });
     let mut m2 = vec![];
     let mut seen2 = std::collections::HashSet::new();
     for (d, g) in by_distance {
@@ -328,7 +333,12 @@ fn push(
 
 /// Machines the requirements would accept after the changes, from the
 /// table (the clause's changed atoms are worked out per group).
-fn estimate(ctx: &Context, c: &ClauseInput, vt: &ValueTable, changes: &[(usize, Option<Value>)]) -> u64 {
+fn estimate(
+    ctx: &Context,
+    c: &ClauseInput,
+    vt: &ValueTable,
+    changes: &[(usize, Option<Value>)],
+) -> u64 {
     let n = ctx.groups.len();
     // The clause's unchanged atoms first (bitset work), then the changed
     // ones only where those hold, on the machines' tabled values.
@@ -350,7 +360,11 @@ fn estimate(ctx: &Context, c: &ClauseInput, vt: &ValueTable, changes: &[(usize, 
         };
         let keep: Vec<usize> = bits
             .ones()
-            .filter(|&g| vt.values[*j].get(g).is_some_and(|x| truth(&changed.apply(x)) == Truth::True))
+            .filter(|&g| {
+                vt.values[*j]
+                    .get(g)
+                    .is_some_and(|x| truth(&changed.apply(x)) == Truth::True)
+            })
             .collect();
         bits.clear();
         for g in keep {
@@ -394,7 +408,13 @@ fn count_parsed(ctx: &Context, parsed: &Expr, ev: &mut Evaluator) -> FixedBitSet
         // the new ones only where those hold.
         let (known, new): (Vec<&Atom>, Vec<&Atom>) =
             clause.iter().partition(|a| ctx.known.contains_key(&a.text));
-        let mut holds = all_of(known.iter().filter_map(|a| ctx.known.get(&a.text)).map(|c| &c.truth), n);
+        let mut holds = all_of(
+            known
+                .iter()
+                .filter_map(|a| ctx.known.get(&a.text))
+                .map(|c| &c.truth),
+            n,
+        );
         for a in &known {
             if let Some(c) = ctx.known.get(&a.text) {
                 uncertain.union_with(&c.error);
@@ -415,7 +435,10 @@ fn count_parsed(ctx: &Context, parsed: &Expr, ev: &mut Evaluator) -> FixedBitSet
         bits.union_with(&holds);
     }
     for g in uncertain.ones() {
-        ev.set_ads(Some(ctx.job.clone()), Some(ctx.machines[ctx.groups.rep[g]].clone()));
+        ev.set_ads(
+            Some(ctx.job.clone()),
+            Some(ctx.machines[ctx.groups.rep[g]].clone()),
+        );
         bits.set(g, truth(&ev.eval_expr(parsed)) == Truth::True);
     }
     bits
@@ -455,7 +478,9 @@ fn verified(
             continue;
         }
         // The text itself is what is checked: parse it back and evaluate.
-        let Ok(parsed) = crate::parser::parse_expr_with(&text, crate::Dialect::Modern, ctx.opts.mode) else {
+        let Ok(parsed) =
+            crate::parser::parse_expr_with(&text, crate::Dialect::Modern, ctx.opts.mode)
+        else {
             continue;
         };
         let matches = ctx.groups.count(&count_parsed(ctx, &parsed, ev));
@@ -470,7 +495,11 @@ fn verified(
                 .iter()
                 .map(|(j, v)| Change {
                     predicate: *j,
-                    action: if v.is_some() { Action::Modify } else { Action::Remove },
+                    action: if v.is_some() {
+                        Action::Modify
+                    } else {
+                        Action::Remove
+                    },
                     value: v.as_ref().map(super::predicate::literal_text),
                 })
                 .collect(),

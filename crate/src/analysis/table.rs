@@ -65,7 +65,11 @@ pub fn column(
             _ if matches!(v, Value::Real(r) if r.is_nan()) => c.error.insert(g),
             _ => {}
         }
-        if let Some(Value::Real(r)) = atom.predicate.as_ref().and_then(|_| machine_literal(atom, &machines[m])) {
+        if let Some(Value::Real(r)) = atom
+            .predicate
+            .as_ref()
+            .and_then(|_| machine_literal(atom, &machines[m]))
+        {
             if r.is_nan() {
                 c.error.insert(g);
             }

@@ -108,7 +108,11 @@ pub fn answer(
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<AnalysisView, String> {
     let base = jobs.get(req.job).ok_or_else(|| {
-        format!("there is no job {} (the pool has {} ads)", req.job + 1, jobs.len())
+        format!(
+            "there is no job {} (the pool has {} ads)",
+            req.job + 1,
+            jobs.len()
+        )
     })?;
     let mut job = (**base).clone();
     for (name, text) in &req.overrides {
@@ -134,22 +138,21 @@ pub fn answer(
         position: req.job,
     };
     let compiled = compiled.map(|machines| super::Compiled { machines });
-    let a = super::analyze_compiled(&job, machines, compiled.as_ref(), &o, progress).map_err(|e| e.message)?;
+    let a = super::analyze_compiled(&job, machines, compiled.as_ref(), &o, progress)
+        .map_err(|e| e.message)?;
     let lattices = lattices(&a);
     let mut notes = vec![];
     // The plane is drawn over the machines the job wants: the ones whose
     // own requirements decide whether it runs.
     let r = super::nobody::rectangles(&job, machines, &a.wanted, o.eval, &mut notes);
-    let plane_attributes: Vec<String> = r
-        .numbers
-        .keys()
-        .cloned()
-        .collect();
+    let plane_attributes: Vec<String> = r.numbers.keys().cloned().collect();
     // The chosen axes when the machines constrain both, else the first two
     // (as the view picks them, so its first answer needs no second request).
     let offered = |a: &str| plane_attributes.iter().any(|p| p.eq_ignore_ascii_case(a));
     let axes = match &req.plane {
-        Some((x, y)) if offered(x) && offered(y) && !x.eq_ignore_ascii_case(y) => Some((x.clone(), y.clone())),
+        Some((x, y)) if offered(x) && offered(y) && !x.eq_ignore_ascii_case(y) => {
+            Some((x.clone(), y.clone()))
+        }
         _ => match plane_attributes.as_slice() {
             [x, y, ..] => Some((x.clone(), y.clone())),
             _ => None,
@@ -196,7 +199,13 @@ fn lattices(a: &Analysis) -> Vec<LatticeGrid> {
 /// A slice of the Nobody Likes Me space through the job's point: the
 /// rectangles whose other sides hold the job's current values, projected
 /// on two attributes and partitioned.
-fn plane(job: &Arc<ClassAd>, r: &super::nobody::Rectangles, x: &str, y: &str, opts: EvalOptions) -> Plane {
+fn plane(
+    job: &Arc<ClassAd>,
+    r: &super::nobody::Rectangles,
+    x: &str,
+    y: &str,
+    opts: EvalOptions,
+) -> Plane {
     let mut ev = Evaluator::new(opts);
     let job_value = |k: &str, ev: &mut Evaluator| -> Option<Value> {
         job.get(k)?;
@@ -244,7 +253,14 @@ fn plane(job: &Arc<ClassAd>, r: &super::nobody::Rectangles, x: &str, y: &str, op
             .unwrap_or(1.0)
     };
     let ranges = vec![(x.to_string(), range(x)), (y.to_string(), range(y))];
-    let p = partition::partition(&rects, &point, &ranges, &Limits { max_cells: PLANE_CELLS });
+    let p = partition::partition(
+        &rects,
+        &point,
+        &ranges,
+        &Limits {
+            max_cells: PLANE_CELLS,
+        },
+    );
     let num = |v: &Option<Value>| match v {
         Some(Value::Int(i)) => Some(*i as f64),
         Some(Value::Real(r)) => Some(*r),
@@ -275,7 +291,11 @@ fn plane(job: &Arc<ClassAd>, r: &super::nobody::Rectangles, x: &str, y: &str, op
                     Some(_) => vec![],
                 }
             };
-            let machines: u64 = c.machines.iter().map(|g| weights.get(g).copied().unwrap_or(1)).sum();
+            let machines: u64 = c
+                .machines
+                .iter()
+                .map(|g| weights.get(g).copied().unwrap_or(1))
+                .sum();
             let text = partition::describe_range(c);
             let (xs, ys) = (spans(x), spans(y));
             let mut out = vec![];

@@ -537,7 +537,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 return Ok(ExitCode::SUCCESS);
             }
             let j = pick(&job_ads, "job", &job)?;
-            let a = classad::analysis::analyze(&j, &machine_ads, &o).map_err(|e| format!("{job}: {e}"))?;
+            let a = classad::analysis::analyze(&j, &machine_ads, &o)
+                .map_err(|e| format!("{job}: {e}"))?;
             if json {
                 println!("{}", serde_json::to_string_pretty(&a).unwrap_or_default());
             } else {

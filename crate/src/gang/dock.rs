@@ -176,12 +176,7 @@ fn same(a: &Value, b: &Value) -> bool {
 }
 
 /// Check a complete gang: every docked port's constraint is true.
-pub fn verify(
-    ev: &mut Evaluator,
-    ads: &[GangAd],
-    nodes: &[Node],
-    evaluations: &mut u64,
-) -> bool {
+pub fn verify(ev: &mut Evaluator, ads: &[GangAd], nodes: &[Node], evaluations: &mut u64) -> bool {
     let env = build_env(ads, nodes, false);
     for (i, n) in nodes.iter().enumerate() {
         for (p, b) in n.bindings.iter().enumerate() {
@@ -214,9 +209,18 @@ mod tests {
             gad("[ App = \"app1\"; Ports = { [ Label = Job; Constraint = Job.HostId >= 50 && Job.HostId < 100 ] } ]"),
         ];
         let nodes = vec![
-            Node { ad: 0, bindings: vec![Some((1, 0)), Some((2, 0))] },
-            Node { ad: 1, bindings: vec![Some((0, 0))] },
-            Node { ad: 2, bindings: vec![Some((0, 1))] },
+            Node {
+                ad: 0,
+                bindings: vec![Some((1, 0)), Some((2, 0))],
+            },
+            Node {
+                ad: 1,
+                bindings: vec![Some((0, 0))],
+            },
+            Node {
+                ad: 2,
+                bindings: vec![Some((0, 1))],
+            },
         ];
         let mut ev = Evaluator::new(EvalOptions::default());
         let mut n = 0;
@@ -224,8 +228,14 @@ mod tests {
         assert_eq!(n, 4);
         // The license before the cpu is bound: a tentative yes.
         let partial = vec![
-            Node { ad: 0, bindings: vec![None, Some((1, 0))] },
-            Node { ad: 2, bindings: vec![Some((0, 1))] },
+            Node {
+                ad: 0,
+                bindings: vec![None, Some((1, 0))],
+            },
+            Node {
+                ad: 2,
+                bindings: vec![Some((0, 1))],
+            },
         ];
         assert_eq!(
             test_dock(&mut ev, &ads, &partial, (0, 1), (1, 0), &mut n),
@@ -240,11 +250,20 @@ mod tests {
             gad("[ y = 2; Requirements = other.x == 1 ]"),
         ];
         let nodes = vec![
-            Node { ad: 0, bindings: vec![Some((1, 0))] },
-            Node { ad: 1, bindings: vec![Some((0, 0))] },
+            Node {
+                ad: 0,
+                bindings: vec![Some((1, 0))],
+            },
+            Node {
+                ad: 1,
+                bindings: vec![Some((0, 0))],
+            },
         ];
         let mut ev = Evaluator::new(EvalOptions::default());
         let mut n = 0;
-        assert_eq!(test_dock(&mut ev, &ads, &nodes, (0, 0), (1, 0), &mut n), Dock::Yes);
+        assert_eq!(
+            test_dock(&mut ev, &ads, &nodes, (0, 0), (1, 0), &mut n),
+            Dock::Yes
+        );
     }
 }

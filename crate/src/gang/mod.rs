@@ -250,8 +250,16 @@ pub fn gangmatch(
             }
         }
     }
-    let req_names: Vec<String> = requests.iter().enumerate().map(|(i, a)| ad_name(a, i)).collect();
-    let offer_names: Vec<String> = offers.iter().enumerate().map(|(i, a)| ad_name(a, i)).collect();
+    let req_names: Vec<String> = requests
+        .iter()
+        .enumerate()
+        .map(|(i, a)| ad_name(a, i))
+        .collect();
+    let offer_names: Vec<String> = offers
+        .iter()
+        .enumerate()
+        .map(|(i, a)| ad_name(a, i))
+        .collect();
     let order = if opts.root_order {
         crate::negotiate::root_order(requests, &crate::negotiate::NegotiationConfig::default())
     } else {
@@ -318,9 +326,16 @@ pub fn gangmatch(
                             let parent_port = if k == 0 {
                                 None
                             } else {
-                                n.bindings.iter().position(|b| matches!(b, Some((j, _)) if *j < k))
+                                n.bindings
+                                    .iter()
+                                    .position(|b| matches!(b, Some((j, _)) if *j < k))
                             };
-                            Member { ad, name, parent_port, ports }
+                            Member {
+                                ad,
+                                name,
+                                parent_port,
+                                ports,
+                            }
                         })
                         .collect();
                     for n in &nodes[1..] {

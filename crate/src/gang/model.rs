@@ -259,9 +259,25 @@ mod tests {
             "port 1 (Host1) refers to Host2, which is declared later by port 2"
         );
         let e = ports_of(&ad("[ Ports = { [ Label = a ], [ Label = A ] } ]")).unwrap_err();
-        assert!(matches!(e, ModelError::DuplicateLabel { port: 2, first: 1, .. }));
-        assert_eq!(ports_of(&ad("[ Ports = 3 ]")).unwrap_err(), ModelError::NotAList);
-        assert_eq!(ports_of(&ad("[ Ports = { 3 } ]")).unwrap_err(), ModelError::PortNotRecord(1));
-        assert_eq!(ports_of(&ad("[ Ports = { [ x = 1 ] } ]")).unwrap_err(), ModelError::MissingLabel(1));
+        assert!(matches!(
+            e,
+            ModelError::DuplicateLabel {
+                port: 2,
+                first: 1,
+                ..
+            }
+        ));
+        assert_eq!(
+            ports_of(&ad("[ Ports = 3 ]")).unwrap_err(),
+            ModelError::NotAList
+        );
+        assert_eq!(
+            ports_of(&ad("[ Ports = { 3 } ]")).unwrap_err(),
+            ModelError::PortNotRecord(1)
+        );
+        assert_eq!(
+            ports_of(&ad("[ Ports = { [ x = 1 ] } ]")).unwrap_err(),
+            ModelError::MissingLabel(1)
+        );
     }
 }

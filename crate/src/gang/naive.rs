@@ -10,7 +10,7 @@
 use crate::eval::Evaluator;
 use crate::value::Value;
 
-use super::dock::{eval_port_attr, build_env, test_dock, verify, Dock, Node};
+use super::dock::{build_env, eval_port_attr, test_dock, verify, Dock, Node};
 use super::model::GangAd;
 
 /// The search gave up: its evaluation budget ran out.
@@ -57,7 +57,12 @@ impl<'a> Search<'a> {
             return Err(LimitHit);
         }
         let Some((n, p)) = pending.pop() else {
-            return Ok(verify(&mut self.ev, self.ads, &self.nodes, &mut self.evaluations));
+            return Ok(verify(
+                &mut self.ev,
+                self.ads,
+                &self.nodes,
+                &mut self.evaluations,
+            ));
         };
         let candidates = self.candidates(n, p)?;
         for (o, q, _) in candidates {
@@ -86,7 +91,11 @@ impl<'a> Search<'a> {
 
     /// The free offers (and their parent-link ports) that dock with node
     /// `n`'s port `p` or may once the gang is complete, best rank first.
-    fn candidates(&mut self, n: usize, p: usize) -> Result<Vec<(usize, usize, Option<f64>)>, LimitHit> {
+    fn candidates(
+        &mut self,
+        n: usize,
+        p: usize,
+    ) -> Result<Vec<(usize, usize, Option<f64>)>, LimitHit> {
         let mut out = Vec::new();
         if self.nodes.len() >= self.max_gang_ads {
             return Ok(out);

@@ -42,8 +42,16 @@ pub fn key_range(i: &NumInterval) -> Option<(u64, u64)> {
         return None;
     }
     let (lo, hi) = (key(i.lo + 0.0), key(i.hi + 0.0));
-    let lo = if i.lo_closed { Some(lo) } else { lo.checked_add(1) }?;
-    let hi = if i.hi_closed { Some(hi) } else { hi.checked_sub(1) }?;
+    let lo = if i.lo_closed {
+        Some(lo)
+    } else {
+        lo.checked_add(1)
+    }?;
+    let hi = if i.hi_closed {
+        Some(hi)
+    } else {
+        hi.checked_sub(1)
+    }?;
     (lo <= hi).then_some((lo, hi))
 }
 
@@ -117,7 +125,10 @@ pub struct StringIndex {
 
 impl StringIndex {
     pub fn insert(&mut self, s: &str, id: usize) {
-        self.map.entry(s.to_ascii_lowercase()).or_default().insert(id);
+        self.map
+            .entry(s.to_ascii_lowercase())
+            .or_default()
+            .insert(id);
     }
     pub fn remove(&mut self, s: &str, id: usize) {
         let k = s.to_ascii_lowercase();
@@ -146,7 +157,12 @@ mod tests {
     use super::*;
 
     fn iv(lo: f64, lo_closed: bool, hi: f64, hi_closed: bool) -> NumInterval {
-        NumInterval { lo, lo_closed, hi, hi_closed }
+        NumInterval {
+            lo,
+            lo_closed,
+            hi,
+            hi_closed,
+        }
     }
 
     fn stab(t: &IntervalIndex, x: f64) -> Vec<usize> {
@@ -158,7 +174,18 @@ mod tests {
 
     #[test]
     fn keys_sort_as_reals() {
-        let xs = [f64::NEG_INFINITY, -1e300, -5.0, -1e-310, 0.0, 1e-310, 0.5, 5.0, 1e300, f64::INFINITY];
+        let xs = [
+            f64::NEG_INFINITY,
+            -1e300,
+            -5.0,
+            -1e-310,
+            0.0,
+            1e-310,
+            0.5,
+            5.0,
+            1e300,
+            f64::INFINITY,
+        ];
         for w in xs.windows(2) {
             assert!(key(w[0]) < key(w[1]), "{w:?}");
         }

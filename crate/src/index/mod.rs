@@ -127,12 +127,22 @@ impl Index {
 
     /// Index `offers`, importing only the attributes `requests` reference
     /// (thesis §4.4.3).
-    pub fn build_for(offers: &[Arc<ClassAd>], requests: &[Arc<ClassAd>], eval: EvalOptions) -> Index {
+    pub fn build_for(
+        offers: &[Arc<ClassAd>],
+        requests: &[Arc<ClassAd>],
+        eval: EvalOptions,
+    ) -> Index {
         let mut imports = std::collections::BTreeSet::new();
         for r in requests {
             imports.extend(rectangles(r, eval).external);
         }
-        Index::with_options(offers, &IndexOptions { eval, imports: Some(imports.into_iter().collect()) })
+        Index::with_options(
+            offers,
+            &IndexOptions {
+                eval,
+                imports: Some(imports.into_iter().collect()),
+            },
+        )
     }
 
     pub fn with_options(offers: &[Arc<ClassAd>], o: &IndexOptions) -> Index {
@@ -145,16 +155,20 @@ impl Index {
                 (k, false)
             }
             None => {
-                let mut k: Vec<String> =
-                    offers.iter().flat_map(|ad| ad.iter().map(|(n, _)| n.to_ascii_lowercase())).collect();
+                let mut k: Vec<String> = offers
+                    .iter()
+                    .flat_map(|ad| ad.iter().map(|(n, _)| n.to_ascii_lowercase()))
+                    .collect();
                 k.sort();
                 k.dedup();
                 (k, true)
             }
         };
         let wanted: rustc_hash::FxHashSet<&str> = keys.iter().map(String::as_str).collect();
-        let values: Vec<Vec<(String, Point)>> =
-            offers.iter().map(|ad| imported(ad, &|k| wanted.contains(k), o.eval)).collect();
+        let values: Vec<Vec<(String, Point)>> = offers
+            .iter()
+            .map(|ad| imported(ad, &|k| wanted.contains(k), o.eval))
+            .collect();
         let mut first_rid = Vec::with_capacity(rects.len());
         let mut n = 0;
         for r in &rects {
@@ -162,7 +176,13 @@ impl Index {
             n += r.rectangles.len();
         }
         let s = query::Structures::build(&rects, &values, &keys, imports_all);
-        Index { offers: offers.to_vec(), opts: o.eval, rects, first_rid, s }
+        Index {
+            offers: offers.to_vec(),
+            opts: o.eval,
+            rects,
+            first_rid,
+            s,
+        }
     }
 
     /// Candidate offers for `request`, ascending: every live offer that
@@ -182,14 +202,20 @@ impl Index {
     pub fn matches(&self, request: &Arc<ClassAd>, ev: &mut Evaluator) -> Vec<usize> {
         self.query(request)
             .into_iter()
-            .filter(|&i| self.offers.get(i).is_some_and(|o| crate::matching::symmetric_match(ev, request, o).matched()))
+            .filter(|&i| {
+                self.offers
+                    .get(i)
+                    .is_some_and(|o| crate::matching::symmetric_match(ev, request, o).matched())
+            })
             .collect()
     }
 
     /// Consume offer `i`: no later query returns it. Out of range or
     /// already removed: nothing happens.
     pub fn remove(&mut self, i: usize) {
-        if let (Some(r), Some(&rid), Some(ad)) = (self.rects.get(i), self.first_rid.get(i), self.offers.get(i)) {
+        if let (Some(r), Some(&rid), Some(ad)) =
+            (self.rects.get(i), self.first_rid.get(i), self.offers.get(i))
+        {
             // Recomputed rather than kept: the same points as at build.
             let v = imported(ad, &|k| self.s.imp.contains_key(k), self.opts);
             self.s.remove(i, r, rid, &v);
@@ -211,7 +237,10 @@ impl Index {
 
     /// Consistency errors found while converting the offers: (offer, conflict).
     pub fn conflicts(&self) -> impl Iterator<Item = (usize, &Conflict)> {
-        self.rects.iter().enumerate().flat_map(|(i, r)| r.conflicts.iter().map(move |c| (i, c)))
+        self.rects
+            .iter()
+            .enumerate()
+            .flat_map(|(i, r)| r.conflicts.iter().map(move |c| (i, c)))
     }
 
     pub fn stats(&self) -> IndexStats {
@@ -219,7 +248,11 @@ impl Index {
             offers: self.offers.len(),
             live_offers: self.s.live_offers.count_ones(..),
             rectangles: self.s.rect_offer.len(),
-            unindexable: self.rects.iter().filter(|r| r.unindexable.is_some()).count(),
+            unindexable: self
+                .rects
+                .iter()
+                .filter(|r| r.unindexable.is_some())
+                .count(),
             conflicts: self.rects.iter().map(|r| r.conflicts.len()).sum(),
             exported_attributes: self.s.exp.len(),
             imported_attributes: self.s.imp.len(),
@@ -231,7 +264,11 @@ impl Index {
 }
 
 /// `ad`'s own values of the attributes `wanted` (case-folded keys).
-fn imported(ad: &Arc<ClassAd>, wanted: &dyn Fn(&str) -> bool, opts: EvalOptions) -> Vec<(String, Point)> {
+fn imported(
+    ad: &Arc<ClassAd>,
+    wanted: &dyn Fn(&str) -> bool,
+    opts: EvalOptions,
+) -> Vec<(String, Point)> {
     let mut out: Vec<(String, Point)> = ad
         .iter()
         .map(|(n, _)| n.to_ascii_lowercase())

@@ -63,10 +63,17 @@ impl ExpDim {
         self.constrains.set(rid, insert);
         for (_, p) in pieces {
             match p {
-                Piece::Numbers(v) => {
-                    v.iter().for_each(|i| if insert { self.number.insert(i, rid) } else { self.number.remove(i, rid) })
-                }
-                Piece::Booleans { allow_true, allow_false } => {
+                Piece::Numbers(v) => v.iter().for_each(|i| {
+                    if insert {
+                        self.number.insert(i, rid)
+                    } else {
+                        self.number.remove(i, rid)
+                    }
+                }),
+                Piece::Booleans {
+                    allow_true,
+                    allow_false,
+                } => {
                     self.bool_true.set(rid, insert && *allow_true);
                     self.bool_false.set(rid, insert && *allow_false);
                 }
@@ -168,7 +175,8 @@ impl ImpDim {
         }
         // An offer is undefined here unless it holds another value (and
         // a removed offer is nothing).
-        self.undefined.set(offer, insert && matches!(p, Point::Undefined));
+        self.undefined
+            .set(offer, insert && matches!(p, Point::Undefined));
     }
 
     /// Offers whose value may lie in `s`.
@@ -225,12 +233,18 @@ impl Structures {
         imports_all: bool,
     ) -> Structures {
         let offers = rects.len();
-        let rect_offer: Vec<usize> =
-            rects.iter().enumerate().flat_map(|(o, r)| std::iter::repeat_n(o, r.rectangles.len())).collect();
+        let rect_offer: Vec<usize> = rects
+            .iter()
+            .enumerate()
+            .flat_map(|(o, r)| std::iter::repeat_n(o, r.rectangles.len()))
+            .collect();
         let n_rects = rect_offer.len();
         let mut s = Structures {
             exp: BTreeMap::new(),
-            imp: imp_keys.iter().map(|k| (k.clone(), ImpDim::new(offers))).collect(),
+            imp: imp_keys
+                .iter()
+                .map(|k| (k.clone(), ImpDim::new(offers)))
+                .collect(),
             imports_all,
             live_rects: FixedBitSet::with_capacity(n_rects),
             live_offers: FixedBitSet::with_capacity(offers),
@@ -245,7 +259,10 @@ impl Structures {
         for r in rects {
             for rect in &r.rectangles {
                 for e in &rect.exp {
-                    let dim = s.exp.entry(e.key.clone()).or_insert_with(|| ExpDim::new(n_rects));
+                    let dim = s
+                        .exp
+                        .entry(e.key.clone())
+                        .or_insert_with(|| ExpDim::new(n_rects));
                     dim.apply(rid, &e.pieces(), true);
                 }
                 rid += 1;
@@ -262,7 +279,13 @@ impl Structures {
     }
 
     /// Take offer `o` (its rectangles `rids`) out of every structure.
-    pub fn remove(&mut self, o: usize, rects: &Rectangles, first_rid: usize, values: &[(String, Point)]) {
+    pub fn remove(
+        &mut self,
+        o: usize,
+        rects: &Rectangles,
+        first_rid: usize,
+        values: &[(String, Point)],
+    ) {
         if !self.live_offers.contains(o) {
             return;
         }
@@ -288,7 +311,11 @@ impl Structures {
 
     /// Algorithm 2. `value_of(key)`: the request's own value of an
     /// attribute. Returns candidate offer ids, ascending.
-    pub fn query(&self, request: &Rectangles, value_of: &mut dyn FnMut(&str) -> Point) -> Vec<usize> {
+    pub fn query(
+        &self,
+        request: &Rectangles,
+        value_of: &mut dyn FnMut(&str) -> Point,
+    ) -> Vec<usize> {
         self.queries.fetch_add(1, Ordering::Relaxed);
         if request.rectangles.is_empty() {
             return vec![];
@@ -330,7 +357,8 @@ impl Structures {
         }
         let out: Vec<usize> = total.ones().collect();
         self.probes.fetch_add(probes, Ordering::Relaxed);
-        self.candidates.fetch_add(out.len() as u64, Ordering::Relaxed);
+        self.candidates
+            .fetch_add(out.len() as u64, Ordering::Relaxed);
         out
     }
 }

@@ -125,11 +125,17 @@ impl Point {
 /// The value of attribute `name` of `ad` as another ad reads it
 /// (`TARGET.name`): the attribute specialized against its own ad alone.
 pub fn own_value(ad: &Arc<ClassAd>, name: &str, opts: EvalOptions) -> Point {
-    let Some(e) = ad.get(name) else { return Point::Undefined };
+    let Some(e) = ad.get(name) else {
+        return Point::Undefined;
+    };
     if let Some(v) = e.as_literal() {
         return Point::of(v);
     }
-    let ctx = SpecContext { my: ad.clone(), target: None, opts };
+    let ctx = SpecContext {
+        my: ad.clone(),
+        target: None,
+        opts,
+    };
     match specialize(e, &ctx).as_literal() {
         Some(v) => Point::of(v),
         None => Point::Deviant,
@@ -171,18 +177,32 @@ impl Exported {
     /// the set does not admit is absent (a point of that kind is rejected).
     pub fn pieces(&self) -> Vec<(Dim, Piece)> {
         let s = &self.set;
-        let dim = |kind| Dim { key: self.key.clone(), kind };
+        let dim = |kind| Dim {
+            key: self.key.clone(),
+            kind,
+        };
         let mut out = vec![];
-        let nums: Vec<NumInterval> = s.numbers.iter().filter(|i| !i.is_nan() && !i.is_empty()).copied().collect();
+        let nums: Vec<NumInterval> = s
+            .numbers
+            .iter()
+            .filter(|i| !i.is_nan() && !i.is_empty())
+            .copied()
+            .collect();
         if !nums.is_empty() {
             out.push((dim(Kind::Number), Piece::Numbers(nums)));
         }
         if !s.strings.is_empty() || s.any_other_string {
-            let p = Piece::Strings { values: s.strings.clone(), any_other: s.any_other_string };
+            let p = Piece::Strings {
+                values: s.strings.clone(),
+                any_other: s.any_other_string,
+            };
             out.push((dim(Kind::String), p));
         }
         if s.allow_true || s.allow_false {
-            let p = Piece::Booleans { allow_true: s.allow_true, allow_false: s.allow_false };
+            let p = Piece::Booleans {
+                allow_true: s.allow_true,
+                allow_false: s.allow_false,
+            };
             out.push((dim(Kind::Boolean), p));
         }
         if s.undefined {
@@ -193,7 +213,11 @@ impl Exported {
 
     /// `Memory >= 1024`-style text of the set.
     pub fn describe(&self) -> String {
-        format!("{} {}", self.attribute, Constraint::from_set(self.set.clone()).phrase())
+        format!(
+            "{} {}",
+            self.attribute,
+            Constraint::from_set(self.set.clone()).phrase()
+        )
     }
 }
 
@@ -215,7 +239,12 @@ pub struct Rectangle {
 
 impl Rectangle {
     fn everything(external: &BTreeSet<String>) -> Rectangle {
-        Rectangle { exp: vec![], exp_absent: external.iter().cloned().collect(), exp_deviant: true, unindexable: true }
+        Rectangle {
+            exp: vec![],
+            exp_absent: external.iter().cloned().collect(),
+            exp_deviant: true,
+            unindexable: true,
+        }
     }
     /// Whether an ad with these imported values could satisfy the profile.
     pub fn admits(&self, value_of: &mut dyn FnMut(&str) -> Point) -> bool {
@@ -262,13 +291,24 @@ pub struct Rectangles {
 
 /// The attribute holding an ad's constraint and its expression.
 pub fn constraint_of(ad: &ClassAd) -> Option<(&'static str, &Expr)> {
-    DEFAULT_REQUIREMENTS.iter().find_map(|n| ad.get(n).map(|e| (*n, e)))
+    DEFAULT_REQUIREMENTS
+        .iter()
+        .find_map(|n| ad.get(n).map(|e| (*n, e)))
 }
 
 /// Convert `ad`'s constraint to rectangles.
 pub fn rectangles(ad: &Arc<ClassAd>, opts: EvalOptions) -> Rectangles {
-    let Some((name, req)) = constraint_of(ad) else { return Rectangles::default() };
-    let spec = specialize(req, &SpecContext { my: ad.clone(), target: None, opts });
+    let Some((name, req)) = constraint_of(ad) else {
+        return Rectangles::default();
+    };
+    let spec = specialize(
+        req,
+        &SpecContext {
+            my: ad.clone(),
+            target: None,
+            opts,
+        },
+    );
     let external = crate::refs::expr_refs(&spec, ad).target_attributes();
     let mut out = Rectangles {
         constraint: Some(name.to_string()),
@@ -276,7 +316,10 @@ pub fn rectangles(ad: &Arc<ClassAd>, opts: EvalOptions) -> Rectangles {
         external,
         ..Rectangles::default()
     };
-    let sides = Sides { own: ad, unscoped_is_other: opts.mode == Mode::HTCondor };
+    let sides = Sides {
+        own: ad,
+        unscoped_is_other: opts.mode == Mode::HTCondor,
+    };
     let dnf = match predicate::dnf(&spec, &sides) {
         Ok(d) => d,
         Err(limit) => {
@@ -319,14 +362,21 @@ fn convert(
             Value::Int(i) => i.unsigned_abs() < EXACT_INT,
             _ => true,
         };
-        let Some(c) = exact.then(|| Constraint::from_predicate(p.normalized_op(), &p.literal)).flatten() else {
+        let Some(c) = exact
+            .then(|| Constraint::from_predicate(p.normalized_op(), &p.literal))
+            .flatten()
+        else {
             deviant = true;
             continue;
         };
         let i = match by_key.iter().position(|x| x.key == p.key) {
             Some(i) => i,
             None => {
-                by_key.push(Props { key: p.key.clone(), attribute: p.attribute.clone(), sets: vec![] });
+                by_key.push(Props {
+                    key: p.key.clone(),
+                    attribute: p.attribute.clone(),
+                    sets: vec![],
+                });
                 by_key.len() - 1
             }
         };
@@ -337,23 +387,52 @@ fn convert(
     by_key.sort_by(|a, b| a.key.cmp(&b.key));
     let mut exp = Vec::with_capacity(by_key.len());
     let mut dead = false;
-    for Props { key, attribute, sets } in by_key {
-        let set = sets.iter().fold(ValueSet::everything(), |acc, (s, _)| acc.intersect(s));
+    for Props {
+        key,
+        attribute,
+        sets,
+    } in by_key
+    {
+        let set = sets
+            .iter()
+            .fold(ValueSet::everything(), |acc, (s, _)| acc.intersect(s));
         if set.is_empty() {
             let kinds = sets.iter().fold(KINDS_ALL, |acc, (s, _)| acc & kinds(s));
-            let kind = if kinds == 0 { ConflictKind::Type } else { ConflictKind::Value };
+            let kind = if kinds == 0 {
+                ConflictKind::Type
+            } else {
+                ConflictKind::Value
+            };
             let properties = sets.into_iter().map(|(_, t)| t).collect();
-            conflicts.push(Conflict { profile, attribute, properties, kind });
+            conflicts.push(Conflict {
+                profile,
+                attribute,
+                properties,
+                kind,
+            });
             dead = true;
             continue;
         }
-        exp.push(Exported { attribute, key, set });
+        exp.push(Exported {
+            attribute,
+            key,
+            set,
+        });
     }
     if dead {
         return None;
     }
-    let exp_absent = external.iter().filter(|k| !exp.iter().any(|e| &e.key == *k)).cloned().collect();
-    Some(Rectangle { exp, exp_absent, exp_deviant: deviant, unindexable: false })
+    let exp_absent = external
+        .iter()
+        .filter(|k| !exp.iter().any(|e| &e.key == *k))
+        .cloned()
+        .collect();
+    Some(Rectangle {
+        exp,
+        exp_absent,
+        exp_deviant: deviant,
+        unindexable: false,
+    })
 }
 
 /// A profile's properties on one attribute: their sets and texts.
@@ -400,7 +479,14 @@ mod tests {
         assert_eq!(o1.constraint.as_deref(), Some("Constraint"));
         assert_eq!(o1.rectangles.len(), 1);
         assert_eq!(text(&o1.rectangles[0]), vec!["y >= 7"]);
-        assert_eq!(own_value(&ad("[ x=10; Constraint=other.y>=7 ]"), "x", EvalOptions::default()), Point::Number(10.0));
+        assert_eq!(
+            own_value(
+                &ad("[ x=10; Constraint=other.y>=7 ]"),
+                "x",
+                EvalOptions::default()
+            ),
+            Point::Number(10.0)
+        );
         let r2 = rects("[ y=3; Constraint=other.x<=15 ]");
         assert_eq!(text(&r2.rectangles[0]), vec!["x <= 15"]);
         assert!(r2.external.contains("x"));
@@ -417,7 +503,10 @@ mod tests {
         assert_eq!(text(rect), vec!["W <= 7", "X >= 1", "Y <= 6", "Z <= 5"]);
         assert!(!rect.exp_deviant && rect.exp_absent.is_empty());
         let a = ad("[ A = 3; B = 6; C = 7; D = 5 ]");
-        assert_eq!(own_value(&a, "b", EvalOptions::default()), Point::Number(6.0));
+        assert_eq!(
+            own_value(&a, "b", EvalOptions::default()),
+            Point::Number(6.0)
+        );
         assert_eq!(own_value(&a, "Z", EvalOptions::default()), Point::Undefined);
     }
 
@@ -434,17 +523,26 @@ mod tests {
             .flat_map(|r| r.exp.iter().flat_map(|e| e.pieces()))
             .map(|(d, _)| d.to_string())
             .collect();
-        assert!(dims.contains(&"arch:string".to_string()) && dims.contains(&"arch:number".to_string()), "{dims:?}");
+        assert!(
+            dims.contains(&"arch:string".to_string()) && dims.contains(&"arch:number".to_string()),
+            "{dims:?}"
+        );
         assert!(r.rectangles.iter().all(|r| r.exp_deviant));
         // `!=` is two intervals in one dimension.
-        let mem = r.rectangles[0].exp.iter().find(|e| e.key == "memory").expect("memory");
+        let mem = r.rectangles[0]
+            .exp
+            .iter()
+            .find(|e| e.key == "memory")
+            .expect("memory");
         assert!(matches!(&mem.pieces()[0].1, Piece::Numbers(v) if v.len() == 2));
         assert!(r.rectangles[0].exp_absent.contains(&"name".to_string()));
     }
 
     #[test]
     fn consistency_errors_are_conflicts() {
-        let r = rects("[ Requirements = other.x < 10 && other.x > 12 || other.y == \"a\" && other.y > 3 ]");
+        let r = rects(
+            "[ Requirements = other.x < 10 && other.x > 12 || other.y == \"a\" && other.y > 3 ]",
+        );
         assert!(r.rectangles.is_empty());
         let kinds: Vec<ConflictKind> = r.conflicts.iter().map(|c| c.kind).collect();
         assert_eq!(kinds, vec![ConflictKind::Value, ConflictKind::Type]);
@@ -453,19 +551,29 @@ mod tests {
 
     #[test]
     fn own_attributes_specialize_and_too_large_is_unindexable() {
-        let r = rects("[ Min = 2 * 512; Requirements = other.Memory >= Min && MY.Flag; Flag = true ]");
+        let r =
+            rects("[ Min = 2 * 512; Requirements = other.Memory >= Min && MY.Flag; Flag = true ]");
         assert_eq!(text(&r.rectangles[0]), vec!["Memory >= 1024"]);
         assert!(!r.rectangles[0].exp_deviant);
         let r = rects("[ Requirements = false && other.x > 1 ]");
         assert!(r.rectangles.is_empty());
-        let big: Vec<String> = (0..20).map(|i| format!("(other.a{i} == 1 || other.b{i} == 2)")).collect();
+        let big: Vec<String> = (0..20)
+            .map(|i| format!("(other.a{i} == 1 || other.b{i} == 2)"))
+            .collect();
         let r = rects(&format!("[ Requirements = {} ]", big.join(" && ")));
         assert!(r.unindexable.is_some());
         assert_eq!(r.rectangles.len(), 1);
         assert!(r.rectangles[0].exp.is_empty() && r.rectangles[0].unindexable);
         assert!(rects("[ x = 1 ]").rectangles.is_empty());
-        let a = ad("[ a = other.b; c = real(\"NaN\"); d = error; e = undefined || true; f = undefined ]");
-        for (n, p) in [("a", Point::Deviant), ("c", Point::Deviant), ("d", Point::Deviant), ("e", Point::Bool(true))] {
+        let a = ad(
+            "[ a = other.b; c = real(\"NaN\"); d = error; e = undefined || true; f = undefined ]",
+        );
+        for (n, p) in [
+            ("a", Point::Deviant),
+            ("c", Point::Deviant),
+            ("d", Point::Deviant),
+            ("e", Point::Bool(true)),
+        ] {
             assert_eq!(own_value(&a, n, EvalOptions::default()), p, "{n}");
         }
         assert_eq!(own_value(&a, "f", EvalOptions::default()), Point::Undefined);
