@@ -16,17 +16,9 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn pool(text: &str) -> Vec<Arc<ClassAd>> {
-    read_pool(text, InputFormat::Old, Dialect::Auto)
-        .ads
-        .into_iter()
-        .map(|a| Arc::new(a.ad))
-        .collect()
-}
-
 fn benches(c: &mut Criterion) {
-    let machines = pool(&classad::workload::machines(10_000, 1));
-    let jobs = pool(&classad::workload::jobs(20_000, 2));
+    let machines = classad::workload::ads(&classad::workload::machines(10_000, 1));
+    let jobs = classad::workload::ads(&classad::workload::jobs(20_000, 2));
 
     let mut g = c.benchmark_group("autocluster");
     g.sample_size(10);

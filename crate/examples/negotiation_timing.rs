@@ -12,21 +12,13 @@ use classad::formats::{read_pool, InputFormat};
 use classad::negotiate::{negotiate, NegotiationConfig};
 use classad::{ClassAd, Dialect};
 
-fn pool(text: &str) -> Vec<Arc<ClassAd>> {
-    read_pool(text, InputFormat::Old, Dialect::Auto)
-        .ads
-        .into_iter()
-        .map(|a| Arc::new(a.ad))
-        .collect()
-}
-
 fn main() {
     let n: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(10_000);
-    let machines = pool(&classad::workload::machines(n, 1));
-    let jobs = pool(&classad::workload::jobs(n, 2));
+    let machines = classad::workload::ads(&classad::workload::machines(n, 1));
+    let jobs = classad::workload::ads(&classad::workload::jobs(n, 2));
     for (label, cfg) in [
         ("auto-clustered", NegotiationConfig::default()),
         (

@@ -21,6 +21,9 @@ use crate::negotiate::{self, Augmented, CycleResult, NegotiationConfig};
 use crate::time::Clock;
 use crate::userfn::{self, UserFunctions};
 
+/// The analyzer's request and answer, as the session carries them.
+pub use crate::analysis::view::{AnalysisView, AnalyzeRequest};
+
 /// Requests that need pools loaded in the session.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
@@ -108,7 +111,7 @@ pub enum PoolRequest {
         machines: String,
     },
     /// Why a job does not match (the analyzer): see `analysis::view`.
-    Analyze(crate::analysis::view::AnalyzeRequest),
+    Analyze(AnalyzeRequest),
     /// One machine's requirements step by step over the jobs.
     Reverse {
         jobs: String,
@@ -192,7 +195,7 @@ pub enum PoolResponse {
         #[serde(default)]
         signatures: Vec<Vec<(String, String)>>,
     },
-    Analysis(Box<crate::analysis::view::AnalysisView>),
+    Analysis(Box<AnalysisView>),
     Reverse {
         reverse: serde_json::Value,
         report: String,

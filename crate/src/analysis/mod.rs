@@ -251,18 +251,15 @@ pub fn analyze_compiled(
     // The boolean table, one column per distinct atom.
     let mut atom_index: Vec<Vec<usize>> = vec![];
     let mut columns: Vec<table::Column> = vec![];
-    let mut texts: Vec<String> = vec![];
+    // An atom that distribution copied into several clauses is one column.
+    let mut column_of: std::collections::HashMap<&str, usize> = Default::default();
     for clause in &dnf.clauses {
         let mut ix = vec![];
         for a in clause {
-            let i = match texts.iter().position(|t| *t == a.text) {
-                Some(i) => i,
-                None => {
-                    texts.push(a.text.clone());
-                    columns.push(table::column(a, job, machines, &groups, &mut ev));
-                    texts.len() - 1
-                }
-            };
+            let i = *column_of.entry(a.text.as_str()).or_insert_with(|| {
+                columns.push(table::column(a, job, machines, &groups, &mut ev));
+                columns.len() - 1
+            });
             ix.push(i);
         }
         atom_index.push(ix);
@@ -375,8 +372,10 @@ pub fn analyze_compiled(
             .iter()
             .map(|c| conjunction(&c.iter().map(|a| a.expr.clone()).collect::<Vec<_>>()))
             .collect();
-        let known: std::collections::HashMap<String, &table::Column> =
-            texts.iter().cloned().zip(columns.iter()).collect();
+        let known: std::collections::HashMap<String, &table::Column> = column_of
+            .iter()
+            .map(|(t, &i)| (t.to_string(), &columns[i]))
+            .collect();
         let ctx = suggest::Context {
             job,
             machines,

@@ -82,7 +82,11 @@ pub fn job_changes(
         .iter()
         .map(|k| {
             let v = job_value(job, k, &mut ev);
-            if let Some(x) = v.as_ref().and_then(number) {
+            if let Some(x) = v
+                .as_ref()
+                .and_then(Value::as_number)
+                .filter(|x| x.is_finite())
+            {
                 let e = numbers.entry(k.clone()).or_insert((x, x));
                 e.0 = e.0.min(x);
                 e.1 = e.1.max(x);
@@ -265,7 +269,7 @@ pub fn rectangles(
                         job_spelling(job, &p.key).unwrap_or_else(|| p.attribute.clone())
                     })
                     .clone();
-                if let Some(x) = number(&p.literal) {
+                if let Some(x) = p.literal.as_number().filter(|x| x.is_finite()) {
                     let e = numbers.entry(dim.clone()).or_insert((x, x));
                     e.0 = e.0.min(x);
                     e.1 = e.1.max(x);
@@ -331,7 +335,9 @@ fn spelled(e: &Expr, key: &str) -> Option<String> {
     None
 }
 
-fn job_value(job: &Arc<ClassAd>, key: &str, ev: &mut Evaluator) -> Option<Value> {
+/// The job's value of an attribute (evaluated in its own scope), `None`
+/// when it lacks it or it is undefined.
+pub(super) fn job_value(job: &Arc<ClassAd>, key: &str, ev: &mut Evaluator) -> Option<Value> {
     let def = job.get(key)?;
     let v = match def.as_literal() {
         Some(v) => v.clone(),
@@ -345,12 +351,4 @@ fn job_value(job: &Arc<ClassAd>, key: &str, ev: &mut Evaluator) -> Option<Value>
 
 fn job_spelling(job: &ClassAd, key: &str) -> Option<String> {
     job.position(key).map(|i| job.at(i).0.to_string())
-}
-
-fn number(v: &Value) -> Option<f64> {
-    match v {
-        Value::Int(i) => Some(*i as f64),
-        Value::Real(r) if r.is_finite() => Some(*r),
-        _ => None,
-    }
 }

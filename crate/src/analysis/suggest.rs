@@ -140,7 +140,7 @@ impl ValueTable {
                 .groups
                 .rep
                 .iter()
-                .map(|&m| machine_value(&ctx.machines[m], ctx.job, &p.key, ev))
+                .map(|&m| super::table::machine_value(&ctx.machines[m], ctx.job, &p.key, ev))
                 .collect();
             let nums = col.iter().filter_map(number);
             let (lo, hi) = nums.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
@@ -153,32 +153,10 @@ impl ValueTable {
     }
 }
 
-/// A machine's value of one of its attributes (evaluated in its own scope,
-/// with the job as its target).
-pub fn machine_value(
-    machine: &Arc<ClassAd>,
-    job: &Arc<ClassAd>,
-    key: &str,
-    ev: &mut Evaluator,
-) -> Value {
-    match machine.get(key) {
-        None => Value::Undefined,
-        Some(def) => match def.as_literal() {
-            Some(v) => v.clone(),
-            None => {
-                ev.set_ads(Some(machine.clone()), Some(job.clone()));
-                ev.eval_attr(key)
-            }
-        },
-    }
-}
-
+/// A finite number (integers and reals alike), as ranges and distances
+/// need them.
 fn number(v: &Value) -> Option<f64> {
-    match v {
-        Value::Int(i) => Some(*i as f64),
-        Value::Real(r) if r.is_finite() => Some(*r),
-        _ => None,
-    }
+    v.as_number().filter(|x| x.is_finite())
 }
 
 /// The new literal for a predicate so that a machine with value `v`

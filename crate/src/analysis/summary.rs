@@ -84,12 +84,12 @@ pub fn summarize(
 
 /// Claimed, or running a job for someone (`RemoteUser` defined).
 fn busy(m: &Arc<ClassAd>, job: &Arc<ClassAd>, ev: &mut Evaluator) -> bool {
-    let state = super::suggest::machine_value(m, job, "State", ev);
+    let state = super::table::machine_value(m, job, "State", ev);
     if matches!(&state, Value::Str(s) if s.eq_ignore_ascii_case("Claimed")) {
         return true;
     }
     m.position("RemoteUser").is_some()
-        && !super::suggest::machine_value(m, job, "RemoteUser", ev).is_undefined()
+        && !super::table::machine_value(m, job, "RemoteUser", ev).is_undefined()
 }
 
 fn by_machine(machines: &[Arc<ClassAd>], category: &[u8]) -> Option<MachineCounts> {

@@ -56,32 +56,27 @@ pub fn column(
         truth: FixedBitSet::with_capacity(groups.len()),
         error: FixedBitSet::with_capacity(groups.len()),
     };
+    // NaN is where a negated comparison and its complement differ: an
+    // operand that is NaN makes the group one to evaluate as written.
+    let is_nan = |v: &Value| matches!(v, Value::Real(r) if r.is_nan());
+    let nan_literal = atom.predicate.as_ref().is_some_and(|p| is_nan(&p.literal));
     for (g, &m) in groups.rep.iter().enumerate() {
-        let v = atom_value(atom, job, &machines[m], ev);
-        match truth(&v) {
+        match truth(&atom_value(atom, job, &machines[m], ev)) {
             Truth::True => c.truth.insert(g),
             Truth::Error => c.error.insert(g),
-            // NaN is where a negated comparison and its complement differ.
-            _ if matches!(v, Value::Real(r) if r.is_nan()) => c.error.insert(g),
             _ => {}
         }
-        if let Some(Value::Real(r)) = atom
-            .predicate
-            .as_ref()
-            .and_then(|_| machine_literal(atom, &machines[m]))
-        {
-            if r.is_nan() {
-                c.error.insert(g);
-            }
+        let nan_operand = atom.predicate.as_ref().is_some_and(|p| {
+            let m = &machines[m];
+            m.position_name(&p.name)
+                .and_then(|i| m.at(i).1.as_literal())
+                .is_some_and(is_nan)
+        });
+        if nan_literal || nan_operand {
+            c.error.insert(g);
         }
     }
     c
-}
-
-fn machine_literal(atom: &Atom, machine: &ClassAd) -> Option<Value> {
-    let p = atom.predicate.as_ref()?;
-    let i = machine.position_name(&p.name)?;
-    machine.at(i).1.as_literal().cloned()
 }
 
 /// Groups where an expression (MY = job, TARGET = the group's machine)
@@ -111,4 +106,24 @@ pub fn all_of<'a>(cols: impl Iterator<Item = &'a FixedBitSet>, n: usize) -> Fixe
         acc.intersect_with(c);
     }
     acc
+}
+
+/// A machine's value of one of its attributes (evaluated in its own scope,
+/// with the job as its target).
+pub fn machine_value(
+    machine: &Arc<ClassAd>,
+    job: &Arc<ClassAd>,
+    key: &str,
+    ev: &mut Evaluator,
+) -> Value {
+    match machine.get(key) {
+        None => Value::Undefined,
+        Some(def) => match def.as_literal() {
+            Some(v) => v.clone(),
+            None => {
+                ev.set_ads(Some(machine.clone()), Some(job.clone()));
+                ev.eval_attr(key)
+            }
+        },
+    }
 }

@@ -3,7 +3,6 @@
 //! (Figure 4), and a plane through the job's point in the Nobody Likes Me
 //! space (Figure 5). Serializable both ways, answered in the worker.
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
@@ -207,18 +206,13 @@ fn plane(
     opts: EvalOptions,
 ) -> Plane {
     let mut ev = Evaluator::new(opts);
-    let job_value = |k: &str, ev: &mut Evaluator| -> Option<Value> {
-        job.get(k)?;
-        ev.set_ads(Some(job.clone()), None);
-        let v = ev.eval_attr(k);
-        (!v.is_undefined()).then_some(v)
-    };
+    let job_value = super::nobody::job_value;
     let mut rects = vec![];
     for rect in &r.rects {
         let others_hold = rect.sides.iter().all(|(k, c)| {
             k.eq_ignore_ascii_case(x)
                 || k.eq_ignore_ascii_case(y)
-                || job_value(k, &mut ev).is_some_and(|v| c.contains(&v))
+                || job_value(job, k, &mut ev).is_some_and(|v| c.contains(&v))
         });
         if !others_hold {
             continue;
@@ -243,7 +237,7 @@ fn plane(
     }
     let point: Vec<(String, Option<Value>)> = [x, y]
         .iter()
-        .map(|a| (a.to_string(), job_value(a, &mut ev)))
+        .map(|a| (a.to_string(), job_value(job, a, &mut ev)))
         .collect();
     let range = |a: &str| {
         r.numbers
@@ -261,12 +255,7 @@ fn plane(
             max_cells: PLANE_CELLS,
         },
     );
-    let num = |v: &Option<Value>| match v {
-        Some(Value::Int(i)) => Some(*i as f64),
-        Some(Value::Real(r)) => Some(*r),
-        _ => None,
-    };
-    let weights: BTreeMap<usize, u64> = r.weight.iter().copied().enumerate().collect();
+    let num = |v: &Option<Value>| v.as_ref().and_then(Value::as_number);
     let cells = p
         .cells
         .iter()
@@ -294,7 +283,7 @@ fn plane(
             let machines: u64 = c
                 .machines
                 .iter()
-                .map(|g| weights.get(g).copied().unwrap_or(1))
+                .map(|&g| r.weight.get(g).copied().unwrap_or(1))
                 .sum();
             let text = partition::describe_range(c);
             let (xs, ys) = (spans(x), spans(y));

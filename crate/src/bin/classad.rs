@@ -190,6 +190,20 @@ enum Cmd {
     },
 }
 
+/// The evaluation options the `--mode`, `--now` and `--tz-offset` flags give.
+fn eval_options(mode: ModeArg, now: Option<f64>, tz_offset: Option<i32>) -> EvalOptions {
+    EvalOptions {
+        mode: match mode {
+            ModeArg::Htcondor => Mode::HTCondor,
+            ModeArg::Strict => Mode::Strict,
+        },
+        clock: Clock {
+            now,
+            local_offset: tz_offset,
+        },
+    }
+}
+
 fn dialect(d: DialectArg) -> Dialect {
     match d {
         DialectArg::Auto => Dialect::Auto,
@@ -281,16 +295,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             if !autocluster {
                 cfg.autocluster = None;
             }
-            cfg.opts = EvalOptions {
-                mode: match mode {
-                    ModeArg::Htcondor => Mode::HTCondor,
-                    ModeArg::Strict => Mode::Strict,
-                },
-                clock: Clock {
-                    now,
-                    local_offset: tz_offset,
-                },
-            };
+            cfg.opts = eval_options(mode, now, tz_offset);
             cfg.functions = (!fns.is_empty()).then(|| Arc::new(fns));
             let result = negotiate(&job_ads, &machine_ads, &cfg, |_, _| true);
             let augmented = classad::negotiate::augment(&result, &job_ads, &machine_ads, cfg.opts);
@@ -390,16 +395,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 Some(p) => Some(Arc::new(read_one_ad(p, d)?)),
                 None => None,
             };
-            let opts = EvalOptions {
-                mode: match mode {
-                    ModeArg::Htcondor => Mode::HTCondor,
-                    ModeArg::Strict => Mode::Strict,
-                },
-                clock: Clock {
-                    now,
-                    local_offset: tz_offset,
-                },
-            };
+            let opts = eval_options(mode, now, tz_offset);
             let mut ev = Evaluator::new(opts);
             let my_ad = Arc::new(my_ad);
             let stdout = std::io::stdout();
@@ -481,16 +477,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             now,
             tz_offset,
         } => {
-            let eval = EvalOptions {
-                mode: match mode {
-                    ModeArg::Htcondor => Mode::HTCondor,
-                    ModeArg::Strict => Mode::Strict,
-                },
-                clock: Clock {
-                    now,
-                    local_offset: tz_offset,
-                },
-            };
+            let eval = eval_options(mode, now, tz_offset);
             let (job_ads, _) = read_ads(&job)?;
             let (machine_ads, _) = read_ads(&machines)?;
             let fixed = fixed

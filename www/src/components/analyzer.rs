@@ -10,8 +10,7 @@
 
 use std::rc::Rc;
 
-use classad::analysis::view::AnalyzeRequest;
-use classad::session::PoolRequest;
+use classad::session::{AnalyzeRequest, PoolRequest};
 use classad::Mode;
 use yew::prelude::*;
 
