@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 /// Figure 26: architecture / operating system mix.
-const ARCH_OPSYS: [(&str, &str, f64); 8] = [
+pub(crate) const ARCH_OPSYS: [(&str, &str, f64); 8] = [
     ("INTEL", "LINUX", 0.3191),
     ("INTEL", "SOLARIS26", 0.2127),
     ("INTEL", "WINNT40", 0.2411),
@@ -19,7 +19,7 @@ const ARCH_OPSYS: [(&str, &str, f64); 8] = [
     ("SUN4x", "SOLARIS27", 0.0524),
 ];
 /// Figure 27: physical memory (MB).
-const MEMORY: [(i64, f64); 5] = [
+pub(crate) const MEMORY: [(i64, f64); 5] = [
     (32, 0.07),
     (64, 0.40),
     (128, 0.20),
@@ -51,7 +51,7 @@ impl Rng {
     pub fn below(&mut self, n: u64) -> u64 {
         self.next() % n.max(1)
     }
-    fn pick<T: Copy>(&mut self, table: &[(T, f64)]) -> T {
+    pub(crate) fn pick<T: Copy>(&mut self, table: &[(T, f64)]) -> T {
         let x = self.unit();
         let mut acc = 0.0;
         for (v, p) in table {
@@ -62,7 +62,7 @@ impl Rng {
         }
         table[table.len() - 1].0
     }
-    fn platform(&mut self) -> (&'static str, &'static str) {
+    pub(crate) fn platform(&mut self) -> (&'static str, &'static str) {
         let x = self.unit();
         let mut acc = 0.0;
         for (a, o, p) in ARCH_OPSYS {

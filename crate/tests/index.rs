@@ -318,7 +318,7 @@ proptest! {
         let opts = EvalOptions { mode: if strict { Mode::Strict } else { Mode::HTCondor }, ..EvalOptions::default() };
         let offers: Vec<Arc<ClassAd>> = offers.iter().map(|s| ad(s)).collect();
         let requests: Vec<Arc<ClassAd>> = requests.iter().map(|s| ad(s)).collect();
-        let mut index = Index::with_options(&offers, &IndexOptions { eval: opts, imports: None });
+        let mut index = Index::with_options(&offers, &IndexOptions { eval: opts, imports: None, scoped_only: false });
         let mut live = vec![true; offers.len()];
         let mut ev = Evaluator::new(opts);
         for round in 0..=removals.len() {

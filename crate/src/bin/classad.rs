@@ -188,6 +188,49 @@ enum Cmd {
         #[arg(long)]
         json: bool,
     },
+    /// Generate workloads as files of ads.
+    Workload {
+        #[command(subcommand)]
+        what: WorkloadCmd,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum GangKindArg {
+    Base,
+    HeuristicFailure,
+    OpportunityCost,
+}
+
+#[derive(Subcommand)]
+enum WorkloadCmd {
+    /// The gangmatching workloads of the thesis (ch. 5): write
+    /// OUT/requests.ads and OUT/offers.ads, one ad per line.
+    Gang {
+        /// base (§5.2.1), heuristic-failure (§5.7) or opportunity-cost (§5.8.3).
+        #[arg(long, value_enum, default_value = "base")]
+        kind: GangKindArg,
+        /// Jobs (requests); in the base workload also the machines.
+        #[arg(long, default_value_t = 1000)]
+        jobs: usize,
+        /// Base: 100 (a license per job) or 50 (one per two jobs).
+        #[arg(long, default_value_t = 100)]
+        licenses_percent: u32,
+        /// Base: the number of license/machine partitions (1, 2, 4, 8 in the thesis).
+        #[arg(long, default_value_t = 1)]
+        selectivity: usize,
+        /// Base: add the eight "dud" offers of §5.6.2.
+        #[arg(long)]
+        duds: bool,
+        /// Opportunity-cost: offer thresholds are uniform in [0, K].
+        #[arg(long)]
+        discrimination: Option<f64>,
+        #[arg(long, default_value_t = 0)]
+        seed: u64,
+        /// The directory to write (created if missing).
+        #[arg(long)]
+        out: String,
+    },
 }
 
 /// The evaluation options the `--mode`, `--now` and `--tz-offset` flags give.
@@ -605,6 +648,58 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     c.evaluations, c.probes, c.backtracks, c.gangs, c.seconds
                 );
             }
+            Ok(ExitCode::SUCCESS)
+        }
+        Cmd::Workload {
+            what:
+                WorkloadCmd::Gang {
+                    kind,
+                    jobs,
+                    licenses_percent,
+                    selectivity,
+                    duds,
+                    discrimination,
+                    seed,
+                    out,
+                },
+        } => {
+            use classad::gang::workload::{generate, GangWorkload, Kind};
+            let kind = match (kind, discrimination) {
+                (GangKindArg::OpportunityCost, Some(k)) => {
+                    Kind::OpportunityCost { discrimination: k }
+                }
+                (GangKindArg::OpportunityCost, None) => {
+                    return Err("--kind opportunity-cost needs --discrimination K".into())
+                }
+                (_, Some(_)) => {
+                    return Err("--discrimination only applies to --kind opportunity-cost".into())
+                }
+                (GangKindArg::Base, None) => Kind::Base,
+                (GangKindArg::HeuristicFailure, None) => Kind::HeuristicFailure,
+            };
+            let g = generate(&GangWorkload {
+                kind,
+                jobs,
+                licenses_percent,
+                selectivity,
+                duds,
+                seed,
+            })?;
+            let dir = std::path::Path::new(&out);
+            std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {out}: {e}"))?;
+            let requests = dir.join("requests.ads");
+            let offers = dir.join("offers.ads");
+            for (path, text) in [(&requests, &g.requests), (&offers, &g.offers)] {
+                std::fs::write(path, text)
+                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+            }
+            println!(
+                "wrote {} requests to {} and {} offers to {}",
+                g.requests_count,
+                requests.display(),
+                g.offers_count,
+                offers.display()
+            );
             Ok(ExitCode::SUCCESS)
         }
     }

@@ -3,9 +3,13 @@
 //! Figure 32's evaluation environment and tests dockings, `naive` is the
 //! ranked naive search (the default algorithm).
 
+pub mod candidates;
 pub mod dock;
+pub mod indexed;
 pub mod model;
 pub mod naive;
+pub mod view;
+pub mod workload;
 
 use std::sync::Arc;
 
@@ -152,6 +156,7 @@ pub struct RequestOutcome {
     /// The evaluation budget ran out before an answer.
     pub limit_hit: bool,
     pub evaluations: u64,
+    pub probes: u64,
     pub backtracks: u64,
 }
 
@@ -212,9 +217,6 @@ pub fn gangmatch(
     offers: &[Arc<ClassAd>],
     opts: &GangOptions,
 ) -> Result<GangResult, GangError> {
-    if opts.algorithm != Algorithm::Naive {
-        return Err(GangError::NotBuilt(opts.algorithm));
-    }
     let start = std::time::Instant::now();
     let nr = requests.len();
     let mut ads: Vec<GangAd> = Vec::with_capacity(nr + offers.len());
@@ -225,6 +227,7 @@ pub fn gangmatch(
         ad: ad.clone(),
         ports: Vec::new(),
         implicit: false,
+        records: Vec::new(),
     };
     for r in requests {
         match ports_of(r) {
@@ -268,6 +271,10 @@ pub fn gangmatch(
     let mut counters = Counters::default();
     let mut outcomes = Vec::with_capacity(nr);
     let mut ev = Evaluator::new(opts.eval);
+    let strategy = indexed::Strategy::of(opts.algorithm);
+    let mut index =
+        strategy.map(|s| candidates::PortIndex::build(&ads, nr, &free, s.summarize, opts.eval));
+    let mut rng = crate::workload::Rng::new(opts.seed);
     for r in order {
         let mut out = RequestOutcome {
             request: r,
@@ -276,24 +283,48 @@ pub fn gangmatch(
             error: req_errors[r].clone(),
             limit_hit: false,
             evaluations: 0,
+            probes: 0,
             backtracks: 0,
         };
         if out.error.is_none() {
-            let mut s = naive::Search {
-                ads: &ads,
-                free: &free,
-                ev,
-                evaluations: 0,
-                backtracks: 0,
-                max_evaluations: opts.max_evaluations_per_request,
-                max_gang_ads: opts.max_gang_ads.max(1),
-                nodes: Vec::new(),
+            let (found, nodes) = match (strategy, index.as_mut()) {
+                (Some(strategy), Some(index)) => {
+                    let mut s = indexed::Search::new(
+                        &ads,
+                        index,
+                        strategy,
+                        &mut rng,
+                        ev,
+                        opts.max_evaluations_per_request,
+                        opts.max_gang_ads,
+                    );
+                    let found = s.run(r);
+                    out.evaluations = s.evaluations;
+                    out.backtracks = s.backtracks;
+                    out.probes = s.probes();
+                    let nodes = std::mem::take(&mut s.nodes);
+                    ev = s.ev;
+                    (found, nodes)
+                }
+                _ => {
+                    let mut s = naive::Search {
+                        ads: &ads,
+                        free: &free,
+                        ev,
+                        evaluations: 0,
+                        backtracks: 0,
+                        max_evaluations: opts.max_evaluations_per_request,
+                        max_gang_ads: opts.max_gang_ads.max(1),
+                        nodes: Vec::new(),
+                    };
+                    let found = s.run(r);
+                    out.evaluations = s.evaluations;
+                    out.backtracks = s.backtracks;
+                    let nodes = std::mem::take(&mut s.nodes);
+                    ev = s.ev;
+                    (found, nodes)
+                }
             };
-            let found = s.run(r);
-            out.evaluations = s.evaluations;
-            out.backtracks = s.backtracks;
-            let nodes = std::mem::take(&mut s.nodes);
-            ev = s.ev;
             match found {
                 Ok(true) => {
                     let name = |a: usize| {
@@ -340,6 +371,9 @@ pub fn gangmatch(
                         .collect();
                     for n in &nodes[1..] {
                         free[n.ad] = false;
+                        if let Some(index) = index.as_mut() {
+                            index.consume(n.ad);
+                        }
                     }
                     counters.gangs += 1;
                     out.gang = Some(Gang { members });
@@ -349,6 +383,7 @@ pub fn gangmatch(
             }
         }
         counters.evaluations += out.evaluations;
+        counters.probes += out.probes;
         counters.backtracks += out.backtracks;
         outcomes.push(out);
     }

@@ -36,6 +36,15 @@ pub struct GangAd {
     pub ports: Vec<Port>,
     /// No `Ports` attribute: the single port is the ad itself.
     pub implicit: bool,
+    /// The ports' records, in order (empty for an implicit port).
+    pub records: Vec<Arc<ClassAd>>,
+}
+
+impl GangAd {
+    /// Port `p`'s record (`None` for an implicit port).
+    pub fn port_record(&self, p: usize) -> Option<&Arc<ClassAd>> {
+        self.records.get(p)
+    }
 }
 
 /// Why an ad's ports are unusable.
@@ -154,6 +163,7 @@ pub fn ports_of(ad: &Arc<ClassAd>) -> Result<GangAd, ModelError> {
                 has_rank: ad.position("Rank").is_some(),
             }],
             implicit: true,
+            records: Vec::new(),
         });
     };
     let ExprKind::List(items) = &strip(ports).kind else {
@@ -221,6 +231,7 @@ pub fn ports_of(ad: &Arc<ClassAd>) -> Result<GangAd, ModelError> {
         ad: ad.clone(),
         ports: out,
         implicit: false,
+        records,
     })
 }
 

@@ -77,7 +77,7 @@ use serde::Serialize;
 
 use crate::ast::ClassAd;
 use crate::eval::{EvalOptions, Evaluator};
-use rectangle::{own_value, rectangles, Conflict, Point, Rectangles};
+use rectangle::{own_value, rectangles, rectangles_scoped, Conflict, Point, Rectangles};
 
 /// How to build an [`Index`].
 #[derive(Clone, Debug, Default)]
@@ -87,6 +87,10 @@ pub struct IndexOptions {
     /// Attributes of the offers to index (case-insensitive): the imported
     /// reference set. `None`: all of them.
     pub imports: Option<Vec<String>>,
+    /// Only `other.x` / `TARGET.x` name the other ad (gangmatching's port
+    /// views); otherwise, in HTCondor mode, so does an unscoped name the ad
+    /// lacks.
+    pub scoped_only: bool,
 }
 
 /// Sizes and honest counters.
@@ -113,6 +117,7 @@ pub struct IndexStats {
 pub struct Index {
     offers: Vec<Arc<ClassAd>>,
     opts: EvalOptions,
+    unscoped_is_other: bool,
     rects: Vec<Rectangles>,
     first_rid: Vec<usize>,
     s: query::Structures,
@@ -141,12 +146,17 @@ impl Index {
             &IndexOptions {
                 eval,
                 imports: Some(imports.into_iter().collect()),
+                scoped_only: false,
             },
         )
     }
 
     pub fn with_options(offers: &[Arc<ClassAd>], o: &IndexOptions) -> Index {
-        let rects: Vec<Rectangles> = offers.iter().map(|ad| rectangles(ad, o.eval)).collect();
+        let unscoped_is_other = !o.scoped_only && o.eval.mode == crate::eval::Mode::HTCondor;
+        let rects: Vec<Rectangles> = offers
+            .iter()
+            .map(|ad| rectangles_scoped(ad, o.eval, unscoped_is_other))
+            .collect();
         let (keys, imports_all): (Vec<String>, bool) = match &o.imports {
             Some(v) => {
                 let mut k: Vec<String> = v.iter().map(|s| s.to_ascii_lowercase()).collect();
@@ -179,6 +189,7 @@ impl Index {
         Index {
             offers: offers.to_vec(),
             opts: o.eval,
+            unscoped_is_other,
             rects,
             first_rid,
             s,
@@ -188,7 +199,12 @@ impl Index {
     /// Candidate offers for `request`, ascending: every live offer that
     /// matches it both ways is among them.
     pub fn query(&self, request: &Arc<ClassAd>) -> Vec<usize> {
-        self.query_prepared(request, &rectangles(request, self.opts))
+        self.query_prepared(request, &self.request_rectangles(request))
+    }
+
+    /// A request's rectangles, read the way this index reads its offers.
+    pub fn request_rectangles(&self, request: &Arc<ClassAd>) -> Rectangles {
+        rectangles_scoped(request, self.opts, self.unscoped_is_other)
     }
 
     /// [`query`](Self::query) with the request's rectangles already made.

@@ -296,8 +296,20 @@ pub fn constraint_of(ad: &ClassAd) -> Option<(&'static str, &Expr)> {
         .find_map(|n| ad.get(n).map(|e| (*n, e)))
 }
 
-/// Convert `ad`'s constraint to rectangles.
+/// Convert `ad`'s constraint to rectangles. In HTCondor mode an unscoped
+/// name the ad lacks names the other ad's attribute, as in matchmaking.
 pub fn rectangles(ad: &Arc<ClassAd>, opts: EvalOptions) -> Rectangles {
+    rectangles_scoped(ad, opts, opts.mode == Mode::HTCondor)
+}
+
+/// [`rectangles`], saying whether an unscoped name the ad lacks names the
+/// other ad (`false`: only `other.`/`TARGET.` do, as in gangmatching's
+/// docking environment, where no target ad backs unscoped lookups).
+pub fn rectangles_scoped(
+    ad: &Arc<ClassAd>,
+    opts: EvalOptions,
+    unscoped_is_other: bool,
+) -> Rectangles {
     let Some((name, req)) = constraint_of(ad) else {
         return Rectangles::default();
     };
@@ -318,7 +330,7 @@ pub fn rectangles(ad: &Arc<ClassAd>, opts: EvalOptions) -> Rectangles {
     };
     let sides = Sides {
         own: ad,
-        unscoped_is_other: opts.mode == Mode::HTCondor,
+        unscoped_is_other,
     };
     let dnf = match predicate::dnf(&spec, &sides) {
         Ok(d) => d,

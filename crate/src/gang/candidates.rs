@@ -1,0 +1,419 @@
+//! Candidates for a port, from the index (thesis §5.4–5.8): every offer
+//! port is indexed as a [`view`](super::view) (one *slot* per offer port);
+//! a port to fill becomes a query *window* — its view specialized to what
+//! the gang holds so far, narrowed by constraint shunting — and the probe
+//! returns a superset of the slots that can dock there, which evaluation
+//! then confirms.
+//!
+//! **Constraint shunting** (§5.5.1): when a port `r` of the ad being filled
+//! is already docked and defines an attribute as an invertible function of
+//! the port `p` being probed (`HostId = Cpu.Key`, `Cpu.Key + c`,
+//! `c + Cpu.Key`, `Cpu.Key - c`), the counterpart docked at `r` constrains
+//! `HostId`; that constraint, translated through the inverse, constrains
+//! `Key` of the candidates for `p`. One hop is translated; longer chains are
+//! not (the window is then wider, never wrong).
+//!
+//! **Summarization** (DYNS, §5.8.1): slots with identical *signatures* —
+//! the same rectangles and the same values of every attribute any ad reads —
+//! share a bucket, and only one representative per bucket is indexed. A
+//! slot whose rectangles or values are deviant, or whose ad has several
+//! ports, is a bucket of its own. A bucket leaves the index when its last
+//! member is consumed.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+
+use crate::analysis::intervals::{NumInterval, ValueSet};
+use crate::ast::{BinaryOp, ClassAd, Expr, ExprKind};
+use crate::eval::EvalOptions;
+use crate::index::rectangle::{own_value, Exported, Point, Rectangles};
+use crate::index::{Index, IndexOptions};
+use crate::value::Value;
+
+use super::dock::Node;
+use super::model::GangAd;
+use super::view::{port_view, snapshot};
+
+/// An offer's port: `ad` indexes the gang's ad list (requests first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    pub ad: usize,
+    pub port: usize,
+}
+
+/// Members of each bucket (slots, in pool order), live ones only.
+struct Buckets {
+    of_slot: Vec<usize>,
+    members: Vec<Vec<usize>>,
+}
+
+pub struct PortIndex {
+    pub slots: Vec<Slot>,
+    /// Per ad: its slots (empty for requests and unusable offers).
+    slots_of_ad: Vec<std::ops::Range<usize>>,
+    /// Ids are slots, or buckets when summarized.
+    index: Index,
+    buckets: Option<Buckets>,
+    snapshots: FxHashMap<(usize, usize), Arc<ClassAd>>,
+    /// Rectangles of ports that are not indexed (requests' ports docked as
+    /// parent links), for shunting.
+    rects: FxHashMap<(usize, usize), Arc<Rectangles>>,
+    opts: EvalOptions,
+    pub probes: u64,
+}
+
+impl PortIndex {
+    /// Index the ports of `ads[first_offer..]` whose `usable` flag is set.
+    pub fn build(
+        ads: &[GangAd],
+        first_offer: usize,
+        usable: &[bool],
+        summarize: bool,
+        opts: EvalOptions,
+    ) -> PortIndex {
+        let mut slots = Vec::new();
+        let mut slots_of_ad = vec![0..0; ads.len()];
+        let mut views = Vec::new();
+        for (a, g) in ads.iter().enumerate().skip(first_offer) {
+            if !usable[a] {
+                continue;
+            }
+            let start = slots.len();
+            for p in 0..g.ports.len() {
+                slots.push(Slot { ad: a, port: p });
+                views.push(port_view(g, p, &[], true, opts));
+            }
+            slots_of_ad[a] = start..slots.len();
+        }
+        let index_opts = IndexOptions {
+            eval: opts,
+            imports: None,
+            scoped_only: true,
+        };
+        let (index, buckets) = if summarize {
+            let names = read_names(ads);
+            let mut by_sig: HashMap<String, usize> = HashMap::new();
+            let mut of_slot = Vec::with_capacity(slots.len());
+            let mut members: Vec<Vec<usize>> = Vec::new();
+            let mut reps = Vec::new();
+            for (s, view) in views.iter().enumerate() {
+                let single = ads[slots[s].ad].ports.len() > 1;
+                let sig = (!single)
+                    .then(|| signature(view, &names, opts))
+                    .flatten()
+                    .unwrap_or_else(|| format!("unique {s}"));
+                let b = *by_sig.entry(sig).or_insert_with(|| {
+                    members.push(Vec::new());
+                    reps.push(view.clone());
+                    members.len() - 1
+                });
+                members[b].push(s);
+                of_slot.push(b);
+            }
+            (
+                Index::with_options(&reps, &index_opts),
+                Some(Buckets { of_slot, members }),
+            )
+        } else {
+            (Index::with_options(&views, &index_opts), None)
+        };
+        PortIndex {
+            slots,
+            slots_of_ad,
+            index,
+            buckets,
+            snapshots: FxHashMap::default(),
+            rects: FxHashMap::default(),
+            opts,
+            probes: 0,
+        }
+    }
+
+    /// How many ids the index holds (buckets when summarized).
+    pub fn ids(&self) -> usize {
+        self.buckets
+            .as_ref()
+            .map_or(self.slots.len(), |b| b.members.len())
+    }
+
+    pub fn summarized(&self) -> bool {
+        self.buckets.is_some()
+    }
+
+    /// The first live slot behind an id that `skip` does not rule out
+    /// (without buckets an id is its slot).
+    pub fn first_member(&self, id: usize, skip: impl Fn(usize) -> bool) -> Option<usize> {
+        match &self.buckets {
+            Some(b) => b.members.get(id)?.iter().copied().find(|&s| !skip(s)),
+            None => (id < self.slots.len() && !skip(id)).then_some(id),
+        }
+    }
+
+    /// Take every port of `ad` out of the index (its ad joined a gang).
+    pub fn consume(&mut self, ad: usize) {
+        let range = self.slots_of_ad.get(ad).cloned().unwrap_or(0..0);
+        for s in range {
+            match &mut self.buckets {
+                Some(b) => {
+                    let id = b.of_slot[s];
+                    b.members[id].retain(|&x| x != s);
+                    if b.members[id].is_empty() {
+                        self.index.remove(id);
+                    }
+                }
+                None => self.index.remove(s),
+            }
+        }
+    }
+
+    fn snapshot(&mut self, ads: &[GangAd], ad: usize, port: usize) -> Arc<ClassAd> {
+        let opts = self.opts;
+        self.snapshots
+            .entry((ad, port))
+            .or_insert_with(|| snapshot(&ads[ad], port, opts))
+            .clone()
+    }
+
+    /// The rectangles of the constraint of `ad`'s `port` (as indexed, or
+    /// converted on demand for a port that is not).
+    fn port_rectangles(&mut self, ads: &[GangAd], ad: usize, port: usize) -> Arc<Rectangles> {
+        if let Some(s) = self.slots_of_ad.get(ad).and_then(|r| r.clone().nth(port)) {
+            let id = self.buckets.as_ref().map_or(s, |b| b.of_slot[s]);
+            if let Some(r) = self.index.rectangles(id) {
+                return Arc::new(r.clone());
+            }
+        }
+        let opts = self.opts;
+        let index = &self.index;
+        self.rects
+            .entry((ad, port))
+            .or_insert_with(|| {
+                let view = port_view(&ads[ad], port, &[], true, opts);
+                Arc::new(index.request_rectangles(&view))
+            })
+            .clone()
+    }
+
+    /// Probe for node `n`'s port `p`: index ids (slots, or buckets) in
+    /// pool order, a superset of those that can dock there given the
+    /// gang so far.
+    pub fn probe(&mut self, ads: &[GangAd], nodes: &[Node], n: usize, p: usize) -> Vec<usize> {
+        self.probes += 1;
+        let g = &ads[nodes[n].ad];
+        let mut bound = Vec::new();
+        for (r, b) in nodes[n].bindings.iter().enumerate() {
+            if let (Some((j, q)), false) = (b, r == p) {
+                let snap = self.snapshot(ads, nodes[*j].ad, *q);
+                bound.push((g.ports[r].key.clone(), snap));
+            }
+        }
+        let view = port_view(g, p, &bound, true, self.opts);
+        let mut window = self.index.request_rectangles(&view);
+        for (r, b) in nodes[n].bindings.iter().enumerate() {
+            let Some((j, q)) = b else { continue };
+            if r == p {
+                continue;
+            }
+            let Some(record) = g.port_record(r) else {
+                continue;
+            };
+            for (attr, e) in record.iter() {
+                let Some((key, shift)) = invertible(e, &g.ports[p].key) else {
+                    continue;
+                };
+                let rects = self.port_rectangles(ads, nodes[*j].ad, *q);
+                if let Some(set) = constrained(&rects, &attr.to_ascii_lowercase()) {
+                    narrow(&mut window, &key, &translate(&set, shift));
+                }
+            }
+        }
+        self.index.query_prepared(&view, &window)
+    }
+}
+
+fn strip(e: &Expr) -> &Expr {
+    match &e.kind {
+        ExprKind::Paren(x) => strip(x),
+        _ => e,
+    }
+}
+
+/// `label.k`: the attribute key.
+fn label_select(e: &Expr, label: &str) -> Option<String> {
+    match &strip(e).kind {
+        ExprKind::Select(base, name) => match &strip(base).kind {
+            ExprKind::Attr {
+                name: b,
+                absolute: false,
+            } if &*b.key == label => Some(name.key.to_string()),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+fn number(e: &Expr) -> Option<f64> {
+    match strip(e).as_literal()? {
+        Value::Int(i) if i.unsigned_abs() < 1 << 53 => Some(*i as f64),
+        Value::Real(r) if r.is_finite() => Some(*r),
+        _ => None,
+    }
+}
+
+/// `e` as `label.k + c`: (k, c).
+fn invertible(e: &Expr, label: &str) -> Option<(String, f64)> {
+    if let Some(k) = label_select(e, label) {
+        return Some((k, 0.0));
+    }
+    match &strip(e).kind {
+        ExprKind::Binary(BinaryOp::Add, a, b) => label_select(a, label)
+            .zip(number(b))
+            .or_else(|| label_select(b, label).zip(number(a))),
+        ExprKind::Binary(BinaryOp::Sub, a, b) => {
+            label_select(a, label).zip(number(b)).map(|(k, c)| (k, -c))
+        }
+        _ => None,
+    }
+}
+
+/// The union over a constraint's rectangles of what they admit for `key`;
+/// `None` when some rectangle leaves it free (or there are none).
+fn constrained(rects: &Rectangles, key: &str) -> Option<ValueSet> {
+    let mut out: Option<ValueSet> = None;
+    for r in &rects.rectangles {
+        let e = r.exp.iter().find(|e| e.key == key)?;
+        out = Some(match out {
+            Some(s) => s.union(&e.set),
+            None => e.set.clone(),
+        });
+    }
+    out
+}
+
+/// `{x : x + shift ∈ set}`, or a superset of it.
+fn translate(set: &ValueSet, shift: f64) -> ValueSet {
+    if shift == 0.0 {
+        return set.clone();
+    }
+    if set.others {
+        // `x + c` is an error for strings and more: anything may land there.
+        return ValueSet::everything();
+    }
+    let exact = |x: f64| x.is_infinite() || (x.fract() == 0.0 && x.abs() < 2f64.powi(52));
+    let numbers = set
+        .numbers
+        .iter()
+        .filter(|i| !i.is_nan() && !i.is_empty())
+        .map(|i| {
+            if exact(i.lo) && exact(i.hi) && shift.fract() == 0.0 {
+                NumInterval {
+                    lo: i.lo - shift,
+                    hi: i.hi - shift,
+                    ..*i
+                }
+            } else {
+                // Rounding: widen by a hair, closed.
+                let w = |x: f64| 1e-9 * x.abs().max(1.0);
+                NumInterval {
+                    lo: i.lo - shift - w(i.lo - shift),
+                    lo_closed: true,
+                    hi: i.hi - shift + w(i.hi - shift),
+                    hi_closed: true,
+                }
+            }
+        })
+        .collect();
+    let mut out = ValueSet::numbers(numbers);
+    out.undefined = set.undefined;
+    // Booleans in arithmetic are not numbers; admitting them is only wider.
+    out.allow_true = true;
+    out.allow_false = true;
+    out
+}
+
+/// Narrow every rectangle of the window to `set` on `key`; rectangles left
+/// empty are dropped.
+fn narrow(window: &mut Rectangles, key: &str, set: &ValueSet) {
+    window.rectangles.retain_mut(|r| {
+        match r.exp.iter_mut().find(|e| e.key == key) {
+            Some(e) => e.set = e.set.intersect(set),
+            None => {
+                r.exp.push(Exported {
+                    attribute: key.to_string(),
+                    key: key.to_string(),
+                    set: set.clone(),
+                });
+                r.exp.sort_by(|a, b| a.key.cmp(&b.key));
+                r.exp_absent.retain(|k| k != key);
+            }
+        }
+        r.exp.iter().all(|e| !e.set.is_empty())
+    });
+}
+
+/// Every name any ad reads: an unscoped reference or a selected field
+/// (bounded walk per expression).
+fn read_names(ads: &[GangAd]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut stack: Vec<&Expr> = Vec::new();
+    for g in ads {
+        let mut budget = 200_000u32;
+        for (_, e) in g.ad.iter() {
+            stack.push(e);
+        }
+        while let Some(e) = stack.pop() {
+            if budget == 0 {
+                break;
+            }
+            budget -= 1;
+            match &e.kind {
+                ExprKind::Attr { name, .. } => {
+                    out.insert(name.key.to_string());
+                }
+                ExprKind::Select(_, name) => {
+                    out.insert(name.key.to_string());
+                }
+                ExprKind::Record(ad) => stack.extend(ad.iter().map(|(_, x)| x)),
+                _ => {}
+            }
+            stack.extend(e.children());
+        }
+        stack.clear();
+    }
+    out
+}
+
+/// A slot's signature for summarization; `None` when it has a deviant
+/// part (so it shares no bucket).
+fn signature(view: &Arc<ClassAd>, names: &BTreeSet<String>, opts: EvalOptions) -> Option<String> {
+    use std::fmt::Write;
+    let rects = crate::index::rectangle::rectangles_scoped(view, opts, false);
+    if rects.unindexable.is_some() || rects.rectangles.iter().any(|r| r.exp_deviant) {
+        return None;
+    }
+    let mut sig = String::new();
+    for r in &rects.rectangles {
+        for e in &r.exp {
+            let _ = write!(sig, "{}:{:?};", e.key, e.set);
+        }
+        sig.push('|');
+    }
+    sig.push('#');
+    let mut keys: Vec<String> = view
+        .iter()
+        .map(|(n, _)| n.to_ascii_lowercase())
+        .filter(|k| names.contains(k))
+        .collect();
+    keys.sort();
+    for k in keys {
+        match own_value(view, &k, opts) {
+            Point::Deviant => return None,
+            p => {
+                let _ = write!(sig, "{k}={p:?};");
+            }
+        }
+    }
+    Some(sig)
+}
