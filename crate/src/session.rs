@@ -23,6 +23,15 @@ use crate::userfn::{self, UserFunctions};
 
 /// The analyzer's request and answer, as the session carries them.
 pub use crate::analysis::view::{AnalysisView, AnalyzeRequest};
+/// Gangmatching's requests and answers, as the session carries them.
+pub use crate::gang::steps::Step as GangStep;
+pub use crate::gang::view::{
+    CompareRequest, CompareRow, DockingDetail, GangDetail, GangRequest, GangRow, GangView,
+    IndexView, IndexedDimension, IndexedPort,
+};
+pub use crate::gang::{
+    AdRef as GangAdRef, Algorithm as GangAlgorithm, Counters as GangCounters, Gang,
+};
 
 /// Requests that need pools loaded in the session.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -112,6 +121,29 @@ pub enum PoolRequest {
     },
     /// Why a job does not match (the analyzer): see `analysis::view`.
     Analyze(AnalyzeRequest),
+    /// Gangmatch the requests pool against the offers pool.
+    Gang(GangRequest),
+    /// One gang's dockings explained.
+    GangDetail {
+        requests: String,
+        offers: String,
+        gang: Gang,
+        #[serde(default)]
+        mode: Mode,
+    },
+    /// The offers' ports as the index holds them.
+    GangIndex {
+        offers: String,
+        #[serde(default)]
+        mode: Mode,
+    },
+    /// The algorithms compared on generated base workloads (no pools).
+    GangCompare {
+        #[serde(flatten)]
+        compare: CompareRequest,
+        #[serde(default)]
+        mode: Mode,
+    },
     /// One machine's requirements step by step over the jobs.
     Reverse {
         jobs: String,
@@ -196,6 +228,12 @@ pub enum PoolResponse {
         signatures: Vec<Vec<(String, String)>>,
     },
     Analysis(Box<AnalysisView>),
+    Gangs(Box<GangView>),
+    GangDetail(Box<GangDetail>),
+    GangIndex(Box<IndexView>),
+    GangComparison {
+        rows: Vec<CompareRow>,
+    },
     Reverse {
         reverse: serde_json::Value,
         report: String,
@@ -387,6 +425,43 @@ impl Session {
                 Ok((j, m)) => reverse(j, m, machine, all_steps, opts(mode, now, tz_offset)),
                 Err(e) => *e,
             },
+            PoolRequest::Gang(req) => match self.pair_of(&req.requests, &req.offers) {
+                Ok((r, o)) => {
+                    let eval = opts(req.mode, None, None);
+                    match crate::gang::view::run(&r.ads, &o.ads, &req, eval, progress) {
+                        Ok(view) => PoolResponse::Gangs(Box::new(view)),
+                        Err(message) => PoolResponse::Failed { message },
+                    }
+                }
+                Err(e) => *e,
+            },
+            PoolRequest::GangDetail {
+                requests,
+                offers,
+                gang,
+                mode,
+            } => match self.pair_of(&requests, &offers) {
+                Ok((r, o)) => {
+                    match crate::gang::view::detail(&r.ads, &o.ads, &gang, opts(mode, None, None)) {
+                        Ok(d) => PoolResponse::GangDetail(Box::new(d)),
+                        Err(message) => PoolResponse::Failed { message },
+                    }
+                }
+                Err(e) => *e,
+            },
+            PoolRequest::GangIndex { offers, mode } => match self.pair_of(&offers, &offers) {
+                Ok((o, _)) => PoolResponse::GangIndex(Box::new(crate::gang::view::inspect(
+                    &o.ads,
+                    opts(mode, None, None),
+                ))),
+                Err(e) => *e,
+            },
+            PoolRequest::GangCompare { compare, mode } => {
+                match crate::gang::view::compare(&compare, opts(mode, None, None), progress) {
+                    Ok(rows) => PoolResponse::GangComparison { rows },
+                    Err(message) => PoolResponse::Failed { message },
+                }
+            }
             PoolRequest::Autocluster { jobs, machines } => match self.pair_of(&jobs, &machines) {
                 Ok((j, m)) => {
                     let cfg = NegotiationConfig::default();

@@ -656,3 +656,81 @@ proptest! {
         }
     }
 }
+
+// ---- the playground's requests, through the session (JSON in, JSON out) ----
+
+fn session_json(s: &mut classad::session::Session, req: &str) -> serde_json::Value {
+    let out = classad::session::handle_pool_json(s, req, &mut |_, _| true);
+    serde_json::from_str(&out).unwrap()
+}
+
+#[test]
+fn session_runs_explains_inspects_and_compares() {
+    let dir = format!("{}/tests/gang", env!("CARGO_MANIFEST_DIR"));
+    let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).unwrap();
+    let mut s = classad::session::Session::new();
+    for (id, f) in [("r", "fig10_requests.ads"), ("o", "fig10_offers.ads")] {
+        let req = serde_json::json!({"op": "load_pool", "id": id, "text": read(f)});
+        assert_eq!(session_json(&mut s, &req.to_string())["kind"], "loaded");
+    }
+    // A run with the classroom's steps.
+    let v = session_json(
+        &mut s,
+        r#"{"op":"gang","requests":"r","offers":"o","algorithm":"dyn","steps":500}"#,
+    );
+    assert_eq!(v["kind"], "gangs", "{v}");
+    assert_eq!(
+        v["rows"][0]["line"],
+        "other=renderd renderd.cpu=c2 renderd.license=lic1"
+    );
+    let steps = v["steps"].as_array().unwrap();
+    let kinds: Vec<&str> = steps.iter().map(|x| x["kind"].as_str().unwrap()).collect();
+    assert_eq!(kinds.first(), Some(&"request"));
+    assert_eq!(kinds.last(), Some(&"done"));
+    for k in ["order", "probe", "try", "verify"] {
+        assert!(kinds.contains(&k), "{k} in {kinds:?}");
+    }
+    assert_eq!(v["steps_cut"], false);
+    // The gang explained: every docking true on both sides, with traces,
+    // in Figure 32's environment.
+    let gang = v["rows"][0]["gang"].clone();
+    let req =
+        serde_json::json!({"op": "gang_detail", "requests": "r", "offers": "o", "gang": gang});
+    let d = session_json(&mut s, &req.to_string());
+    assert_eq!(d["kind"], "gang_detail", "{d}");
+    let dockings = d["dockings"].as_array().unwrap();
+    assert_eq!(dockings.len(), 3);
+    for x in dockings {
+        assert_eq!(x["a_value"], "true");
+        assert_eq!(x["b_value"], "true");
+        assert!(x["a_trace"].is_object() && x["b_trace"].is_object());
+    }
+    let env = d["environment"].as_str().unwrap();
+    assert!(env.contains("_ctx_0") && env.contains("_ad"), "{env}");
+    // The index inspector.
+    let i = session_json(&mut s, r#"{"op":"gang_index","offers":"o"}"#);
+    assert_eq!(i["kind"], "gang_index");
+    assert_eq!(i["total_ports"], 7);
+    assert!(i["dimensions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|d| d["attribute"] == "HostName"));
+    // The comparison on generated workloads.
+    let c = session_json(
+        &mut s,
+        r#"{"op":"gang_compare","sizes":[40,80],"licenses_percent":50,"selectivity":2,"algorithms":["lr","dyn"]}"#,
+    );
+    assert_eq!(c["kind"], "gang_comparison", "{c}");
+    let rows = c["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    assert!(rows.iter().all(|r| r["gangs"].as_u64().unwrap() > 0));
+    // Bad input: a gang that names an ad the pool lacks; a pool not loaded.
+    let bad = serde_json::json!({"op": "gang_detail", "requests": "r", "offers": "o",
+        "gang": {"members": [{"ad": {"kind": "offer", "index": 99}, "name": "x", "parent_port": null, "ports": []}]}});
+    let d = session_json(&mut s, &bad.to_string());
+    assert_eq!(d["kind"], "failed");
+    assert!(d["message"].as_str().unwrap().contains("not in its pool"));
+    let d = session_json(&mut s, r#"{"op":"gang","requests":"nope","offers":"o"}"#);
+    assert_eq!(d["kind"], "failed");
+}

@@ -1,5 +1,5 @@
 //! Candidates for a port, from the index (thesis §5.4–5.8): every offer
-//! port is indexed as a [`view`](super::view) (one *slot* per offer port);
+//! port is indexed as a [`port view`](super::port_view) (one *slot* per offer port);
 //! a port to fill becomes a query *window* — its view specialized to what
 //! the gang holds so far, narrowed by constraint shunting — and the probe
 //! returns a superset of the slots that can dock there, which evaluation
@@ -34,7 +34,7 @@ use crate::value::Value;
 
 use super::dock::Node;
 use super::model::GangAd;
-use super::view::{port_view, snapshot};
+use super::port_view::{port_view, snapshot};
 
 /// An offer's port: `ad` indexes the gang's ad list (requests first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -200,6 +200,18 @@ impl PortIndex {
     /// pool order, a superset of those that can dock there given the
     /// gang so far.
     pub fn probe(&mut self, ads: &[GangAd], nodes: &[Node], n: usize, p: usize) -> Vec<usize> {
+        self.probe_described(ads, nodes, n, p, false).0
+    }
+
+    /// [`probe`](Self::probe), with the window in words when `describe`.
+    pub fn probe_described(
+        &mut self,
+        ads: &[GangAd],
+        nodes: &[Node],
+        n: usize,
+        p: usize,
+        describe: bool,
+    ) -> (Vec<usize>, Option<String>) {
         self.probes += 1;
         let g = &ads[nodes[n].ad];
         let mut bound = Vec::new();
@@ -229,7 +241,8 @@ impl PortIndex {
                 }
             }
         }
-        self.index.query_prepared(&view, &window)
+        let ids = self.index.query_prepared(&view, &window);
+        (ids, describe.then(|| describe_window(&window)))
     }
 }
 
@@ -416,4 +429,31 @@ fn signature(view: &Arc<ClassAd>, names: &BTreeSet<String>, opts: EvalOptions) -
         }
     }
     Some(sig)
+}
+
+/// A window in words: its rectangles' intervals, `||` between rectangles.
+pub fn describe_window(w: &Rectangles) -> String {
+    if w.rectangles.is_empty() {
+        return "nothing (the constraint can never hold)".into();
+    }
+    let rect = |r: &crate::index::rectangle::Rectangle| {
+        let mut parts: Vec<String> = r.exp.iter().map(|e| e.describe()).collect();
+        if r.exp_deviant {
+            parts.push("(more, not indexed)".into());
+        }
+        if parts.is_empty() {
+            "anything".to_string()
+        } else {
+            parts.join(" && ")
+        }
+    };
+    let all: Vec<String> = w.rectangles.iter().map(rect).collect();
+    if all.len() == 1 {
+        all.into_iter().next().unwrap_or_default()
+    } else {
+        all.iter()
+            .map(|r| format!("({r})"))
+            .collect::<Vec<_>>()
+            .join(" || ")
+    }
 }

@@ -89,6 +89,15 @@ pub fn build_env(ads: &[GangAd], nodes: &[Node], poison: bool) -> Arc<ClassAd> {
     Arc::new(env)
 }
 
+/// The expression `_ctx_i._ad.Ports[p].<attr>` (or `_ctx_i._ad.<attr>`
+/// for an implicit port).
+pub fn port_attr_expr(ads: &[GangAd], nodes: &[Node], i: usize, p: usize, attr: &str) -> Expr {
+    Expr::new(
+        ExprKind::Select(Box::new(port_path(ads, nodes, i, p)), Name::new(attr)),
+        Span::NONE,
+    )
+}
+
 /// Evaluate attribute `attr` of node `i`'s port `p` in `env`.
 pub fn eval_port_attr(
     ev: &mut Evaluator,
@@ -99,10 +108,7 @@ pub fn eval_port_attr(
     p: usize,
     attr: &str,
 ) -> Value {
-    let e = Expr::new(
-        ExprKind::Select(Box::new(port_path(ads, nodes, i, p)), Name::new(attr)),
-        Span::NONE,
-    );
+    let e = port_attr_expr(ads, nodes, i, p, attr);
     ev.set_ads(Some(env.clone()), None);
     ev.eval_expr(&e)
 }

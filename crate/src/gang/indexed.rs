@@ -31,6 +31,7 @@ use super::candidates::{PortIndex, Slot};
 use super::dock::{incomplete, test_dock, Dock, Node};
 use super::model::GangAd;
 use super::naive::LimitHit;
+use super::steps::{answer, Step, StepLog};
 use super::Algorithm;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,6 +97,8 @@ pub struct Search<'a> {
     open: Vec<Docking>,
     /// Of those, the tentative ones.
     tentative: Vec<Docking>,
+    /// The classroom's record of the search, when one is kept.
+    pub log: Option<&'a mut StepLog>,
 }
 
 impl<'a> Search<'a> {
@@ -123,7 +126,29 @@ impl<'a> Search<'a> {
             probes_at_start,
             open: Vec::new(),
             tentative: Vec::new(),
+            log: None,
         }
+    }
+
+    fn logging(&self) -> bool {
+        self.log.as_ref().is_some_and(|l| l.open())
+    }
+
+    fn record(&mut self, step: impl FnOnce(&StepLog) -> Step) {
+        if let Some(log) = self.log.as_mut() {
+            if log.open() {
+                let s = step(log);
+                log.push(s);
+            } else {
+                log.cut = true;
+            }
+        }
+    }
+
+    /// (ad name, port label) of node `n`'s port `p`.
+    fn port_name(&self, log: &StepLog, n: usize, p: usize) -> (String, String) {
+        let ad = self.nodes[n].ad;
+        (log.name(ad), self.ads[ad].ports[p].label.clone())
     }
 
     /// Probes made by this search so far.
@@ -161,10 +186,16 @@ impl<'a> Search<'a> {
             .filter(|&p| Some(p) != parent)
             .collect();
         if !self.strategy.checks {
-            return Ok(Some(match self.strategy.order {
+            let order: Vec<usize> = match self.strategy.order {
                 Order::RightLeft => ports.into_iter().rev().collect(),
                 _ => ports,
-            }));
+            };
+            self.record_order(
+                n,
+                &order.iter().map(|&p| (None, p)).collect::<Vec<_>>(),
+                false,
+            );
+            return Ok(Some(order));
         }
         let mut sized = Vec::with_capacity(ports.len());
         for p in ports {
@@ -172,20 +203,41 @@ impl<'a> Search<'a> {
                 return Err(LimitHit);
             }
             let found = self.index.probe(self.ads, &self.nodes, n, p).len();
+            sized.push((found, p));
             if found == 0 {
+                let shown: Vec<(Option<usize>, usize)> =
+                    sized.iter().map(|&(f, p)| (Some(f), p)).collect();
+                self.record_order(n, &shown, true);
                 return Ok(None);
             }
-            sized.push((found, p));
         }
-        Ok(Some(match self.strategy.order {
-            Order::LeftRight => sized.into_iter().map(|(_, p)| p).collect(),
-            Order::RightLeft => sized.into_iter().rev().map(|(_, p)| p).collect(),
-            Order::Dynamic => {
-                // Stable: equal sizes keep left-to-right order.
-                sized.sort_by_key(|&(found, _)| found);
-                sized.into_iter().map(|(_, p)| p).collect()
-            }
-        }))
+        match self.strategy.order {
+            Order::LeftRight => {}
+            Order::RightLeft => sized.reverse(),
+            // Stable: equal sizes keep left-to-right order.
+            Order::Dynamic => sized.sort_by_key(|&(found, _)| found),
+        }
+        let shown: Vec<(Option<usize>, usize)> = sized.iter().map(|&(f, p)| (Some(f), p)).collect();
+        self.record_order(n, &shown, false);
+        Ok(Some(sized.into_iter().map(|(_, p)| p).collect()))
+    }
+
+    fn record_order(&mut self, n: usize, ports: &[(Option<usize>, usize)], abort: bool) {
+        if !self.logging() {
+            return;
+        }
+        let ad = self.nodes[n].ad;
+        let labels: Vec<String> = ports
+            .iter()
+            .map(|&(_, p)| self.ads[ad].ports[p].label.clone())
+            .collect();
+        let found = ports.iter().map(|&(f, _)| f).collect();
+        self.record(|log| Step::Order {
+            ad: log.name(ad),
+            ports: labels,
+            found,
+            abort,
+        });
     }
 
     fn fill(&mut self, pending: &mut Vec<(usize, usize)>) -> Result<bool, LimitHit> {
@@ -195,7 +247,24 @@ impl<'a> Search<'a> {
         let Some((n, p)) = pending.pop() else {
             return Ok(self.complete());
         };
-        let ids = self.index.probe(self.ads, &self.nodes, n, p);
+        let describe = self.logging();
+        let (ids, window) = self
+            .index
+            .probe_described(self.ads, &self.nodes, n, p, describe);
+        if let Some(window) = window {
+            let found = ids.len();
+            let (ad, port) = self
+                .log
+                .as_ref()
+                .map(|l| self.port_name(l, n, p))
+                .unwrap_or_default();
+            self.record(|_| Step::Probe {
+                ad,
+                port,
+                window,
+                found,
+            });
+        }
         let start = if self.strategy.random_start && !ids.is_empty() {
             self.rng.below(ids.len() as u64) as usize
         } else {
@@ -257,7 +326,28 @@ impl<'a> Search<'a> {
             (new, q),
             &mut self.evaluations,
         );
-        if d == Dock::No || !self.tentatives_hold() {
+        let holds = d != Dock::No && self.tentatives_hold();
+        if self.logging() {
+            let (ad, port) = self
+                .log
+                .as_ref()
+                .map(|l| self.port_name(l, n, p))
+                .unwrap_or_default();
+            let via = self.ads[o].ports[q].label.clone();
+            let said = match (d, holds) {
+                (Dock::No, _) => "no".to_string(),
+                (_, false) => "no: an earlier tentative yes now fails".to_string(),
+                (d, true) => answer(d).to_string(),
+            };
+            self.record(|log| Step::Try {
+                ad,
+                port,
+                offer: log.name(o),
+                via,
+                answer: said,
+            });
+        }
+        if !holds {
             undo(self, pending);
             return Ok(false);
         }
@@ -285,6 +375,18 @@ impl<'a> Search<'a> {
             other => {
                 undo(self, pending);
                 self.backtracks += 1;
+                if other.is_ok() && self.logging() {
+                    let (ad, port) = self
+                        .log
+                        .as_ref()
+                        .map(|l| self.port_name(l, n, p))
+                        .unwrap_or_default();
+                    self.record(|log| Step::Backtrack {
+                        ad,
+                        port,
+                        offer: log.name(o),
+                    });
+                }
                 other
             }
         }
@@ -312,6 +414,12 @@ impl<'a> Search<'a> {
     /// The gang is complete: every docking tested before it was is tested
     /// again, now with every label bound.
     fn complete(&mut self) -> bool {
+        let ok = self.recheck_open();
+        self.record(|_| Step::Verify { ok });
+        ok
+    }
+
+    fn recheck_open(&mut self) -> bool {
         for i in 0..self.open.len() {
             let (a, b) = self.open[i];
             let d = test_dock(

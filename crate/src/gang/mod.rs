@@ -8,21 +8,24 @@ pub mod dock;
 pub mod indexed;
 pub mod model;
 pub mod naive;
+pub mod port_view;
+pub mod steps;
 pub mod view;
 pub mod workload;
 
 use std::sync::Arc;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::ast::ClassAd;
 use crate::eval::{EvalOptions, Evaluator};
 use crate::value::Value;
 
+use dock::Node;
 use model::{ports_of, GangAd};
 
 /// The gangmatching algorithms of chapter 5.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Algorithm {
     Naive,
@@ -80,7 +83,7 @@ impl Default for GangOptions {
 }
 
 /// Which ad: a request or an offer, by 0-based position in its list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", content = "index", rename_all = "lowercase")]
 pub enum AdRef {
     Request(usize),
@@ -88,7 +91,7 @@ pub enum AdRef {
 }
 
 /// One port of a gang member and what it is docked to.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PortDock {
     pub port: usize,
     pub label: String,
@@ -97,7 +100,7 @@ pub struct PortDock {
     pub member_port: usize,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Member {
     pub ad: AdRef,
     pub name: String,
@@ -108,7 +111,7 @@ pub struct Member {
 
 /// A gang: members[0] is the root request, the others offers in the
 /// order they were docked.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Gang {
     pub members: Vec<Member>,
 }
@@ -160,7 +163,7 @@ pub struct RequestOutcome {
     pub backtracks: u64,
 }
 
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Counters {
     pub evaluations: u64,
     pub probes: u64,
@@ -182,17 +185,14 @@ pub struct GangResult {
 /// Why no run happened.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum GangError {
-    NotBuilt(Algorithm),
+    /// The caller's progress callback asked to stop.
+    Stopped,
 }
 
 impl std::fmt::Display for GangError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
-            GangError::NotBuilt(a) => write!(
-                f,
-                "algorithm {} is not built yet (only naive is)",
-                format!("{a:?}").to_ascii_lowercase()
-            ),
+            GangError::Stopped => write!(f, "gangmatching was stopped"),
         }
     }
 }
@@ -211,18 +211,60 @@ pub fn ad_name(ad: &Arc<ClassAd>, index: usize) -> String {
     (index + 1).to_string()
 }
 
+/// A clock for the `seconds` counter in wasm, where the library has none:
+/// the embedding page's worker gives one (seconds, any origin).
+static WASM_CLOCK: std::sync::OnceLock<fn() -> f64> = std::sync::OnceLock::new();
+
+/// Set the clock the `seconds` counter uses in wasm (natively it is the
+/// system's monotonic clock). The first call wins.
+pub fn set_clock(now: fn() -> f64) {
+    let _ = WASM_CLOCK.set(now);
+}
+
+/// Seconds since some fixed origin; `None` when there is no clock.
+fn clock() -> Option<f64> {
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        static ORIGIN: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+        Some(
+            ORIGIN
+                .get_or_init(std::time::Instant::now)
+                .elapsed()
+                .as_secs_f64(),
+        )
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        WASM_CLOCK.get().map(|f| f())
+    }
+}
+
 /// Gangmatch every request against the offers; gangs consume their offers.
 pub fn gangmatch(
     requests: &[Arc<ClassAd>],
     offers: &[Arc<ClassAd>],
     opts: &GangOptions,
 ) -> Result<GangResult, GangError> {
-    let start = std::time::Instant::now();
+    gangmatch_with(requests, offers, opts, None, &mut |_, _| true)
+}
+
+/// The ads with their ports (requests first, then offers); per ad, whether
+/// it may join gangs, and the port errors of requests and of offers.
+struct Prepared {
+    ads: Vec<GangAd>,
+    free: Vec<bool>,
+    req_errors: Vec<Option<String>>,
+    offer_errors: Vec<(usize, String)>,
+}
+
+fn prepare(requests: &[Arc<ClassAd>], offers: &[Arc<ClassAd>]) -> Prepared {
     let nr = requests.len();
-    let mut ads: Vec<GangAd> = Vec::with_capacity(nr + offers.len());
-    let mut req_errors: Vec<Option<String>> = Vec::with_capacity(nr);
-    let mut free = vec![false; nr + offers.len()];
-    let mut offer_errors = Vec::new();
+    let mut p = Prepared {
+        ads: Vec::with_capacity(nr + offers.len()),
+        free: vec![false; nr + offers.len()],
+        req_errors: Vec::with_capacity(nr),
+        offer_errors: Vec::new(),
+    };
     let placeholder = |ad: &Arc<ClassAd>| GangAd {
         ad: ad.clone(),
         ports: Vec::new(),
@@ -232,37 +274,100 @@ pub fn gangmatch(
     for r in requests {
         match ports_of(r) {
             Ok(g) => {
-                ads.push(g);
-                req_errors.push(None);
+                p.ads.push(g);
+                p.req_errors.push(None);
             }
             Err(e) => {
-                ads.push(placeholder(r));
-                req_errors.push(Some(e.to_string()));
+                p.ads.push(placeholder(r));
+                p.req_errors.push(Some(e.to_string()));
             }
         }
     }
     for (i, o) in offers.iter().enumerate() {
         match ports_of(o) {
             Ok(g) => {
-                ads.push(g);
-                free[nr + i] = true;
+                p.ads.push(g);
+                p.free[nr + i] = true;
             }
             Err(e) => {
-                ads.push(placeholder(o));
-                offer_errors.push((i, e.to_string()));
+                p.ads.push(placeholder(o));
+                p.offer_errors.push((i, e.to_string()));
             }
         }
     }
-    let req_names: Vec<String> = requests
+    p
+}
+
+/// A finished search's nodes as a gang.
+fn gang_of(nodes: &[Node], ads: &[GangAd], names: &[String], nr: usize) -> Gang {
+    let members = nodes
+        .iter()
+        .enumerate()
+        .map(|(k, n)| {
+            let ad = if n.ad < nr {
+                AdRef::Request(n.ad)
+            } else {
+                AdRef::Offer(n.ad - nr)
+            };
+            let ports = n
+                .bindings
+                .iter()
+                .enumerate()
+                .filter_map(|(p, b)| {
+                    b.map(|(j, q)| PortDock {
+                        port: p,
+                        label: ads[n.ad].ports[p].label.clone(),
+                        member: j,
+                        member_port: q,
+                    })
+                })
+                .collect();
+            // A non-root's parent link is the port bound to an earlier member.
+            let parent_port = if k == 0 {
+                None
+            } else {
+                n.bindings
+                    .iter()
+                    .position(|b| matches!(b, Some((j, _)) if *j < k))
+            };
+            Member {
+                ad,
+                name: names[n.ad].clone(),
+                parent_port,
+                ports,
+            }
+        })
+        .collect();
+    Gang { members }
+}
+
+/// [`gangmatch`], recording the search in `log` (when given) and telling
+/// `progress` (requests done, requests) after each request; a `false`
+/// from it stops the run.
+pub fn gangmatch_with(
+    requests: &[Arc<ClassAd>],
+    offers: &[Arc<ClassAd>],
+    opts: &GangOptions,
+    mut log: Option<&mut steps::StepLog>,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<GangResult, GangError> {
+    let start = clock();
+    let nr = requests.len();
+    let Prepared {
+        ads,
+        mut free,
+        req_errors,
+        offer_errors,
+    } = prepare(requests, offers);
+    let names: Vec<String> = requests
         .iter()
         .enumerate()
         .map(|(i, a)| ad_name(a, i))
+        .chain(offers.iter().enumerate().map(|(i, a)| ad_name(a, i)))
         .collect();
-    let offer_names: Vec<String> = offers
-        .iter()
-        .enumerate()
-        .map(|(i, a)| ad_name(a, i))
-        .collect();
+    if let Some(log) = log.as_mut() {
+        log.names = names.clone();
+    }
     let order = if opts.root_order {
         crate::negotiate::root_order(requests, &crate::negotiate::NegotiationConfig::default())
     } else {
@@ -275,10 +380,13 @@ pub fn gangmatch(
     let mut index =
         strategy.map(|s| candidates::PortIndex::build(&ads, nr, &free, s.summarize, opts.eval));
     let mut rng = crate::workload::Rng::new(opts.seed);
-    for r in order {
+    for (done, r) in order.into_iter().enumerate() {
+        if !progress(done, nr) {
+            return Err(GangError::Stopped);
+        }
         let mut out = RequestOutcome {
             request: r,
-            name: req_names[r].clone(),
+            name: names[r].clone(),
             gang: None,
             error: req_errors[r].clone(),
             limit_hit: false,
@@ -286,6 +394,12 @@ pub fn gangmatch(
             probes: 0,
             backtracks: 0,
         };
+        if let Some(log) = log.as_mut() {
+            log.push(steps::Step::Request {
+                request: r,
+                name: names[r].clone(),
+            });
+        }
         if out.error.is_none() {
             let (found, nodes) = match (strategy, index.as_mut()) {
                 (Some(strategy), Some(index)) => {
@@ -298,6 +412,7 @@ pub fn gangmatch(
                         opts.max_evaluations_per_request,
                         opts.max_gang_ads,
                     );
+                    s.log = log.as_deref_mut();
                     let found = s.run(r);
                     out.evaluations = s.evaluations;
                     out.backtracks = s.backtracks;
@@ -316,6 +431,7 @@ pub fn gangmatch(
                         max_evaluations: opts.max_evaluations_per_request,
                         max_gang_ads: opts.max_gang_ads.max(1),
                         nodes: Vec::new(),
+                        log: log.as_deref_mut(),
                     };
                     let found = s.run(r);
                     out.evaluations = s.evaluations;
@@ -327,48 +443,6 @@ pub fn gangmatch(
             };
             match found {
                 Ok(true) => {
-                    let name = |a: usize| {
-                        if a < nr {
-                            (AdRef::Request(a), req_names[a].clone())
-                        } else {
-                            (AdRef::Offer(a - nr), offer_names[a - nr].clone())
-                        }
-                    };
-                    let members = nodes
-                        .iter()
-                        .enumerate()
-                        .map(|(k, n)| {
-                            let (ad, name) = name(n.ad);
-                            let ports = n
-                                .bindings
-                                .iter()
-                                .enumerate()
-                                .filter_map(|(p, b)| {
-                                    b.map(|(j, q)| PortDock {
-                                        port: p,
-                                        label: ads[n.ad].ports[p].label.clone(),
-                                        member: j,
-                                        member_port: q,
-                                    })
-                                })
-                                .collect();
-                            // A non-root's parent link is the port bound to an
-                            // earlier member.
-                            let parent_port = if k == 0 {
-                                None
-                            } else {
-                                n.bindings
-                                    .iter()
-                                    .position(|b| matches!(b, Some((j, _)) if *j < k))
-                            };
-                            Member {
-                                ad,
-                                name,
-                                parent_port,
-                                ports,
-                            }
-                        })
-                        .collect();
                     for n in &nodes[1..] {
                         free[n.ad] = false;
                         if let Some(index) = index.as_mut() {
@@ -376,18 +450,29 @@ pub fn gangmatch(
                         }
                     }
                     counters.gangs += 1;
-                    out.gang = Some(Gang { members });
+                    out.gang = Some(gang_of(&nodes, &ads, &names, nr));
                 }
                 Ok(false) => {}
                 Err(naive::LimitHit) => out.limit_hit = true,
             }
+        }
+        if let Some(log) = log.as_mut() {
+            log.push(steps::Step::Done {
+                request: r,
+                gang: out.gang.as_ref().map(Gang::line),
+                limit_hit: out.limit_hit,
+            });
         }
         counters.evaluations += out.evaluations;
         counters.probes += out.probes;
         counters.backtracks += out.backtracks;
         outcomes.push(out);
     }
-    counters.seconds = start.elapsed().as_secs_f64();
+    progress(nr, nr);
+    counters.seconds = match (start, clock()) {
+        (Some(a), Some(b)) => b - a,
+        _ => 0.0,
+    };
     Ok(GangResult {
         algorithm: opts.algorithm,
         requests: outcomes,

@@ -12,6 +12,7 @@ use crate::value::Value;
 
 use super::dock::{build_env, eval_port_attr, test_dock, verify, Dock, Node};
 use super::model::GangAd;
+use super::steps::{answer, Step, StepLog};
 
 /// The search gave up: its evaluation budget ran out.
 #[derive(Debug)]
@@ -29,6 +30,8 @@ pub struct Search<'a> {
     pub max_evaluations: u64,
     pub max_gang_ads: usize,
     pub nodes: Vec<Node>,
+    /// The classroom's record of the search, when one is kept.
+    pub log: Option<&'a mut StepLog>,
 }
 
 fn rank_key(v: &Value) -> Option<f64> {
@@ -57,15 +60,30 @@ impl<'a> Search<'a> {
             return Err(LimitHit);
         }
         let Some((n, p)) = pending.pop() else {
-            return Ok(verify(
-                &mut self.ev,
-                self.ads,
-                &self.nodes,
-                &mut self.evaluations,
-            ));
+            let ok = verify(&mut self.ev, self.ads, &self.nodes, &mut self.evaluations);
+            self.record(|_| Step::Verify { ok });
+            return Ok(ok);
         };
-        let candidates = self.candidates(n, p)?;
-        for (o, q, _) in candidates {
+        let (candidates, tested) = self.candidates(n, p)?;
+        let (ad, port) = (
+            self.nodes[n].ad,
+            self.ads[self.nodes[n].ad].ports[p].label.clone(),
+        );
+        self.record(|log| Step::Scan {
+            ad: log.name(ad),
+            port: port.clone(),
+            tested,
+            docked: candidates.len(),
+        });
+        for (o, q, _, d) in candidates {
+            let via = self.ads[o].ports[q].label.clone();
+            self.record(|log| Step::Try {
+                ad: log.name(ad),
+                port: port.clone(),
+                offer: log.name(o),
+                via,
+                answer: answer(d).into(),
+            });
             let new = self.nodes.len();
             let mut bindings = vec![None; self.ads[o].ports.len()];
             bindings[q] = Some((n, p));
@@ -84,21 +102,40 @@ impl<'a> Search<'a> {
             self.nodes[n].bindings[p] = None;
             self.nodes.pop();
             self.backtracks += 1;
+            self.record(|log| Step::Backtrack {
+                ad: log.name(ad),
+                port: port.clone(),
+                offer: log.name(o),
+            });
         }
         pending.push((n, p));
         Ok(false)
     }
 
+    fn record(&mut self, step: impl FnOnce(&StepLog) -> Step) {
+        if let Some(log) = self.log.as_mut() {
+            if log.open() {
+                let s = step(log);
+                log.push(s);
+            } else {
+                log.cut = true;
+            }
+        }
+    }
+
     /// The free offers (and their parent-link ports) that dock with node
-    /// `n`'s port `p` or may once the gang is complete, best rank first.
+    /// `n`'s port `p` or may once the gang is complete, best rank first,
+    /// with how many offer ports were tested.
+    #[allow(clippy::type_complexity)]
     fn candidates(
         &mut self,
         n: usize,
         p: usize,
-    ) -> Result<Vec<(usize, usize, Option<f64>)>, LimitHit> {
+    ) -> Result<(Vec<(usize, usize, Option<f64>, Dock)>, usize), LimitHit> {
         let mut out = Vec::new();
+        let mut tested = 0;
         if self.nodes.len() >= self.max_gang_ads {
-            return Ok(out);
+            return Ok((out, tested));
         }
         let new = self.nodes.len();
         for o in 0..self.ads.len() {
@@ -114,6 +151,7 @@ impl<'a> Search<'a> {
                 bindings[q] = Some((n, p));
                 self.nodes.push(Node { ad: o, bindings });
                 self.nodes[n].bindings[p] = Some((new, q));
+                tested += 1;
                 let d = test_dock(
                     &mut self.ev,
                     self.ads,
@@ -138,7 +176,7 @@ impl<'a> Search<'a> {
                     } else {
                         Some(0.0)
                     };
-                    out.push((o, q, rank));
+                    out.push((o, q, rank, d));
                 }
                 self.nodes.pop();
                 self.nodes[n].bindings[p] = None;
@@ -151,6 +189,6 @@ impl<'a> Search<'a> {
             (None, Some(_)) => std::cmp::Ordering::Greater,
             (None, None) => std::cmp::Ordering::Equal,
         });
-        Ok(out)
+        Ok((out, tested))
     }
 }

@@ -1,344 +1,377 @@
-//! Port views: one port of a gang ad written as a bilateral ad, so the
-//! index of chapter 4 (`crate::index`) can read it.
-//!
-//! In the docking environment (Figure 32) a port's expressions see, in
-//! order: the port's own attributes, its ad's attributes, then the labels
-//! (each naming the counterpart docked at that port). A view flattens that
-//! into one ad whose `other` is the counterpart docked at the port itself:
-//!
-//! - the port's attributes as written (they resolve port first, then ad —
-//!   exactly the flattened order);
-//! - the ad's attributes not shadowed by the port, specialized against the
-//!   ad alone first (their names resolve in the ad, never in the port); one
-//!   that still reads a name the port defines becomes opaque;
-//! - the port's own label becomes `other`; a label bound in the gang becomes
-//!   a record of the docked counterpart's constant attributes (its
-//!   [`snapshot`]); an unbound label, and `other`/`MY`/`parent`/`root`
-//!   (which name nothing useful in the environment), become opaque.
-//!
-//! "Opaque" is a reference to a name no ad defines ([`UNKNOWN`]): the
-//! specializer leaves it alone and the rectangle conversion treats any atom
-//! over it as deviant, so a view is never narrower than the port — index
-//! queries over views return supersets, which evaluation then confirms.
+//! What the playground asks of gangmatching, as serializable requests and
+//! answers: a run over two pools (with the classroom's steps), one gang's
+//! dockings in detail (both constraints' explain trees and Figure 32's
+//! environment), the index's rectangles (the inspector), and the algorithm
+//! comparison on generated base workloads.
 
-use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::ast::{ClassAd, Expr, ExprKind, Name, Special};
-use crate::eval::EvalOptions;
-use crate::specialize::{specialize, SpecContext};
+use serde::{Deserialize, Serialize};
 
-use super::model::GangAd;
+use crate::ast::ClassAd;
+use crate::eval::{EvalOptions, Evaluator, TraceNode};
 
-/// A name no ad defines (it holds a NUL): references to it stay unresolved.
-pub const UNKNOWN: &str = "\u{0}unknown";
+use super::dock::{build_env, constraint_value, Node};
+use super::model::{ports_of, GangAd};
+use super::steps::{Step, StepLog};
+use super::workload::{generate, GangWorkload, Kind};
+use super::{ad_name, gangmatch_with, AdRef, Algorithm, Counters, Gang, GangOptions};
 
-/// Deeper expressions than this are opaque in a view (the walk is bounded).
-const MAX_DEPTH: u32 = 400;
-
-fn unknown() -> Expr {
-    Expr::new(
-        ExprKind::Attr {
-            name: Name::new(UNKNOWN),
-            absolute: false,
-        },
-        crate::ast::Span::NONE,
-    )
+fn naive() -> Algorithm {
+    Algorithm::Naive
 }
 
-fn other() -> Expr {
-    Expr::new(
-        ExprKind::Attr {
-            name: Name::new("other"),
-            absolute: false,
-        },
-        crate::ast::Span::NONE,
-    )
+/// Steps recorded for the classroom when asked (a bound: the search can
+/// make millions).
+pub const MAX_STEPS: usize = 20_000;
+
+/// A run over two pools, by their session ids.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GangRequest {
+    pub requests: String,
+    pub offers: String,
+    #[serde(default = "naive")]
+    pub algorithm: Algorithm,
+    #[serde(default)]
+    pub seed: u64,
+    /// Record the search step by step, up to this many steps (0: none).
+    #[serde(default)]
+    pub steps: usize,
+    #[serde(default)]
+    pub mode: crate::eval::Mode,
 }
 
-/// What the labels of the viewed ad stand for.
-struct Labels<'a> {
-    /// Case-folded names the view defines: they shadow labels.
-    defined: HashSet<Arc<str>>,
-    /// The viewed port's label (case-folded), if it is the counterpart.
-    own: Option<&'a str>,
-    /// Labels bound in the gang, with their counterparts' snapshots.
-    bound: &'a [(String, Arc<ClassAd>)],
-    /// Every label of the ad (case-folded).
-    all: Vec<&'a str>,
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GangRow {
+    pub request: usize,
+    pub name: String,
+    pub gang: Option<Gang>,
+    /// `LABEL=OFFER …` as the CLI prints it.
+    pub line: Option<String>,
+    pub error: Option<String>,
+    pub limit_hit: bool,
+    pub evaluations: u64,
+    pub probes: u64,
+    pub backtracks: u64,
 }
 
-impl Labels<'_> {
-    /// The snapshot a bound label (not shadowed) stands for.
-    fn bound_label(&self, e: &Expr) -> Option<&Arc<ClassAd>> {
-        let ExprKind::Attr {
-            name,
-            absolute: false,
-        } = &e.kind
-        else {
-            return None;
-        };
-        let key = &*name.key;
-        if name.special != Special::None || self.defined.contains(key) || self.own == Some(key) {
-            return None;
-        }
-        self.bound.iter().find(|(l, _)| l == key).map(|(_, s)| s)
-    }
-
-    fn rewrite(&self, e: &Expr, depth: u32) -> Expr {
-        if depth > MAX_DEPTH {
-            return unknown();
-        }
-        let d = depth + 1;
-        let b = |x: &Expr| Box::new(self.rewrite(x, d));
-        let kind = match &e.kind {
-            ExprKind::Attr {
-                name,
-                absolute: false,
-            } => {
-                if matches!(
-                    name.special,
-                    Special::Other | Special::My | Special::Parent | Special::Root
-                ) {
-                    return unknown();
-                }
-                let key = &*name.key;
-                if self.defined.contains(key) || !self.all.contains(&key) {
-                    return e.clone();
-                }
-                if self.own == Some(key) {
-                    return other();
-                }
-                return match self.bound.iter().find(|(l, _)| l == key) {
-                    Some((_, snap)) => Expr::new(ExprKind::Record(snap.clone()), e.span),
-                    None => unknown(),
-                };
-            }
-            ExprKind::Literal(_) | ExprKind::Attr { .. } => return e.clone(),
-            // A nested record has its own scope: left as written (a label
-            // read inside it stays unresolved, hence opaque).
-            ExprKind::Record(_) => return e.clone(),
-            ExprKind::Select(base, n) => {
-                if let Some(snap) = self.bound_label(base) {
-                    // `Cpu.Key` with Cpu docked: the counterpart's value.
-                    return match snap.get(&n.key) {
-                        Some(v) => v.clone(),
-                        // Lookups past the counterpart's ad reach its
-                        // context (`_ad`, `_ctx_i`): unknown. Otherwise
-                        // nothing defines it.
-                        None if n.key.starts_with('_') => unknown(),
-                        None => Expr::literal(crate::value::Value::Undefined),
-                    };
-                }
-                ExprKind::Select(b(base), n.clone())
-            }
-            ExprKind::Index(x, i) => ExprKind::Index(b(x), b(i)),
-            ExprKind::Unary(op, x) => ExprKind::Unary(*op, b(x)),
-            ExprKind::Binary(op, x, y) => ExprKind::Binary(*op, b(x), b(y)),
-            ExprKind::Cond(c, x, y) => ExprKind::Cond(b(c), b(x), b(y)),
-            ExprKind::Elvis(x, y) => ExprKind::Elvis(b(x), b(y)),
-            ExprKind::Paren(x) => ExprKind::Paren(b(x)),
-            ExprKind::Call(c) => {
-                let mut c = c.clone();
-                c.args = c.args.iter().map(|a| self.rewrite(a, d)).collect();
-                ExprKind::Call(c)
-            }
-            ExprKind::List(items) => {
-                ExprKind::List(items.iter().map(|x| self.rewrite(x, d)).collect())
-            }
-        };
-        Expr::new(kind, e.span)
-    }
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GangView {
+    pub algorithm: Algorithm,
+    pub counters: Counters,
+    /// In processing order.
+    pub rows: Vec<GangRow>,
+    pub offer_errors: Vec<(usize, String)>,
+    pub steps: Vec<Step>,
+    /// Steps were left out past the bound.
+    pub steps_cut: bool,
 }
 
-/// Whether `e` reads (unscoped) any of `names` (bounded walk; past the
-/// bound it answers yes).
-fn reads_any(e: &Expr, names: &HashSet<Arc<str>>) -> bool {
-    let mut stack = vec![e];
-    let mut budget = 100_000u32;
-    while let Some(x) = stack.pop() {
-        if budget == 0 {
-            return true;
-        }
-        budget -= 1;
-        match &x.kind {
-            ExprKind::Attr {
-                name,
-                absolute: false,
-            } if names.contains(&name.key) => return true,
-            ExprKind::Record(_) => return true,
-            _ => stack.extend(x.children()),
-        }
-    }
-    false
-}
-
-/// The view of port `p` of `g`, with `bound` giving the snapshots of the
-/// counterparts docked at the ad's other ports (by case-folded label).
-/// `own_is_other`: the port's own label is the counterpart being looked
-/// for (a query window, an indexed offer port); otherwise it is opaque too
-/// (a snapshot).
-pub fn port_view(
-    g: &GangAd,
-    p: usize,
-    bound: &[(String, Arc<ClassAd>)],
-    own_is_other: bool,
-    opts: EvalOptions,
-) -> Arc<ClassAd> {
-    // An implicit port is its ad: `other`/`TARGET` already name the
-    // counterpart and there are no other labels.
-    let Some(port) = g.port_record(p) else {
-        return g.ad.clone();
+/// Run gangmatching for the playground.
+pub fn run(
+    requests: &[Arc<ClassAd>],
+    offers: &[Arc<ClassAd>],
+    req: &GangRequest,
+    eval: EvalOptions,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<GangView, String> {
+    let opts = GangOptions {
+        algorithm: req.algorithm,
+        seed: req.seed,
+        eval,
+        ..GangOptions::default()
     };
-    let port_keys: HashSet<Arc<str>> = port
-        .iter()
-        .map(|(n, _)| Arc::from(n.to_ascii_lowercase()))
+    let mut log = StepLog::new(Vec::new(), req.steps.min(MAX_STEPS));
+    let logging = req.steps > 0;
+    let result = gangmatch_with(
+        requests,
+        offers,
+        &opts,
+        logging.then_some(&mut log),
+        progress,
+    )
+    .map_err(|e| e.to_string())?;
+    let rows = result
+        .requests
+        .into_iter()
+        .map(|o| GangRow {
+            request: o.request,
+            line: o.gang.as_ref().map(Gang::line),
+            name: o.name,
+            gang: o.gang,
+            error: o.error,
+            limit_hit: o.limit_hit,
+            evaluations: o.evaluations,
+            probes: o.probes,
+            backtracks: o.backtracks,
+        })
         .collect();
-    let mut defined = port_keys.clone();
-    defined.extend(
-        g.ad.iter()
-            .filter(|(n, _)| !n.eq_ignore_ascii_case("Ports"))
-            .map(|(n, _)| Arc::from(n.to_ascii_lowercase())),
-    );
-    let labels = Labels {
-        defined,
-        own: own_is_other.then(|| g.ports[p].key.as_str()),
-        bound,
-        all: g.ports.iter().map(|x| x.key.as_str()).collect(),
-    };
-    let mut view = ClassAd::with_capacity(g.ad.len() + port.len());
-    let mut ad_spec: Option<Arc<ClassAd>> = None;
-    for (n, e) in g.ad.iter() {
-        if n.eq_ignore_ascii_case("Ports") || port.position(n).is_some() {
-            continue;
-        }
-        let e = if e.as_literal().is_some() {
-            e.clone()
-        } else {
-            let my = ad_spec.get_or_insert_with(|| g.ad.clone()).clone();
-            let s = specialize(
-                e,
-                &SpecContext {
-                    my,
-                    target: None,
-                    opts,
-                },
-            );
-            if s.as_literal().is_none() && reads_any(&s, &port_keys) {
-                unknown()
-            } else {
-                labels.rewrite(&s, 0)
-            }
-        };
-        view.insert(n, e);
-    }
-    for (n, e) in port.iter() {
-        if n.eq_ignore_ascii_case("Label") {
-            continue;
-        }
-        view.insert(n, labels.rewrite(e, 0));
-    }
-    Arc::new(view)
+    Ok(GangView {
+        algorithm: result.algorithm,
+        counters: result.counters,
+        rows,
+        offer_errors: result.offer_errors,
+        steps: log.steps,
+        steps_cut: log.cut,
+    })
 }
 
-/// What a counterpart docked at port `p` of `g` shows through a label: each
-/// attribute of its view that is a constant, the rest (and its labels)
-/// opaque. It does not depend on the gang, so it can be cached.
-pub fn snapshot(g: &GangAd, p: usize, opts: EvalOptions) -> Arc<ClassAd> {
-    let view = port_view(g, p, &[], false, opts);
-    let mut snap = ClassAd::with_capacity(view.len() + g.ports.len());
-    for (n, e) in view.iter() {
-        let v = match e.as_literal() {
-            Some(_) => e.clone(),
-            None => {
-                let s = specialize(
-                    e,
-                    &SpecContext {
-                        my: view.clone(),
-                        target: None,
-                        opts,
-                    },
-                );
-                if s.as_literal().is_some() {
-                    s
-                } else {
-                    unknown()
+/// One docking of a gang: member `a`'s port with member `b`'s port, each
+/// side's constraint value and explain tree.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct DockingDetail {
+    pub a: usize,
+    pub a_port: String,
+    pub b: usize,
+    pub b_port: String,
+    pub a_value: String,
+    pub b_value: String,
+    pub a_trace: Option<TraceNode>,
+    pub b_trace: Option<TraceNode>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct GangDetail {
+    /// Member names, as in the gang.
+    pub members: Vec<String>,
+    pub dockings: Vec<DockingDetail>,
+    /// Figure 32's evaluation environment for the complete gang.
+    pub environment: String,
+}
+
+/// Re-check a gang and explain every docking.
+pub fn detail(
+    requests: &[Arc<ClassAd>],
+    offers: &[Arc<ClassAd>],
+    gang: &Gang,
+    eval: EvalOptions,
+) -> Result<GangDetail, String> {
+    let mut ads: Vec<GangAd> = Vec::with_capacity(gang.members.len());
+    let mut nodes: Vec<Node> = Vec::with_capacity(gang.members.len());
+    for (k, m) in gang.members.iter().enumerate() {
+        let ad = match m.ad {
+            AdRef::Request(i) => requests.get(i),
+            AdRef::Offer(i) => offers.get(i),
+        }
+        .ok_or_else(|| format!("member {} ({}) is not in its pool", k + 1, m.name))?;
+        let g = ports_of(ad).map_err(|e| format!("{}: {e}", m.name))?;
+        let mut bindings = vec![None; g.ports.len()];
+        for d in &m.ports {
+            if d.port >= bindings.len() || d.member >= gang.members.len() {
+                return Err(format!("member {} has no port {}", m.name, d.port + 1));
+            }
+            bindings[d.port] = Some((d.member, d.member_port));
+        }
+        ads.push(g);
+        nodes.push(Node { ad: k, bindings });
+    }
+    let env = build_env(&ads, &nodes, false);
+    let mut ev = Evaluator::new(eval);
+    let mut side = |i: usize, p: usize| -> (String, Option<TraceNode>) {
+        let mut n = 0;
+        let v = constraint_value(&mut ev, &env, &ads, &nodes, i, p, &mut n);
+        let trace = ads[i].ports[p].constraint_attr.as_ref().and_then(|attr| {
+            let e = super::dock::port_attr_expr(&ads, &nodes, i, p, attr);
+            ev.set_ads(Some(env.clone()), None);
+            ev.eval_traced(&e, &crate::eval::Env::Root(crate::eval::Side::My))
+                .1
+        });
+        (crate::unparse::value_to_string(&v), trace)
+    };
+    let mut dockings = Vec::new();
+    for (i, n) in nodes.iter().enumerate() {
+        for (p, b) in n.bindings.iter().enumerate() {
+            let Some((j, q)) = *b else { continue };
+            if j < i || (j == i && q < p) {
+                continue;
+            }
+            let (a_value, a_trace) = side(i, p);
+            let (b_value, b_trace) = side(j, q);
+            dockings.push(DockingDetail {
+                a: i,
+                a_port: ads[i].ports[p].label.clone(),
+                b: j,
+                b_port: ads[j].ports[q].label.clone(),
+                a_value,
+                b_value,
+                a_trace,
+                b_trace,
+            });
+        }
+    }
+    Ok(GangDetail {
+        members: gang.members.iter().map(|m| m.name.clone()).collect(),
+        dockings,
+        environment: crate::formats::write_pool(&[&env], crate::formats::OutputFormat::Pretty),
+    })
+}
+
+/// One offer port as the index holds it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct IndexedPort {
+    pub offer: String,
+    pub port: String,
+    /// Each rectangle's exported intervals, in words.
+    pub rectangles: Vec<String>,
+    /// Consistency errors found converting the constraint.
+    pub conflicts: Vec<String>,
+}
+
+/// One dimension's intervals: (interval in words, offer, port).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct IndexedDimension {
+    pub attribute: String,
+    pub intervals: Vec<(String, String, String)>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct IndexView {
+    pub ports: Vec<IndexedPort>,
+    pub dimensions: Vec<IndexedDimension>,
+    /// Offer ports in all (only the first [`MAX_INSPECTED`] are listed).
+    pub total_ports: usize,
+}
+
+pub const MAX_INSPECTED: usize = 500;
+
+/// The offers' ports as rectangles, and the intervals per dimension.
+pub fn inspect(offers: &[Arc<ClassAd>], eval: EvalOptions) -> IndexView {
+    let mut ports = Vec::new();
+    let mut dims: std::collections::BTreeMap<String, Vec<(String, String, String)>> =
+        Default::default();
+    let mut total = 0;
+    for (i, ad) in offers.iter().enumerate() {
+        let Ok(g) = ports_of(ad) else { continue };
+        let name = ad_name(ad, i);
+        for p in 0..g.ports.len() {
+            total += 1;
+            if ports.len() >= MAX_INSPECTED {
+                continue;
+            }
+            let view = super::port_view::port_view(&g, p, &[], true, eval);
+            let r = crate::index::rectangle::rectangles_scoped(&view, eval, false);
+            let label = g.ports[p].label.clone();
+            for rect in &r.rectangles {
+                for e in &rect.exp {
+                    dims.entry(e.attribute.clone()).or_default().push((
+                        e.describe(),
+                        name.clone(),
+                        label.clone(),
+                    ));
                 }
             }
-        };
-        snap.insert(n, v);
-    }
-    if !g.implicit {
-        // Past the port and the ad, a lookup reaches the counterpart's own
-        // labels.
-        for port in &g.ports {
-            if snap.position(&port.label).is_none() {
-                snap.insert(&port.label, unknown());
-            }
+            ports.push(IndexedPort {
+                offer: name.clone(),
+                port: label,
+                rectangles: super::candidates::describe_window(&r)
+                    .split(" || ")
+                    .map(str::to_string)
+                    .collect(),
+                conflicts: r
+                    .conflicts
+                    .iter()
+                    .map(|c| c.properties.join(" && "))
+                    .collect(),
+            });
         }
     }
-    Arc::new(snap)
+    IndexView {
+        ports,
+        dimensions: dims
+            .into_iter()
+            .map(|(attribute, intervals)| IndexedDimension {
+                attribute,
+                intervals,
+            })
+            .collect(),
+        total_ports: total,
+    }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::gang::model::ports_of;
-    use crate::index::rectangle::{own_value, rectangles_scoped, Point};
-    use crate::parse_classad;
+/// The algorithm comparison: base workloads (§5.2) of each size, run by
+/// each algorithm.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CompareRequest {
+    pub sizes: Vec<usize>,
+    pub licenses_percent: u32,
+    pub selectivity: usize,
+    pub algorithms: Vec<Algorithm>,
+    #[serde(default)]
+    pub duds: bool,
+    #[serde(default)]
+    pub seed: u64,
+}
 
-    fn gad(s: &str) -> GangAd {
-        ports_of(&Arc::new(parse_classad(s).unwrap())).unwrap()
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CompareRow {
+    pub jobs: usize,
+    pub algorithm: Algorithm,
+    pub gangs: u64,
+    pub evaluations: u64,
+    pub probes: u64,
+    pub backtracks: u64,
+    pub seconds: f64,
+}
+
+/// At most this many jobs per workload in a comparison (the naive search
+/// is cubic).
+pub const MAX_COMPARE_JOBS: usize = 20_000;
+
+pub fn compare(
+    req: &CompareRequest,
+    eval: EvalOptions,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Result<Vec<CompareRow>, String> {
+    let total = req.sizes.len() * req.algorithms.len();
+    let mut rows = Vec::with_capacity(total);
+    for &jobs in &req.sizes {
+        if jobs > MAX_COMPARE_JOBS {
+            return Err(format!(
+                "{jobs} jobs: a comparison runs at most {MAX_COMPARE_JOBS} per workload"
+            ));
+        }
+        let w = GangWorkload {
+            kind: Kind::Base,
+            jobs,
+            licenses_percent: req.licenses_percent,
+            selectivity: req.selectivity,
+            duds: req.duds,
+            seed: req.seed,
+        };
+        let g = generate(&w)?;
+        let read = |t: &str| -> Vec<Arc<ClassAd>> {
+            crate::formats::read_pool(t, crate::formats::InputFormat::Auto, crate::Dialect::Auto)
+                .ads
+                .into_iter()
+                .map(|a| Arc::new(a.ad))
+                .collect()
+        };
+        let (requests, offers) = (read(&g.requests), read(&g.offers));
+        for &algorithm in &req.algorithms {
+            if !progress(rows.len(), total) {
+                return Err("stopped".into());
+            }
+            let opts = GangOptions {
+                algorithm,
+                seed: req.seed,
+                eval,
+                root_order: false,
+                ..GangOptions::default()
+            };
+            let r = gangmatch_with(&requests, &offers, &opts, None, &mut |_, _| true)
+                .map_err(|e| e.to_string())?;
+            let c = r.counters;
+            rows.push(CompareRow {
+                jobs,
+                algorithm,
+                gangs: c.gangs,
+                evaluations: c.evaluations,
+                probes: c.probes,
+                backtracks: c.backtracks,
+                seconds: c.seconds,
+            });
+        }
     }
-
-    const JOB: &str = "[ Ports = { [ Label = Cpu; ImageSize = 100; MemoryReqs = 30; \
-        Constraint = Cpu.Arch == \"INTEL\" && Cpu.VirtualMemory > ImageSize ], \
-        [ Label = License; HostId = Cpu.Key + 10; Constraint = License.App == \"sim_app\" ] } ]";
-    const MACHINE: &str = "[ Key = 143; Arch = \"INTEL\"; Memory = 64; \
-        Ports = { [ Label = Job; Constraint = Job.MemoryReqs < Memory - 15 ] } ]";
-
-    #[test]
-    fn labels_become_other_snapshots_or_opaque() {
-        let opts = EvalOptions::default();
-        let job = gad(JOB);
-        let machine = gad(MACHINE);
-        let cpu = port_view(&job, 0, &[], true, opts);
-        let r = rectangles_scoped(&cpu, opts, false);
-        assert_eq!(r.rectangles.len(), 1);
-        let keys: Vec<&str> = r.rectangles[0].exp.iter().map(|e| e.key.as_str()).collect();
-        assert_eq!(keys, ["arch", "virtualmemory"]);
-        assert_eq!(own_value(&cpu, "MemoryReqs", opts), Point::Number(30.0));
-        // The license port before the cpu is docked: HostId is unknown.
-        let lic = port_view(&job, 1, &[], true, opts);
-        assert_eq!(own_value(&lic, "HostId", opts), Point::Deviant);
-        // … and once it is, the machine's Key shows through the label.
-        let snap = snapshot(&machine, 0, opts);
-        let lic = port_view(&job, 1, &[("cpu".into(), snap)], true, opts);
-        assert_eq!(own_value(&lic, "HostId", opts), Point::Number(153.0));
-        // The machine's port: Job is the counterpart, Memory its own.
-        let m = port_view(&machine, 0, &[], true, opts);
-        let r = rectangles_scoped(&m, opts, false);
-        assert_eq!(r.rectangles[0].exp[0].describe(), "MemoryReqs < 49");
-        assert_eq!(own_value(&m, "Key", opts), Point::Number(143.0));
-    }
-
-    #[test]
-    fn shadowing_and_scope_words_stay_sound() {
-        let opts = EvalOptions::default();
-        // The ad's X reads the ad's Y (1), not the port's Y (5).
-        let g = gad(
-            "[ Y = 1; X = Y + 1; Z = Y + W; Ports = { [ Label = A; Y = 5; W = 2; \
-                     Constraint = A.v == X && other.q == 1 && MY.r == 2 ] } ]",
-        );
-        let v = port_view(&g, 0, &[], true, opts);
-        assert_eq!(own_value(&v, "X", opts), Point::Number(2.0));
-        assert_eq!(own_value(&v, "Y", opts), Point::Number(5.0));
-        // Z reads W, which only the port defines: opaque, not 1 + 2.
-        assert_eq!(own_value(&v, "Z", opts), Point::Deviant);
-        let r = rectangles_scoped(&v, opts, false);
-        assert_eq!(r.rectangles.len(), 1);
-        let keys: Vec<&str> = r.rectangles[0].exp.iter().map(|e| e.key.as_str()).collect();
-        assert_eq!(keys, ["v"]);
-        assert!(r.rectangles[0].exp_deviant);
-    }
+    progress(total, total);
+    Ok(rows)
 }
