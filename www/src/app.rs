@@ -13,6 +13,7 @@ use crate::components::{
     autocluster_view::AutoclusterView,
     evaluator::EvaluatorPanel,
     gallery::Gallery,
+    gang_view::GangView,
     header::Header,
     match_bar::{MatchPools, PoolSide},
     match_matrix::MatchMatrix,
@@ -41,6 +42,7 @@ pub enum Action {
     SetView(View),
     SetMatching(MatchSettings),
     SetAnalyze(AnalyzeSettings),
+    SetGang(crate::state::GangSettings),
     /// Open the analyzer on job `job` (of pool `jobs`, against `machines`
     /// when given; else the pools the matchmaking views use).
     Analyze {
@@ -134,6 +136,7 @@ impl Reducible for Store {
                 }
             }
             Action::SetAnalyze(a) => s.analyze = a,
+            Action::SetGang(g) => s.gang = g,
             Action::Analyze {
                 jobs,
                 machines,
@@ -442,6 +445,8 @@ pub fn App() -> Html {
                 <AutoclusterView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
             } else if state.view == View::Analyze {
                 <AnalyzerView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
+            } else if state.view == View::Gangs {
+                <GangView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
             } else {
                 <main class="workbench">
                     <PoolEditor state={state.clone()} dispatch={dispatch.clone()} parses={parses.pools.clone()}

@@ -50,7 +50,13 @@ impl Example {
                 ..Default::default()
             },
             analyze: Default::default(),
+            gang: Default::default(),
         };
+        if self.view == View::Gangs {
+            // Requests first, offers second: gang ads carry no MyType.
+            s.matching.jobs = Some(0);
+            s.matching.machines = Some(1);
+        }
         s.normalize();
         s
     }
@@ -71,6 +77,12 @@ macro_rules! data {
 macro_rules! analysis {
     ($f:literal) => {
         include_str!(concat!("../../tests/analysis/", $f))
+    };
+}
+/// Gangmatching's figures (crate/tests/gang) and a base-workload sample.
+macro_rules! gang {
+    ($f:literal) => {
+        include_str!(concat!("../../crate/tests/gang/", $f))
     };
 }
 macro_rules! corpus {
@@ -546,6 +558,62 @@ pub const EXAMPLES: &[Example] = &[
         scope: &[],
         expect: None,
         view: View::Evaluate,
+        clock: None,
+    },
+    Example {
+        id: "001-fig8-gang",
+        title: "Two hosts on one subnet: a gang of three",
+        source: "Raman 2000, Figure 8",
+        claim: "One request with two ports, Host1 and Host2: both hosts must run INTEL/LINUX and Host2 must share Host1's subnet (Host2.Subnet == Host1.Subnet). The ranked search takes m1 first for Host1 (the most MIPS), finds no subnet mate, backtracks, and docks m2 with m3.",
+        pools: &[("requests", gang!("fig8_requests.ads")), ("offers", gang!("fig8_offers.ads"))],
+        expr: "size(Ports)",
+        my: Some((0, 0)),
+        target: None,
+        scope: &[],
+        expect: Some("2"),
+        view: View::Gangs,
+        clock: None,
+    },
+    Example {
+        id: "001-fig10-gang",
+        title: "A render server that needs a CPU and a license",
+        source: "Raman 2000, Figure 10",
+        claim: "The client has one port (other) and docks with the render server's request port; the server's own cpu and license ports are then filled as part of the same gang: its license port's HostName = cpu.Name must be a machine the license accepts. The gang line shows the server's ports as renderd.cpu and renderd.license.",
+        pools: &[("requests", gang!("fig10_requests.ads")), ("offers", gang!("fig10_offers.ads"))],
+        expr: "size(Ports)",
+        my: Some((1, 4)),
+        target: None,
+        scope: &[],
+        expect: Some("3"),
+        view: View::Gangs,
+        clock: None,
+    },
+    Example {
+        id: "001-fig11-gang",
+        title: "A multiprocessor whose parent link is its last port",
+        source: "Raman 2000, Figure 11",
+        claim: "The job docks with the multiprocessor through the machine's last port; its cpu1 and cpu2 ports come first and are not filled yet when the parent link is tested, so that docking is a tentative yes, confirmed once both CPUs are docked.",
+        pools: &[("requests", gang!("fig11_requests.ads")), ("offers", gang!("fig11_offers.ads"))],
+        expr: "MemoryReqs",
+        my: Some((0, 0)),
+        target: None,
+        scope: &[],
+        expect: Some("1.048576000000000E+08"),
+        view: View::Gangs,
+        clock: None,
+    },
+    Example {
+        id: "001-base-workload",
+        title: "Jobs, machines and licenses: the thesis' base workload",
+        source: "Raman 2000, Figures 28-30 (§5.2)",
+        claim: "Twelve jobs, twelve machines and six licenses (the 50 % regime) in two partitions: a license serves only machines of its partition (Job.HostId in its range, HostId = Cpu.Key). Half the jobs can get no license. Try the algorithms: the indexed ones probe the index and evaluate only to confirm; step through DYN to see it fill the scarcer port first.",
+        pools: &[("requests", data!("gang_base/requests.ads")), ("offers", data!("gang_base/offers.ads"))],
+        expr: "size(Ports)",
+        my: Some((0, 0)),
+        target: None,
+        scope: &[],
+        expect: Some("2"),
+        view: View::Gangs,
         clock: None,
     },
 ];

@@ -45,6 +45,8 @@ pub enum View {
     Clusters,
     /// Why a job does not match (the analyzer).
     Analyze,
+    /// Gangmatching: requests docked with several offers at once.
+    Gangs,
 }
 
 impl View {
@@ -52,7 +54,7 @@ impl View {
     pub fn is_matchmaking(self) -> bool {
         matches!(
             self,
-            View::Matrix | View::Negotiation | View::Clusters | View::Analyze
+            View::Matrix | View::Negotiation | View::Clusters | View::Analyze | View::Gangs
         )
     }
 }
@@ -100,6 +102,39 @@ pub struct AppState {
     pub matching: MatchSettings,
     /// The analyzer's choices (its pools are `matching`'s).
     pub analyze: crate::analyzer::AnalyzeSettings,
+    /// The gang view's choices (requests are `matching`'s jobs pool,
+    /// offers its machines pool).
+    pub gang: GangSettings,
+}
+
+/// The gang view's choices (absent in older links: the defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GangSettings {
+    pub algorithm: classad::session::GangAlgorithm,
+    /// DYNSR's random start.
+    pub seed: u64,
+    pub tab: GangTab,
+}
+
+impl Default for GangSettings {
+    fn default() -> Self {
+        GangSettings {
+            algorithm: classad::session::GangAlgorithm::Naive,
+            seed: 1,
+            tab: GangTab::Gangs,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum GangTab {
+    #[default]
+    Gangs,
+    Steps,
+    Compare,
+    Index,
 }
 
 impl Default for AppState {
@@ -124,6 +159,7 @@ impl Default for AppState {
             view: View::Evaluate,
             matching: MatchSettings::default(),
             analyze: Default::default(),
+            gang: Default::default(),
         }
     }
 }

@@ -32,6 +32,8 @@ pub const PROGRESS_MS: f64 = 50.0;
 pub fn run_worker() {
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let reply_scope = scope.clone();
+    // Gangmatching's `seconds` counter: the library has no clock in wasm.
+    classad::gang::set_clock(|| js_sys::Date::now() / 1000.0);
     let mut session = classad::session::Session::new();
     let onmessage =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {

@@ -175,11 +175,17 @@ enum Cmd {
     /// of non-root offers as `OFFER.LABEL=OFFER`) or `REQUEST -`; last line
     /// `# evaluations=N probes=N backtracks=N gangs=N seconds=S`.
     Gang {
-        /// naive (default); lr, rl, lrc, rlc, dyn, dyns, dynsr are not built yet.
+        /// naive (the ranked search, default), lr, rl, lrc, rlc, dyn, dyns
+        /// or dynsr (the indexed algorithms of the thesis' chapter 5).
         #[arg(long, default_value = "naive")]
         algorithm: String,
+        /// DYNSR's random start.
         #[arg(long, default_value_t = 0)]
         seed: u64,
+        /// Process the requests in file order, as the thesis' experiments
+        /// do (default: root order, by priority).
+        #[arg(long)]
+        file_order: bool,
         #[arg(long)]
         requests: String,
         #[arg(long)]
@@ -600,6 +606,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Cmd::Gang {
             algorithm,
             seed,
+            file_order,
             requests,
             offers,
             json,
@@ -615,6 +622,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let opts = GangOptions {
                 algorithm,
                 seed,
+                root_order: !file_order,
                 ..GangOptions::default()
             };
             let result = gangmatch(&req_ads, &offer_ads, &opts).map_err(|e| e.to_string())?;

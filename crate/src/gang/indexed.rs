@@ -223,7 +223,8 @@ impl<'a> Search<'a> {
     }
 
     fn record_order(&mut self, n: usize, ports: &[(Option<usize>, usize)], abort: bool) {
-        if !self.logging() {
+        // An offer docked through its only port has nothing to order.
+        if ports.is_empty() || !self.logging() {
             return;
         }
         let ad = self.nodes[n].ad;

@@ -91,7 +91,7 @@ pub enum AdRef {
 }
 
 /// One port of a gang member and what it is docked to.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PortDock {
     pub port: usize,
     pub label: String,
@@ -100,7 +100,7 @@ pub struct PortDock {
     pub member_port: usize,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Member {
     pub ad: AdRef,
     pub name: String,
@@ -111,7 +111,7 @@ pub struct Member {
 
 /// A gang: members[0] is the root request, the others offers in the
 /// order they were docked.
-#[derive(Clone, Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Gang {
     pub members: Vec<Member>,
 }

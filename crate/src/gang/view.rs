@@ -173,8 +173,12 @@ pub fn detail(
         let trace = ads[i].ports[p].constraint_attr.as_ref().and_then(|attr| {
             let e = super::dock::port_attr_expr(&ads, &nodes, i, p, attr);
             ev.set_ads(Some(env.clone()), None);
-            ev.eval_traced(&e, &crate::eval::Env::Root(crate::eval::Side::My))
-                .1
+            let t = ev
+                .eval_traced(&e, &crate::eval::Env::Root(crate::eval::Side::My))
+                .1?;
+            // The path through the environment is noise: start at the
+            // constraint's own definition.
+            Some(definition_of(&t, attr).cloned().unwrap_or(t))
         });
         (crate::unparse::value_to_string(&v), trace)
     };
@@ -204,6 +208,21 @@ pub fn detail(
         dockings,
         environment: crate::formats::write_pool(&[&env], crate::formats::OutputFormat::Pretty),
     })
+}
+
+/// The first node (breadth first) that enters attribute `attr`'s definition.
+fn definition_of<'t>(t: &'t TraceNode, attr: &str) -> Option<&'t TraceNode> {
+    let mut queue = std::collections::VecDeque::from([t]);
+    while let Some(n) = queue.pop_front() {
+        if n.attribute
+            .as_deref()
+            .is_some_and(|a| a.eq_ignore_ascii_case(attr))
+        {
+            return Some(n);
+        }
+        queue.extend(n.children.iter());
+    }
+    None
 }
 
 /// One offer port as the index holds it.

@@ -88,6 +88,131 @@ impl IntervalIndex {
     }
 }
 
+/// Rectangles' numeric pieces on one dimension, asked the exclusionary
+/// question of Algorithm 2: which rectangles do *not* admit a point.
+///
+/// A rectangle with one interval here (the usual case) sits in two arrays
+/// sorted by the interval's low and high ends: the rectangles rejecting `x`
+/// are a suffix of the first (low > x) and a prefix of the second
+/// (high < x), found by binary search. When those are few they are walked
+/// (O(log n + r) for r rejected); otherwise the admitted ones, at most the
+/// shorter of the low-end prefix and the high-end suffix, are walked and
+/// the rest taken by complement — either way the walk is output-sized.
+/// A rectangle with several intervals (`x != 5` is two) sits in the
+/// interval tree, which gives those admitting `x`. A piece admitting no
+/// real rejects every point.
+pub struct NumberDim {
+    /// (low, high, id), by low end.
+    by_lo: Vec<(u64, u64, usize)>,
+    /// (high, low, id), by high end.
+    by_hi: Vec<(u64, u64, usize)>,
+    /// Singles still live (removal leaves the arrays alone).
+    single: fixedbitset::FixedBitSet,
+    multi: IntervalIndex,
+    multi_ids: fixedbitset::FixedBitSet,
+    never: fixedbitset::FixedBitSet,
+}
+
+impl NumberDim {
+    pub fn new(rects: usize) -> NumberDim {
+        let bits = || fixedbitset::FixedBitSet::with_capacity(rects);
+        NumberDim {
+            by_lo: Vec::new(),
+            by_hi: Vec::new(),
+            single: bits(),
+            multi: IntervalIndex::default(),
+            multi_ids: bits(),
+            never: bits(),
+        }
+    }
+
+    fn ranges(v: &[NumInterval]) -> Vec<(u64, u64)> {
+        // The last key (a NaN pattern, never a real) is left out, as the
+        // tree does.
+        v.iter()
+            .filter_map(key_range)
+            .filter(|(_, hi)| *hi < u64::MAX)
+            .collect()
+    }
+
+    /// Add rectangle `id`'s piece; call [`finish`](Self::finish) after the
+    /// last one.
+    pub fn insert(&mut self, v: &[NumInterval], id: usize) {
+        match Self::ranges(v).as_slice() {
+            [] => self.never.insert(id),
+            [(lo, hi)] => {
+                self.by_lo.push((*lo, *hi, id));
+                self.by_hi.push((*hi, *lo, id));
+                self.single.insert(id);
+            }
+            _ => {
+                v.iter().for_each(|i| self.multi.insert(i, id));
+                self.multi_ids.insert(id);
+            }
+        }
+    }
+
+    /// Sort the arrays (after the inserts).
+    pub fn finish(&mut self) {
+        self.by_lo.sort_unstable();
+        self.by_hi.sort_unstable();
+    }
+
+    pub fn remove(&mut self, v: &[NumInterval], id: usize) {
+        self.never.set(id, false);
+        self.single.set(id, false);
+        if self.multi_ids.contains(id) {
+            v.iter().for_each(|i| self.multi.remove(i, id));
+            self.multi_ids.set(id, false);
+        }
+    }
+
+    /// Add to `out` every live rectangle with a piece here that rejects `x`
+    /// (not NaN).
+    pub fn rejecting(&self, x: f64, out: &mut fixedbitset::FixedBitSet) {
+        let k = key(x + 0.0);
+        out.union_with(&self.never);
+        let n = self.by_lo.len();
+        // by_lo[from..]: low > x; by_hi[..to]: high < x.
+        let from = self.by_lo.partition_point(|&(lo, _, _)| lo <= k);
+        let to = self.by_hi.partition_point(|&(hi, _, _)| hi < k);
+        let rejected_walk = (n - from) + to;
+        let admitted_walk = from.min(n - to);
+        if rejected_walk <= admitted_walk {
+            for &(_, _, id) in self.by_lo[from..].iter().chain(&self.by_hi[..to]) {
+                if self.single.contains(id) {
+                    out.insert(id);
+                }
+            }
+        } else {
+            let mut admitted = fixedbitset::FixedBitSet::with_capacity(self.single.len());
+            if from <= n - to {
+                for &(_, hi, id) in &self.by_lo[..from] {
+                    if hi >= k {
+                        admitted.insert(id);
+                    }
+                }
+            } else {
+                for &(_, lo, id) in &self.by_hi[to..] {
+                    if lo <= k {
+                        admitted.insert(id);
+                    }
+                }
+            }
+            let mut rejected = self.single.clone();
+            rejected.difference_with(&admitted);
+            out.union_with(&rejected);
+        }
+        if !self.multi_ids.is_clear() {
+            let mut admitted = fixedbitset::FixedBitSet::with_capacity(self.multi_ids.len());
+            self.multi.stab(x, &mut |id| admitted.insert(id));
+            let mut rejected = self.multi_ids.clone();
+            rejected.difference_with(&admitted);
+            out.union_with(&rejected);
+        }
+    }
+}
+
 /// Numeric points of ads, queried by an interval.
 #[derive(Default)]
 pub struct PointIndex {

@@ -25,7 +25,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
 
-use super::interval::{IntervalIndex, PointIndex, StringIndex};
+use super::interval::{NumberDim, PointIndex, StringIndex};
 use super::rectangle::{Piece, Point, Rectangles};
 use crate::analysis::intervals::ValueSet;
 
@@ -33,7 +33,9 @@ use crate::analysis::intervals::ValueSet;
 pub(crate) struct ExpDim {
     /// Rectangles that constrain the attribute (the others are "unexported").
     constrains: FixedBitSet,
-    number: IntervalIndex,
+    /// Rectangles with a numeric piece here.
+    has_number: FixedBitSet,
+    number: NumberDim,
     bool_true: FixedBitSet,
     bool_false: FixedBitSet,
     undefined: FixedBitSet,
@@ -49,7 +51,8 @@ impl ExpDim {
         let bits = || FixedBitSet::with_capacity(rects);
         ExpDim {
             constrains: bits(),
-            number: IntervalIndex::default(),
+            has_number: bits(),
+            number: NumberDim::new(rects),
             bool_true: bits(),
             bool_false: bits(),
             undefined: bits(),
@@ -63,13 +66,14 @@ impl ExpDim {
         self.constrains.set(rid, insert);
         for (_, p) in pieces {
             match p {
-                Piece::Numbers(v) => v.iter().for_each(|i| {
+                Piece::Numbers(v) => {
+                    self.has_number.set(rid, insert);
                     if insert {
-                        self.number.insert(i, rid)
+                        self.number.insert(v, rid)
                     } else {
-                        self.number.remove(i, rid)
+                        self.number.remove(v, rid)
                     }
-                }),
+                }
                 Piece::Booleans {
                     allow_true,
                     allow_false,
@@ -103,9 +107,13 @@ impl ExpDim {
         let mut admit = match p {
             Point::Deviant => return None,
             Point::Number(x) => {
-                let mut a = FixedBitSet::with_capacity(self.constrains.len());
-                self.number.stab(*x, &mut |id| a.insert(id));
-                a
+                // Those that constrain the attribute but admit no number,
+                // and those whose numbers leave `x` out.
+                let mut rejected = self.constrains.clone();
+                rejected.difference_with(&self.has_number);
+                self.number.rejecting(*x, &mut rejected);
+                rejected.intersect_with(&self.constrains);
+                return Some(rejected);
             }
             Point::Bool(true) => self.bool_true.clone(),
             Point::Bool(false) => self.bool_false.clone(),
@@ -267,6 +275,9 @@ impl Structures {
                 }
                 rid += 1;
             }
+        }
+        for d in s.exp.values_mut() {
+            d.number.finish();
         }
         for (o, vals) in values.iter().enumerate() {
             for (k, p) in vals {

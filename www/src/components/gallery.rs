@@ -13,6 +13,7 @@ fn view_name(v: View) -> Option<&'static str> {
         View::Negotiation => Some("negotiation cycle"),
         View::Clusters => Some("auto-clusters"),
         View::Analyze => Some("analyzer (why doesn't it match?)"),
+        View::Gangs => Some("gangmatching"),
         View::Evaluate | View::Examples => None,
     }
 }

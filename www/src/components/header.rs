@@ -267,6 +267,7 @@ pub fn Header(props: &HeaderProps) -> Html {
                 { tab(View::Negotiation, "Negotiation") }
                 { tab(View::Clusters, "Clusters") }
                 { tab(View::Analyze, "Analyze") }
+                { tab(View::Gangs, "Gangs") }
                 { tab(View::Examples, "Examples") }
             </nav>
             <label class="mode">

@@ -81,6 +81,9 @@ pub struct MatchBarProps {
     pub state: Rc<AppState>,
     pub dispatch: Callback<Action>,
     pub pools: MatchPools,
+    /// Gangmatching: the pools are requests and offers.
+    #[prop_or_default]
+    pub gang: bool,
 }
 
 fn set(d: &Callback<Action>, s: &MatchSettings, f: impl FnOnce(&mut MatchSettings)) {
@@ -148,11 +151,21 @@ pub fn MatchBar(props: &MatchBarProps) -> Html {
             Some(PoolLoad::Failed(_)) => format!("{what}: failed"),
             None => String::new(),
         };
+    let (jobs_word, machines_word) = if props.gang {
+        ("requests", "offers")
+    } else {
+        ("jobs", "machines")
+    };
     let sizes = format!(
         "{} × {}",
-        size(&props.pools.jobs, "jobs"),
-        size(&props.pools.machines, "machines")
+        size(&props.pools.jobs, jobs_word),
+        size(&props.pools.machines, machines_word)
     );
+    let (jobs_label, machines_label) = if props.gang {
+        ("Requests ", "Offers ")
+    } else {
+        ("Jobs ", "Machines ")
+    };
     let functions = props
         .pools
         .ready()
@@ -164,8 +177,8 @@ pub fn MatchBar(props: &MatchBarProps) -> Html {
         .unwrap_or_default();
     html! {
         <div class="match-bar">
-            <label>{ "Jobs " }<select id="match-jobs" onchange={pick("jobs")}>{ options(props.pools.jobs.as_ref().map(|p| p.index)) }</select></label>
-            <label>{ "Machines " }<select id="match-machines" onchange={pick("machines")}>{ options(props.pools.machines.as_ref().map(|p| p.index)) }</select></label>
+            <label>{ jobs_label }<select id="match-jobs" onchange={pick("jobs")}>{ options(props.pools.jobs.as_ref().map(|p| p.index)) }</select></label>
+            <label>{ machines_label }<select id="match-machines" onchange={pick("machines")}>{ options(props.pools.machines.as_ref().map(|p| p.index)) }</select></label>
             <label title="Time functions (DayTime(), CurrentTime(), time()) see this clock">
                 { "Clock " }
                 <select id="match-clock" onchange={on_clock}>
