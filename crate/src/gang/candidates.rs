@@ -21,6 +21,7 @@
 //! member is consumed.
 
 use std::collections::{BTreeSet, HashMap};
+use std::ops::Not;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
@@ -60,6 +61,9 @@ pub struct PortIndex {
     /// Rectangles of ports that are not indexed (requests' ports docked as
     /// parent links), for shunting.
     rects: FxHashMap<(usize, usize), Arc<Rectangles>>,
+    /// Per (ad, port) whose constraint reads no other label: its window,
+    /// the same whatever is docked (only the port's own values change).
+    fixed_windows: FxHashMap<(usize, usize), Option<Arc<Rectangles>>>,
     opts: EvalOptions,
     pub probes: u64,
 }
@@ -126,6 +130,7 @@ impl PortIndex {
             buckets,
             snapshots: FxHashMap::default(),
             rects: FxHashMap::default(),
+            fixed_windows: FxHashMap::default(),
             opts,
             probes: 0,
         }
@@ -222,7 +227,20 @@ impl PortIndex {
             }
         }
         let view = port_view(g, p, &bound, true, self.opts);
-        let mut window = self.index.request_rectangles(&view);
+        let index = &self.index;
+        let fixed = self
+            .fixed_windows
+            .entry((nodes[n].ad, p))
+            .or_insert_with(|| {
+                reads_other_labels(g, p)
+                    .not()
+                    .then(|| Arc::new(index.request_rectangles(&view)))
+            })
+            .clone();
+        let mut window = match fixed {
+            Some(w) => (*w).clone(),
+            None => self.index.request_rectangles(&view),
+        };
         for (r, b) in nodes[n].bindings.iter().enumerate() {
             let Some((j, q)) = b else { continue };
             if r == p {
@@ -244,6 +262,52 @@ impl PortIndex {
         let ids = self.index.query_prepared(&view, &window);
         (ids, describe.then(|| describe_window(&window)))
     }
+}
+
+/// Whether port `p`'s constraint can read a label other than its own —
+/// directly, through the port's or the ad's attributes (followed
+/// transitively), or through something the walk cannot see into (a scope
+/// word, `eval`, a nested record). If not, its window does not depend on
+/// what the gang holds.
+fn reads_other_labels(g: &GangAd, p: usize) -> bool {
+    let Some(port) = g.port_record(p) else {
+        // An implicit port's only label is its own (`other`).
+        return false;
+    };
+    let Some(attr) = g.ports[p].constraint_attr.as_deref() else {
+        return false;
+    };
+    let own = g.ports[p].key.as_str();
+    let lookup = |name: &str| port.get(name).or_else(|| g.ad.get(name));
+    let mut seen: Vec<String> = vec![attr.to_ascii_lowercase()];
+    let mut stack: Vec<&Expr> = lookup(attr).into_iter().collect();
+    let mut budget = 100_000u32;
+    while let Some(e) = stack.pop() {
+        if budget == 0 {
+            return true;
+        }
+        budget -= 1;
+        match &e.kind {
+            ExprKind::Attr { name, .. } => {
+                let key = &*name.key;
+                if name.special != crate::ast::Special::None {
+                    return true;
+                }
+                if let Some(def) = lookup(key) {
+                    if !seen.iter().any(|s| s == key) {
+                        seen.push(key.to_string());
+                        stack.push(def);
+                    }
+                } else if key != own && g.ports.iter().any(|x| x.key == key) {
+                    return true;
+                }
+            }
+            ExprKind::Record(_) => return true,
+            ExprKind::Call(c) if c.name.eq_ignore_ascii_case("eval") => return true,
+            _ => stack.extend(e.children()),
+        }
+    }
+    false
 }
 
 fn strip(e: &Expr) -> &Expr {
