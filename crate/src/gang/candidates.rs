@@ -5,37 +5,27 @@
 //! returns a superset of the slots that can dock there, which evaluation
 //! then confirms.
 //!
-//! **Constraint shunting** (§5.5.1): when a port `r` of the ad being filled
-//! is already docked and defines an attribute as an invertible function of
-//! the port `p` being probed (`HostId = Cpu.Key`, `Cpu.Key + c`,
-//! `c + Cpu.Key`, `Cpu.Key - c`), the counterpart docked at `r` constrains
-//! `HostId`; that constraint, translated through the inverse, constrains
-//! `Key` of the candidates for `p`. One hop is translated; longer chains are
-//! not (the window is then wider, never wrong).
-//!
-//! **Summarization** (DYNS, §5.8.1): slots with identical *signatures* —
-//! the same rectangles and the same values of every attribute any ad reads —
-//! share a bucket, and only one representative per bucket is indexed. A
-//! slot whose rectangles or values are deviant, or whose ad has several
-//! ports, is a bucket of its own. A bucket leaves the index when its last
-//! member is consumed.
+//! Windows are narrowed by constraint shunting ([`shunting`](super::shunting));
+//! with summarization (DYNS) one representative per bucket of identical
+//! slots is indexed ([`buckets`](super::buckets)), and a bucket leaves the
+//! index when its last member is consumed.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::ops::Not;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::analysis::intervals::{NumInterval, ValueSet};
-use crate::ast::{BinaryOp, ClassAd, Expr, ExprKind};
+use crate::ast::{ClassAd, Expr, ExprKind};
 use crate::eval::EvalOptions;
-use crate::index::rectangle::{own_value, Exported, Point, Rectangles};
+use crate::index::rectangle::Rectangles;
 use crate::index::{Index, IndexOptions};
-use crate::value::Value;
 
+use super::buckets::{read_names, signature};
 use super::dock::Node;
 use super::model::GangAd;
 use super::port_view::{port_view, snapshot};
+use super::shunting::{constrained, invertible, narrow, translate};
 
 /// An offer's port: `ad` indexes the gang's ad list (requests first).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -308,191 +298,6 @@ fn reads_other_labels(g: &GangAd, p: usize) -> bool {
         }
     }
     false
-}
-
-fn strip(e: &Expr) -> &Expr {
-    match &e.kind {
-        ExprKind::Paren(x) => strip(x),
-        _ => e,
-    }
-}
-
-/// `label.k`: the attribute key.
-fn label_select(e: &Expr, label: &str) -> Option<String> {
-    match &strip(e).kind {
-        ExprKind::Select(base, name) => match &strip(base).kind {
-            ExprKind::Attr {
-                name: b,
-                absolute: false,
-            } if &*b.key == label => Some(name.key.to_string()),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-fn number(e: &Expr) -> Option<f64> {
-    match strip(e).as_literal()? {
-        Value::Int(i) if i.unsigned_abs() < 1 << 53 => Some(*i as f64),
-        Value::Real(r) if r.is_finite() => Some(*r),
-        _ => None,
-    }
-}
-
-/// `e` as `label.k + c`: (k, c).
-fn invertible(e: &Expr, label: &str) -> Option<(String, f64)> {
-    if let Some(k) = label_select(e, label) {
-        return Some((k, 0.0));
-    }
-    match &strip(e).kind {
-        ExprKind::Binary(BinaryOp::Add, a, b) => label_select(a, label)
-            .zip(number(b))
-            .or_else(|| label_select(b, label).zip(number(a))),
-        ExprKind::Binary(BinaryOp::Sub, a, b) => {
-            label_select(a, label).zip(number(b)).map(|(k, c)| (k, -c))
-        }
-        _ => None,
-    }
-}
-
-/// The union over a constraint's rectangles of what they admit for `key`;
-/// `None` when some rectangle leaves it free (or there are none).
-fn constrained(rects: &Rectangles, key: &str) -> Option<ValueSet> {
-    let mut out: Option<ValueSet> = None;
-    for r in &rects.rectangles {
-        let e = r.exp.iter().find(|e| e.key == key)?;
-        out = Some(match out {
-            Some(s) => s.union(&e.set),
-            None => e.set.clone(),
-        });
-    }
-    out
-}
-
-/// `{x : x + shift ∈ set}`, or a superset of it.
-fn translate(set: &ValueSet, shift: f64) -> ValueSet {
-    if shift == 0.0 {
-        return set.clone();
-    }
-    if set.others {
-        // `x + c` is an error for strings and more: anything may land there.
-        return ValueSet::everything();
-    }
-    let exact = |x: f64| x.is_infinite() || (x.fract() == 0.0 && x.abs() < 2f64.powi(52));
-    let numbers = set
-        .numbers
-        .iter()
-        .filter(|i| !i.is_nan() && !i.is_empty())
-        .map(|i| {
-            if exact(i.lo) && exact(i.hi) && shift.fract() == 0.0 {
-                NumInterval {
-                    lo: i.lo - shift,
-                    hi: i.hi - shift,
-                    ..*i
-                }
-            } else {
-                // Rounding: widen by a hair, closed.
-                let w = |x: f64| 1e-9 * x.abs().max(1.0);
-                NumInterval {
-                    lo: i.lo - shift - w(i.lo - shift),
-                    lo_closed: true,
-                    hi: i.hi - shift + w(i.hi - shift),
-                    hi_closed: true,
-                }
-            }
-        })
-        .collect();
-    let mut out = ValueSet::numbers(numbers);
-    out.undefined = set.undefined;
-    // Booleans in arithmetic are not numbers; admitting them is only wider.
-    out.allow_true = true;
-    out.allow_false = true;
-    out
-}
-
-/// Narrow every rectangle of the window to `set` on `key`; rectangles left
-/// empty are dropped.
-fn narrow(window: &mut Rectangles, key: &str, set: &ValueSet) {
-    window.rectangles.retain_mut(|r| {
-        match r.exp.iter_mut().find(|e| e.key == key) {
-            Some(e) => e.set = e.set.intersect(set),
-            None => {
-                r.exp.push(Exported {
-                    attribute: key.to_string(),
-                    key: key.to_string(),
-                    set: set.clone(),
-                });
-                r.exp.sort_by(|a, b| a.key.cmp(&b.key));
-                r.exp_absent.retain(|k| k != key);
-            }
-        }
-        r.exp.iter().all(|e| !e.set.is_empty())
-    });
-}
-
-/// Every name any ad reads: an unscoped reference or a selected field
-/// (bounded walk per expression).
-fn read_names(ads: &[GangAd]) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    let mut stack: Vec<&Expr> = Vec::new();
-    for g in ads {
-        let mut budget = 200_000u32;
-        for (_, e) in g.ad.iter() {
-            stack.push(e);
-        }
-        while let Some(e) = stack.pop() {
-            if budget == 0 {
-                break;
-            }
-            budget -= 1;
-            match &e.kind {
-                ExprKind::Attr { name, .. } => {
-                    out.insert(name.key.to_string());
-                }
-                ExprKind::Select(_, name) => {
-                    out.insert(name.key.to_string());
-                }
-                ExprKind::Record(ad) => stack.extend(ad.iter().map(|(_, x)| x)),
-                _ => {}
-            }
-            stack.extend(e.children());
-        }
-        stack.clear();
-    }
-    out
-}
-
-/// A slot's signature for summarization; `None` when it has a deviant
-/// part (so it shares no bucket).
-fn signature(view: &Arc<ClassAd>, names: &BTreeSet<String>, opts: EvalOptions) -> Option<String> {
-    use std::fmt::Write;
-    let rects = crate::index::rectangle::rectangles_scoped(view, opts, false);
-    if rects.unindexable.is_some() || rects.rectangles.iter().any(|r| r.exp_deviant) {
-        return None;
-    }
-    let mut sig = String::new();
-    for r in &rects.rectangles {
-        for e in &r.exp {
-            let _ = write!(sig, "{}:{:?};", e.key, e.set);
-        }
-        sig.push('|');
-    }
-    sig.push('#');
-    let mut keys: Vec<String> = view
-        .iter()
-        .map(|(n, _)| n.to_ascii_lowercase())
-        .filter(|k| names.contains(k))
-        .collect();
-    keys.sort();
-    for k in keys {
-        match own_value(view, &k, opts) {
-            Point::Deviant => return None,
-            p => {
-                let _ = write!(sig, "{k}={p:?};");
-            }
-        }
-    }
-    Some(sig)
 }
 
 /// A window in words: its rectangles' intervals, `||` between rectangles.

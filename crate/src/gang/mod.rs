@@ -3,12 +3,14 @@
 //! Figure 32's evaluation environment and tests dockings, `naive` is the
 //! ranked naive search (the default algorithm).
 
+pub mod buckets;
 pub mod candidates;
 pub mod dock;
 pub mod indexed;
 pub mod model;
 pub mod naive;
 pub mod port_view;
+pub mod shunting;
 pub mod steps;
 pub mod view;
 pub mod workload;
