@@ -734,3 +734,18 @@ fn session_runs_explains_inspects_and_compares() {
     let d = session_json(&mut s, r#"{"op":"gang","requests":"nope","offers":"o"}"#);
     assert_eq!(d["kind"], "failed");
 }
+
+#[test]
+fn a_port_without_a_constraint_climbs_to_its_ads() {
+    let req = ads(&["[ Name = \"r\"; Constraint = a.x > 1; Ports = { [ Label = a ], [ Label = b; Constraint = b.x < a.x ] } ]"]);
+    let offers = ads(&[
+        "[ Name = \"o0\"; x = 0; Requirements = true ]",
+        "[ Name = \"o2\"; x = 2; Requirements = true ]",
+        "[ Name = \"o5\"; x = 5; Requirements = true ]",
+    ]);
+    for a in ALGORITHMS {
+        let r = run_with(&req, &offers, a, 1);
+        check_gangs(&req, &offers, &r);
+        assert_eq!(lines(&r), ["r a=o2 b=o0"], "{a:?}");
+    }
+}

@@ -196,8 +196,10 @@ pub fn ports_of(ad: &Arc<ClassAd>) -> Result<GangAd, ModelError> {
         out.push(Port {
             label,
             key,
-            constraint_attr: constraint_attr(rec),
-            has_rank: rec.position("Rank").is_some(),
+            // A port without its own climbs to its ad's, as any lookup the
+            // port does not define does in Figure 32's environment.
+            constraint_attr: constraint_attr(rec).or_else(|| constraint_attr(ad)),
+            has_rank: rec.position("Rank").is_some() || ad.position("Rank").is_some(),
         });
         records.push(rec.clone());
     }
@@ -251,6 +253,19 @@ mod tests {
         assert_eq!(g.ports[0].label, "other");
         assert_eq!(g.ports[0].constraint_attr.as_deref(), Some("Requirements"));
         assert!(g.ports[0].has_rank);
+    }
+
+    #[test]
+    fn a_port_without_a_constraint_uses_its_ads() {
+        let g = ports_of(&ad(
+            "[ Constraint = a.x > 1; Rank = 2; Ports = { [ Label = a ], [ Label = b; Requirements = b.y ] } ]",
+        ))
+        .unwrap();
+        assert_eq!(g.ports[0].constraint_attr.as_deref(), Some("Constraint"));
+        assert!(g.ports[0].has_rank);
+        assert_eq!(g.ports[1].constraint_attr.as_deref(), Some("Requirements"));
+        let g = ports_of(&ad("[ Ports = { [ Label = a ] } ]")).unwrap();
+        assert_eq!(g.ports[0].constraint_attr, None);
     }
 
     #[test]
