@@ -466,3 +466,27 @@ test('matchmaking views: no sideways scrolling on a phone, and a dark theme', T,
     await page.locator('#pair-machine .explain').waitFor();
   }, { hash: '#example=000-matrix', colorScheme: 'dark' });
 });
+
+test('ads that do not parse are reported in every matchmaking view, with the first error and a way to it', T, async () => {
+  const state = {
+    pools: [
+      { name: 'jobs', text: '[ ClusterId = 1; ProcId = 0; Owner = "a"; Requirements = TARGET.Memory > 1 ]\n[ ClusterId = 1; ProcId = 1; Owner = "b"; Requirements = TARGET.Memory > ]\n' },
+      { name: 'machines', text: '[ Name = "m1"; Memory = 10; Requirements = true ]\n' },
+    ],
+    view: 'matrix',
+    matching: { jobs: 0, machines: 1 },
+  };
+  await scenario('mm-left-out', async ({ page }) => {
+    for (const view of ['Matrix', 'Negotiation', 'Clusters', 'Analyze', 'Gangs']) {
+      await page.click(`nav[aria-label=Views] button:text-is("${view}")`);
+      const note = page.locator('.left-out');
+      await note.waitFor({ state: 'visible', timeout: 30_000 });
+      const text = await note.textContent();
+      assert.match(text, /“jobs” does not parse everywhere \(1 error\): ads that do not parse are left out here, so 1 ad is counted\./, `${view}: ${text}`);
+      assert.match(text, /2:\d+: /, `${view}: the first error's place`);
+    }
+    await page.click('.left-out button');
+    await page.locator('#pool-text').waitFor({ state: 'visible' });
+    assert.match(await page.locator('#pool-text').inputValue(), /Requirements = TARGET\.Memory > \]/);
+  }, { hash: stateLink(state) });
+});

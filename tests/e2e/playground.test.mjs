@@ -208,6 +208,29 @@ test('explain tree is shown and clicking a node marks its source', T, async () =
   });
 });
 
+test('the explain tree opens and closes with the mouse (its disclosure triangle)', T, async () => {
+  await scenario('explain-toggle-mouse', async ({ page }) => {
+    const tree = page.locator('.explain');
+    await tree.waitFor({ state: 'visible' });
+    const node = tree.locator('details').first();
+    const summary = node.locator(':scope > summary');
+    assert.notEqual(await node.getAttribute('open'), null, 'the root starts open');
+    const kids = await tree.locator('li.tnode').count();
+    // A click on the triangle (the summary's first few pixels) closes it…
+    await summary.click({ position: { x: 5, y: 8 } });
+    await page.waitForFunction(() => !document.querySelector('.explain details').hasAttribute('open'));
+    assert.ok((await tree.locator('li.tnode').count()) < kids, 'children are gone');
+    // … and another opens it again.
+    await summary.click({ position: { x: 5, y: 8 } });
+    await page.waitForFunction((n) => document.querySelector('.explain details').hasAttribute('open')
+      && document.querySelectorAll('.explain li.tnode').length === n, kids, { timeout: 5_000 });
+    // A click on the row's text marks the source and leaves it open.
+    await summary.locator('code.t-text').first().click();
+    await page.waitForTimeout(200);
+    assert.notEqual(await node.getAttribute('open'), null, 'a click on the text does not close it');
+  });
+});
+
 test('upload a condor_status -l file and list its ads', T, async () => {
   await scenario('upload-long-format', async ({ page }) => {
     const input = page.locator('.pool-tools input[type=file]');

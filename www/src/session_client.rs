@@ -32,6 +32,8 @@ pub struct PoolInfo {
     /// The ads' labels (jobs: `ClusterId.ProcId`; machines: `Name`).
     pub labels: Vec<String>,
     pub errors: usize,
+    /// The first error, `line:column: message`, when there is one.
+    pub first_error: Option<String>,
     /// Functions the pool defines (a `MyType = "Functions"` ad).
     pub functions: Vec<String>,
 }
@@ -238,6 +240,11 @@ impl SessionClient {
                     ads: a.ads,
                     labels: a.labels,
                     errors: a.diagnostics.iter().filter(|d| d.is_error()).count(),
+                    first_error: a
+                        .diagnostics
+                        .iter()
+                        .find(|d| d.is_error())
+                        .map(|d| format!("{}:{}: {}", d.line, d.column, d.message)),
                     functions: a.functions,
                 })),
                 Err(e) => PoolLoad::Failed(e),

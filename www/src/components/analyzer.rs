@@ -262,17 +262,7 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
     if props.machines.ads == 0 {
         problems.push((true, format!("The machines pool \u{201c}{machines_name}\u{201d} has no ads: there is nothing to match against.")));
     }
-    for (side, name) in [(&props.jobs, &jobs_name), (&props.machines, &machines_name)] {
-        if side.errors > 0 {
-            problems.push((
-                false,
-                format!(
-                    "\u{201c}{name}\u{201d} does not parse everywhere ({}): the ads that do not parse are left out (fix them in the workbench).",
-                    count(side.errors as u64, "error", "errors")
-                ),
-            ));
-        }
-    }
+    // Pools that do not parse everywhere are reported by the match bar.
     let err = match &*error {
         Some((k, e)) if *k == key => html! {
             <p class="status v-error" id="analysis-error" role="alert">{ format!("The analysis failed: {}", describe_error(e)) }</p>

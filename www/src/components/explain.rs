@@ -183,9 +183,12 @@ fn TNode(props: &NodeProps) -> Html {
     // A mouse click on the row marks the source; only the disclosure
     // triangle (or the keyboard) opens and closes.
     let onclick = Callback::from(move |e: MouseEvent| {
+        // Measured against the clicked row's own <summary>: under Yew's
+        // delegated listeners `current_target()` is the app root.
         let on_marker = e
-            .current_target()
+            .target()
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
+            .and_then(|el| el.closest("summary").ok().flatten())
             .map(|el| (e.client_x() as f64) - el.get_bounding_client_rect().left() < 16.0)
             .unwrap_or(false);
         if e.detail() > 0 && !on_marker {

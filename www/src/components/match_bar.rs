@@ -175,7 +175,37 @@ pub fn MatchBar(props: &MatchBarProps) -> Html {
             f
         })
         .unwrap_or_default();
+    // Ads that do not parse are left out of every matchmaking view: say so,
+    // with the first error and a way to it.
+    let left_out = [&props.pools.jobs, &props.pools.machines]
+        .into_iter()
+        .flatten()
+        .filter_map(|side| match &side.load {
+            Some(PoolLoad::Ready(i)) if i.errors > 0 => Some((side.index, side.name.clone(), i.clone())),
+            _ => None,
+        })
+        .map(|(index, name, info)| {
+            let d = props.dispatch.clone();
+            let show = Callback::from(move |_| {
+                d.emit(Action::SelectPool(index));
+                d.emit(Action::SetView(crate::state::View::Evaluate));
+            });
+            html! {
+                <p class="status v-error left-out" role="alert">
+                    { format!(
+                        "\u{201c}{name}\u{201d} does not parse everywhere ({}): ads that do not parse are left out here, so {} {} counted. ",
+                        count(info.errors as u64, "error", "errors"),
+                        count(info.ads as u64, "ad", "ads"),
+                        if info.ads == 1 { "is" } else { "are" },
+                    ) }
+                    if let Some(e) = &info.first_error { <code>{ e.clone() }</code>{ " " } }
+                    <button class="link" onclick={show}>{ "Show it in the workbench" }</button>
+                </p>
+            }
+        })
+        .collect::<Html>();
     html! {
+        <>
         <div class="match-bar">
             <label>{ jobs_label }<select id="match-jobs" onchange={pick("jobs")}>{ options(props.pools.jobs.as_ref().map(|p| p.index)) }</select></label>
             <label>{ machines_label }<select id="match-machines" onchange={pick("machines")}>{ options(props.pools.machines.as_ref().map(|p| p.index)) }</select></label>
@@ -194,6 +224,8 @@ pub fn MatchBar(props: &MatchBarProps) -> Html {
                 <span class="muted" title="Functions the pools define (MyType = \"Functions\")">{ format!("functions: {}", functions.join(", ")) }</span>
             }
         </div>
+        { left_out }
+        </>
     }
 }
 
