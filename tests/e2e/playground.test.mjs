@@ -231,6 +231,31 @@ test('the explain tree opens and closes with the mouse (its disclosure triangle)
   });
 });
 
+test('MY follows its ad by name when an ad before it breaks, and says so when it breaks itself', T, async () => {
+  await scenario('my-by-identity', async ({ page }) => {
+    const three = '[ Name = "a"; x = 1 ]\n[ Name = "b"; x = 2 ]\n[ Name = "c"; x = 3 ]\n';
+    await page.fill('#pool-text', three);
+    await expectSummary(page, /^3 ads, 0 errors/);
+    await page.selectOption('#my-ad', { label: 'machines / c' });
+    await setExpr(page, 'MY.x');
+    await expectValue(page, '3');
+    // A typo breaks "a": "c" moves up to the second place; MY is still "c".
+    await page.fill('#pool-text', three.replace('x = 1', 'x = '));
+    await expectSummary(page, /^2 ads, [1-9]\d* errors?/);
+    await expectValue(page, '3');
+    assert.equal(await page.locator('#my-missing').count(), 0);
+    // Now "c" itself breaks: MY is not silently another ad.
+    await page.fill('#pool-text', three.replace('x = 3', 'x = '));
+    await expectSummary(page, /^2 ads, [1-9]\d* errors?/);
+    await page.locator('#my-missing').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await page.locator('#my-missing').textContent(), /The chosen MY ad “c” no longer parses/);
+    await expectValue(page, 'undefined');
+    // Fixed again: "c" is back as MY.
+    await page.fill('#pool-text', three);
+    await expectValue(page, '3');
+  });
+});
+
 test('upload a condor_status -l file and list its ads', T, async () => {
   await scenario('upload-long-format', async ({ page }) => {
     const input = page.locator('.pool-tools input[type=file]');

@@ -37,6 +37,11 @@ pub enum Action {
     SetExpr(String),
     SetMy(Option<AdRef>),
     SetTarget(Option<AdRef>),
+    /// The chosen ads found again by their labels (see `identity`).
+    Follow {
+        my: (Option<AdRef>, Option<String>),
+        target: (Option<AdRef>, Option<String>),
+    },
     SetScope(Vec<String>),
     SetMode(classad::Mode),
     SetView(View),
@@ -120,10 +125,20 @@ impl Reducible for Store {
             Action::SetMy(r) => {
                 if s.my != r {
                     s.scope.clear();
+                    s.my_label = None;
                 }
                 s.my = r;
             }
-            Action::SetTarget(r) => s.target = r,
+            Action::SetTarget(r) => {
+                if s.target != r {
+                    s.target_label = None;
+                }
+                s.target = r;
+            }
+            Action::Follow { my, target } => {
+                (s.my, s.my_label) = my;
+                (s.target, s.target_label) = target;
+            }
             Action::SetScope(p) => s.scope = p,
             Action::SetMode(m) => s.mode = m,
             Action::SetView(v) => s.view = v,
@@ -236,6 +251,39 @@ pub fn App() -> Html {
     let pool_mark = use_state(|| None::<PoolMark>);
     let state = store.0.clone();
     let parses = use_parses(&state.pools);
+    // MY and TARGET follow their ads by label as the pools change.
+    {
+        let store = store.clone();
+        let current: Vec<Option<Rc<crate::parses::ParsedPool>>> = parses
+            .pools
+            .iter()
+            .map(|p| {
+                p.current
+                    .then(|| p.parsed.as_ref().map(|x| x.0.clone()))
+                    .flatten()
+            })
+            .collect();
+        let deps = (
+            current
+                .iter()
+                .map(|p| p.as_ref().map(|x| Rc::as_ptr(x) as usize))
+                .collect::<Vec<_>>(),
+            state.my,
+            state.target,
+            state.my_label.clone(),
+            state.target_label.clone(),
+        );
+        use_effect_with(deps, move |(_, my, target, my_label, target_label)| {
+            let my_now = crate::identity::follow(&current, *my, my_label.clone());
+            let target_now = crate::identity::follow(&current, *target, target_label.clone());
+            if my_now != (*my, my_label.clone()) || target_now != (*target, target_label.clone()) {
+                store.dispatch(Action::Follow {
+                    my: my_now,
+                    target: target_now,
+                });
+            }
+        });
+    }
     // The matchmaking worker; the app redraws when a pool's load changes.
     let redraw = use_force_update();
     let session = use_memo((), move |_| {

@@ -42,6 +42,8 @@ impl Example {
             expr: self.expr.to_string(),
             my: self.my.map(|(pool, ad)| AdRef { pool, ad }),
             target: self.target.map(|(pool, ad)| AdRef { pool, ad }),
+            my_label: None,
+            target_label: None,
             scope: self.scope.iter().map(|p| p.to_string()).collect(),
             mode: classad::Mode::HTCondor,
             view: self.view,

@@ -10,6 +10,7 @@ pub mod clock;
 pub mod components;
 pub mod engine;
 pub mod examples;
+pub mod identity;
 pub mod matchmaking;
 pub mod matrix_cache;
 pub mod parses;

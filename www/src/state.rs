@@ -95,6 +95,12 @@ pub struct AppState {
     pub expr: String,
     pub my: Option<AdRef>,
     pub target: Option<AdRef>,
+    /// The chosen ads' identities (their labels: `Name`, else
+    /// `ClusterId.ProcId`, …), so a choice follows its ad when the ads
+    /// before it stop parsing or move; `None` when the ad has no label of
+    /// its own (the position is then all there is).
+    pub my_label: Option<String>,
+    pub target_label: Option<String>,
     /// Path of nested-record attributes inside MY that is the scope.
     pub scope: Vec<String>,
     pub mode: Mode,
@@ -154,6 +160,8 @@ impl Default for AppState {
             expr: "TARGET.RequestMemory <= Memory && MY.Requirements".into(),
             my: Some(AdRef { pool: 0, ad: 0 }),
             target: Some(AdRef { pool: 1, ad: 0 }),
+            my_label: None,
+            target_label: None,
             scope: vec![],
             mode: Mode::HTCondor,
             view: View::Evaluate,

@@ -52,9 +52,19 @@ struct Chosen {
     label: String,
 }
 
-fn chosen(s: &AppState, parses: &[PoolParse], r: Option<AdRef>) -> Option<Chosen> {
+fn chosen(
+    s: &AppState,
+    parses: &[PoolParse],
+    r: Option<AdRef>,
+    label: Option<&str>,
+) -> Option<Chosen> {
     let r = r?;
     let parsed = parses.get(r.pool)?.parsed.clone()?;
+    // Not the ad that was chosen (it no longer parses): none, rather than
+    // whichever ad now sits at its place.
+    if !crate::identity::is_chosen_ad(&parsed, r, label) {
+        return None;
+    }
     let text = parsed.ad_text(r.ad)?.to_string();
     let label = format!(
         "{} / {}",
@@ -106,10 +116,11 @@ fn ad_facts(text: &str) -> (Vec<String>, Vec<String>) {
 #[component]
 pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
     let s = props.state.clone();
-    let my = chosen(&s, &props.parses, s.my);
+    let my = chosen(&s, &props.parses, s.my, s.my_label.as_deref());
     // The chosen MY ad is gone (its pool no longer parses, or is shorter).
     let my_missing = s.my.is_some() && my.is_none();
-    let target = chosen(&s, &props.parses, s.target);
+    let target = chosen(&s, &props.parses, s.target, s.target_label.as_deref());
+    let target_missing = s.target.is_some() && target.is_none();
     let my_facts = use_memo(my.as_ref().map(|c| c.text.clone()), |t| {
         t.as_deref().map(ad_facts).unwrap_or_default()
     });
@@ -322,7 +333,10 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                 parsed={props.parses.iter().map(|p| p.parsed.clone()).collect::<Vec<_>>()}
                 my={s.my} target={s.target} scope={s.scope.clone()} records={my_facts.1.clone()} dispatch={props.dispatch.clone()} />
             if my_missing {
-                <p class="status">{ "The chosen MY ad is not in its pool any more (does the pool still parse?): evaluating without it." }</p>
+                <p class="status v-error" id="my-missing" role="alert">{ missing_text("MY", s.my_label.as_deref()) }</p>
+            }
+            if target_missing {
+                <p class="status v-error" id="target-missing" role="alert">{ missing_text("TARGET", s.target_label.as_deref()) }</p>
             }
             <div class="eval-row">
                 <button id="evaluate" onclick={let e = evaluate.clone(); Callback::from(move |_| e.emit(()))}>{ "Evaluate" }</button>
@@ -374,6 +388,14 @@ fn analyze_pick(s: &AppState) -> Option<(usize, usize, usize)> {
         (my, target)
     };
     Some((job.pool, other.pool, job.ad))
+}
+
+/// Why MY or TARGET is left out.
+fn missing_text(side: &str, label: Option<&str>) -> String {
+    match label {
+        Some(l) => format!("The chosen {side} ad \u{201c}{l}\u{201d} no longer parses (or is gone from its pool): evaluating without it. Fix it in the pool, or pick another."),
+        None => format!("The chosen {side} ad is not in its pool any more (does the pool still parse?): evaluating without it."),
+    }
 }
 
 fn which_name(which: &str) -> &str {
