@@ -256,6 +256,36 @@ test('MY follows its ad by name when an ad before it breaks, and says so when it
   });
 });
 
+test('work set aside by opening examples survives a reload and a second example, and comes back', T, async () => {
+  await scenario('set-aside-history', async ({ page }) => {
+    const mine = '[ Name = "mine"; x = 41 ]\n';
+    await page.fill('#pool-text', mine);
+    await expectSummary(page, /^1 ad/);
+    await setExpr(page, 'MY.x + 1');
+    await page.waitForTimeout(300); // autosave
+    // Open an example: my work is set aside, and still listed after a reload.
+    await page.evaluate(() => { location.hash = '#example=000-fig2-3'; });
+    await page.locator('.restore').waitFor({ state: 'visible', timeout: 10_000 });
+    await page.reload();
+    await page.locator('#set-aside').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await page.locator('#set-aside summary').textContent(), /Set aside \(1\)/);
+    // Change the example, then open another: both pieces of work are kept.
+    await page.locator('button.tab', { hasText: 'Workbench' }).click();
+    await page.fill('#pool-text', '[ Name = "changed example"; y = 1 ]\n');
+    await page.waitForTimeout(300);
+    await page.evaluate(() => { location.hash = '#example=001-fig5'; });
+    await page.locator('.restore').waitFor({ state: 'visible', timeout: 10_000 });
+    await page.waitForFunction(() => /Set aside \(2\)/.test(document.querySelector('#set-aside summary')?.textContent ?? ''));
+    // Bring my own work back (the older entry).
+    await page.click('#set-aside summary');
+    const items = page.locator('#set-aside li');
+    assert.match(await items.nth(1).textContent(), /MY\.x \+ 1/);
+    await items.nth(1).locator('button', { hasText: 'Bring back' }).click();
+    await page.waitForFunction((t) => document.querySelector('#pool-text')?.value === t, mine);
+    await expectValue(page, '42');
+  });
+});
+
 test('upload a condor_status -l file and list its ads', T, async () => {
   await scenario('upload-long-format', async ({ page }) => {
     const input = page.locator('.pool-tools input[type=file]');

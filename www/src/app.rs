@@ -19,6 +19,7 @@ use crate::components::{
     match_matrix::MatchMatrix,
     negotiation::NegotiationView,
     pool_editor::PoolEditor,
+    set_aside::SetAsideList,
 };
 use crate::matchmaking::pick_pools;
 use crate::parses::use_parses;
@@ -218,7 +219,7 @@ fn initial() -> (AppState, Option<String>, bool) {
         Ok(Some(s)) => {
             let kept = saved
                 .as_ref()
-                .is_some_and(|old| worth_keeping(old, &s) && crate::storage::save_backup(old));
+                .is_some_and(|old| worth_keeping(old, &s) && crate::storage::set_aside(old));
             (s, None, kept)
         }
         Ok(None) => (saved.unwrap_or_default(), None, false),
@@ -396,7 +397,7 @@ pub fn App() -> Html {
                 match from_hash(&location_hash()) {
                     Ok(Some(s)) => {
                         notice.set(None);
-                        if worth_keeping(&store.0, &s) && crate::storage::save_backup(&store.0) {
+                        if worth_keeping(&store.0, &s) && crate::storage::set_aside(&store.0) {
                             can_restore.set(true);
                         }
                         store.dispatch(Action::Replace(s));
@@ -428,22 +429,49 @@ pub fn App() -> Html {
         let notice = notice.clone();
         Callback::from(move |s: AppState| {
             notice.set(None);
-            if worth_keeping(&store.0, &s) && crate::storage::save_backup(&store.0) {
+            if worth_keeping(&store.0, &s) && crate::storage::set_aside(&store.0) {
                 can_restore.set(true);
             }
             store.dispatch(Action::Replace(s));
         })
     };
-    let on_restore = {
+    // Set-aside work: the newest comes back from the banner; any of the
+    // kept ones from the header's list (after a reload too).
+    let aside = use_state(crate::storage::set_aside_list);
+    let bring_back = {
         let store = store.clone();
         let can_restore = can_restore.clone();
-        Callback::from(move |_| {
-            if let Some(mut old) = crate::storage::load_backup() {
+        let aside = aside.clone();
+        Callback::from(move |i: usize| {
+            if let Some(mut old) = crate::storage::take_set_aside(i) {
                 old.view = View::Evaluate;
+                // What is open now is set aside in turn: nothing is lost.
+                if worth_keeping(&store.0, &old) {
+                    crate::storage::set_aside(&store.0);
+                }
                 store.dispatch(Action::Replace(old));
             }
             can_restore.set(false);
+            aside.set(crate::storage::set_aside_list());
         })
+    };
+    let forget_aside = {
+        let aside = aside.clone();
+        Callback::from(move |i: usize| {
+            crate::storage::forget_set_aside(i);
+            aside.set(crate::storage::set_aside_list());
+        })
+    };
+    // Refresh the list whenever something may have been set aside.
+    {
+        let aside = aside.clone();
+        use_effect_with(*can_restore, move |_| {
+            aside.set(crate::storage::set_aside_list());
+        });
+    }
+    let on_restore = {
+        let b = bring_back.clone();
+        Callback::from(move |_| b.emit(0))
     };
     let forget_restore = {
         let can_restore = can_restore.clone();
@@ -470,9 +498,12 @@ pub fn App() -> Html {
     html! {
         <div class="app">
             <Header state={state.clone()} dispatch={dispatch.clone()} notify={notify} on_open={on_open.clone()} save_error={(*save_error).clone()} />
+            if !aside.is_empty() {
+                <SetAsideList list={(*aside).clone()} on_bring_back={bring_back.clone()} on_forget={forget_aside.clone()} />
+            }
             if *can_restore {
                 <div class="restore" role="status">
-                    <span>{ "Opened. Your previous work was put aside." }</span>
+                    <span>{ "Opened. Your previous work was put aside (it stays in \u{201c}Set aside\u{201d} below the header, also after a reload)." }</span>
                     <button onclick={on_restore}>{ "Bring it back" }</button>
                     <button onclick={forget_restore} aria-label="Hide this message">{ "×" }</button>
                 </div>

@@ -2,9 +2,11 @@
 //! ad's label (its `Name`, else `ClusterId.ProcId`, `GlobalJobId`, …) when
 //! that label is its own — unique in its pool and not the positional
 //! `ad N`. When the ads before a chosen one stop parsing or move, the choice
-//! follows its ad; when the ad itself is gone, the choice stays where it
-//! was and the evaluator says the ad no longer parses, instead of silently
-//! evaluating against whichever ad now sits at that position.
+//! follows its ad; when the ad itself no longer parses (its label is still
+//! in the pool's text), the choice stays where it was and the evaluator
+//! says so, instead of silently evaluating against whichever ad now sits at
+//! that position. An ad removed from the text altogether (a new pool pasted
+//! over the old) leaves only its place: the ad there becomes the choice.
 
 use std::rc::Rc;
 
@@ -48,8 +50,12 @@ pub fn follow(
         Some(l) if here == Some(l.as_str()) => (Some(r), Some(l)),
         Some(l) => match pool.summary.ads.iter().position(|a| a.label == l) {
             Some(ad) if own_label(pool, &l) => (Some(AdRef { pool: r.pool, ad }), Some(l)),
-            // Gone (or no longer unique): stay, and let the evaluator say so.
-            _ => (Some(r), Some(l)),
+            // Still written in the pool but not parsing (or no longer
+            // unique): stay, and let the evaluator say so.
+            _ if pool.text.contains(l.as_str()) => (Some(r), Some(l)),
+            // Not in the text at all: the ad was removed or renamed (a new
+            // pool pasted over the old one). The place is all that is left.
+            _ => follow(pools, Some(r), None),
         },
     }
 }
@@ -102,6 +108,13 @@ mod tests {
             (at(1), Some("c".into()))
         );
         assert!(!is_chosen_ad(&p, AdRef { pool: 0, ad: 1 }, Some("c")));
+        // Removed from the text (a new pool pasted in): the place is kept
+        // and the ad there becomes the choice.
+        let other = "[ Name = \"x\" ]\n[ Name = \"y\" ]\n";
+        assert_eq!(
+            follow(&[pool(other)], at(1), Some("c".into())),
+            (at(1), Some("y".into()))
+        );
         // Unnamed ads have only their position.
         let unnamed = "[ x = 1 ]\n[ x = 2 ]\n";
         assert_eq!(follow(&[pool(unnamed)], at(1), None), (at(1), None));

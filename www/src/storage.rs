@@ -67,24 +67,122 @@ pub fn save_theme(dark: Option<bool>) {
     }
 }
 
-const BACKUP_KEY: &str = "classad-playground/before-open/v1";
+/// Where the one set-aside state lived before there was a history (read
+/// once, moved into the history).
+const OLD_BACKUP_KEY: &str = "classad-playground/before-open/v1";
+const ASIDE_KEY: &str = "classad-playground/set-aside/v2";
+/// Set-aside states kept, newest first.
+pub const ASIDE_MAX: usize = 5;
 
-/// Keep the work that an opened link, example or state file replaced, so
-/// it can be brought back. Returns false if it could not be kept.
-pub fn save_backup(state: &AppState) -> bool {
-    let Some(store) = local() else { return false };
-    if state_bytes(state) > HOPELESS_CHARS {
-        return false;
+/// Work an opened link, example or state file replaced.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct SetAside {
+    /// When it was set aside (ms since the epoch).
+    pub at: f64,
+    pub state: AppState,
+}
+
+impl SetAside {
+    /// A line saying what it holds: its pools and expression.
+    pub fn about(&self) -> String {
+        let names: Vec<&str> = self.state.pools.iter().map(|p| p.name.as_str()).collect();
+        let mut expr: String = self.state.expr.chars().take(48).collect();
+        if self.state.expr.chars().count() > 48 {
+            expr.push('…');
+        }
+        format!(
+            "{} ({}) · {}",
+            if names.len() == 1 {
+                "1 pool".to_string()
+            } else {
+                format!("{} pools", names.len())
+            },
+            names.join(", "),
+            if expr.is_empty() {
+                "no expression".to_string()
+            } else {
+                expr
+            },
+        )
     }
-    match serde_json::to_string(state) {
-        Ok(t) => store.set_item(BACKUP_KEY, &t).is_ok(),
+}
+
+fn write_aside(list: &[SetAside]) -> bool {
+    let Some(store) = local() else { return false };
+    match serde_json::to_string(list) {
+        Ok(t) => store.set_item(ASIDE_KEY, &t).is_ok(),
         Err(_) => false,
     }
 }
 
-pub fn load_backup() -> Option<AppState> {
-    let text = local()?.get_item(BACKUP_KEY).ok()??;
-    let mut s: AppState = serde_json::from_str(&text).ok()?;
-    s.normalize();
-    Some(s)
+/// The set-aside states, newest first (a state from before the history
+/// existed is moved in).
+pub fn set_aside_list() -> Vec<SetAside> {
+    let Some(store) = local() else { return vec![] };
+    let mut list: Vec<SetAside> = store
+        .get_item(ASIDE_KEY)
+        .ok()
+        .flatten()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    if let Some(old) = store.get_item(OLD_BACKUP_KEY).ok().flatten() {
+        if let Ok(state) = serde_json::from_str::<AppState>(&old) {
+            list.push(SetAside { at: 0.0, state });
+            list.truncate(ASIDE_MAX);
+            if write_aside(&list) {
+                let _ = store.remove_item(OLD_BACKUP_KEY);
+            }
+        }
+    }
+    for a in &mut list {
+        a.state.normalize();
+    }
+    list
+}
+
+/// Keep the work that an opened link, example or state file replaced, so
+/// it can be brought back, even after a reload: the newest of up to
+/// [`ASIDE_MAX`]; the oldest goes first, and then any that do not fit.
+/// Returns false if it could not be kept.
+pub fn set_aside(state: &AppState) -> bool {
+    if state_bytes(state) > HOPELESS_CHARS {
+        return false;
+    }
+    let mut list = set_aside_list();
+    list.retain(|a| a.state.pools != state.pools || a.state.expr != state.expr);
+    list.insert(
+        0,
+        SetAside {
+            at: js_sys::Date::now(),
+            state: state.clone(),
+        },
+    );
+    list.truncate(ASIDE_MAX);
+    while !list.is_empty() {
+        if write_aside(&list) {
+            return true;
+        }
+        // Over the storage quota: drop the oldest and try again.
+        if list.len() == 1 {
+            break;
+        }
+        list.pop();
+    }
+    false
+}
+
+/// Take set-aside state `i` out of the history.
+pub fn take_set_aside(i: usize) -> Option<AppState> {
+    let mut list = set_aside_list();
+    if i >= list.len() {
+        return None;
+    }
+    let a = list.remove(i);
+    write_aside(&list);
+    Some(a.state)
+}
+
+/// Forget set-aside state `i`.
+pub fn forget_set_aside(i: usize) {
+    let _ = take_set_aside(i);
 }

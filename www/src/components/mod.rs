@@ -28,4 +28,5 @@ pub mod negotiation;
 pub mod pair_detail;
 pub mod pool_editor;
 pub mod pool_viewer;
+pub mod set_aside;
 pub mod text_editor;
