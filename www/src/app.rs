@@ -56,7 +56,7 @@ pub enum Action {
         machines: Option<usize>,
         job: usize,
     },
-    Replace(AppState),
+    Replace(Box<AppState>),
 }
 
 /// A span of a pool's text picked in the explain tree (`text` is the text
@@ -172,7 +172,7 @@ impl Reducible for Store {
                 };
                 s.view = View::Analyze;
             }
-            Action::Replace(new) => s = new,
+            Action::Replace(new) => s = *new,
         }
         s.normalize();
         Rc::new(Store(Rc::new(s)))
@@ -400,7 +400,7 @@ pub fn App() -> Html {
                         if worth_keeping(&store.0, &s) && crate::storage::set_aside(&store.0) {
                             can_restore.set(true);
                         }
-                        store.dispatch(Action::Replace(s));
+                        store.dispatch(Action::Replace(Box::new(s)));
                     }
                     Ok(None) => {}
                     Err(msg) => notice.set(Some(msg)),
@@ -432,7 +432,7 @@ pub fn App() -> Html {
             if worth_keeping(&store.0, &s) && crate::storage::set_aside(&store.0) {
                 can_restore.set(true);
             }
-            store.dispatch(Action::Replace(s));
+            store.dispatch(Action::Replace(Box::new(s)));
         })
     };
     // Set-aside work: the newest comes back from the banner; any of the
@@ -449,7 +449,7 @@ pub fn App() -> Html {
                 if worth_keeping(&store.0, &old) {
                     crate::storage::set_aside(&store.0);
                 }
-                store.dispatch(Action::Replace(old));
+                store.dispatch(Action::Replace(Box::new(old)));
             }
             can_restore.set(false);
             aside.set(crate::storage::set_aside_list());
