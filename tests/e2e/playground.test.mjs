@@ -286,6 +286,24 @@ test('work set aside by opening examples survives a reload and a second example,
   });
 });
 
+test('a newcomer is guided: an empty expression prompts, the theme button says what it does next', T, async () => {
+  await scenario('newcomer-prompts', async ({ page }) => {
+    await setExpr(page, '');
+    await page.locator('.empty-prompt').waitFor({ state: 'visible', timeout: 5_000 });
+    assert.doesNotMatch(await page.locator('.result').textContent(), /unexpected end of input/);
+    assert.match(await page.locator('label[for=expr]').textContent(), /evaluated as you type/);
+    assert.equal((await page.locator('#evaluate').textContent()).trim(), 'Evaluate again');
+    const theme = page.locator('#theme');
+    assert.equal(await theme.textContent(), 'Theme: system (next: dark)');
+    await theme.click();
+    assert.equal(await theme.textContent(), 'Theme: dark (next: light)');
+    await theme.click();
+    assert.equal(await theme.textContent(), 'Theme: light (next: system)');
+    await theme.click();
+    assert.equal(await theme.textContent(), 'Theme: system (next: dark)');
+  });
+});
+
 test('upload a condor_status -l file and list its ads', T, async () => {
   await scenario('upload-long-format', async ({ page }) => {
     const input = page.locator('.pool-tools input[type=file]');

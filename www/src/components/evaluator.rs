@@ -326,7 +326,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
 
     html! {
         <section class="evaluator" aria-label="Evaluator">
-            <label for="expr">{ "Expression " }<small>{ "(Ctrl/⌘+Enter evaluates)" }</small></label>
+            <label for="expr">{ "Expression " }<small>{ "(evaluated as you type; Ctrl/⌘+Enter evaluates again, with the clock as it is now)" }</small></label>
             <TextEditor id="expr" class={classes!("small")} text={(*expr_rc).clone()} on_change={on_input}
                 tokens={Tokens(expr_tokens.clone())} marks={Rc::new(expr_marks)} on_keydown={Some(on_key)} label="Expression" />
             <AdPicker names={s.pools.iter().map(|p| p.name.clone()).collect::<Vec<_>>()}
@@ -339,7 +339,8 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                 <p class="status v-error" id="target-missing" role="alert">{ missing_text("TARGET", s.target_label.as_deref()) }</p>
             }
             <div class="eval-row">
-                <button id="evaluate" onclick={let e = evaluate.clone(); Callback::from(move |_| e.emit(()))}>{ "Evaluate" }</button>
+                <button id="evaluate" onclick={let e = evaluate.clone(); Callback::from(move |_| e.emit(()))}
+                    title="The value follows every change by itself; this evaluates again now (time(), CurrentTime and DayTime() see the clock move)">{ "Evaluate again" }</button>
                 <span class="muted">{ format!("mode {}", if s.mode == classad::Mode::Strict { "strict" } else { "htcondor" }) }</span>
                 if let Some(cb) = analyze {
                     <button id="why-no-match" onclick={cb} title="Open the analyzer on the job against its pool of machines">{ "Why doesn't it match?" }</button>
@@ -348,6 +349,10 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
             <div class="result" aria-live="polite">
                 { match &*outcome {
                     Outcome::None => html! {},
+                    // Nothing typed yet: say what to do, not a parse error.
+                    _ if s.expr.trim().is_empty() => html! {
+                        <p id="value" class="value empty-prompt muted">{ "Type an expression above — for example " }<code>{ "MY.Memory >= TARGET.RequestMemory" }</code>{ " — and its value appears here, with a tree explaining it." }</p>
+                    },
                     Outcome::Value { value, kind, ms, .. } => html! {
                         <p id="value" class={classes!("value", match value.as_str() { "undefined" => "v-undef", "error" => "v-error", _ => "" })}>
                             <code>{ value.clone() }</code>

@@ -247,10 +247,11 @@ pub fn Header(props: &HeaderProps) -> Html {
             let _ = reader.read_as_text(&file);
         })
     };
+    // The button cycles system → dark → light: it says so, and what's next.
     let theme_label = match *dark {
-        None => "Theme: system",
-        Some(true) => "Theme: dark",
-        Some(false) => "Theme: light",
+        None => "Theme: system (next: dark)",
+        Some(true) => "Theme: dark (next: light)",
+        Some(false) => "Theme: light (next: system)",
     };
     let tab = |v: View, label: &'static str| {
         let current = s.view == v;
@@ -277,7 +278,7 @@ pub fn Header(props: &HeaderProps) -> Html {
                     <option value="strict" selected={s.mode == classad::Mode::Strict}>{ "strict" }</option>
                 </select>
             </label>
-            <button onclick={on_theme} title="Follow the system, or force dark or light">{ theme_label }</button>
+            <button id="theme" onclick={on_theme} title="Click to cycle: follow the system's light or dark setting, always dark, always light">{ theme_label }</button>
             <span class="spacer"></span>
             <button id="share" onclick={on_share}>{ "Copy share link" }</button>
             <button onclick={on_download_state.clone()} title="Save everything (pools, expression, choices) as a file">{ "Download state" }</button>
