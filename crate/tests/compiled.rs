@@ -5,7 +5,7 @@
 
 use std::sync::Arc;
 
-use classad::compiled::{Columns, CompiledAd, CompiledExpr};
+use classad::compiled::{compile_pool, Columns, CompiledAd, CompiledExpr};
 use classad::matching::DEFAULT_REQUIREMENTS;
 use classad::{parse_classad, parse_expr, ClassAd, EvalOptions, Evaluator, Mode, Name, Value};
 use proptest::prelude::*;
@@ -28,19 +28,25 @@ fn disagreements(my: &Arc<ClassAd>, target: &Arc<ClassAd>, mode: Mode) -> Vec<St
     let o = opts(mode);
     let cm = CompiledAd::new(my.clone(), o, DEFAULT_REQUIREMENTS);
     let ct = CompiledAd::new(target.clone(), o, DEFAULT_REQUIREMENTS);
-    let mut ev = Evaluator::new(o);
+    compiled_disagreements(&cm, &ct, mode)
+}
+
+/// [`disagreements`] of ads compiled some way (`cm.ad` against `ct.ad`).
+fn compiled_disagreements(cm: &CompiledAd, ct: &CompiledAd, mode: Mode) -> Vec<String> {
+    let (my, target) = (&cm.ad, &ct.ad);
+    let mut ev = Evaluator::new(opts(mode));
     let mut names: Vec<String> = my.iter().map(|(n, _)| n.to_string()).collect();
     names.extend(["Requirements", "Rank", "zz"].map(String::from));
     let mut out = Vec::new();
     for n in names {
-        let fast = cm.eval_attr(&Name::new(&n), &ct, &mut ev);
+        let fast = cm.eval_attr(&Name::new(&n), ct, &mut ev);
         ev.set_ads(Some(my.clone()), Some(target.clone()));
         let slow = ev.eval_attr(&n);
         if !same(&fast, &slow) {
             out.push(format!("{mode:?} {n}: compiled {fast}, evaluator {slow}"));
         }
     }
-    let fast = cm.requirements_value(&ct, &mut ev);
+    let fast = cm.requirements_value(ct, &mut ev);
     let slow = classad::matching::requirements_value(&mut ev, my, target, DEFAULT_REQUIREMENTS);
     if !same(&fast, &slow) {
         out.push(format!(
@@ -76,6 +82,27 @@ fn generated_pools_agree_with_the_evaluator() {
             for m in &machines {
                 wrong.extend(disagreements(j, m, mode));
                 wrong.extend(disagreements(m, j, mode));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{}",
+        wrong[..wrong.len().min(20)].join("\n")
+    );
+}
+
+#[test]
+fn pools_compiled_by_shape_agree_with_the_evaluator() {
+    let (jobs, machines) = generated_pools();
+    let mut wrong = Vec::new();
+    for mode in [Mode::HTCondor, Mode::Strict] {
+        let cj = compile_pool(&jobs, opts(mode), DEFAULT_REQUIREMENTS);
+        let cm = compile_pool(&machines, opts(mode), DEFAULT_REQUIREMENTS);
+        for j in &cj {
+            for m in &cm {
+                wrong.extend(compiled_disagreements(j, m, mode));
+                wrong.extend(compiled_disagreements(m, j, mode));
             }
         }
     }
@@ -331,8 +358,53 @@ fn ad() -> impl Strategy<Value = String> {
     })
 }
 
+/// Two ads of one shape: the same attributes and expressions, but each
+/// attribute drawn as a literal has a literal of its own in either ad.
+fn same_shape_ads() -> impl Strategy<Value = (String, String)> {
+    let literal = || {
+        prop_oneof![
+            (-3i64..40).prop_map(|i| i.to_string()),
+            Just("2.5".to_string()),
+            Just("\"abc\"".to_string()),
+            Just("true".to_string()),
+            Just("undefined".to_string()),
+            Just("relTime(\"1:00\")".to_string()),
+        ]
+    };
+    let attr = (
+        prop::sample::select(NAMES),
+        prop_oneof![expr().prop_map(|e| (e.clone(), e)), (literal(), literal())],
+    );
+    prop::collection::vec(attr, 0..6).prop_map(|attrs| {
+        let ad = |pick: fn(&(String, String)) -> &String| {
+            let body: Vec<String> = attrs
+                .iter()
+                .map(|(n, e)| format!("{n} = {}", pick(e)))
+                .collect();
+            format!("[ {} ]", body.join("; "))
+        };
+        (ad(|e| &e.0), ad(|e| &e.1))
+    })
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 3000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn ads_sharing_a_template_agree_with_the_evaluator((a, a2) in same_shape_ads(), b in ad()) {
+        let (Ok(a), Ok(a2), Ok(b)) = (parse_classad(&a), parse_classad(&a2), parse_classad(&b)) else {
+            return Ok(());
+        };
+        let ads = [Arc::new(a), Arc::new(a2), Arc::new(b)];
+        for mode in [Mode::HTCondor, Mode::Strict] {
+            let c = compile_pool(&ads, opts(mode), DEFAULT_REQUIREMENTS);
+            let mut wrong = vec![];
+            for (x, y) in [(0, 2), (1, 2), (2, 0), (2, 1), (1, 0)] {
+                wrong.extend(compiled_disagreements(&c[x], &c[y], mode));
+            }
+            prop_assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        }
+    }
 
     #[test]
     fn random_ads_agree_with_the_evaluator(a in ad(), b in ad()) {

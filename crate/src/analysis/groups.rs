@@ -58,41 +58,44 @@ impl Groups {
     /// Group machines by their values of `keys` (attributes whose value is
     /// a literal; a computed value makes its machine a group of its own).
     pub fn by_values(machines: &[Arc<ClassAd>], keys: &BTreeSet<String>) -> Groups {
-        let mut index: FxHashMap<Vec<Part>, u32> = FxHashMap::default();
-        let mut g = Groups {
-            rep: vec![],
-            weight: vec![],
-            of: Vec::with_capacity(machines.len()),
-        };
-        let names: Vec<crate::ast::Name> = keys.iter().map(|k| crate::ast::Name::new(k)).collect();
-        let mut key = Vec::with_capacity(keys.len());
-        for (i, m) in machines.iter().enumerate() {
-            key.clear();
-            for k in &names {
-                key.push(match m.position_name(k).map(|p| m.at(p).1) {
-                    None => Part::Absent,
-                    Some(e) => match e.as_literal() {
-                        Some(v) => part_of(v, i),
-                        None => Part::Unique(i),
-                    },
-                });
-            }
-            g.add(&mut index, &key, i);
-        }
-        g
+        super::tabled::by_values(machines, keys).0
     }
 
     /// Group machines by the fingerprint of their requirements (the first of
     /// `names` they define) and of every own attribute those reach.
     pub fn by_requirements(machines: &[Arc<ClassAd>], names: &[&str]) -> Groups {
+        Groups::by_requirements_shaped(machines, names, None)
+    }
+
+    /// [`Groups::by_requirements`] given each machine's shape
+    /// (`compiled::CompiledAd::shape`): machines of one shape reach the same
+    /// attributes through the same expressions, so the walk is done once per
+    /// shape and only the literals it reaches are read per machine.
+    pub fn by_requirements_shaped(
+        machines: &[Arc<ClassAd>],
+        names: &[&str],
+        shape: Option<&[usize]>,
+    ) -> Groups {
         let mut index: FxHashMap<Vec<Part>, u32> = FxHashMap::default();
+        let mut plans: FxHashMap<usize, Option<Vec<Step>>> = FxHashMap::default();
         let mut g = Groups {
             rep: vec![],
             weight: vec![],
             of: Vec::with_capacity(machines.len()),
         };
         for (i, m) in machines.iter().enumerate() {
-            let key = fingerprint(m, names).unwrap_or_else(|| vec![Part::Unique(i)]);
+            let own;
+            let plan = match shape {
+                Some(s) => plans.entry(s[i]).or_insert_with(|| plan(m, names)),
+                None => {
+                    own = plan(m, names);
+                    &own
+                }
+            };
+            let key = match plan.as_deref() {
+                Some(p) => fill(p, m),
+                None => vec![Part::Unique(i)],
+            };
             g.add(&mut index, &key, i);
         }
         g
@@ -179,13 +182,39 @@ fn reads(e: &Expr, sides: &Sides, out: &mut BTreeSet<String>, depth: u32) -> boo
     }
 }
 
+/// A fingerprint's parts as a machine's shape decides them: fixed, or the
+/// hash of the literal at a position (which differs between machines).
+#[derive(Clone, Debug)]
+enum Step {
+    Fixed(Part),
+    Literal(u32),
+}
+
+/// The fingerprint of `ad`: the parts of its [`plan`] filled in.
+fn fill(plan: &[Step], ad: &ClassAd) -> Vec<Part> {
+    plan.iter()
+        .map(|s| match s {
+            Step::Fixed(p) => p.clone(),
+            Step::Literal(i) => Part::Hash(hash_of(ad.at(*i).1)),
+        })
+        .collect()
+}
+
 /// The requirements' structure plus, for every own attribute they reach
 /// (transitively), whether it is defined and its definition's structure.
 /// `None` when the requirements could read the ad in ways names do not
 /// show (whole-ad references, `eval()`).
-fn fingerprint(ad: &ClassAd, names: &[&str]) -> Option<Vec<Part>> {
-    let req = names.iter().find_map(|n| ad.get(n))?;
-    let mut parts = vec![Part::Hash(hash_of(req))];
+fn plan(ad: &ClassAd, names: &[&str]) -> Option<Vec<Step>> {
+    let part = |i: u32| {
+        let def = ad.at(i).1;
+        match def.kind {
+            ExprKind::Literal(_) => Step::Literal(i),
+            _ => Step::Fixed(Part::Hash(hash_of(def))),
+        }
+    };
+    let r = names.iter().find_map(|n| ad.position(n))?;
+    let req = ad.at(r).1;
+    let mut parts = vec![part(r)];
     let mut seen: Vec<Arc<str>> = vec![];
     let mut todo: Vec<Arc<str>> = vec![];
     if !collect_names(req, &mut todo, 0) {
@@ -196,11 +225,11 @@ fn fingerprint(ad: &ClassAd, names: &[&str]) -> Option<Vec<Part>> {
             continue;
         }
         seen.push(k.clone());
-        match ad.get(&k) {
-            None => parts.push(Part::Absent),
-            Some(def) => {
-                parts.push(Part::Hash(hash_of(def)));
-                if !collect_names(def, &mut todo, 0) {
+        match ad.position(&k) {
+            None => parts.push(Step::Fixed(Part::Absent)),
+            Some(i) => {
+                parts.push(part(i));
+                if !collect_names(ad.at(i).1, &mut todo, 0) {
                     return None;
                 }
             }

@@ -23,6 +23,7 @@ pub mod steps;
 pub mod suggest;
 pub mod summary;
 pub mod table;
+pub mod tabled;
 pub mod view;
 
 use std::collections::BTreeSet;
@@ -235,15 +236,18 @@ pub fn analyze_compiled(
             Dnf::default()
         }
     };
-    let groups = match groups::other_reads(&spec, &sides) {
-        Some(keys) => Groups::by_values(machines, &keys),
+    let (groups, tabled) = match groups::other_reads(&spec, &sides) {
+        Some(keys) => {
+            let (g, t) = tabled::by_values(machines, &keys);
+            (g, Some(t))
+        }
         None => {
             notes.push(
                 "the requirements can read any machine attribute (a whole-ad reference or eval()), \
                  so every machine is evaluated separately"
                     .into(),
             );
-            Groups::singletons(machines.len())
+            (Groups::singletons(machines.len()), None)
         }
     };
     phase(1)?;
@@ -257,7 +261,14 @@ pub fn analyze_compiled(
         let mut ix = vec![];
         for a in clause {
             let i = *column_of.entry(a.text.as_str()).or_insert_with(|| {
-                columns.push(table::column(a, job, machines, &groups, &mut ev));
+                columns.push(table::column(
+                    a,
+                    job,
+                    machines,
+                    &groups,
+                    tabled.as_ref(),
+                    &mut ev,
+                ));
                 columns.len() - 1
             });
             ix.push(i);
@@ -357,6 +368,19 @@ pub fn analyze_compiled(
     }
 
     phase(2)?;
+    // Without the caller's compiled machines, the machines' own requirements
+    // (summary, job changes) still run compiled: one compilation per policy
+    // shape (`compiled::template`), as the evaluator answers.
+    let pool: Vec<crate::compiled::CompiledAd>;
+    let pool_compiled: Compiled;
+    let compiled = match compiled {
+        None if !accepted.is_clear() => {
+            pool = crate::compiled::compile_pool(machines, o.eval, DEFAULT_REQUIREMENTS);
+            pool_compiled = Compiled { machines: &pool };
+            Some(&pool_compiled)
+        }
+        c => c,
+    };
     let missing_attributes = missing(&dnf, machines);
     let (summary, by_machine, rejects_job) =
         summary::summarize(job, machines, compiled, &groups, &accepted, o.eval);
@@ -380,6 +404,7 @@ pub fn analyze_compiled(
             job,
             machines,
             groups: &groups,
+            tabled: tabled.as_ref(),
             clause_exprs: &clause_exprs,
             clause_truth: &clause_truth,
             current,
@@ -427,28 +452,23 @@ pub fn analyze_compiled(
     // Steps count sub-expressions the whole may short-circuit past
     // (`error || TARGET.Memory > 100` specializes to error): their groups
     // also tell apart what each part reads.
-    let step_groups = match step_reads(&req, job, o.eval, &sides) {
-        Some(keys) if groups::other_reads(&spec, &sides).is_some_and(|k| k == keys) => {
-            groups.clone()
-        }
-        Some(keys) => Groups::by_values(machines, &keys),
-        None => Groups::singletons(machines.len()),
+    let step_opts = steps::StepOptions {
+        prune: !o.all_steps,
+        opts: o.eval,
     };
-    let targets: Vec<(Arc<ClassAd>, u64)> = step_groups
-        .rep
-        .iter()
-        .zip(&step_groups.weight)
-        .map(|(&m, &w)| (machines[m].clone(), w))
-        .collect();
-    let steps = steps::steps(
-        &req,
-        job,
-        &targets,
-        &steps::StepOptions {
-            prune: !o.all_steps,
-            opts: o.eval,
-        },
-    );
+    let steps = match step_reads(&req, job, o.eval, &sides) {
+        Some(keys) if groups::other_reads(&spec, &sides).is_some_and(|k| k == keys) => {
+            steps::steps_grouped(&req, job, machines, &groups, tabled.as_ref(), &step_opts)
+        }
+        Some(keys) => {
+            let (g, t) = tabled::by_values(machines, &keys);
+            steps::steps_grouped(&req, job, machines, &g, Some(&t), &step_opts)
+        }
+        None => {
+            let g = Groups::singletons(machines.len());
+            steps::steps_grouped(&req, job, machines, &g, None, &step_opts)
+        }
+    };
     if machines.is_empty() {
         notes.push("the pool is empty: there is nothing to match against".into());
     }

@@ -67,7 +67,7 @@ pub fn job_changes(
     if rejecting.is_empty() {
         return vec![];
     }
-    let r = rectangles(job, machines, rejecting, opts, notes);
+    let r = rectangles_compiled(job, machines, compiled, rejecting, opts, notes);
     *lacking = r.lacking;
     let (rects, mut numbers) = (r.rects, r.numbers);
     if rects.is_empty() {
@@ -140,23 +140,25 @@ pub fn job_changes(
             Some((mc, cj, oj)) => mc[i].accepts(if original { oj } else { cj }, ev),
             None => accepts(ev, &machines[i], which, DEFAULT_REQUIREMENTS),
         };
-        let after: Vec<usize> = (0..machines.len())
-            .filter(|&i| machine_accepts(&mut ev, i, &changed, false))
-            .collect();
-        let matches = after.len() as u64;
-        // The changed job's own requirements may read what changed
-        // (`TARGET.VirtualMemory > ImageSize`): both ways, evaluated.
-        let mutual = after
-            .iter()
-            .filter(|&&i| match &jobs_compiled {
+        // One pass: a machine's three answers while its ad is in cache.
+        let (mut matches, mut mutual) = (0u64, 0u64);
+        let mut gained: Vec<usize> = vec![];
+        for i in 0..machines.len() {
+            if !machine_accepts(&mut ev, i, &changed, false) {
+                continue;
+            }
+            matches += 1;
+            // The changed job's own requirements may read what changed
+            // (`TARGET.VirtualMemory > ImageSize`): both ways, evaluated.
+            let both = match &jobs_compiled {
                 Some((mc, cj, _)) => cj.accepts(&mc[i], &mut ev),
                 None => accepts(&mut ev, &changed, &machines[i], DEFAULT_REQUIREMENTS),
-            })
-            .count() as u64;
-        let gained: Vec<usize> = after
-            .into_iter()
-            .filter(|&i| !machine_accepts(&mut ev, i, job, true))
-            .collect();
+            };
+            mutual += both as u64;
+            if !machine_accepts(&mut ev, i, job, true) {
+                gained.push(i);
+            }
+        }
         if gained.is_empty() {
             continue;
         }
@@ -208,8 +210,23 @@ pub fn rectangles(
     opts: EvalOptions,
     notes: &mut Vec<String>,
 ) -> Rectangles {
+    rectangles_compiled(job, machines, None, which, opts, notes)
+}
+
+/// [`rectangles`] with the machines also compiled (their shapes spare
+/// walking each one's requirements to group them).
+pub fn rectangles_compiled(
+    job: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    compiled: Option<&super::Compiled>,
+    which: &[usize],
+    opts: EvalOptions,
+    notes: &mut Vec<String>,
+) -> Rectangles {
     let subset: Vec<Arc<ClassAd>> = which.iter().map(|&i| machines[i].clone()).collect();
-    let shapes = Groups::by_requirements(&subset, DEFAULT_REQUIREMENTS);
+    let shape: Option<Vec<usize>> =
+        compiled.map(|c| which.iter().map(|&i| c.machines[i].shape()).collect());
+    let shapes = Groups::by_requirements_shaped(&subset, DEFAULT_REQUIREMENTS, shape.as_deref());
     let mut index: std::collections::HashMap<String, usize> = Default::default();
     let mut weight: Vec<u64> = vec![];
     let mut rects = vec![];

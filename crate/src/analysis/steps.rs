@@ -115,6 +115,37 @@ pub fn steps_inlined(
     o: &StepOptions,
     inline: &[&str],
 ) -> Vec<Step> {
+    let target = |i: usize| (&targets[i].0, targets[i].1);
+    count(requirements, my, targets.len(), &target, None, o, inline)
+}
+
+/// [`steps`] over a pool's groups (each group's representative, weighted
+/// by its size), taking the values of attributes `tabled` holds from there
+/// rather than looking them up in each ad again.
+pub fn steps_grouped(
+    requirements: &Expr,
+    my: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    groups: &super::groups::Groups,
+    tabled: Option<&super::tabled::Tabled>,
+    o: &StepOptions,
+) -> Vec<Step> {
+    let target = |g: usize| (&machines[groups.rep[g]], groups.weight[g]);
+    count(requirements, my, groups.len(), &target, tabled, o, &[])
+}
+
+/// The steps counted over `n` targets (`target(i)`: the ad and its weight;
+/// `tabled`, when given, has the targets' cells).
+fn count<'t>(
+    requirements: &Expr,
+    my: &Arc<ClassAd>,
+    n_targets: usize,
+    target: &dyn Fn(usize) -> (&'t Arc<ClassAd>, u64),
+    tabled: Option<&super::tabled::Tabled>,
+    o: &StepOptions,
+    inline: &[&str],
+) -> Vec<Step> {
+    use super::tabled::Cell;
     let mut b = Builder {
         my: my.as_ref(),
         mode: o.opts.mode,
@@ -125,11 +156,14 @@ pub fn steps_inlined(
     b.build(requirements, 0);
     let nodes = b.nodes;
     let n = nodes.len();
-    let total = targets.iter().fold(0u64, |s, (_, w)| s.saturating_add(*w));
+    let total = (0..n_targets).fold(0u64, |s, t| s.saturating_add(target(t).1));
     let mut ev = Evaluator::new(o.opts);
     let mut vals = vec![Value::Undefined; n];
     // Target-free steps: one evaluation (any target gives the same value).
-    ev.set_ads(Some(my.clone()), targets.first().map(|t| t.0.clone()));
+    ev.set_ads(
+        Some(my.clone()),
+        (n_targets > 0).then(|| target(0).0.clone()),
+    );
     for i in 0..n {
         if !nodes[i].target {
             vals[i] = value_of(&nodes[i], &vals, &mut ev);
@@ -156,24 +190,42 @@ pub fn steps_inlined(
             super::predicate::as_predicate(&crate::specialize::specialize(x.expr, &ctx), &sides)
         })
         .collect();
+    let cells: Vec<Option<&[Cell]>> = fast
+        .iter()
+        .map(|p| tabled.zip(p.as_ref()).and_then(|(t, p)| t.column(&p.key)))
+        .collect();
     let mut matched = vec![0u64; n];
     if nodes.iter().any(|x| x.target) {
-        for (t, w) in targets {
-            ev.set_ads(Some(my.clone()), Some(t.clone()));
+        for k in 0..n_targets {
+            let (t, w) = target(k);
+            // The evaluator is pointed at the target only when some step
+            // needs it (most leaves are worked out on a value).
+            let mut set = false;
             for i in 0..n {
                 if nodes[i].target {
                     let quick = fast[i]
                         .as_ref()
-                        .and_then(|p| match t.position_name(&p.name) {
-                            None => Some(p.apply(&Value::Undefined)),
-                            Some(k) => t.at(k).1.as_literal().map(|v| p.apply(v)),
+                        .and_then(|p| match cells[i].map(|c| &c[k]) {
+                            Some(Cell::Absent) => Some(p.apply(&Value::Undefined)),
+                            Some(Cell::Literal(v)) => Some(p.apply(v)),
+                            Some(Cell::Computed) => None,
+                            None => match t.position_name(&p.name) {
+                                None => Some(p.apply(&Value::Undefined)),
+                                Some(k) => t.at(k).1.as_literal().map(|v| p.apply(v)),
+                            },
                         });
                     vals[i] = match quick {
                         Some(v) => v,
-                        None => value_of(&nodes[i], &vals, &mut ev),
+                        None => {
+                            if !set {
+                                ev.set_ads(Some(my.clone()), Some(t.clone()));
+                                set = true;
+                            }
+                            value_of(&nodes[i], &vals, &mut ev)
+                        }
                     };
                     if ops::truth(&vals[i]) == Truth::True {
-                        matched[i] = matched[i].saturating_add(*w);
+                        matched[i] = matched[i].saturating_add(w);
                     }
                 }
             }

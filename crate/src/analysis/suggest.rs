@@ -10,6 +10,7 @@
 //! whole requirements, parsed back, and evaluated over the pool: the count
 //! reported is that evaluation's. Nothing that gains no machine is shown.
 
+use std::borrow::Cow;
 use std::sync::Arc;
 
 use fixedbitset::FixedBitSet;
@@ -18,6 +19,7 @@ use serde::Serialize;
 use super::groups::Groups;
 use super::predicate::{conjunction, disjunction, Atom};
 use super::table::{all_of, truth_of};
+use super::tabled::Cell;
 use crate::ast::{BinaryOp, ClassAd, Expr, ExprKind};
 use crate::eval::ops::{truth, Truth};
 use crate::eval::{EvalOptions, Evaluator};
@@ -70,6 +72,8 @@ pub struct Context<'a> {
     pub job: &'a Arc<ClassAd>,
     pub machines: &'a [Arc<ClassAd>],
     pub groups: &'a Groups,
+    /// The groups' values of the attributes read (when grouped by them).
+    pub tabled: Option<&'a super::tabled::Tabled>,
     /// Every clause as an expression (for rewriting the whole requirements).
     pub clause_exprs: &'a [Expr],
     /// Truth of every clause over the groups.
@@ -120,14 +124,15 @@ pub fn suggest(ctx: &Context, clauses: &[ClauseInput]) -> Vec<Suggestion> {
 
 /// The machines' values of the clause's predicate attributes, per group,
 /// and each numeric attribute's range over the pool.
-struct ValueTable {
-    /// [atom][group]
-    values: Vec<Vec<Value>>,
+struct ValueTable<'a> {
+    /// [atom][group]; literals borrowed from the tabled values (no string
+    /// is copied per machine).
+    values: Vec<Vec<Cow<'a, Value>>>,
     range: Vec<f64>,
 }
 
-impl ValueTable {
-    fn new(ctx: &Context, c: &ClauseInput, ev: &mut Evaluator) -> ValueTable {
+impl<'a> ValueTable<'a> {
+    fn new(ctx: &Context<'a>, c: &ClauseInput, ev: &mut Evaluator) -> ValueTable<'a> {
         let mut values = vec![];
         let mut range = vec![];
         for a in c.atoms {
@@ -136,13 +141,24 @@ impl ValueTable {
                 range.push(1.0);
                 continue;
             };
-            let col: Vec<Value> = ctx
+            let cells = super::table::cells_of(a, ctx.tabled);
+            let col: Vec<Cow<Value>> = ctx
                 .groups
                 .rep
                 .iter()
-                .map(|&m| super::table::machine_value(&ctx.machines[m], ctx.job, &p.key, ev))
+                .enumerate()
+                .map(|(g, &m)| match cells.map(|c| &c[g]) {
+                    Some(Cell::Absent) => Cow::Owned(Value::Undefined),
+                    Some(Cell::Literal(v)) => Cow::Borrowed(v),
+                    _ => Cow::Owned(super::table::machine_value(
+                        &ctx.machines[m],
+                        ctx.job,
+                        &p.key,
+                        ev,
+                    )),
+                })
                 .collect();
-            let nums = col.iter().filter_map(number);
+            let nums = col.iter().filter_map(|v| number(v));
             let (lo, hi) = nums.fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), x| {
                 (l.min(x), h.max(x))
             });
@@ -162,7 +178,14 @@ fn number(v: &Value) -> Option<f64> {
 /// The new literal for a predicate so that a machine with value `v`
 /// satisfies it, or `None` when the predicate can only be removed.
 fn modified_literal(atom: &Atom, v: &Value) -> Option<Value> {
-    let p = atom.predicate.as_ref()?;
+    modifiable(atom, v).then(|| v.clone())
+}
+
+/// Whether [`modified_literal`] gives one (without copying it).
+fn modifiable(atom: &Atom, v: &Value) -> bool {
+    let Some(p) = atom.predicate.as_ref() else {
+        return false;
+    };
     use BinaryOp::*;
     let same_type = matches!(
         (&p.literal, v),
@@ -172,14 +195,23 @@ fn modified_literal(atom: &Atom, v: &Value) -> Option<Value> {
         ) | (Value::Str(_), Value::Str(_))
             | (Value::Bool(_), Value::Bool(_))
     );
-    if !same_type {
-        return None;
-    }
-    match p.op {
-        Eq | MetaEq | Is => Some(v.clone()),
-        Lt | Le | Gt | Ge if number(v).is_some() => Some(v.clone()),
-        _ => None,
-    }
+    same_type
+        && match p.op {
+            Eq | MetaEq | Is => true,
+            Lt | Le | Gt | Ge => number(v).is_some(),
+            _ => false,
+        }
+}
+
+/// The members of a set of predicates, in order, without allocating.
+fn each(mut mask: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let j = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            j
+        })
+    })
 }
 
 /// The atom rewritten with a new literal (strict bounds become inclusive).
@@ -251,12 +283,15 @@ fn candidates(ctx: &Context, c: &ClauseInput, vt: &ValueTable) -> (Vec<Candidate
         }
     }
     // M2: the nearest machines.
+    // Per group, as `change_for` would give it, without copying values.
     let distance = |g: usize| -> f64 {
-        super::lattice::members(fail[g])
-            .into_iter()
+        each(fail[g])
             .map(|j| {
-                let (_, lit) = change_for(g, j);
-                match (lit.as_ref().and_then(number), c.atoms[j].predicate.as_ref()) {
+                let lit = vt.values[j]
+                    .get(g)
+                    .filter(|v| modifiable(&c.atoms[j], v))
+                    .and_then(|v| number(v));
+                match (lit, c.atoms[j].predicate.as_ref()) {
                     (Some(new), Some(p)) => match number(&p.literal) {
                         Some(old) => (old - new).abs() / vt.range[j],
                         None => 1.0,
@@ -399,9 +434,11 @@ fn count_parsed(ctx: &Context, parsed: &Expr, ev: &mut Evaluator) -> FixedBitSet
             }
         }
         for a in new {
+            let cells = super::table::cells_of(a, ctx.tabled);
             let mut keep = FixedBitSet::with_capacity(n);
             for g in holds.ones() {
-                let v = super::table::atom_value(a, ctx.job, &ctx.machines[ctx.groups.rep[g]], ev);
+                let machine = &ctx.machines[ctx.groups.rep[g]];
+                let v = super::table::atom_value_in(a, cells.map(|c| &c[g]), ctx.job, machine, ev);
                 match truth(&v) {
                     Truth::True => keep.insert(g),
                     Truth::Error => uncertain.insert(g),

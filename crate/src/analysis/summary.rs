@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use fixedbitset::FixedBitSet;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use super::groups::Groups;
@@ -92,40 +92,46 @@ fn busy(m: &Arc<ClassAd>, job: &Arc<ClassAd>, ev: &mut Evaluator) -> bool {
         && !super::table::machine_value(m, job, "RemoteUser", ev).is_undefined()
 }
 
-fn by_machine(machines: &[Arc<ClassAd>], category: &[u8]) -> Option<MachineCounts> {
+fn by_machine<'a>(machines: &'a [Arc<ClassAd>], category: &[u8]) -> Option<MachineCounts> {
     let key = crate::ast::Name::new("Machine");
+    let mut guess = u32::MAX;
     // Host names as HTCondor advertises them (exact text); a slot without
-    // one is a machine of its own.
-    let name = |m: &ClassAd| -> Option<Arc<str>> {
-        match m.at(m.position_name(&key)?).1.as_literal()? {
-            Value::Str(s) => Some(s.clone()),
+    // one is a machine of its own (so is every slot when none has one).
+    let mut name = |m: &'a ClassAd| -> Option<&'a str> {
+        let p = super::tabled::find(m, &key, &mut guess)?;
+        match m.at(p).1.as_literal()? {
+            Value::Str(s) => Some(s),
             _ => None,
         }
     };
-    if !machines.iter().any(|m| name(m).is_some()) {
-        return None;
-    }
-    let mut ids: FxHashMap<Arc<str>, u32> = FxHashMap::default();
-    let mut sets: [FxHashSet<u32>; 5] = Default::default();
+    // Dense ids (a slot without a name gets one of its own); per id, the
+    // categories its slots fall in, as bits.
+    let mut ids: FxHashMap<&str, u32> =
+        FxHashMap::with_capacity_and_hasher(machines.len(), Default::default());
+    let mut seen: Vec<u8> = Vec::with_capacity(machines.len());
     for (i, m) in machines.iter().enumerate() {
-        let next = ids.len() as u32;
-        let n = match name(m) {
-            Some(s) => *ids.entry(s).or_insert(next),
-            None => u32::MAX - i as u32,
-        };
-        sets[category[i] as usize + 1].insert(n);
-        sets[0].insert(n);
+        let id = match name(m) {
+            Some(s) => {
+                let next = seen.len() as u32;
+                *ids.entry(s).or_insert(next)
+            }
+            None => seen.len() as u32,
+        } as usize;
+        if id == seen.len() {
+            seen.push(0);
+        }
+        seen[id] |= 1 << category[i];
     }
     // One slot per machine: the per-machine counts say nothing new.
-    if sets[0].len() == machines.len() {
+    if seen.len() == machines.len() {
         return None;
     }
-    let c = |i: usize| sets[i].len() as u64;
+    let count = |c: u8| seen.iter().filter(|&&b| b >> c & 1 == 1).count() as u64;
     Some(MachineCounts {
-        machines: c(0),
-        rejected_by_job: c(1),
-        reject_job: c(2),
-        match_but_busy: c(3),
-        matched: c(4),
+        machines: seen.len() as u64,
+        rejected_by_job: count(0),
+        reject_job: count(1),
+        match_but_busy: count(2),
+        matched: count(3),
     })
 }

@@ -7,6 +7,7 @@ use fixedbitset::FixedBitSet;
 
 use super::groups::Groups;
 use super::predicate::Atom;
+use super::tabled::{Cell, Tabled};
 use crate::ast::ClassAd;
 use crate::eval::ops::{truth, Truth};
 use crate::eval::Evaluator;
@@ -45,11 +46,36 @@ pub fn atom_value(
     ev.eval_expr(&atom.expr)
 }
 
+/// [`atom_value`] given the machine's tabled definition of the predicate's
+/// attribute (`None`: not tabled, look it up).
+pub fn atom_value_in(
+    atom: &Atom,
+    cell: Option<&Cell>,
+    job: &Arc<ClassAd>,
+    machine: &Arc<ClassAd>,
+    ev: &mut Evaluator,
+) -> Value {
+    if let (Some(p), Some(c)) = (&atom.predicate, cell) {
+        match c {
+            Cell::Absent => return p.apply(&Value::Undefined),
+            Cell::Literal(v) => return p.apply(v),
+            Cell::Computed => {}
+        }
+    }
+    atom_value(atom, job, machine, ev)
+}
+
+/// The groups' tabled definitions of an atom's predicate attribute.
+pub fn cells_of<'t>(atom: &Atom, tabled: Option<&'t Tabled>) -> Option<&'t [Cell]> {
+    tabled?.column(&atom.predicate.as_ref()?.key)
+}
+
 pub fn column(
     atom: &Atom,
     job: &Arc<ClassAd>,
     machines: &[Arc<ClassAd>],
     groups: &Groups,
+    tabled: Option<&Tabled>,
     ev: &mut Evaluator,
 ) -> Column {
     let mut c = Column {
@@ -60,18 +86,24 @@ pub fn column(
     // operand that is NaN makes the group one to evaluate as written.
     let is_nan = |v: &Value| matches!(v, Value::Real(r) if r.is_nan());
     let nan_literal = atom.predicate.as_ref().is_some_and(|p| is_nan(&p.literal));
+    let cells = cells_of(atom, tabled);
     for (g, &m) in groups.rep.iter().enumerate() {
-        match truth(&atom_value(atom, job, &machines[m], ev)) {
+        let cell = cells.map(|c| &c[g]);
+        match truth(&atom_value_in(atom, cell, job, &machines[m], ev)) {
             Truth::True => c.truth.insert(g),
             Truth::Error => c.error.insert(g),
             _ => {}
         }
-        let nan_operand = atom.predicate.as_ref().is_some_and(|p| {
-            let m = &machines[m];
-            m.position_name(&p.name)
-                .and_then(|i| m.at(i).1.as_literal())
-                .is_some_and(is_nan)
-        });
+        let nan_operand = match cell {
+            Some(Cell::Literal(v)) => is_nan(v),
+            Some(_) => false,
+            None => atom.predicate.as_ref().is_some_and(|p| {
+                let m = &machines[m];
+                m.position_name(&p.name)
+                    .and_then(|i| m.at(i).1.as_literal())
+                    .is_some_and(is_nan)
+            }),
+        };
         if nan_literal || nan_operand {
             c.error.insert(g);
         }

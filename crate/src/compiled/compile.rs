@@ -21,6 +21,9 @@ pub(super) struct Compiler<'a> {
     ad: &'a ClassAd,
     opts: EvalOptions,
     slots: Vec<Slot>,
+    /// Templates: the positions of the literal attributes read, each a
+    /// [`Node::Param`] (its index here) instead of a constant.
+    params: Option<Vec<u32>>,
 }
 
 impl<'a> Compiler<'a> {
@@ -29,6 +32,17 @@ impl<'a> Compiler<'a> {
             ad,
             opts,
             slots: vec![Slot::Todo; ad.len()],
+            params: None,
+        }
+    }
+
+    /// A compiler for a template: the ad's literal attributes are read
+    /// from whichever ad of its shape is evaluated (nothing folds on them).
+    /// [`Compiler::params`] then lists them.
+    pub(super) fn template(ad: &'a ClassAd, opts: EvalOptions) -> Compiler<'a> {
+        Compiler {
+            params: Some(vec![]),
+            ..Compiler::new(ad, opts)
         }
     }
 
@@ -48,6 +62,7 @@ impl<'a> Compiler<'a> {
                     None => Slot::Todo,
                 })
                 .collect(),
+            params: None,
         }
     }
 
@@ -67,10 +82,22 @@ impl<'a> Compiler<'a> {
         (node, size)
     }
 
+    /// The positions a template's [`Node::Param`]s stand for.
+    pub(super) fn params(&self) -> &[u32] {
+        self.params.as_deref().unwrap_or(&[])
+    }
+
     /// A reference to the ad's own attribute `i`.
     fn own(&mut self, i: u32) -> (Node, usize) {
         let e = self.ad.at(i).1;
         if let ExprKind::Literal(_) = e.kind {
+            if let Some(params) = &mut self.params {
+                let k = params.iter().position(|&p| p == i).unwrap_or_else(|| {
+                    params.push(i);
+                    params.len() - 1
+                });
+                return (Node::Param(k as u32), 1);
+            }
             return (Node::Const(literal_value(&e.kind)), 1);
         }
         let (n, size) = self.attr(i);
@@ -325,7 +352,8 @@ fn run_pure(node: &Node) -> Option<Value> {
 thread_local! {
     static EMPTY: Arc<CompiledAd> = Arc::new(CompiledAd {
         ad: Arc::new(ClassAd::new()),
-        attrs: Vec::new(),
+        attrs: Arc::new([]),
+        params: Box::new([]),
         requirements: None,
         mode: Mode::HTCondor,
     });

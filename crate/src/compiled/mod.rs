@@ -23,6 +23,7 @@
 mod columns;
 mod compile;
 mod run;
+mod template;
 
 use std::sync::Arc;
 
@@ -32,6 +33,7 @@ use crate::value::Value;
 pub use columns::{Columns, Prefilter};
 use compile::Compiler;
 use run::{run, truth};
+pub use template::compile_pool;
 
 /// A compiled expression.
 #[derive(Clone, Debug)]
@@ -62,6 +64,10 @@ enum Node {
     /// An attribute of the ad itself that does not fold (shared, not
     /// copied, by every reference to it).
     Own(Arc<Node>),
+    /// A literal attribute of the ad itself, the ad's `params[i]`:
+    /// templates (`template`) leave literals as parameters so that ads
+    /// differing only in them share a compilation.
+    Param(u32),
     /// Beyond the compiled form: the evaluator must do it.
     Bail,
 }
@@ -120,11 +126,15 @@ const MAX_HOPS: u32 = 64;
 /// An ad with every attribute compiled against itself.
 pub struct CompiledAd {
     pub ad: Arc<ClassAd>,
-    /// Per attribute position: `None` for a literal value.
-    attrs: Vec<Option<Arc<Node>>>,
+    /// Per attribute position: `None` for a literal value (shared by the
+    /// ads of one template).
+    attrs: Arc<[Option<Arc<Node>>]>,
     /// Position of the requirements attribute.
     requirements: Option<u32>,
     mode: Mode,
+    /// A template's parameters: this ad's values of them, copied out of
+    /// the ad (as `literal_value` gives them) so runs read one small block.
+    params: Box<[Value]>,
 }
 
 impl std::fmt::Debug for CompiledAd {
@@ -138,20 +148,13 @@ impl CompiledAd {
     /// the ad lacks are looked up); `requirements` names the attribute that
     /// states its requirements, the first the ad defines.
     pub fn new(ad: Arc<ClassAd>, opts: EvalOptions, requirements: &[&str]) -> CompiledAd {
-        let mut c = Compiler::new(&ad, opts);
-        let mut attrs = Vec::with_capacity(ad.len());
-        for i in 0..ad.len() as u32 {
-            if matches!(ad.at(i).1.kind, ExprKind::Literal(_)) {
-                attrs.push(None);
-            } else {
-                attrs.push(Some(c.attr(i).0));
-            }
-        }
+        let attrs = compile_attrs(&mut Compiler::new(&ad, opts), &ad);
         CompiledAd {
             requirements: requirements.iter().find_map(|n| ad.position(n)),
             ad,
             attrs,
             mode: opts.mode,
+            params: Box::new([]),
         }
     }
 
@@ -204,12 +207,19 @@ impl CompiledAd {
         })
     }
 
+    /// An id shared by ads compiled as one shape (`compile_pool`): same
+    /// attribute names in the same order, literals at the same positions,
+    /// the same expressions elsewhere. Other ads' ids are their own.
+    pub fn shape(&self) -> usize {
+        Arc::as_ptr(&self.attrs) as *const () as usize
+    }
+
     /// Whether the requirements compiled whole: no part of them is left
     /// to the evaluator (which would answer the same, only slower).
     pub fn requirements_compiled(&self) -> bool {
         fn whole(n: &Node) -> bool {
             match n {
-                Node::Const(_) | Node::Other(_) | Node::CmpOther { .. } => true,
+                Node::Const(_) | Node::Other(_) | Node::CmpOther { .. } | Node::Param(_) => true,
                 Node::Unary(_, a) | Node::IsKind(_, a) => whole(a),
                 Node::Binary(_, a, b) | Node::Elvis(a, b) => whole(a) && whole(b),
                 Node::Cond(c, a, b) => whole(c) && whole(a) && whole(b),
@@ -223,6 +233,13 @@ impl CompiledAd {
             None => true,
         }
     }
+}
+
+/// Every attribute of `ad` compiled (`None` for a literal).
+fn compile_attrs(c: &mut Compiler, ad: &ClassAd) -> Arc<[Option<Arc<Node>>]> {
+    (0..ad.len() as u32)
+        .map(|i| (!matches!(ad.at(i).1.kind, ExprKind::Literal(_))).then(|| c.attr(i).0))
+        .collect()
 }
 
 /// An expression from outside the ads (a docking-vector component, say)

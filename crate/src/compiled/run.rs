@@ -84,6 +84,7 @@ fn run_ref<'a>(
             Truth::Error => Value::Error,
         }),
         Node::Own(n) => run_ref(n, me, other, ev, hops)?,
+        Node::Param(i) => R::B(me.params.get(*i as usize)?),
         Node::Unary(op, a) => R::O(ops::unary(*op, run(a, me, other, ev, hops)?)),
         Node::Binary(op, a, b) => {
             let l = run_ref(a, me, other, ev, hops)?;
