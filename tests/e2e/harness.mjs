@@ -114,7 +114,14 @@ export async function launch() {
  * Open a page and collect what would be a problem: console errors, uncaught
  * exceptions (page and workers), failed requests and HTTP errors.
  */
-export async function openPage(context) {
+export async function openPage(context, { intro = false } = {}) {
+  // The first-visit introduction is tested on its own; elsewhere it is
+  // dismissed already, so the views sit where the tests expect them.
+  if (!intro) {
+    await context.addInitScript(() => {
+      try { localStorage.setItem('classad-playground/intro-seen', '1'); } catch { /* no storage */ }
+    });
+  }
   const page = await context.newPage();
   const problems = [];
   page.on('console', (m) => {

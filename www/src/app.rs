@@ -15,6 +15,7 @@ use crate::components::{
     gallery::Gallery,
     gang_view::GangView,
     header::Header,
+    intro::Intro,
     match_bar::{MatchPools, PoolSide},
     match_matrix::MatchMatrix,
     negotiation::NegotiationView,
@@ -438,6 +439,27 @@ pub fn App() -> Html {
     // Set-aside work: the newest comes back from the banner; any of the
     // kept ones from the header's list (after a reload too).
     let aside = use_state(crate::storage::set_aside_list);
+    // The introduction: on a first visit, and from the header's "?".
+    let intro = use_state(|| !crate::storage::intro_seen());
+    let on_help = {
+        let intro = intro.clone();
+        Callback::from(move |_| intro.set(true))
+    };
+    let close_intro = {
+        let intro = intro.clone();
+        Callback::from(move |_| {
+            crate::storage::set_intro_seen();
+            intro.set(false);
+        })
+    };
+    let intro_open = {
+        let (intro, on_open) = (intro.clone(), on_open.clone());
+        Callback::from(move |s: AppState| {
+            crate::storage::set_intro_seen();
+            intro.set(false);
+            on_open.emit(s);
+        })
+    };
     let bring_back = {
         let store = store.clone();
         let can_restore = can_restore.clone();
@@ -497,7 +519,10 @@ pub fn App() -> Html {
 
     html! {
         <div class="app">
-            <Header state={state.clone()} dispatch={dispatch.clone()} notify={notify} on_open={on_open.clone()} save_error={(*save_error).clone()} />
+            <Header state={state.clone()} dispatch={dispatch.clone()} notify={notify} on_open={on_open.clone()} save_error={(*save_error).clone()} {on_help} />
+            if *intro {
+                <Intro on_open={intro_open} on_close={close_intro} />
+            }
             if !aside.is_empty() {
                 <SetAsideList list={(*aside).clone()} on_bring_back={bring_back.clone()} on_forget={forget_aside.clone()} />
             }

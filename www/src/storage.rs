@@ -48,6 +48,22 @@ pub fn save(state: &AppState) -> Result<(), String> {
     })
 }
 
+const INTRO_KEY: &str = "classad-playground/intro-seen";
+
+/// Whether the first-visit introduction was dismissed (kept once and for
+/// all; a browser that keeps nothing shows it every time).
+pub fn intro_seen() -> bool {
+    local()
+        .and_then(|s| s.get_item(INTRO_KEY).ok().flatten())
+        .is_some()
+}
+
+pub fn set_intro_seen() {
+    if let Some(s) = local() {
+        let _ = s.set_item(INTRO_KEY, "1");
+    }
+}
+
 /// The theme override: `Some(true)` dark, `Some(false)` light, `None` system.
 pub fn load_theme() -> Option<bool> {
     match local()?.get_item(THEME_KEY).ok()??.as_str() {

@@ -21,6 +21,8 @@ pub struct HeaderProps {
     pub on_open: Callback<AppState>,
     /// Why the last autosave failed, if it did.
     pub save_error: Option<String>,
+    /// Show the introduction again.
+    pub on_help: Callback<()>,
 }
 
 /// Apply a theme override (`None`: follow the system).
@@ -262,6 +264,8 @@ pub fn Header(props: &HeaderProps) -> Html {
     html! {
         <header class="top">
             <h1>{ "ClassAd Playground" }</h1>
+            <button id="help" class="help-button" onclick={{ let h = props.on_help.clone(); Callback::from(move |_| h.emit(())) }}
+                title="What this is and how to start: the introduction" aria-label="Help: show the introduction">{ "?" }</button>
             <nav aria-label="Views">
                 { tab(View::Evaluate, "Workbench") }
                 { tab(View::Matrix, "Matrix") }

@@ -19,6 +19,7 @@ pub mod gang_index;
 pub mod gang_steps;
 pub mod gang_view;
 pub mod header;
+pub mod intro;
 pub mod highlight;
 pub mod match_bar;
 pub mod match_matrix;
