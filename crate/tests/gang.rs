@@ -749,3 +749,87 @@ fn a_port_without_a_constraint_climbs_to_its_ads() {
         assert_eq!(lines(&r), ["r a=o2 b=o0"], "{a:?}");
     }
 }
+
+// ---- policy: root ordering expression and docking vector (§3.2.4) --------
+
+fn vector(text: &str) -> Vec<classad::Expr> {
+    match classad::parse_expr(text).unwrap().kind {
+        classad::ExprKind::List(items) => items.to_vec(),
+        _ => panic!("a list"),
+    }
+}
+
+#[test]
+fn the_docking_vector_picks_and_filters_candidates() {
+    let req = pool("fig8_requests.ads");
+    let offers = pool("fig8_offers.ads");
+    let with = |v: &str| {
+        let opts = GangOptions {
+            docking_vector: Some(vector(v)),
+            ..GangOptions::default()
+        };
+        let r = gangmatch(&req, &offers, &opts).unwrap();
+        check_gangs(&req, &offers, &r);
+        lines(&r)
+    };
+    // The thesis' example: the machine with the least (MIPS) first.
+    assert_eq!(with("{ -label.MIPS }"), ["raman Host1=m3 Host2=m2"]);
+    // Lexicographic: ties on the first component go to the second.
+    assert_eq!(with("{ 0, label.KFlops }"), ["raman Host1=m3 Host2=m2"]);
+    // `error` makes a candidate ineligible (Figure 9's "otherwise fail"):
+    // only machines over 150 MIPS, and m2's subnet mate has 100.
+    assert_eq!(with("{ label.MIPS > 150 ? 1 : error }"), ["raman -"]);
+    // An undefined component too.
+    assert_eq!(with("{ label.NoSuchAttribute }"), ["raman -"]);
+    // Implicit ports: `label` is `other`.
+    let r = ads(&["[ Name = \"j\"; Requirements = other.x > 0 ]"]);
+    let o = ads(&[
+        "[ Name = \"small\"; x = 1; Requirements = true ]",
+        "[ Name = \"big\"; x = 9; Requirements = true ]",
+    ]);
+    let opts = GangOptions {
+        docking_vector: Some(vector("{ label.x }")),
+        ..GangOptions::default()
+    };
+    assert_eq!(lines(&gangmatch(&r, &o, &opts).unwrap()), ["j other=big"]);
+    // The indexed algorithms are preference-free: the vector is not theirs.
+    let opts = GangOptions {
+        algorithm: Algorithm::Lr,
+        docking_vector: Some(vector("{ label.x }")),
+        ..GangOptions::default()
+    };
+    assert_eq!(lines(&gangmatch(&r, &o, &opts).unwrap()), ["j other=small"]);
+}
+
+#[test]
+fn the_root_ordering_expression_sequences_the_requests() {
+    let req = ads(&[
+        "[ Name = \"low\"; Priority = 1; Requirements = other.x > 0 ]",
+        "[ Name = \"high\"; Priority = 9; Requirements = other.x > 0 ]",
+        "[ Name = \"none\"; Requirements = other.x > 0 ]",
+    ]);
+    let offers = ads(&["[ Name = \"o1\"; x = 1; Requirements = true ]"]);
+    let by = |e: &str| {
+        let opts = GangOptions {
+            root_order_expr: Some(classad::parse_expr(e).unwrap()),
+            ..GangOptions::default()
+        };
+        lines(&gangmatch(&req, &offers, &opts).unwrap())
+    };
+    assert_eq!(by("Priority"), ["high other=o1", "low -", "none -"]);
+    assert_eq!(by("-Priority"), ["low other=o1", "high -", "none -"]);
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_classad"))
+        .args([
+            "gang",
+            "--root-order",
+            "1 +",
+            "--requests",
+            "x",
+            "--offers",
+            "y",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--root-order: 1:"));
+}

@@ -52,9 +52,9 @@ const FILES = {
 };
 
 /** `classad gang` lines for a gallery entry: [request, gang line or '-'] and the counters. */
-function cli(entry, algorithm, seed = 1) {
+function cli(entry, algorithm, seed = 1, extra = []) {
   const [req, off] = FILES[entry].map((f) => path.join(ROOT, f));
-  const out = execFileSync(CLI, ['gang', '--algorithm', algorithm, '--seed', String(seed), '--requests', req, '--offers', off], { encoding: 'utf8' });
+  const out = execFileSync(CLI, ['gang', '--algorithm', algorithm, '--seed', String(seed), ...extra, '--requests', req, '--offers', off], { encoding: 'utf8' });
   const lines = out.trim().split('\n');
   const counters = Object.fromEntries([...lines.pop().matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1], m[2]]));
   return { rows: lines.map((l) => { const i = l.indexOf(' '); return [l.slice(0, i), l.slice(i + 1)]; }), counters };
@@ -173,4 +173,35 @@ test('the gang view at 420 px in the dark', T, async () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 1, `no sideways scroll of the page (${overflow} px)`);
   }, { hash: '#example=001-fig8-gang', colorScheme: 'dark', viewport: { width: 420, height: 900 } });
+});
+
+test('policy: a docking vector and a root ordering expression, as the CLI applies them', T, async () => {
+  await scenario('gang-policy', async ({ page }) => {
+    await page.waitForSelector('.gang-line', { timeout: 60_000 });
+    const [req, off] = FILES['001-fig8-gang'].map((f) => path.join(ROOT, f));
+    const want = execFileSync(CLI, ['gang', '--docking-vector', '-label.MIPS', '--requests', req, '--offers', off], { encoding: 'utf8' }).split('\n')[0];
+    assert.equal(want, 'raman Host1=m3 Host2=m2');
+    await page.fill('#gang-docking-vector', '-label.MIPS');
+    await page.press('#gang-docking-vector', 'Enter');
+    await page.waitForFunction(() => document.querySelector('.gang-line')?.textContent === 'Host1=m3 Host2=m2', null, { timeout: 30_000 });
+    // A vector whose component errs for every pair leaves no eligible candidate.
+    await page.fill('#gang-docking-vector', 'label.MIPS > 150 ? 1 : error');
+    await page.press('#gang-docking-vector', 'Enter');
+    await page.waitForFunction(() => /no gang among the free offers/.test(document.querySelector('#gang-table tbody')?.textContent ?? ''), null, { timeout: 30_000 });
+    // A vector that does not parse: said where.
+    await page.fill('#gang-docking-vector', 'label.MIPS +');
+    await page.press('#gang-docking-vector', 'Enter');
+    await page.waitForFunction(() => /The run failed: docking vector: column \d+/.test(document.body.textContent), null, { timeout: 30_000 });
+    // Root order on the base workload: the CLI's order.
+    await page.fill('#gang-docking-vector', '');
+    await page.press('#gang-docking-vector', 'Enter');
+  }, { hash: '#example=001-fig8-gang' });
+  await scenario('gang-root-order', async ({ page }) => {
+    await page.waitForSelector('.gang-line', { timeout: 60_000 });
+    await page.fill('#gang-root-order', '-size(Name)');
+    await page.press('#gang-root-order', 'Enter');
+    const want = cli('001-base-workload', 'naive', 1, ['--root-order', '-size(Name)']);
+    await page.waitForFunction((first) => document.querySelector('#gang-table tbody tr td:nth-child(2)')?.textContent === first, want.rows[0][0], { timeout: 30_000 });
+    assert.deepEqual(await shownRows(page), want.rows);
+  }, { hash: '#example=001-base-workload' });
 });

@@ -121,6 +121,10 @@ pub struct GangSettings {
     /// DYNSR's random start.
     pub seed: u64,
     pub tab: GangTab,
+    /// The root ordering expression (empty: priority order).
+    pub root_order: String,
+    /// The naive search's docking vector (empty: each port's Rank).
+    pub docking_vector: String,
 }
 
 impl Default for GangSettings {
@@ -129,6 +133,8 @@ impl Default for GangSettings {
             algorithm: classad::session::GangAlgorithm::Naive,
             seed: 1,
             tab: GangTab::Gangs,
+            root_order: String::new(),
+            docking_vector: String::new(),
         }
     }
 }

@@ -186,6 +186,16 @@ enum Cmd {
         /// do (default: root order, by priority).
         #[arg(long)]
         file_order: bool,
+        /// The root ordering expression (thesis §3.2.4), evaluated with
+        /// each request as MY: the largest value first.
+        #[arg(long, value_name = "EXPR", allow_hyphen_values = true)]
+        root_order: Option<String>,
+        /// The docking vector of the naive search, e.g. `{ self.Rank,
+        /// -label.Memory }`: evaluated in the port being filled (`label` is
+        /// the candidate); the largest vector wins, a candidate whose vector
+        /// has an undefined, error or non-numeric component is not eligible.
+        #[arg(long, value_name = "VECTOR", allow_hyphen_values = true)]
+        docking_vector: Option<String>,
         #[arg(long)]
         requests: String,
         #[arg(long)]
@@ -607,6 +617,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             algorithm,
             seed,
             file_order,
+            root_order,
+            docking_vector,
             requests,
             offers,
             json,
@@ -617,12 +629,40 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     "unknown algorithm {algorithm}: expected naive, lr, rl, lrc, rlc, dyn, dyns or dynsr"
                 )
             })?;
+            let parse = |what: &str, text: &str| {
+                classad::parse_expr(text).map_err(|d| {
+                    format!(
+                        "--{what}: {}:{}: {}",
+                        d.line.max(1),
+                        d.column.max(1),
+                        d.message
+                    )
+                })
+            };
+            let root_order_expr = root_order.map(|t| parse("root-order", &t)).transpose()?;
+            let docking_vector = match docking_vector {
+                Some(t) => {
+                    let t = t.trim();
+                    let text = if t.starts_with('{') {
+                        t.to_string()
+                    } else {
+                        format!("{{ {t} }}")
+                    };
+                    match parse("docking-vector", &text)?.kind {
+                        classad::ExprKind::List(items) if !items.is_empty() => Some(items.to_vec()),
+                        _ => return Err("--docking-vector: expected a list of expressions, e.g. { self.Rank, -label.Memory }".into()),
+                    }
+                }
+                None => None,
+            };
             let (req_ads, _) = read_ads(&requests)?;
             let (offer_ads, _) = read_ads(&offers)?;
             let opts = GangOptions {
                 algorithm,
                 seed,
                 root_order: !file_order,
+                root_order_expr,
+                docking_vector,
                 ..GangOptions::default()
             };
             let result = gangmatch(&req_ads, &offer_ads, &opts).map_err(|e| e.to_string())?;

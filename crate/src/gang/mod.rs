@@ -9,6 +9,7 @@ pub mod dock;
 pub mod indexed;
 pub mod model;
 pub mod naive;
+pub mod policy;
 pub mod port_view;
 pub mod shunting;
 pub mod steps;
@@ -68,6 +69,16 @@ pub struct GangOptions {
     /// Order requests by `negotiate::root_order` (default policy) rather
     /// than file order.
     pub root_order: bool,
+    /// The root ordering expression (§3.2.4), evaluated with each request
+    /// as MY, largest first; it replaces the default root order.
+    pub root_order_expr: Option<crate::ast::Expr>,
+    /// The docking vector (§3.2.4) of the ranked naive search, evaluated in
+    /// the port being filled (`self`; `label` is the candidate): the
+    /// largest vector first, and a candidate whose vector has an undefined,
+    /// error or non-numeric component is not eligible. `None`: each port's
+    /// Rank (an undefined rank is tried last). The indexed algorithms are
+    /// preference-free, as the thesis' are.
+    pub docking_vector: Option<Vec<crate::ast::Expr>>,
     pub eval: EvalOptions,
 }
 
@@ -79,6 +90,8 @@ impl Default for GangOptions {
             max_evaluations_per_request: 1_000_000,
             max_gang_ads: 64,
             root_order: true,
+            root_order_expr: None,
+            docking_vector: None,
             eval: EvalOptions::default(),
         }
     }
@@ -356,11 +369,20 @@ pub fn gangmatch_with(
     let start = clock();
     let nr = requests.len();
     let Prepared {
-        ads,
+        mut ads,
         mut free,
         req_errors,
         offer_errors,
     } = prepare(requests, offers);
+    let vector = match (&opts.docking_vector, opts.algorithm) {
+        (Some(v), Algorithm::Naive) => {
+            for g in ads.iter_mut().filter(|g| !g.ports.is_empty()) {
+                *g = policy::with_docking_vector(g, v);
+            }
+            Some(v.len())
+        }
+        _ => None,
+    };
     let names: Vec<String> = requests
         .iter()
         .enumerate()
@@ -370,10 +392,12 @@ pub fn gangmatch_with(
     if let Some(log) = log.as_mut() {
         log.names = names.clone();
     }
-    let order = if opts.root_order {
-        crate::negotiate::root_order(requests, &crate::negotiate::NegotiationConfig::default())
-    } else {
-        (0..nr).collect()
+    let order = match (&opts.root_order_expr, opts.root_order) {
+        (Some(e), _) => policy::root_order_by(requests, e, opts.eval),
+        (None, true) => {
+            crate::negotiate::root_order(requests, &crate::negotiate::NegotiationConfig::default())
+        }
+        (None, false) => (0..nr).collect(),
     };
     let mut counters = Counters::default();
     let mut outcomes = Vec::with_capacity(nr);
@@ -434,6 +458,7 @@ pub fn gangmatch_with(
                         max_gang_ads: opts.max_gang_ads.max(1),
                         nodes: Vec::new(),
                         log: log.as_deref_mut(),
+                        vector,
                     };
                     let found = s.run(r);
                     out.evaluations = s.evaluations;

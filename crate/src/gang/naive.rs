@@ -32,7 +32,15 @@ pub struct Search<'a> {
     pub nodes: Vec<Node>,
     /// The classroom's record of the search, when one is kept.
     pub log: Option<&'a mut StepLog>,
+    /// With a docking vector: its length (its components are the ports'
+    /// `_dv_0`, `_dv_1`, … attributes, see [`super::policy`]); without one,
+    /// each port's `Rank`.
+    pub vector: Option<usize>,
 }
+
+/// A candidate's place in the order: the docking vector's values (or the
+/// port's Rank alone); `None` sorts last.
+type Key = Option<Vec<f64>>;
 
 fn rank_key(v: &Value) -> Option<f64> {
     match v {
@@ -131,7 +139,7 @@ impl<'a> Search<'a> {
         &mut self,
         n: usize,
         p: usize,
-    ) -> Result<(Vec<(usize, usize, Option<f64>, Dock)>, usize), LimitHit> {
+    ) -> Result<(Vec<(usize, usize, Key, Dock)>, usize), LimitHit> {
         let mut out = Vec::new();
         let mut tested = 0;
         if self.nodes.len() >= self.max_gang_ads {
@@ -161,34 +169,58 @@ impl<'a> Search<'a> {
                     &mut self.evaluations,
                 );
                 if d != Dock::No {
-                    let rank = if self.ads[self.nodes[n].ad].ports[p].has_rank {
-                        self.evaluations += 1;
-                        let env = build_env(self.ads, &self.nodes, false);
-                        rank_key(&eval_port_attr(
-                            &mut self.ev,
-                            &env,
-                            self.ads,
-                            &self.nodes,
-                            n,
-                            p,
-                            "Rank",
-                        ))
-                    } else {
-                        Some(0.0)
-                    };
-                    out.push((o, q, rank, d));
+                    match self.order_key(n, p) {
+                        // A vector with an undefined, error or non-numeric
+                        // component: the candidate is not eligible (§3.2.4).
+                        Err(()) => {}
+                        Ok(key) => out.push((o, q, key, d)),
+                    }
                 }
                 self.nodes.pop();
                 self.nodes[n].bindings[p] = None;
             }
         }
-        // Higher rank first, undefined last; ties keep pool order.
-        out.sort_by(|a, b| match (a.2, b.2) {
-            (Some(x), Some(y)) => y.partial_cmp(&x).unwrap_or(std::cmp::Ordering::Equal),
+        // The largest vector (or rank) first, lexicographically; an
+        // undefined rank last; ties keep pool order.
+        out.sort_by(|a, b| match (&a.2, &b.2) {
+            (Some(x), Some(y)) => {
+                for (u, v) in x.iter().zip(y) {
+                    match v.partial_cmp(u) {
+                        Some(std::cmp::Ordering::Equal) | None => continue,
+                        Some(o) => return o,
+                    }
+                }
+                std::cmp::Ordering::Equal
+            }
             (Some(_), None) => std::cmp::Ordering::Less,
             (None, Some(_)) => std::cmp::Ordering::Greater,
             (None, None) => std::cmp::Ordering::Equal,
         });
         Ok((out, tested))
+    }
+
+    /// The order key of the candidate just docked at node `n`'s port `p`:
+    /// the docking vector (`Err` when a component is not a number), else
+    /// the port's Rank (`None` when undefined: tried last, never dropped,
+    /// so the default policy never misses a gang) or 0 without one.
+    fn order_key(&mut self, n: usize, p: usize) -> Result<Key, ()> {
+        let port = &self.ads[self.nodes[n].ad].ports[p];
+        let attrs: Vec<String> = match self.vector {
+            Some(k) => (0..k).map(|i| format!("_dv_{i}")).collect(),
+            None if port.has_rank => vec!["Rank".to_string()],
+            None => return Ok(Some(vec![0.0])),
+        };
+        let env = build_env(self.ads, &self.nodes, false);
+        let mut key = Vec::with_capacity(attrs.len());
+        for a in &attrs {
+            self.evaluations += 1;
+            let v = eval_port_attr(&mut self.ev, &env, self.ads, &self.nodes, n, p, a);
+            match rank_key(&v) {
+                Some(x) => key.push(x),
+                None if self.vector.is_some() => return Err(()),
+                None => return Ok(None),
+            }
+        }
+        Ok(Some(key))
     }
 }

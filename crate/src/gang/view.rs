@@ -39,6 +39,25 @@ pub struct GangRequest {
     pub steps: usize,
     #[serde(default)]
     pub mode: crate::eval::Mode,
+    /// The root ordering expression (§3.2.4), as typed; empty: the default.
+    #[serde(default)]
+    pub root_order: String,
+    /// The naive search's docking vector, as typed (`{ e1, e2 }` or
+    /// `e1, e2`); empty: each port's Rank.
+    #[serde(default)]
+    pub docking_vector: String,
+}
+
+/// A policy expression typed in the view: parsed, or why not (with the
+/// column).
+fn policy_expr(what: &str, text: &str) -> Result<Option<crate::ast::Expr>, String> {
+    let t = text.trim();
+    if t.is_empty() {
+        return Ok(None);
+    }
+    crate::parser::parse_expr(t)
+        .map(Some)
+        .map_err(|d| format!("{what}: column {}: {}", d.column.max(1), d.message))
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -75,10 +94,28 @@ pub fn run(
     eval: EvalOptions,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<GangView, String> {
+    let root_order_expr = policy_expr("root ordering", &req.root_order)?;
+    let docking_vector = {
+        let t = req.docking_vector.trim();
+        let text = if t.is_empty() || t.starts_with('{') {
+            t.to_string()
+        } else {
+            format!("{{ {t} }}")
+        };
+        match policy_expr("docking vector", &text)? {
+            None => None,
+            Some(e) => match e.kind {
+                crate::ast::ExprKind::List(items) if !items.is_empty() => Some(items.to_vec()),
+                _ => return Err("docking vector: expected expressions separated by commas, e.g. self.Rank, -label.Memory".into()),
+            },
+        }
+    };
     let opts = GangOptions {
         algorithm: req.algorithm,
         seed: req.seed,
         eval,
+        root_order_expr,
+        docking_vector,
         ..GangOptions::default()
     };
     let mut log = StepLog::new(Vec::new(), req.steps.min(MAX_STEPS));

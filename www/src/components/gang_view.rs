@@ -50,7 +50,15 @@ pub struct Shown {
     key: Key,
 }
 
-type Key = (usize, usize, GangAlgorithm, u64, classad::Mode);
+type Key = (
+    usize,
+    usize,
+    GangAlgorithm,
+    u64,
+    classad::Mode,
+    String,
+    String,
+);
 
 impl PartialEq for Shown {
     fn eq(&self, o: &Self) -> bool {
@@ -131,6 +139,8 @@ fn GangBody(props: &BodyProps) -> Html {
         s.algorithm,
         s.seed,
         props.mode,
+        s.root_order.clone(),
+        s.docking_vector.clone(),
     );
     let pairs = props.requests.ads as u64 * props.offers.ads as u64;
     let run = {
@@ -143,6 +153,8 @@ fn GangBody(props: &BodyProps) -> Html {
             open.clone(),
         );
         let (algorithm, seed, mode) = (s.algorithm, s.seed, props.mode);
+        let (root_order, docking_vector) = (s.root_order.clone(), s.docking_vector.clone());
+        let key = key.clone();
         Callback::from(move |_: ()| {
             let started = now_ms();
             running.set(Some((None, started)));
@@ -157,8 +169,9 @@ fn GangBody(props: &BodyProps) -> Html {
                 error.clone(),
                 page.clone(),
                 open.clone(),
-                key,
+                key.clone(),
             );
+            let (root_order, docking_vector) = (root_order.clone(), docking_vector.clone());
             session.request(
                 &args,
                 move |ids| {
@@ -169,6 +182,8 @@ fn GangBody(props: &BodyProps) -> Html {
                         seed,
                         steps: STEPS,
                         mode,
+                        root_order,
+                        docking_vector,
                     })
                 },
                 Some(progress),
@@ -194,7 +209,7 @@ fn GangBody(props: &BodyProps) -> Html {
     // Small pools run by themselves (and again when anything changes).
     {
         let run = run.clone();
-        use_effect_with(key, move |_| {
+        use_effect_with(key.clone(), move |_| {
             if pairs <= RUN_AT_ONCE {
                 run.emit(());
             }
@@ -238,6 +253,21 @@ fn GangBody(props: &BodyProps) -> Html {
             }
         })
     };
+    let set_text = |which: &'static str| {
+        let (d, g) = (props.dispatch.clone(), s.clone());
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value();
+            let mut g = g.clone();
+            if which == "root" {
+                g.root_order = v;
+            } else {
+                g.docking_vector = v;
+            }
+            d.emit(Action::SetGang(g));
+        })
+    };
     let on_cancel = {
         let s = props.session.clone();
         Callback::from(move |_| s.cancel())
@@ -248,6 +278,7 @@ fn GangBody(props: &BodyProps) -> Html {
         .find(|x| x.0 == s.algorithm)
         .map_or("", |x| x.2);
     let controls = html! {
+        <>
         <div class="matrix-tools">
             <label title="Which gangmatching algorithm of the thesis' chapter 5 to run">{ "Algorithm " }
                 <select id="gang-algorithm" onchange={on_algorithm}>
@@ -264,6 +295,17 @@ fn GangBody(props: &BodyProps) -> Html {
             <button id="run-gangs" class="primary" disabled={busy} onclick={{ let r = run.clone(); Callback::from(move |_| r.emit(())) }}>{ "Run" }</button>
             <span class="muted">{ help }</span>
         </div>
+        <div class="matrix-tools gang-policy">
+            <label title="Root ordering (thesis §3.2.4): evaluated with each request as MY; the largest value is served first. Empty: submitter priority, then JobPrio, QDate, id.">{ "Root order " }
+                <input id="gang-root-order" placeholder="priority order" value={s.root_order.clone()} onchange={set_text("root")} size="18" />
+            </label>
+            if s.algorithm == GangAlgorithm::Naive {
+                <label title="Docking vector (§3.2.4), evaluated in the port being filled (self) with the candidate docked (label): the largest vector wins; undefined or error makes a candidate ineligible. Empty: each port's Rank.">{ "Docking vector " }
+                    <input id="gang-docking-vector" placeholder="each port's Rank, e.g. self.Rank, -label.Memory" value={s.docking_vector.clone()} onchange={set_text("vector")} size="34" />
+                </label>
+            }
+        </div>
+        </>
     };
     let progress = match &*running {
         Some((at, started)) => html! {
@@ -384,7 +426,7 @@ fn GangBody(props: &BodyProps) -> Html {
             { progress }
             { err.unwrap_or_default() }
             if stale {
-                <p class="status">{ "The pools, algorithm, seed or mode changed since this run: run it again to update it." }</p>
+                <p class="status">{ "The pools, algorithm, seed, policy or mode changed since this run: run it again to update it." }</p>
             }
             <p class="matrix-summary" id="gang-summary">{ summary }</p>
             { offer_errors.unwrap_or_default() }
