@@ -93,12 +93,21 @@ fn state_file(state: &AppState) -> String {
 pub fn read_state_file(text: &str) -> Result<AppState, String> {
     let t = text.trim_start_matches('\u{feff}').trim();
     if !t.starts_with('{') {
-        // A saved share link (the whole URL or just its fragment).
+        // A saved share link (the whole URL or just its fragment)?
         let frag = t.rsplit_once('#').map(|(_, f)| f).unwrap_or(t);
+        let link = frag.starts_with("s=") || frag.starts_with("example=");
+        if !link || t.contains('\n') {
+            return Err("This file is not a state file (Download state saves one). To open ads, use Upload… in a pool.".into());
+        }
         return match share::decode(frag) {
             Ok(share::Fragment::State(s)) => Ok(*s),
             Ok(_) => Err("This file holds no playground state.".into()),
-            Err(e) => Err(e.to_string()),
+            Err(share::LinkError::Future(v)) => Err(format!(
+                "This file holds a link made by a newer version of the playground (link format {v})."
+            )),
+            Err(share::LinkError::Corrupt(why)) => Err(format!(
+                "This file holds a share link that is damaged or incomplete ({why})."
+            )),
         };
     }
     let v: serde_json::Value =
@@ -310,5 +319,28 @@ pub fn Header(props: &HeaderProps) -> Html {
                 </div>
             }
         </header>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::read_state_file;
+
+    #[test]
+    fn a_file_that_is_not_a_state_file_is_said_to_be_so_once() {
+        // A pool, not a state file: not called a "share link", and the
+        // caller adds "Your own work is untouched." once.
+        let e = read_state_file("[ Name = \"a\"; x = 1 ]\n[ Name = \"b\" ]\n").unwrap_err();
+        assert!(e.starts_with("This file is not a state file"), "{e}");
+        assert!(!e.contains("untouched") && !e.contains("share link"), "{e}");
+        let e = read_state_file("MyType = \"Machine\"\nName = \"x\"\n").unwrap_err();
+        assert!(e.starts_with("This file is not a state file"), "{e}");
+        // A saved link that is damaged says so, once.
+        let e = read_state_file("https://example.org/#s=1.0.1.0.AAAA").unwrap_err();
+        assert!(e.contains("share link that is damaged"), "{e}");
+        assert!(!e.contains("untouched"), "{e}");
+        // A state file that is not JSON enough.
+        let e = read_state_file("{ \"format\": 3").unwrap_err();
+        assert!(e.starts_with("This file is not a state file"), "{e}");
     }
 }

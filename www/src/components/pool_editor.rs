@@ -511,7 +511,12 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
             }
             <div class="diagnostics" aria-live="polite">
                 <p class="summary" id="pool-summary">
-                    { format!("{n_ads} ads, {errors} errors, {warnings} warnings") }
+                    { format!(
+                        "{}, {}, {}",
+                        crate::matchmaking::count(n_ads as u64, "ad", "ads"),
+                        crate::matchmaking::count(errors as u64, "error", "errors"),
+                        crate::matchmaking::count(warnings as u64, "warning", "warnings")
+                    ) }
                     if parse.parsed.is_some() && !parse.current { <span class="muted">{ " (of the text before your last edits)" }</span> }
                     if let (Some(p), true) = (&parse.parsed, parse.current) {
                         if p.ms > 0.0 { <span class="muted">{ format!(" · parsed in the background in {:.1} s", p.ms / 1000.0) }</span> }
