@@ -307,7 +307,9 @@ test('negotiation: the cycle as a table, as the CLI runs it, with $$() filled in
     assert.deepEqual(await cycleRows(page), rows);
     await page.selectOption('#cycle-show', 'unmatched');
     assert.deepEqual(await cycleRows(page), [['2', '—']]);
-    assert.match(await page.locator('#cycle-table tbody tr td.reason').textContent(), /machines-reject-job/);
+    const reason = await page.locator('#cycle-table tbody tr td.reason').textContent();
+    assert.match(reason, /^No machine's requirements accept the job/, "a sentence, not the CLI's slug");
+    assert.doesNotMatch(reason, /machines-reject-job/);
   }, { hash: '#example=000-matrix' });
 });
 

@@ -115,7 +115,11 @@ impl Cycle {
             if *r == Reason::Matched {
                 return 0;
             }
-            let text = r.describe();
+            // The CLI's `slug: sentence`; people read the sentence.
+            let full = r.describe();
+            let sentence = full.split_once(": ").map_or(full.as_str(), |(_, s)| s);
+            let mut text: String = sentence.chars().take(1).flat_map(char::to_uppercase).collect();
+            text.push_str(sentence.get(1..).unwrap_or(""));
             let at = reasons.iter().position(|x| *x == text).unwrap_or_else(|| {
                 reasons.push(text);
                 reasons.len() - 1
