@@ -15,6 +15,13 @@ use crate::value::Value;
 /// specialization recurse on the tree, so this also bounds their stack use.
 pub const MAX_DEPTH: u32 = 2000;
 
+/// The deepest the parser itself recurses (brackets, unary operators and
+/// conditionals inside one another: about two levels each). A level of the
+/// parser costs several frames, so this is lower than [`MAX_DEPTH`]: a
+/// browser's Web Worker has about 1 MB of stack, and the parser must fit
+/// in it everywhere the engine runs.
+pub const MAX_NESTING: u32 = 600;
+
 /// Parse one expression; the whole input must be consumed.
 pub fn parse_expr(src: &str) -> Result<Expr, Diagnostic> {
     parse_expr_in(src, Dialect::Auto)
@@ -63,6 +70,17 @@ pub struct Parser<'a> {
 type P<T> = Result<T, Diagnostic>;
 /// An expression with the depth of its tree.
 type D = (Expr, u32);
+
+fn too_nested(span: Span) -> Diagnostic {
+    Diagnostic::new(
+        span,
+        format!(
+            "brackets, unary operators or conditionals nested more than {} deep",
+            MAX_NESTING / 2
+        ),
+    )
+    .help("split the expression: define part of it as an attribute and refer to it")
+}
 
 fn too_deep(span: Span) -> Diagnostic {
     Diagnostic::new(
@@ -150,8 +168,8 @@ impl<'a> Parser<'a> {
 
     fn enter(&mut self) -> P<()> {
         self.depth += 1;
-        if self.depth > MAX_DEPTH {
-            return Err(too_deep(self.tok.span));
+        if self.depth > MAX_NESTING {
+            return Err(too_nested(self.tok.span));
         }
         Ok(())
     }

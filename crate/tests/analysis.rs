@@ -441,8 +441,10 @@ fn hostile_requirements_never_panic_or_hang() {
         .map(|i| format!("TARGET.Memory == {i}"))
         .collect::<Vec<_>>()
         .join(" || ");
-    let nots = format!("{}(TARGET.Memory > 5)", "!".repeat(900));
-    let parens = format!("{}TARGET.Memory > 5{}", "(".repeat(900), ")".repeat(900));
+    // As deep as the parser nests (`parser::MAX_NESTING`), past the
+    // analyzer's own nesting bound.
+    let nots = format!("{}(TARGET.Memory > 5)", "!".repeat(290));
+    let parens = format!("{}TARGET.Memory > 5{}", "(".repeat(290), ")".repeat(290));
     let mixed = (0..40)
         .map(|i| format!("(TARGET.a{i} == 1 || !(TARGET.b{i} < 2 && TARGET.c{i} =?= \"x\"))"))
         .collect::<Vec<_>>()

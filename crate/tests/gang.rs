@@ -361,8 +361,8 @@ fn odd_input_is_bounded() {
     // A deep expression.
     let deep = format!(
         "[ Requirements = {}other.x{} > 0 ]",
-        "(".repeat(300),
-        ")".repeat(300)
+        "(".repeat(250),
+        ")".repeat(250)
     );
     let r = run(&ads(&[&deep]), &ads(&["[ x = 1; Requirements = true ]"]));
     assert!(r.requests[0].gang.is_some());

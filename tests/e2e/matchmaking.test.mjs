@@ -492,3 +492,22 @@ test('ads that do not parse are reported in every matchmaking view, with the fir
     assert.match(await page.locator('#pool-text').inputValue(), /Requirements = TARGET\.Memory > \]/);
   }, { hash: stateLink(state) });
 });
+
+test('a pool holding a 100,000-deep expression does not crash the engine worker', T, async () => {
+  const deep = `[ ClusterId = 1; ProcId = 0; x = ${'('.repeat(100_000)}1${')'.repeat(100_000)} ]\n[ ClusterId = 1; ProcId = 1; Requirements = TARGET.Memory > 1 ]\n`;
+  const state = {
+    pools: [
+      { name: 'jobs', text: deep },
+      { name: 'machines', text: '[ Name = "m1"; Memory = 10; Requirements = true ]\n' },
+    ],
+    view: 'matrix',
+    matching: { jobs: 0, machines: 1 },
+  };
+  await scenario('mm-deep-pool', async ({ page, problems }) => {
+    await textOf(page, '#matrix-summary', /^1 job × 1 machine/);
+    const note = await page.locator('.left-out').textContent();
+    assert.match(note, /nested more than/, note);
+    assert.equal(await page.locator('text=Loading the pools was stopped').count(), 0);
+    assert.deepEqual(problems.filter((p) => /engine worker/.test(p)), [], 'the worker did not fail');
+  }, { hash: stateLink(state) });
+});

@@ -118,7 +118,11 @@ impl Cycle {
             // The CLI's `slug: sentence`; people read the sentence.
             let full = r.describe();
             let sentence = full.split_once(": ").map_or(full.as_str(), |(_, s)| s);
-            let mut text: String = sentence.chars().take(1).flat_map(char::to_uppercase).collect();
+            let mut text: String = sentence
+                .chars()
+                .take(1)
+                .flat_map(char::to_uppercase)
+                .collect();
             text.push_str(sentence.get(1..).unwrap_or(""));
             let at = reasons.iter().position(|x| *x == text).unwrap_or_else(|| {
                 reasons.push(text);
@@ -289,7 +293,10 @@ mod tests {
         let y: Cycle = serde_json::from_str(&json).unwrap();
         assert_eq!(y.reasons.len(), 2);
         assert!(y.outcomes.iter().all(|o| o.reason == 1));
-        assert!(y.reason(&y.outcomes[0]).starts_with("job-rejects-all"));
+        assert_eq!(
+            y.reason(&y.outcomes[0]),
+            "The job's requirements accept no machine"
+        );
         let k: Clusters = serde_json::from_str(&ask(
             &mut s,
             r#"{"op":"autocluster","jobs":"j","machines":"m"}"#,

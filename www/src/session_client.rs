@@ -148,10 +148,20 @@ impl SessionClient {
         // next request starts afresh.
         let inner = self.inner.clone();
         let on_change = self.on_change.clone();
-        let onerror = Closure::<dyn FnMut(JsValue)>::new(move |_e: JsValue| {
-            let waiting = reset(&inner, false);
+        let onerror = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
+            // Say what happened: the worker's own message when it has one.
+            let why = e
+                .dyn_ref::<web_sys::ErrorEvent>()
+                .map(|e| e.message())
+                .filter(|m| !m.is_empty())
+                .map_or_else(
+                    || "the engine worker stopped (out of memory?)".to_string(),
+                    |m| format!("the engine worker failed: {m}"),
+                );
+            web_sys::console::error_1(&JsValue::from_str(&why));
+            let waiting = reset(&inner, Stop::Failed(why.clone()));
             for p in waiting {
-                (p.done)(Err("the engine worker stopped (out of memory?)".into()));
+                (p.done)(Err(why.clone()));
             }
             on_change.emit(());
         });
@@ -291,7 +301,7 @@ impl SessionClient {
     /// Stop everything: terminate the worker; waiting requests fail with
     /// [`CANCELLED`].
     pub fn cancel(&self) {
-        let waiting = reset(&self.inner, true);
+        let waiting = reset(&self.inner, Stop::ByUser);
         for p in waiting {
             (p.done)(Err(CANCELLED.into()));
         }
@@ -307,7 +317,13 @@ impl SessionClient {
 /// caller, with no borrow held). Loads under way are forgotten; loaded
 /// pools are marked to be sent again. `by_user`: a cancel, so the loads
 /// it stopped are not restarted on their own.
-fn reset(inner: &Rc<RefCell<Inner>>, by_user: bool) -> Vec<Pending> {
+/// Why the worker is stopped: the user asked, or it failed.
+enum Stop {
+    ByUser,
+    Failed(String),
+}
+
+fn reset(inner: &Rc<RefCell<Inner>>, why: Stop) -> Vec<Pending> {
     let mut st = inner.borrow_mut();
     if let Some(live) = st.live.take() {
         // Also after an error: a worker whose wasm trapped is of no use.
@@ -316,15 +332,23 @@ fn reset(inner: &Rc<RefCell<Inner>>, by_user: bool) -> Vec<Pending> {
     let mut cancelled = vec![];
     for slot in st.slots.iter_mut() {
         match slot {
-            Some(s) if matches!(s.load, PoolLoad::Loading) => {
-                cancelled.push(s.text.clone());
-                *slot = None;
-            }
+            Some(s) if matches!(s.load, PoolLoad::Loading) => match &why {
+                Stop::ByUser => {
+                    cancelled.push(s.text.clone());
+                    *slot = None;
+                }
+                // A pool being loaded when the worker failed: say so (it
+                // is not "stopped", and loading it again would fail again).
+                Stop::Failed(m) => {
+                    s.load = PoolLoad::Failed(m.clone());
+                    s.in_worker = false;
+                }
+            },
             Some(s) => s.in_worker = false,
             None => {}
         }
     }
-    if by_user {
+    if matches!(why, Stop::ByUser) {
         st.cancelled.extend(cancelled);
     }
     std::mem::take(&mut st.pending).into_values().collect()
