@@ -385,7 +385,7 @@ async function upload(page, name, file, ads) {
   await page.click('nav .tab:has-text("Workbench")');
   await page.click(`.pool-tabs [role=tab]:has-text("${name}")`);
   await page.locator('.pool-tools input[type=file]').setInputFiles(file);
-  await textOf(page, '.diagnostics .summary', new RegExp(`^${ads} ads`), 120_000);
+  await textOf(page, '.diagnostics .summary', new RegExp(`^${ads.toLocaleString('en-US')} ads`), 120_000);
 }
 
 test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker restarts unseen', T, async () => {

@@ -94,7 +94,7 @@ async function bigPool(chrome, url, how) {
     await page.evaluate((t) => navigator.clipboard.writeText(t), text);
   }
   // Watch, inside the page: when the file input fires (or the paste
-  // happens), when the summary says 10000 ads, and the frame painted after that.
+  // happens), when the summary says 10,000 ads, and the frame painted after that.
   await page.evaluate(() => {
     const p = window.__probe;
     p.pool = { start: null, listed: null, painted: null };
@@ -103,7 +103,7 @@ async function bigPool(chrome, url, how) {
     document.addEventListener('paste', started, true);
     const check = () => {
       const s = document.querySelector('.diagnostics .summary')?.textContent ?? '';
-      if (p.pool.listed === null && /^10000 ads\b/.test(s)) {
+      if (p.pool.listed === null && /^10,000 ads\b/.test(s)) {
         p.pool.listed = performance.now();
         requestAnimationFrame(() => setTimeout(() => { p.pool.painted = performance.now(); }, 0));
       }
@@ -161,7 +161,7 @@ async function bigPool(chrome, url, how) {
     my_select_options: r.my_options,
     summary_after_reload: afterReload,
     reload_to_value_ms: reloadMs,
-    autosaved: /^10000 ads\b/.test(afterReload ?? ''),
+    autosaved: /^10,000 ads\b/.test(afterReload ?? ''),
     page_problems: problems,
   };
 }
