@@ -511,3 +511,20 @@ test('a pool holding a 100,000-deep expression does not crash the engine worker'
     assert.deepEqual(problems.filter((p) => /engine worker/.test(p)), [], 'the worker did not fail');
   }, { hash: stateLink(state) });
 });
+
+test('accessibility: controls have their own names, and the classroom keeps the focus', T, async () => {
+  await scenario('mm-a11y', async ({ page }) => {
+    await page.waitForSelector('#matrix-summary', { timeout: 60_000 });
+    assert.equal(await page.getAttribute('#row-sort', 'aria-label'), 'Sort jobs by');
+    assert.equal(await page.getAttribute('#col-sort', 'aria-label'), 'Sort machines by');
+    await page.click('nav[aria-label=Views] button:text-is("Negotiation")');
+    await page.waitForSelector('#cycle-table tbody tr', { timeout: 60_000 });
+    const name = await page.locator('#cycle-table tbody tr td.num button').first().getAttribute('aria-label');
+    assert.match(name, /^Step through the cycle from job \S+ \(number 1\)$/);
+    await page.focus('#classroom');
+    await page.keyboard.press('Enter');
+    await page.waitForSelector('.classroom', { timeout: 10_000 });
+    const focused = await page.evaluate(() => document.activeElement?.id || document.activeElement?.tagName);
+    assert.equal(focused, 'classroom', 'the focus stays on the button');
+  }, { hash: '#example=000-matrix' });
+});

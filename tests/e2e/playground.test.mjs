@@ -350,6 +350,17 @@ test('a first visit opens the introduction; it guides through the gallery, close
   }
 });
 
+test('the Why line shows code as code, not backticks', T, async () => {
+  await scenario('why-code', async ({ page }) => {
+    await setExpr(page, 'MY.NoSuchAttribute');
+    await expectValue(page, 'undefined');
+    const why = page.locator('.why');
+    await why.waitFor({ state: 'visible' });
+    assert.doesNotMatch(await why.textContent(), /`/);
+    assert.match(await why.locator('code').first().textContent(), /MY\.NoSuchAttribute/);
+  });
+});
+
 test('upload a condor_status -l file and list its ads', T, async () => {
   await scenario('upload-long-format', async ({ page }) => {
     const input = page.locator('.pool-tools input[type=file]');

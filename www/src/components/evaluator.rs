@@ -304,7 +304,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
             });
             html! {
                 <p class="why">
-                    <strong>{ "Why: " }</strong>{ w.message.clone() }
+                    <strong>{ "Why: " }</strong>{ code_spans(&w.message) }
                     if let Some(cb) = show { { " " }<button class="link" onclick={cb}>{ "show where" }</button> }
                 </p>
             }
@@ -393,6 +393,20 @@ fn analyze_pick(s: &AppState) -> Option<(usize, usize, usize)> {
         (my, target)
     };
     Some((job.pool, other.pool, job.ad))
+}
+
+/// A message with `code` between backticks shown as code.
+fn code_spans(text: &str) -> Html {
+    text.split('`')
+        .enumerate()
+        .map(|(i, part)| {
+            if i % 2 == 1 {
+                html! { <code>{ part.to_string() }</code> }
+            } else {
+                html! { { part.to_string() } }
+            }
+        })
+        .collect()
 }
 
 /// Why MY or TARGET is left out.

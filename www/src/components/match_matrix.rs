@@ -71,6 +71,18 @@ fn select<T: Copy + PartialEq + 'static>(
     value: T,
     set: Callback<T>,
 ) -> Html {
+    select_named(id, None, options, value, set)
+}
+
+/// A select with its own accessible name (when its visible label is
+/// shared, like the two "by").
+fn select_named<T: Copy + PartialEq + 'static>(
+    id: &'static str,
+    name: Option<&'static str>,
+    options: &'static [(T, &'static str)],
+    value: T,
+    set: Callback<T>,
+) -> Html {
     let onchange = Callback::from(move |e: Event| {
         let v = e
             .target_unchecked_into::<web_sys::HtmlSelectElement>()
@@ -80,7 +92,7 @@ fn select<T: Copy + PartialEq + 'static>(
         }
     });
     html! {
-        <select {id} {onchange}>
+        <select {id} {onchange} aria-label={name}>
             { for options.iter().map(|(t, label)| html! { <option selected={*t == value}>{ *label }</option> }) }
         </select>
     }
@@ -457,9 +469,9 @@ fn MatrixBody(props: &BodyProps) -> Html {
         <>
             <div class="matrix-tools">
                 <label>{ "Jobs: " }{ select("row-filter", &Filter::ALL, *row_filter, set(&row_filter)) }</label>
-                <label>{ "by " }{ select("row-sort", &Sort::ALL, *row_sort, set_sort(&row_sort)) }</label>
+                <label>{ "by " }{ select_named("row-sort", Some("Sort jobs by"), &Sort::ALL, *row_sort, set_sort(&row_sort)) }</label>
                 <label>{ "Machines: " }{ select("col-filter", &Filter::ALL, *col_filter, set(&col_filter)) }</label>
-                <label>{ "by " }{ select("col-sort", &Sort::ALL, *col_sort, set_sort(&col_sort)) }</label>
+                <label>{ "by " }{ select_named("col-sort", Some("Sort machines by"), &Sort::ALL, *col_sort, set_sort(&col_sort)) }</label>
                 <label>{ "Cells " }{ select("cell-size", &CELL_SIZES, *cell, { let c = cell.clone(); Callback::from(move |v| c.set(v)) }) }</label>
                 <label class="check"><input type="checkbox" id="dim" checked={*dim} onchange={{ let d = dim.clone(); Callback::from(move |_| d.set(!*d)) }} />{ " fade all but mutual matches" }</label>
             </div>

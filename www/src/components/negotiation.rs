@@ -295,7 +295,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
         html! {
             <tr class={classes!(if o.machine.is_some() { "ok" } else { "no" })}>
                 <td class="num">
-                    if detail { <button class="link" onclick={open_step(i)} title="Step through the cycle from here">{ i + 1 }</button> } else { { i + 1 } }
+                    if detail { <button class="link" onclick={open_step(i)} title="Step through the cycle from here" aria-label={format!("Step through the cycle from job {} (number {})", o.job_id, i + 1)}>{ i + 1 }</button> } else { { i + 1 } }
                 </td>
                 <td><code>{ o.job_id.clone() }</code></td>
                 <td>{ match o.machine { Some(m) => html! { <code>{ r.machine_label(m) }</code> }, None => html! { <span class="muted">{ "—" }</span> } } }</td>
@@ -349,7 +349,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             <p class="matrix-summary" id="cycle-summary">{ summary }</p>
             if detail {
                 <p>
-                    <button id="classroom" onclick={open_step(0)} disabled={step.is_some()}>{ "Step through it (classroom)" }</button>
+                    <button id="classroom" onclick={open_step(0)} aria-expanded={step.is_some().to_string()}>{ "Step through it (classroom)" }</button>
                     <span class="muted">{ " one job at a time: its candidates, their docking vectors, the chosen one" }</span>
                 </p>
             } else if !r.cycle.outcomes.is_empty() {
