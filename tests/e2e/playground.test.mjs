@@ -400,7 +400,7 @@ test('share link round trip into a fresh browser', T, async () => {
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link, 'the link is on the clipboard');
   }, { context });
   await context.close();
-  assert.match(link, new RegExp(`^${server.url.replace(/[.]/g, '\\.')}#s=1\\.`), 'the link points at this page');
+  assert.match(link, new RegExp(`^${server.url.replace(/[.]/g, '\\.')}#s=2\\.`), 'the link points at this page');
   assert.ok(link.startsWith(server.url));
   // A fresh context (no autosave) opening the link as its first page.
   await scenario('share-link-open', async ({ page }) => {
@@ -437,6 +437,25 @@ test('a corrupt link says so and keeps the autosaved work', T, async () => {
   } finally {
     await context.close();
   }
+});
+
+test('a share link changed in transit is refused by its checksum, and opens nothing else', T, async () => {
+  const { deflateSync } = await import('node:zlib');
+  const json = JSON.stringify({ engine: '0.1.0', state: { pools: [{ name: 'm', text: '[ Name = "sent"; x = 1 ]' }], expr: 'MY.x + 41' } });
+  const payload = deflateSync(Buffer.from(json)).toString('base64url');
+  // The good link opens.
+  await scenario('link-checksum-good', async ({ page }) => {
+    await expectValue(page, '42');
+  }, { hash: `#s=2.0.1.0.${payload}` });
+  // One character changed in the middle: refused, with why.
+  const i = Math.floor(payload.length / 2);
+  const bad = payload.slice(0, i) + (payload[i] === 'A' ? 'B' : 'A') + payload.slice(i + 1);
+  await scenario('link-checksum-bad', async ({ page }) => {
+    const notice = page.locator('.notice');
+    await notice.waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await notice.textContent(), /damaged or incomplete/);
+    assert.notEqual(await page.locator('#expr').inputValue(), 'MY.x + 41', 'the changed link opened nothing');
+  }, { hash: `#s=2.0.1.0.${bad}` });
 });
 
 test('a link from a newer version says so', T, async () => {

@@ -1,8 +1,12 @@
 //! Share links: the whole state in the URL fragment.
 //!
 //! Format `#s=<version>.<engine>.<payload>`: `version` is the link format
-//! (1 today), `engine` the engine version that wrote it, `payload` the
-//! state as JSON, raw-deflated and base64url-encoded without padding.
+//! (2 today), `engine` the engine version that wrote it, `payload` the
+//! state as JSON, deflated in the zlib format — whose Adler-32 checksum of
+//! the state is checked when the link is opened, so a link changed in
+//! transit is refused rather than opened with other text — and
+//! base64url-encoded without padding. Format 1 (raw deflate, no checksum)
+//! still opens.
 //! Readers keep accepting every older format; a newer one is refused with
 //! a message instead of being misread. `#example=<id>` opens a gallery
 //! entry. Nothing in a link is ever executed: it is data for the state.
@@ -12,7 +16,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::state::AppState;
 
-pub const LINK_VERSION: u32 = 1;
+pub const LINK_VERSION: u32 = 2;
 /// Links longer than this are unreliable in chat tools and some browsers.
 pub const LINK_WARN_BYTES: usize = 8 * 1024;
 
@@ -60,7 +64,7 @@ pub fn encode(state: &AppState) -> String {
         state: state.clone(),
     };
     let json = serde_json::to_vec(&env).unwrap_or_default();
-    let packed = miniz_oxide::deflate::compress_to_vec(&json, 9);
+    let packed = miniz_oxide::deflate::compress_to_vec_zlib(&json, 9);
     format!(
         "s={LINK_VERSION}.{}.{}",
         classad::VERSION,
@@ -89,7 +93,7 @@ pub fn decode(fragment: &str) -> Result<Fragment, LinkError> {
     if version > LINK_VERSION {
         return Err(LinkError::Future(version));
     }
-    // Version 1: <engine>.<payload>; the engine version may contain dots.
+    // <engine>.<payload>; the engine version may contain dots.
     let (_, payload) = rest
         .rsplit_once('.')
         .ok_or_else(|| LinkError::Corrupt("no payload".into()))?;
@@ -97,8 +101,20 @@ pub fn decode(fragment: &str) -> Result<Fragment, LinkError> {
         .decode(payload)
         .map_err(|e| LinkError::Corrupt(format!("not base64url: {e}")))?;
     // Bound the inflated size: a small link must not expand into gigabytes.
-    let json = miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, 64 << 20)
-        .map_err(|_| LinkError::Corrupt("compressed data is cut off or invalid".into()))?;
+    const LIMIT: usize = 64 << 20;
+    let json = if version >= 2 {
+        miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, LIMIT).map_err(|e| {
+            LinkError::Corrupt(match e.status {
+                miniz_oxide::inflate::TINFLStatus::Adler32Mismatch => {
+                    "its checksum does not match: it was changed or cut when copied".into()
+                }
+                _ => "compressed data is cut off or invalid".into(),
+            })
+        })?
+    } else {
+        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, LIMIT)
+            .map_err(|_| LinkError::Corrupt("compressed data is cut off or invalid".into()))?
+    };
     let env: Envelope = serde_json::from_slice(&json)
         .map_err(|e| LinkError::Corrupt(format!("state does not read: {e}")))?;
     let mut state = env.state;
@@ -115,7 +131,7 @@ mod tests {
         let mut s = AppState::default();
         s.expr = "strcat(\"<script>\", 'a b')".into();
         let link = encode(&s);
-        assert!(link.starts_with("s=1."));
+        assert!(link.starts_with("s=2."));
         assert_eq!(decode(&link), Ok(Fragment::State(Box::new(s))));
     }
 
@@ -132,6 +148,37 @@ mod tests {
         };
         assert_eq!(s.expr, "a");
         assert_eq!(s.matching, crate::state::MatchSettings::default());
+    }
+
+    /// Every single-character change of a link's payload is refused (or
+    /// opens the very same state): none opens with other text.
+    #[test]
+    fn a_changed_link_is_refused() {
+        let mut s = AppState::default();
+        s.expr = "TARGET.Memory >= 1024 && MY.Requirements".into();
+        let link = encode(&s);
+        let start = link.rfind('.').unwrap() + 1;
+        let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+        let mut refused = 0;
+        let mut tried = 0;
+        for i in (start..link.len()).step_by(3) {
+            for c in alphabet.chars().step_by(7) {
+                if link[i..].starts_with(c) {
+                    continue;
+                }
+                let bad = format!("{}{c}{}", &link[..i], &link[i + 1..]);
+                tried += 1;
+                match decode(&bad) {
+                    Ok(Fragment::State(t)) => assert_eq!(*t, s, "a changed link opened other work"),
+                    Ok(_) => panic!("not a state"),
+                    Err(_) => refused += 1,
+                }
+            }
+        }
+        assert!(
+            tried > 100 && refused * 10 >= tried * 9,
+            "{refused} of {tried} refused"
+        );
     }
 
     #[test]
