@@ -381,6 +381,21 @@ test('upload a condor_status -l file and list its ads', T, async () => {
   });
 });
 
+test('Upload… replacing a pool can be undone', T, async () => {
+  await scenario('upload-undo', async ({ page }) => {
+    const mine = '[ Name = "typed by hand"; x = 1 ]\n';
+    await page.fill('#pool-text', mine);
+    await expectSummary(page, /^1 ad, 0 errors/);
+    await page.locator('.pool-tools input[type=file]').setInputFiles(path.join(ROOT, 'tests/corpora/condor_status_l.txt'));
+    await expectSummary(page, /^4 ads, 0 errors/);
+    const status = page.locator('.pool-editor .status, .status').filter({ hasText: "replaced the pool's text" });
+    await status.waitFor({ state: 'visible', timeout: 10_000 });
+    await page.click('#undo-upload');
+    await page.waitForFunction((t) => document.querySelector('#pool-text')?.value === t, mine);
+    await expectSummary(page, /^1 ad, 0 errors/);
+  });
+});
+
 test('share link round trip into a fresh browser', T, async () => {
   const expr = 'strcat(MY.Name, " shares ", "<b>&amp;</b>")';
   let link;

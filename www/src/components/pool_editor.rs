@@ -51,11 +51,17 @@ pub struct PoolEditorProps {
     pub mark: Option<PoolMark>,
 }
 
+/// The text a file replaced, so the replacement can be undone: (pool,
+/// the text before, the text after).
+type Replaced = Option<(usize, Rc<str>, Rc<str>)>;
+
 fn read_file(
     file: web_sys::File,
     dispatch: Callback<Action>,
     pool: usize,
     status: UseStateHandle<Option<String>>,
+    before: Rc<str>,
+    replaced: UseStateHandle<Replaced>,
 ) {
     let size = file.size() as usize;
     let name = file.name();
@@ -88,7 +94,12 @@ fn read_file(
         } else {
             format!("Loaded {n2}.")
         };
-        dispatch.emit(Action::SetPoolText(pool, Rc::from(text)));
+        let after: Rc<str> = Rc::from(text);
+        // Nothing typed is lost: what the file replaced can come back.
+        if !before.trim().is_empty() && *before != *after {
+            replaced.set(Some((pool, before.clone(), after.clone())));
+        }
+        dispatch.emit(Action::SetPoolText(pool, after));
         st.set(Some(note));
     });
     // Progress for big files (ProgressEvent read by name: no extra bindings).
@@ -165,6 +176,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         },
     );
     let status = use_state(|| None::<String>);
+    let replaced = use_state(|| None::<(usize, Rc<str>, Rc<str>)>);
     let focus = use_state(|| None::<(Rc<str>, Focus)>);
     let seq = use_mut_ref(|| 0u32);
     let formatter = use_memo((), |_| WorkerClient::new("./engine-worker_loader.js"));
@@ -232,10 +244,18 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
     let on_upload = {
         let d = props.dispatch.clone();
         let status = status.clone();
+        let (before, replaced) = (text.clone(), replaced.clone());
         Callback::from(move |e: Event| {
             let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
             if let Some(f) = input.files().and_then(|l| l.get(0)) {
-                read_file(f, d.clone(), idx, status.clone());
+                read_file(
+                    f,
+                    d.clone(),
+                    idx,
+                    status.clone(),
+                    before.clone(),
+                    replaced.clone(),
+                );
             }
             input.set_value("");
         })
@@ -244,6 +264,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         let d = props.dispatch.clone();
         let status = status.clone();
         let dragging = dragging.clone();
+        let (before, replaced) = (text.clone(), replaced.clone());
         Callback::from(move |e: DragEvent| {
             dragging.set(false);
             // Dropped text goes into the textarea as usual; files are read.
@@ -253,7 +274,14 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 .and_then(|l| l.get(0))
             {
                 e.prevent_default();
-                read_file(f, d.clone(), idx, status.clone());
+                read_file(
+                    f,
+                    d.clone(),
+                    idx,
+                    status.clone(),
+                    before.clone(),
+                    replaced.clone(),
+                );
             }
         })
     };
@@ -507,7 +535,20 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 }
             </div>
             if let Some(msg) = (*status).clone() {
-                <p class="status" role="status">{ msg }</p>
+                <p class="status" role="status">{ msg }
+                    // Undo while the pool still holds what the file put there.
+                    if let Some((p, before, _)) = (*replaced).clone().filter(|(p, _, a)| *p == idx && Rc::ptr_eq(a, &text)) {
+                        { " It replaced the pool's text. " }
+                        <button id="undo-upload" onclick={{
+                            let (d, replaced, status) = (props.dispatch.clone(), replaced.clone(), status.clone());
+                            Callback::from(move |_| {
+                                d.emit(Action::SetPoolText(p, before.clone()));
+                                replaced.set(None);
+                                status.set(Some("The pool's text is back as it was.".into()));
+                            })
+                        }}>{ "Undo" }</button>
+                    }
+                </p>
             }
             <div class="diagnostics" aria-live="polite">
                 <p class="summary" id="pool-summary">
