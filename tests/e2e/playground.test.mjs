@@ -396,6 +396,16 @@ test('Upload… replacing a pool can be undone', T, async () => {
   });
 });
 
+test('the explain tree shows reals as written (0.3, not 3.000000000000000E-01)', T, async () => {
+  await scenario('explain-reals', async ({ page }) => {
+    await setExpr(page, 'MY.LoadAvg < 0.3');
+    await expectValue(page, 'true');
+    const texts = await page.locator('.explain code.t-text').allTextContents();
+    assert.ok(texts.includes('MY.LoadAvg < 0.3'), texts.join(' | '));
+    assert.ok(!texts.some((t) => /E-01/.test(t)), texts.join(' | '));
+  });
+});
+
 test('share link round trip into a fresh browser', T, async () => {
   const expr = 'strcat(MY.Name, " shares ", "<b>&amp;</b>")';
   let link;

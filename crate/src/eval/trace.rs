@@ -14,7 +14,7 @@ pub struct TraceNode {
     pub span: Span,
     /// What the node is: `literal`, `attr`, `op ==`, `call strcat`, …
     pub label: String,
-    /// The node unparsed (shortened when long).
+    /// The node unparsed, reals as people write them (shortened when long).
     pub text: String,
     /// Its value, canonically unparsed.
     pub value: String,
@@ -101,7 +101,7 @@ impl Evaluator {
         let node = TraceNode {
             span: e.span,
             label: label(e),
-            text: shorten(crate::unparse::unparse(e)),
+            text: shorten(crate::unparse::unparse_readable(e)),
             value: String::new(),
             attribute: None,
             cached: false,
