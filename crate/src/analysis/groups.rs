@@ -55,12 +55,6 @@ impl Groups {
         bits.ones().map(|g| self.weight[g]).sum()
     }
 
-    /// Group machines by their values of `keys` (attributes whose value is
-    /// a literal; a computed value makes its machine a group of its own).
-    pub fn by_values(machines: &[Arc<ClassAd>], keys: &BTreeSet<String>) -> Groups {
-        super::tabled::by_values(machines, keys).0
-    }
-
     /// Group machines by the fingerprint of their requirements (the first of
     /// `names` they define) and of every own attribute those reach.
     pub fn by_requirements(machines: &[Arc<ClassAd>], names: &[&str]) -> Groups {
@@ -310,20 +304,6 @@ mod tests {
         src.iter()
             .map(|s| Arc::new(parse_classad(s).unwrap()))
             .collect()
-    }
-
-    #[test]
-    fn groups_by_read_values() {
-        let m = ads(&[
-            "[Arch = \"INTEL\"; Memory = 256; Name = \"a\"]",
-            "[Arch = \"INTEL\"; Memory = 256; Name = \"b\"]",
-            "[Arch = \"intel\"; Memory = 256]",
-            "[Arch = \"INTEL\"; Memory = 2 * 128]",
-        ]);
-        let keys: BTreeSet<String> = ["arch".to_string(), "memory".to_string()].into();
-        let g = Groups::by_values(&m, &keys);
-        assert_eq!(g.of, vec![0, 0, 1, 2]);
-        assert_eq!(g.weight, vec![2, 1, 1]);
     }
 
     #[test]

@@ -163,3 +163,26 @@ fn same(defs: &[Option<&Expr>], cells: &[Vec<Cell>], id: usize) -> bool {
         },
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parser::parse_classad;
+
+    #[test]
+    fn groups_by_read_values() {
+        let m: Vec<Arc<ClassAd>> = [
+            "[Arch = \"INTEL\"; Memory = 256; Name = \"a\"]",
+            "[Arch = \"INTEL\"; Memory = 256; Name = \"b\"]",
+            "[Arch = \"intel\"; Memory = 256]",
+            "[Arch = \"INTEL\"; Memory = 2 * 128]",
+        ]
+        .iter()
+        .map(|s| Arc::new(parse_classad(s).unwrap()))
+        .collect();
+        let keys: BTreeSet<String> = ["arch".to_string(), "memory".to_string()].into();
+        let (g, _) = by_values(&m, &keys);
+        assert_eq!(g.of, vec![0, 0, 1, 2]);
+        assert_eq!(g.weight, vec![2, 1, 1]);
+    }
+}
