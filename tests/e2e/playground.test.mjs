@@ -408,6 +408,25 @@ test('the explain tree shows reals as written (0.3, not 3.000000000000000E-01)',
   });
 });
 
+test('help in place: terms explain themselves on focus and hover, with a link to the help page', T, async () => {
+  await scenario('term-help', async ({ page }) => {
+    const mode = page.locator('header .term-help');
+    assert.equal(await mode.getAttribute('aria-label'), 'What is the mode?');
+    assert.equal(await mode.locator('.term-tip').isVisible(), false);
+    await mode.focus();
+    await mode.locator('.term-tip').waitFor({ state: 'visible', timeout: 5_000 });
+    assert.match(await mode.locator('.term-tip').textContent(), /strict: plain libclassad/);
+    assert.equal(await mode.locator('a').getAttribute('href'), 'help.html#modes');
+    // The explain tree's and the scope's, by hover.
+    const explain = page.locator('.evaluator h2 .term-help');
+    await explain.hover();
+    await explain.locator('.term-tip').waitFor({ state: 'visible', timeout: 5_000 });
+    assert.match(await explain.locator('.term-tip').textContent(), /selection/);
+    const help = await (await fetch(server.url + 'help.html')).text();
+    for (const id of ['modes', 'scope', 'explain', 'autocluster', 'gangs']) assert.match(help, new RegExp(`id="${id}"`));
+  });
+});
+
 test('share link round trip into a fresh browser', T, async () => {
   const expr = 'strcat(MY.Name, " shares ", "<b>&amp;</b>")';
   let link;

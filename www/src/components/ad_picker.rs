@@ -5,6 +5,8 @@
 
 use yew::prelude::*;
 
+use super::term::TermHelp;
+
 use crate::app::Action;
 use crate::parses::Parsed;
 use crate::state::AdRef;
@@ -103,7 +105,7 @@ pub fn AdPicker(props: &AdPickerProps) -> Html {
         <div class="ad-pickers">
             <label><span class="lbl">{ "MY / self" }</span><select id="my-ad" onchange={on_pick(true)}>{ options(props.my) }</select></label>
             <label><span class="lbl">{ "TARGET / other" }</span><select id="target-ad" onchange={on_pick(false)}>{ options(props.target) }</select></label>
-            <label><span class="lbl">{ "Scope inside MY" }</span>
+            <label><span class="lbl">{ "Scope inside MY" }<TermHelp term="the scope inside MY" anchor="scope" text="Evaluate inside a nested record of MY, as expressions written inside that record are: its attributes come first, and parent is the enclosing ad." /></span>
                 <select id="scope" onchange={on_scope} disabled={props.my.is_none() || (props.records.is_empty() && current_scope.is_empty())}>
                     <option value="" selected={current_scope.is_empty()}>
                         { if props.records.is_empty() { "the MY ad (it has no nested records)" } else { "the MY ad itself" } }

@@ -9,6 +9,8 @@ use classad::api::{Request, Response};
 use classad::{Diagnostic, ExprKind};
 use yew::prelude::*;
 
+use super::term::TermHelp;
+
 use super::ad_picker::AdPicker;
 use super::explain::{Explain, Picked, Trace};
 use super::highlight::Mark;
@@ -374,7 +376,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                 <p class="picked-source">{ "In " }<code>{ attr }</code>{ ": " }<code class="tk-mark">{ text }</code></p>
             }
             if let Outcome::Value { trace: Some(root), .. } = &*outcome {
-                <h2>{ "Explain" }</h2>
+                <h2>{ "Explain" }<TermHelp term="the explain tree" anchor="explain" text="Every subexpression with its value. A selection reads another record's attribute (TARGET.Memory); a definition is where a referenced attribute is defined, with its own subexpressions; an attribute reference is a name looked up in MY (then TARGET). Click a triangle to open or close, a line to see its source." /></h2>
                 <Explain key={format!("{:p}", Rc::as_ptr(&root.0))} root={root.clone()} ctx={ctx.clone()} on_pick={on_pick} culprit={culprit} />
             }
         </section>

@@ -9,6 +9,8 @@ use std::rc::Rc;
 use classad::session::{GangAlgorithm, GangRequest, GangView as Answer, PoolRequest};
 use yew::prelude::*;
 
+use super::term::TermHelp;
+
 use super::gang_compare::GangCompare;
 use super::gang_detail::GangDetailPanel;
 use super::gang_index::GangIndex;
@@ -300,6 +302,7 @@ fn GangBody(props: &BodyProps) -> Html {
                 <input id="gang-root-order" placeholder="priority order" value={s.root_order.clone()} onchange={set_text("root")} size="18" />
             </label>
             if s.algorithm == GangAlgorithm::Naive {
+                <TermHelp term="the docking vector" anchor="gangs" text="A list of expressions evaluated in the port being filled, with the candidate docked (label names it): the candidate with the largest vector wins; undefined or error in it makes a candidate ineligible. Empty: each port's Rank." />
                 <label title="Docking vector (§3.2.4), evaluated in the port being filled (self) with the candidate docked (label): the largest vector wins; undefined or error makes a candidate ineligible. Empty: each port's Rank.">{ "Docking vector " }
                     <input id="gang-docking-vector" placeholder="each port's Rank, e.g. self.Rank, -label.Memory" value={s.docking_vector.clone()} onchange={set_text("vector")} size="34" />
                 </label>

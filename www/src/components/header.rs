@@ -7,6 +7,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
+use super::term::TermHelp;
+
 use crate::app::Action;
 use crate::share::{self, LINK_WARN_BYTES};
 use crate::state::{AppState, View};
@@ -285,7 +287,7 @@ pub fn Header(props: &HeaderProps) -> Html {
                 { tab(View::Examples, "Examples") }
             </nav>
             <label class="mode">
-                { "Mode " }
+                { "Mode" }<TermHelp term="the mode" anchor="modes" text="htcondor: what HTCondor's daemons and tools do (a name missing from MY is looked up in TARGET; HTCondor's extra functions). strict: plain libclassad." />{ " " }
                 <select onchange={on_mode} title="htcondor: what HTCondor's daemons and tools do; strict: plain libclassad">
                     <option value="htcondor" selected={s.mode == classad::Mode::HTCondor}>{ "htcondor" }</option>
                     <option value="strict" selected={s.mode == classad::Mode::Strict}>{ "strict" }</option>

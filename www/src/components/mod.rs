@@ -30,4 +30,5 @@ pub mod pair_detail;
 pub mod pool_editor;
 pub mod pool_viewer;
 pub mod set_aside;
+pub mod term;
 pub mod text_editor;

@@ -10,6 +10,8 @@ use classad::session::PoolRequest;
 use classad::Mode;
 use yew::prelude::*;
 
+use super::term::TermHelp;
+
 use super::classroom::Classroom;
 use super::match_bar::{pools_gate, MatchBar, MatchPools, MatchViewProps, Progress};
 use crate::app::Action;
@@ -232,6 +234,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
         <div class="matrix-tools">
             <button id="run-cycle" class="primary" disabled={busy} onclick={{ let r = run.clone(); Callback::from(move |_| r.emit(())) }}>{ "Run a cycle" }</button>
             <label class="check"><input type="checkbox" id="autocluster" checked={props.settings.autocluster} onchange={on_autocluster} />{ " auto-clustering" }</label>
+            <TermHelp term="auto-clustering" anchor="autocluster" text="Jobs that agree on every attribute the machines' policies and the docking vector read are alike: the machines are surveyed once per group (cluster), and once a cluster fails its other jobs are skipped." />
         </div>
     };
     let progress = match &*running {
