@@ -6,8 +6,7 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use classad::analysis::{analyze, AnalysisOptions};
-use classad::formats::{read_pool, InputFormat};
-use classad::{parse_classad, ClassAd, Dialect};
+use classad::parse_classad;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 #[global_allocator]

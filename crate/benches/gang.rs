@@ -5,24 +5,13 @@
 //! gang_report` runs it at 500 and 1,000 jobs and reports every counter.
 
 use std::hint::black_box;
-use std::sync::Arc;
 
-use classad::formats::{read_pool, InputFormat};
 use classad::gang::workload::{generate, GangWorkload, Kind};
 use classad::gang::{gangmatch, Algorithm, GangOptions};
-use classad::{ClassAd, Dialect};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-fn ads(text: &str) -> Vec<Arc<ClassAd>> {
-    read_pool(text, InputFormat::Auto, Dialect::Auto)
-        .ads
-        .into_iter()
-        .map(|a| Arc::new(a.ad))
-        .collect()
-}
 
 fn benches(c: &mut Criterion) {
     for (percent, selectivity) in [(100, 1), (50, 4)] {
@@ -34,8 +23,7 @@ fn benches(c: &mut Criterion) {
             duds: false,
             seed: 1,
         };
-        let g = generate(&w).expect("a valid workload");
-        let (requests, offers) = (ads(&g.requests), ads(&g.offers));
+        let (requests, offers) = generate(&w).expect("a valid workload").ads();
         let mut group = c.benchmark_group(format!("gang_4000_jobs_{percent}pc_sel{selectivity}"));
         group.sample_size(10);
         group.throughput(Throughput::Elements(requests.len() as u64));

@@ -8,9 +8,8 @@ use std::hint::black_box;
 use std::sync::Arc;
 
 use classad::autocluster::{cluster, significant_attributes, AutoclusterConfig};
-use classad::formats::{read_pool, InputFormat};
 use classad::negotiate::{negotiate, NegotiationConfig};
-use classad::{ClassAd, Dialect};
+use classad::ClassAd;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 #[global_allocator]

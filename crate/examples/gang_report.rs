@@ -16,19 +16,8 @@ use classad::{ClassAd, EvalOptions, Evaluator};
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn ads(text: &str) -> Vec<Arc<ClassAd>> {
-    let p = classad::formats::read_pool(
-        text,
-        classad::formats::InputFormat::Auto,
-        classad::Dialect::Auto,
-    );
-    assert!(p.diagnostics.iter().all(|d| !d.is_error()));
-    p.ads.into_iter().map(|a| Arc::new(a.ad)).collect()
-}
-
 fn run(w: &GangWorkload, a: Algorithm) -> (GangResult, Vec<Arc<ClassAd>>, Vec<Arc<ClassAd>>) {
-    let g = generate(w).expect("a valid workload");
-    let (req, off) = (ads(&g.requests), ads(&g.offers));
+    let (req, off) = generate(w).expect("a valid workload").ads();
     let opts = GangOptions {
         algorithm: a,
         seed: w.seed,

@@ -2,15 +2,12 @@
 //! for runs too long for criterion's repeated sampling (the naive 10,000 ×
 //! 10,000 loop). `cargo run --release --example negotiation_timing [N [auto|naive]]`.
 
-use std::sync::Arc;
 use std::time::Instant;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use classad::formats::{read_pool, InputFormat};
 use classad::negotiate::{negotiate, NegotiationConfig};
-use classad::{ClassAd, Dialect};
 
 fn main() {
     let n: usize = std::env::args()

@@ -48,8 +48,8 @@ pub struct PortIndex {
     index: Index,
     buckets: Option<Buckets>,
     snapshots: FxHashMap<(usize, usize), Arc<ClassAd>>,
-    /// Rectangles of ports that are not indexed (requests' ports docked as
-    /// parent links), for shunting.
+    /// Rectangles of docked ports, for shunting (an indexed port's copied
+    /// from the index once; a request's converted once).
     rects: FxHashMap<(usize, usize), Arc<Rectangles>>,
     /// Per (ad, port) whose constraint reads no other label: its window,
     /// the same whatever is docked (only the port's own values change).
@@ -174,19 +174,18 @@ impl PortIndex {
     /// The rectangles of the constraint of `ad`'s `port` (as indexed, or
     /// converted on demand for a port that is not).
     fn port_rectangles(&mut self, ads: &[GangAd], ad: usize, port: usize) -> Arc<Rectangles> {
-        if let Some(s) = self.slots_of_ad.get(ad).and_then(|r| r.clone().nth(port)) {
-            let id = self.buckets.as_ref().map_or(s, |b| b.of_slot[s]);
-            if let Some(r) = self.index.rectangles(id) {
-                return Arc::new(r.clone());
-            }
-        }
-        let opts = self.opts;
-        let index = &self.index;
+        let (opts, index, buckets) = (self.opts, &self.index, &self.buckets);
+        let slot = self.slots_of_ad.get(ad).and_then(|r| r.clone().nth(port));
+        // Once per port, not per probe: an indexed port's are the index's.
         self.rects
             .entry((ad, port))
             .or_insert_with(|| {
-                let view = port_view(&ads[ad], port, &[], true, opts);
-                Arc::new(index.request_rectangles(&view))
+                let indexed = slot
+                    .and_then(|s| index.rectangles(buckets.as_ref().map_or(s, |b| b.of_slot[s])));
+                Arc::new(match indexed {
+                    Some(r) => r.clone(),
+                    None => index.request_rectangles(&port_view(&ads[ad], port, &[], true, opts)),
+                })
             })
             .clone()
     }

@@ -121,14 +121,7 @@ impl<'a> Search<'a> {
     }
 
     fn record(&mut self, step: impl FnOnce(&StepLog) -> Step) {
-        if let Some(log) = self.log.as_mut() {
-            if log.open() {
-                let s = step(log);
-                log.push(s);
-            } else {
-                log.cut = true;
-            }
-        }
+        StepLog::record(&mut self.log, step);
     }
 
     /// The free offers (and their parent-link ports) that dock with node

@@ -95,6 +95,19 @@ impl StepLog {
         self.steps.len() < self.cap
     }
 
+    /// Record the step `step` builds, if a log is kept and still open
+    /// (built only then: describing a step costs).
+    pub fn record(log: &mut Option<&mut StepLog>, step: impl FnOnce(&StepLog) -> Step) {
+        if let Some(log) = log.as_mut() {
+            if log.open() {
+                let s = step(log);
+                log.push(s);
+            } else {
+                log.cut = true;
+            }
+        }
+    }
+
     pub fn name(&self, ad: usize) -> String {
         self.names
             .get(ad)

@@ -394,15 +394,7 @@ pub fn compare(
             duds: req.duds,
             seed: req.seed,
         };
-        let g = generate(&w)?;
-        let read = |t: &str| -> Vec<Arc<ClassAd>> {
-            crate::formats::read_pool(t, crate::formats::InputFormat::Auto, crate::Dialect::Auto)
-                .ads
-                .into_iter()
-                .map(|a| Arc::new(a.ad))
-                .collect()
-        };
-        let (requests, offers) = (read(&g.requests), read(&g.offers));
+        let (requests, offers) = generate(&w)?.ads();
         for &algorithm in &req.algorithms {
             if !progress(rows.len(), total) {
                 return Err("stopped".into());

@@ -11,6 +11,9 @@
 //!   tagged requests and offers with a tag threshold.
 
 use std::fmt::Write;
+use std::sync::Arc;
+
+use crate::ast::ClassAd;
 
 use crate::workload::{Rng, ARCH_OPSYS, MEMORY};
 
@@ -72,6 +75,20 @@ pub struct Generated {
     pub offers: String,
     pub requests_count: usize,
     pub offers_count: usize,
+}
+
+impl Generated {
+    /// The requests and offers read as the CLI reads the files.
+    pub fn ads(&self) -> (Vec<Arc<ClassAd>>, Vec<Arc<ClassAd>>) {
+        let read = |t: &str| {
+            crate::formats::read_pool(t, crate::formats::InputFormat::Auto, crate::Dialect::Auto)
+                .ads
+                .into_iter()
+                .map(|a| Arc::new(a.ad))
+                .collect()
+        };
+        (read(&self.requests), read(&self.offers))
+    }
 }
 
 /// The half-open `Job.HostId` range of license partition `p` of `k` over
