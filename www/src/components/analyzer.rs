@@ -17,7 +17,9 @@ use yew::prelude::*;
 use super::analyzer_plane::PlaneView;
 use super::analyzer_report::{ReportView, ReverseView};
 use super::analyzer_results::results;
-use super::match_bar::{pools_gate, MatchBar, MatchPools, MatchViewProps, Progress};
+use super::match_bar::{
+    pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
+};
 use crate::analyzer::{override_of, plane_axes, AnalysisView, AnalyzeSettings, Edits};
 use crate::app::Action;
 use crate::matchmaking::{count, thousands};
@@ -202,19 +204,7 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
         let draft = draft.clone();
         use_effect_with((s.job, s.overrides.clone()), move |_| draft.set(None));
     }
-    // Leaving the view stops an analysis under way.
-    {
-        let (session, busy) = (props.session.clone(), running.is_some());
-        let live = use_mut_ref(|| false);
-        *live.borrow_mut() = busy;
-        use_effect_with((), move |_| {
-            move || {
-                if *live.borrow() {
-                    session.cancel();
-                }
-            }
-        });
-    }
+    use_stop_on_leave(&props.session, running.is_some());
 
     let set = {
         let d = props.dispatch.clone();

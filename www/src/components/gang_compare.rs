@@ -11,7 +11,7 @@ use serde::Deserialize;
 use yew::prelude::*;
 
 use super::gang_view::{algorithm_name, ALGORITHMS};
-use super::match_bar::Progress;
+use super::match_bar::{use_stop_on_leave, Progress};
 use crate::matchmaking::thousands;
 use crate::session_client::{Session, CANCELLED};
 use crate::timer::now_ms;
@@ -202,6 +202,7 @@ pub fn GangCompare(props: &CompareProps) -> Html {
     let log = use_state(|| true);
     let running = use_state(|| None::<(Option<(usize, usize)>, f64)>);
     let result = use_state(|| None::<Result<Rc<Vec<CompareRow>>, String>>);
+    use_stop_on_leave(&props.session, running.is_some());
     let parsed = parse_sizes(&sizes);
     let run = {
         let (session, running, result) = (props.session.clone(), running.clone(), result.clone());

@@ -15,7 +15,9 @@ use super::gang_compare::GangCompare;
 use super::gang_detail::GangDetailPanel;
 use super::gang_index::GangIndex;
 use super::gang_steps::GangSteps;
-use super::match_bar::{pools_gate, MatchBar, MatchPools, MatchViewProps, Progress};
+use super::match_bar::{
+    pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
+};
 use crate::app::Action;
 use crate::matchmaking::{count, duration, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
@@ -217,19 +219,7 @@ fn GangBody(props: &BodyProps) -> Html {
             }
         });
     }
-    // Leaving the view stops a run under way.
-    {
-        let (session, busy) = (props.session.clone(), running.is_some());
-        let live = use_mut_ref(|| false);
-        *live.borrow_mut() = busy;
-        use_effect_with((), move |_| {
-            move || {
-                if *live.borrow() {
-                    session.cancel();
-                }
-            }
-        });
-    }
+    use_stop_on_leave(&props.session, running.is_some());
     let on_algorithm = {
         let (d, g) = (props.dispatch.clone(), s.clone());
         Callback::from(move |e: Event| {

@@ -317,3 +317,19 @@ pub fn pools_gate(pools: &MatchPools, session: &Session) -> Option<Html> {
         </div>
     })
 }
+
+/// Leaving a view stops its run under way: nobody would see the answer,
+/// and it would hold up the other views' requests.
+#[hook]
+pub fn use_stop_on_leave(session: &Session, busy: bool) {
+    let live = use_mut_ref(|| false);
+    *live.borrow_mut() = busy;
+    let session = session.clone();
+    use_effect_with((), move |_| {
+        move || {
+            if *live.borrow() {
+                session.cancel();
+            }
+        }
+    });
+}

@@ -15,7 +15,9 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::header::THEME_EVENT;
-use super::match_bar::{pools_gate, MatchBar, MatchPools, MatchViewProps, Progress};
+use super::match_bar::{
+    pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
+};
 use super::matrix_canvas::{LEFT, TOP};
 use super::matrix_handle::{Handle, MatrixState};
 use super::pair_detail::PairDetail;
@@ -302,20 +304,7 @@ fn MatrixBody(props: &BodyProps) -> Html {
             }
         });
     }
-    // Leaving the view stops a count under way: nobody would see it, and
-    // it would hold up the other views' requests.
-    {
-        let (session, running) = (props.session.clone(), counting.is_some());
-        let live = use_mut_ref(|| false);
-        *live.borrow_mut() = running;
-        use_effect_with((), move |_| {
-            move || {
-                if *live.borrow() {
-                    session.cancel();
-                }
-            }
-        });
-    }
+    use_stop_on_leave(&props.session, counting.is_some());
 
     let onscroll = {
         let h = (*handle).clone();

@@ -13,7 +13,9 @@ use yew::prelude::*;
 use super::term::TermHelp;
 
 use super::classroom::Classroom;
-use super::match_bar::{pools_gate, MatchBar, MatchPools, MatchViewProps, Progress};
+use super::match_bar::{
+    pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
+};
 use crate::app::Action;
 use crate::matchmaking::{count, duration, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
@@ -203,20 +205,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             }
         });
     }
-    // Leaving the view stops a cycle under way: nobody would see it, and
-    // it would hold up the other views' requests.
-    {
-        let (session, busy) = (props.session.clone(), running.is_some());
-        let live = use_mut_ref(|| false);
-        *live.borrow_mut() = busy;
-        use_effect_with((), move |_| {
-            move || {
-                if *live.borrow() {
-                    session.cancel();
-                }
-            }
-        });
-    }
+    use_stop_on_leave(&props.session, running.is_some());
     let on_autocluster = {
         let (d, m) = (props.dispatch.clone(), props.settings.clone());
         Callback::from(move |_: Event| {
