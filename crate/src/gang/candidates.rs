@@ -299,29 +299,28 @@ fn reads_other_labels(g: &GangAd, p: usize) -> bool {
     false
 }
 
-/// A window in words: its rectangles' intervals, `||` between rectangles.
-pub fn describe_window(w: &Rectangles) -> String {
-    if w.rectangles.is_empty() {
-        return "nothing (the constraint can never hold)".into();
+/// One rectangle in words: its intervals joined by `&&`.
+pub fn describe_rectangle(r: &crate::index::rectangle::Rectangle) -> String {
+    let mut parts: Vec<String> = r.exp.iter().map(|e| e.describe()).collect();
+    if r.exp_deviant {
+        parts.push("(more, not indexed)".into());
     }
-    let rect = |r: &crate::index::rectangle::Rectangle| {
-        let mut parts: Vec<String> = r.exp.iter().map(|e| e.describe()).collect();
-        if r.exp_deviant {
-            parts.push("(more, not indexed)".into());
-        }
-        if parts.is_empty() {
-            "anything".to_string()
-        } else {
-            parts.join(" && ")
-        }
-    };
-    let all: Vec<String> = w.rectangles.iter().map(rect).collect();
-    if all.len() == 1 {
-        all.into_iter().next().unwrap_or_default()
+    if parts.is_empty() {
+        "anything".to_string()
     } else {
-        all.iter()
-            .map(|r| format!("({r})"))
+        parts.join(" && ")
+    }
+}
+
+/// A window in words: its rectangles, `||` between them.
+pub fn describe_window(w: &Rectangles) -> String {
+    match w.rectangles.as_slice() {
+        [] => "nothing (the constraint can never hold)".into(),
+        [r] => describe_rectangle(r),
+        rs => rs
+            .iter()
+            .map(|r| format!("({})", describe_rectangle(r)))
             .collect::<Vec<_>>()
-            .join(" || ")
+            .join(" || "),
     }
 }

@@ -319,10 +319,14 @@ pub fn inspect(offers: &[Arc<ClassAd>], eval: EvalOptions) -> IndexView {
             ports.push(IndexedPort {
                 offer: name.clone(),
                 port: label,
-                rectangles: super::candidates::describe_window(&r)
-                    .split(" || ")
-                    .map(str::to_string)
-                    .collect(),
+                rectangles: if r.rectangles.is_empty() {
+                    vec![super::candidates::describe_window(&r)]
+                } else {
+                    r.rectangles
+                        .iter()
+                        .map(super::candidates::describe_rectangle)
+                        .collect()
+                },
                 conflicts: r
                     .conflicts
                     .iter()
