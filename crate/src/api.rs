@@ -14,6 +14,11 @@ use crate::formats::{self, InputFormat, OutputFormat};
 use crate::lexer::{Dialect, Highlight};
 use crate::time::Clock;
 
+/// How many nodes a trace records before it is cut (`TraceNode::cut`).
+pub use crate::eval::trace::MAX_NODES as TRACE_MAX_NODES;
+/// Highlight a pool the way its reader splits it into ads (for editors).
+pub use crate::formats::highlight_pool;
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "op", rename_all = "snake_case")]
 pub enum Request {

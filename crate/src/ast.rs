@@ -528,22 +528,28 @@ impl ClassAd {
 /// Shift every span in a tree by `by` bytes (for expressions parsed out of
 /// a larger file).
 pub fn shift_spans(e: &mut Expr, by: usize) {
+    map_spans(e, &|o| o + by as u32);
+}
+
+/// Move every span of `e` (as [`shift_spans`] does) through `to`, which
+/// maps an offset of the text `e` was parsed from to one of another.
+pub fn map_spans(e: &mut Expr, to: &impl Fn(u32) -> u32) {
     if !e.span.is_none() {
-        e.span.start += by as u32;
-        e.span.end += by as u32;
+        e.span.start = to(e.span.start);
+        e.span.end = to(e.span.end);
     }
     match &mut e.kind {
         ExprKind::Literal(_) | ExprKind::Attr { .. } | ExprKind::Record(_) | ExprKind::List(_) => {}
-        ExprKind::Select(b, _) | ExprKind::Unary(_, b) | ExprKind::Paren(b) => shift_spans(b, by),
+        ExprKind::Select(b, _) | ExprKind::Unary(_, b) | ExprKind::Paren(b) => map_spans(b, to),
         ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Elvis(a, b) => {
-            shift_spans(a, by);
-            shift_spans(b, by);
+            map_spans(a, to);
+            map_spans(b, to);
         }
         ExprKind::Cond(a, b, c) => {
-            shift_spans(a, by);
-            shift_spans(b, by);
-            shift_spans(c, by);
+            map_spans(a, to);
+            map_spans(b, to);
+            map_spans(c, to);
         }
-        ExprKind::Call(c) => c.args.iter_mut().for_each(|a| shift_spans(a, by)),
+        ExprKind::Call(c) => c.args.iter_mut().for_each(|a| map_spans(a, to)),
     }
 }

@@ -95,6 +95,51 @@ pub fn significant_attributes(machines: &[&ClassAd], policy: &[Expr]) -> BTreeSe
     out
 }
 
+/// The significant attributes are kept case-folded; for showing them, the
+/// spelling a job ad defines them with (the first of up to `JOBS_LOOKED_AT`
+/// jobs that has one), else as a machine ad writes its reference, else the
+/// folded name.
+pub fn spelled_as_written(
+    names: &BTreeSet<String>,
+    machines: &[&ClassAd],
+    jobs: &[&ClassAd],
+) -> FxHashMap<String, String> {
+    const JOBS_LOOKED_AT: usize = 1_000;
+    let mut out: FxHashMap<String, String> = FxHashMap::default();
+    for name in names {
+        let key = Name::new(name);
+        let defined = jobs
+            .iter()
+            .take(JOBS_LOOKED_AT)
+            .find_map(|j| j.position_name(&key).map(|i| j.at(i).0.to_string()));
+        if let Some(d) = defined {
+            out.insert(name.clone(), d);
+        }
+    }
+    let mut seen_shapes: FxHashMap<u64, ()> = FxHashMap::default();
+    for m in machines {
+        if out.len() == names.len() {
+            break;
+        }
+        let mut h = FxHasher::default();
+        for (n, e) in m.iter() {
+            n.hash(&mut h);
+            hash_expr(e, &mut h);
+        }
+        if seen_shapes.insert(h.finish(), ()).is_some() {
+            continue;
+        }
+        for r in refs::ad_refs(m).external {
+            let bare = r.strip_prefix("TARGET.").unwrap_or(&r);
+            let folded = bare.to_ascii_lowercase();
+            if names.contains(&folded) && !out.contains_key(&folded) {
+                out.insert(folded, bare.to_string());
+            }
+        }
+    }
+    out
+}
+
 /// A structural hash of an expression (no allocation).
 pub fn hash_expr(e: &Expr, h: &mut FxHasher) {
     std::mem::discriminant(&e.kind).hash(h);

@@ -42,6 +42,10 @@ pub struct NegotiationConfig {
     /// Record each job's compatible machines and their docking vectors
     /// (the classroom view); costs memory on big pools.
     pub detail: bool,
+    /// With `detail`, record it for only this many jobs, the first the
+    /// cycle considers (`None`: every job): a big pool can still be
+    /// stepped through from its start.
+    pub detail_jobs: Option<usize>,
 }
 
 /// Condor's policy as a docking vector (thesis Figure 9), written with
@@ -90,6 +94,7 @@ impl Default for NegotiationConfig {
             opts: EvalOptions::default(),
             functions: None,
             detail: false,
+            detail_jobs: None,
         }
     }
 }
@@ -518,7 +523,10 @@ pub fn negotiate(
                 }
             }
         };
-        if cfg.detail && !matches!(outcome.reason, Reason::SkippedCluster { .. }) {
+        if cfg.detail
+            && outcomes.len() < cfg.detail_jobs.unwrap_or(usize::MAX)
+            && !matches!(outcome.reason, Reason::SkippedCluster { .. })
+        {
             outcome.considered = considered(&mut ev, &compile(&jobs[j]), machines, &free, cfg);
         }
         if let Some((m, v)) = pick {

@@ -101,6 +101,9 @@ pub enum PoolRequest {
         /// Record every job's candidates and docking vectors (classroom).
         #[serde(default)]
         detail: bool,
+        /// With `detail`: only for the first this many jobs of the cycle.
+        #[serde(default)]
+        detail_jobs: Option<usize>,
         #[serde(default)]
         mode: Mode,
         #[serde(default)]
@@ -358,6 +361,7 @@ impl Session {
                 machines,
                 autocluster,
                 detail,
+                detail_jobs,
                 mode,
                 now,
                 tz_offset,
@@ -367,6 +371,7 @@ impl Session {
                     let mut cfg = NegotiationConfig {
                         opts: opts(mode, now, tz_offset),
                         detail,
+                        detail_jobs,
                         ..Default::default()
                     };
                     if !autocluster {
@@ -470,7 +475,9 @@ impl Session {
                     let jref: Vec<&ClassAd> = j.ads.iter().map(|a| &**a).collect();
                     let clustering =
                         autocluster::cluster(&jref, &sig, &AutoclusterConfig::default());
-                    let signatures = signatures(&clustering, &jref);
+                    let mut signatures = signatures(&clustering, &jref);
+                    let mut clustering = clustering;
+                    spell_as_written(&mut clustering, &mut signatures, &mref, &jref);
                     PoolResponse::Clusters {
                         clustering,
                         job_labels: j.labels.clone(),
@@ -644,6 +651,31 @@ fn counts(
 }
 
 /// Each cluster's signature as its first job defines it.
+/// Shows the clusters' attribute names as the ads spell them (the
+/// clustering itself works on case-folded names).
+fn spell_as_written(
+    c: &mut Clustering,
+    signatures: &mut [Vec<(String, String)>],
+    machines: &[&ClassAd],
+    jobs: &[&ClassAd],
+) {
+    let names: std::collections::BTreeSet<String> = c
+        .significant
+        .iter()
+        .chain(c.signature_attributes.iter().flatten())
+        .cloned()
+        .collect();
+    let spelled = autocluster::spelled_as_written(&names, machines, jobs);
+    let spell = |n: &mut String| {
+        if let Some(s) = spelled.get(n.as_str()) {
+            *n = s.clone();
+        }
+    };
+    c.significant.iter_mut().for_each(spell);
+    c.signature_attributes.iter_mut().flatten().for_each(spell);
+    signatures.iter_mut().flatten().for_each(|(n, _)| spell(n));
+}
+
 fn signatures(c: &Clustering, jobs: &[&ClassAd]) -> Vec<Vec<(String, String)>> {
     let mut first = vec![None; c.clusters()];
     for (job, &id) in c.cluster_of.iter().enumerate() {
@@ -965,11 +997,13 @@ mod tests {
             panic!("{r:?}")
         };
         assert_eq!(signatures.len(), clustering.clusters());
-        // Owner is significant (machine a refers to TARGET.Owner).
+        // Owner is significant (machine a refers to TARGET.Owner), and is
+        // shown as the job spells it.
         let first: Vec<&(String, String)> = signatures[0].iter().collect();
         assert!(
-            first.iter().any(|(a, v)| a == "owner" && v == "\"x\""),
+            first.iter().any(|(a, v)| a == "Owner" && v == "\"x\""),
             "{first:?}"
         );
+        assert!(clustering.significant.iter().any(|a| a == "Owner"));
     }
 }

@@ -335,3 +335,46 @@ fn session_answers_pool_requests_as_json() {
     );
     assert!(r.contains("is not loaded"), "{r}");
 }
+
+#[test]
+fn detail_can_be_kept_for_the_first_jobs_only() {
+    let m = |name: &str| {
+        Arc::new(
+            parse_classad(&format!(
+                r#"[ Name = "{name}"; Memory = 100; Requirements = true ]"#
+            ))
+            .unwrap(),
+        )
+    };
+    let job = |owner: &str| {
+        Arc::new(
+            parse_classad(&format!(
+                r#"[ Owner = "{owner}"; Requirements = TARGET.Memory >= 1 ]"#
+            ))
+            .unwrap(),
+        )
+    };
+    let jobs = [job("a"), job("b"), job("c")];
+    let machines = [m("m1"), m("m2"), m("m3")];
+    let all = NegotiationConfig {
+        autocluster: None,
+        detail: true,
+        ..Default::default()
+    };
+    let first_two = NegotiationConfig {
+        detail_jobs: Some(2),
+        ..all.clone()
+    };
+    let every = negotiate(&jobs, &machines, &all, |_, _| true);
+    let some = negotiate(&jobs, &machines, &first_two, |_, _| true);
+    let shown = |r: &classad::negotiate::CycleResult| -> Vec<usize> {
+        r.outcomes.iter().map(|o| o.considered.len()).collect()
+    };
+    assert_eq!(shown(&every), [3, 3, 3]);
+    assert_eq!(shown(&some), [3, 3, 0]);
+    // The cycle itself is the same.
+    let picks = |r: &classad::negotiate::CycleResult| -> Vec<Option<usize>> {
+        r.outcomes.iter().map(|o| o.machine).collect()
+    };
+    assert_eq!(picks(&every), picks(&some));
+}

@@ -136,8 +136,10 @@ export async function openPage(context, { intro = false } = {}) {
     if (r.status() >= 400) problems.push(`HTTP ${r.status()}: ${r.url()}`);
   });
   page.on('worker', (w) => {
+    // A worker warns only of its own start-up (wasm-bindgen's deprecated
+    // parameters, once): count it.
     w.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`worker console.error: ${m.text()}`);
+      if (m.type() === 'error' || m.type() === 'warning') problems.push(`worker console.${m.type()}: ${m.text()}`);
     });
   });
   page.on('crash', () => problems.push('page crashed'));

@@ -52,6 +52,11 @@ function stateLink(state) {
   return `#s=1.0.1.0.${deflateRawSync(Buffer.from(json)).toString('base64url')}`;
 }
 
+/** `s` as a literal inside a RegExp. */
+function esc(s) {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
 /** The CLI, when it is built (CI builds target/debug/classad). */
 function cli() {
   for (const p of ['target/release/classad', 'target/debug/classad']) {
@@ -262,10 +267,16 @@ test('match matrix: time-dependent policies follow the chosen clock (seed 001, F
   }, { hash: '#example=001-matrix' });
 });
 
-/** The cycle table's rows as [job, machine] ('—' when unmatched). */
+/** The cycle table's rows as [job id, machine] ('—' when unmatched): the id the CLI prints. */
 async function cycleRows(page) {
   await page.locator('#cycle-table tbody tr').first().waitFor();
-  return page.$$eval('#cycle-table tbody tr', (trs) => trs.map((tr) => [tr.cells[1].textContent.trim(), tr.cells[2].textContent.trim()]));
+  return page.$$eval('#cycle-table tbody tr', (trs) => trs.map((tr) => [tr.cells[1].dataset.jobId, tr.cells[2].textContent.trim()]));
+}
+
+/** The cycle table's jobs as shown: the label the matrix gives them too. */
+async function cycleLabels(page) {
+  await page.locator('#cycle-table tbody tr').first().waitFor();
+  return page.$$eval('#cycle-table tbody tr', (trs) => trs.map((tr) => tr.cells[1].textContent.trim()));
 }
 
 /** `classad match` as [job, machine] pairs in cycle order ('-' → '—'). */
@@ -291,9 +302,14 @@ test('negotiation: the cycle as a table, as the CLI runs it, with $$() filled in
     }
   }, { hash: '#example=003-negotiation' });
   await scenario('mm-negotiation', async ({ page }) => {
+    // The matrix' jobs, read from its table of the cells in sight.
+    await page.click('#matrix-table-toggle');
+    await page.locator('#matrix-table tbody th').first().waitFor();
+    const matrixJobs = await page.$$eval('#matrix-table tbody th', (ths) => ths.map((t) => t.textContent.trim()));
     await page.click('nav .tab:has-text("Negotiation")');
     await textOf(page, '#cycle-summary', /^3 jobs considered: 2 matched, 1 not\./);
     const rows = await cycleRows(page);
+    assert.deepEqual((await cycleLabels(page)).sort(), matrixJobs.sort(), 'a job has one name in the matrix and the cycle');
     const bin = cli();
     if (bin) {
       const [machines, jobs] = (await pools(page)).map((p) => write(`${p.name}.classad`, p.text));
@@ -317,16 +333,17 @@ test('negotiation: the classroom steps one job at a time', T, async () => {
   await scenario('mm-classroom', async ({ page }) => {
     await page.click('nav .tab:has-text("Negotiation")');
     const order = await cycleRows(page);
+    const labels = await cycleLabels(page);
     await page.click('#classroom');
-    await textOf(page, '#class-step', new RegExp(`^Step 1 of 3: job ${order[0][0]}`));
+    await textOf(page, '#class-step', new RegExp(`^Step 1 of 3: job ${esc(labels[0])}`));
     const chosen = page.locator('#class-cands tr.chosen');
     assert.match(await chosen.textContent(), new RegExp(`${order[0][1].replace(/\./g, '\\.')}.*★ chosen`));
     assert.match(await page.locator('.class-taken').textContent(), /Nothing yet/);
     await page.click('#class-next');
-    await textOf(page, '#class-step', new RegExp(`^Step 2 of 3: job ${order[1][0]}`));
+    await textOf(page, '#class-step', new RegExp(`^Step 2 of 3: job ${esc(labels[1])}`));
     assert.match(await page.locator('#class-result').textContent(), /^Gets no machine/);
     // The machine taken at step 1 is listed as consumed from now on.
-    assert.match(await page.locator('#class-taken').textContent(), new RegExp(`${order[0][1].replace(/\./g, '\\.')} ← job ${order[0][0]}`));
+    assert.match(await page.locator('#class-taken').textContent(), new RegExp(`${esc(order[0][1])} ← job ${esc(labels[0])}`));
     await page.click('#class-next');
     await textOf(page, '#class-step', /^Step 3 of 3/);
     await screenshot(page, 'mm-classroom-step3');
@@ -356,10 +373,11 @@ test('auto-clusters: significant attributes, clusters and the reduction, as the 
     const red = await textOf(page, '#reduction', /12\s*jobs.*3\s*auto-clusters/s);
     assert.match(red, /75\.0% of the work saved/);
     const chips = await page.locator('#significant .chip').allTextContents();
-    assert.ok(chips.includes('owner') && chips.includes('imagesize'), `significant: ${chips}`);
+    // Spelled as the ads write them (the clustering itself folds case).
+    assert.ok(chips.includes('Owner') && chips.includes('ImageSize'), `significant: ${chips}`);
     const rows = page.locator('#cluster-table tbody tr');
     assert.equal(await rows.count(), 3);
-    assert.match(await rows.first().textContent(), /owner = "alice"/);
+    assert.match(await rows.first().textContent(), /Owner = "alice"/);
     const bin = cli();
     if (bin) {
       const out = execFileSync(bin, ['autocluster', '--jobs', write('ac-jobs.classad', jobs), '--machines', write('ac-machines.classad', machines)], { encoding: 'utf8' });
@@ -411,6 +429,10 @@ test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker re
     await page.click('#run-cycle');
     await textOf(page, '#cycle-summary', /^2,000 jobs considered: [\d,]+ matched/, 240_000);
     assert.equal(await page.locator('#cycle-table tbody tr').count(), 100, 'one page of the table');
+    // Too big to keep every job's candidates: the classroom steps through the first 20.
+    await textOf(page, '#classroom-first', /through the first 20 of the 2,000 jobs/);
+    await page.click('#classroom');
+    await textOf(page, '#class-step', /^Step 1 of 20: job /);
     // The matrix: scrolled to the middle, the cells there come in.
     await page.click('nav .tab:has-text("Matrix")');
     await page.locator('.matrix-scroll').waitFor();
@@ -432,6 +454,14 @@ test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker re
     }
     assert.ok(seen.every((c) => ['both', 'job', 'machine', 'none'].includes(c)), `cells in the middle are computed: ${seen}`);
     await screenshot(page, 'mm-big-matrix');
+    // The same cells as a table (what assistive technology reads), in words.
+    await page.click('#matrix-table-toggle');
+    const range = await textOf(page, '#matrix-table-range', /^Jobs [\d,]+–[\d,]+ of 2,000 × machines/);
+    const [r0, c0] = [...range.matchAll(/([\d,]+)–/g)].map((m) => Number(m[1].replace(/,/g, '')) - 1);
+    const words = { both: 'both accept', job: 'only the job rejects', machine: 'only the machine rejects', none: 'both reject' };
+    const tabled = await page.$$eval('#matrix-table tbody tr', (trs, at) => trs[at[0]].cells[at[1] + 1].textContent.trim(), [1003 - r0, 1203 - c0]);
+    assert.equal(tabled, words[seen[0]], 'the table says what the canvas paints');
+    await page.click('#matrix-table-toggle');
     // Counting 4,000,000 pairs: progress, then cancel; the matrix goes on.
     await page.click('button:has-text("Count all 4,000,000 pairs")');
     await textOf(page, '.run-progress', /Counting.*of 2,000/, 60_000);
@@ -510,6 +540,14 @@ test('a pool holding a 100,000-deep expression does not crash the engine worker'
     assert.equal(await page.locator('text=Loading the pools was stopped').count(), 0);
     assert.deepEqual(problems.filter((p) => /engine worker/.test(p)), [], 'the worker did not fail');
   }, { hash: stateLink(state) });
+});
+
+test('the engine worker starts quietly (no warnings, no errors)', T, async () => {
+  await scenario('mm-worker-starts', async ({ page, problems }) => {
+    await page.waitForSelector('#matrix-summary', { timeout: 60_000 });
+    await page.waitForTimeout(500);
+    assert.deepEqual(problems.filter((p) => /^worker /.test(p)), [], 'nothing from the worker');
+  }, { hash: '#example=000-matrix' });
 });
 
 test('accessibility: controls have their own names, and the classroom keeps the focus', T, async () => {

@@ -105,7 +105,7 @@ test('page loads with its title and no console errors', T, async () => {
     assert.equal(await page.title(), 'ClassAd Playground');
     await expectValue(page, 'true');
     await page.waitForTimeout(500); // late errors (favicon, worker start-up)
-    assert.deepEqual(problems, [], 'no console errors, failed requests or exceptions');
+    assert.deepEqual(problems, [], 'no console errors, worker warnings, failed requests or exceptions');
   });
 });
 

@@ -133,7 +133,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "000-fig2-3",
         title: "A workstation and a job that want each other",
-        source: "Coleman et al. 2003, Figures 2 and 3",
+        source: "From the policy analyzer paper (Coleman et al. 2003), Figures 2 and 3",
         claim: "The workstation runs jobs only while its load average is below 0.3 and its keyboard has been idle for 15 minutes; the job wants an INTEL/LINUX machine with 128 MB. With LoadAvg = 0.042969 the two accept each other — set LoadAvg above 0.3 and the match disappears.",
         pools: &[("machine", seed!("000_fig02.classad")), ("job", seed!("000_fig03.classad"))],
         expr: BOTH,
@@ -147,7 +147,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "000-matrix",
         title: "Who rejects whom: a match matrix",
-        source: "Coleman et al. 2003, Figures 2 and 3",
+        source: "From the policy analyzer paper (Coleman et al. 2003), Figures 2 and 3",
         claim: "The Figure 2 workstation and the Figure 3 job among variants: a busy workstation (LoadAvg 0.35), a SPARC machine, riffraff's job and a job wanting 512 MB. Every outcome appears; only two pairs accept each other: the Figure 3 job (1) with the Figure 2 workstation (foo), and solomon's job (3) with sun. Click a cell to see both Requirements evaluated.",
         pools: &[("machines", concat!(seed!("000_fig02.classad"), data!("000_machines.classad"))), ("jobs", concat!(seed!("000_fig03.classad"), data!("000_jobs.classad")))],
         expr: BOTH,
@@ -161,7 +161,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "000-eight",
         title: "Eight machines, none the job likes: suggestions",
-        source: "Coleman et al. 2003, §3.1.1 (the M1 and M2 tables)",
+        source: "From the policy analyzer paper (Coleman et al. 2003), §3.1.1 (the M1 and M2 tables)",
         claim: "The job wants an ALPHA running SOLARIS with 512 MB; of the eight machines two are ALPHA, three run SOLARIS and four have the memory, but none has all three. M1 removes Arch == \"ALPHA\" for two machines (3 and 6); changing it to INTEL or SPARC gains only one; M2 weighs how far each value moves. Arch and OpSys conflict in this pool.",
         pools: &[("job", analysis!("eight_job.classad")), ("machines", analysis!("eight_machines.classad"))],
         expr: BOTH,
@@ -175,7 +175,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "000-fig4",
         title: "A subset lattice of conflicts",
-        source: "Coleman et al. 2003, Figure 4 (§3.1.2)",
+        source: "From the policy analyzer paper (Coleman et al. 2003), Figure 4 (§3.1.2)",
         claim: "p1 && p2 && p3 && p4 against machines satisfying {p1, p2}, {p3} and {p4}: the minimal failing sets (conflicts) are {p1,p3}, {p1,p4}, {p2,p3}, {p2,p4} and {p3,p4}; the maximal succeeding sets {p1,p2}, {p3} and {p4}.",
         pools: &[("job", analysis!("figure4_job.classad")), ("machines", analysis!("figure4_machines.classad"))],
         expr: BOTH,
@@ -189,7 +189,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "000-fig5",
         title: "Nobody likes me: the job's attributes as a point",
-        source: "Coleman et al. 2003, Figure 5 (§3.2)",
+        source: "From the policy analyzer paper (Coleman et al. 2003), Figure 5 (§3.2)",
         claim: "Two machines, c1 wanting ImageSize ≥ 128M and MemoryRequirements ≥ 512M, c2 wanting ImageSize ≥ 64M and MemoryRequirements ≥ 1024M; the job (100M, 600M) is in neither rectangle. The plane is partitioned into cells accepted by the same machines: [64M, 128M) × [1024M, ∞) is c2's alone.",
         pools: &[("job", analysis!("figure5_job.classad")), ("machines", analysis!("figure5_machines.classad"))],
         expr: BOTH,
@@ -203,7 +203,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "000-analyze1",
         title: "condor_q -analyze: a predicate no machine can satisfy",
-        source: "Coleman et al. 2003, §3.3, first report",
+        source: "From the policy analyzer paper (Coleman et al. 2003), §3.3, first report",
         claim: "Of 839 machines, 839 are rejected by the job's requirements: no machine defines Foo (REMOVE it) and none has Memory > 2096 (relax it to 1911, the largest there is).",
         pools: &[("job", analysis!("analyze1_job.classad")), ("machines", analysis!("analyze1_machines.classad"))],
         expr: BOTH,
@@ -217,7 +217,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "000-analyze2",
         title: "condor_q -analyze: two predicates in conflict",
-        source: "Coleman et al. 2003, §3.3, second report",
+        source: "From the policy analyzer paper (Coleman et al. 2003), §3.3, second report",
         claim: "SOLARIS && ALPHA && Disk >= DiskUsage: 120 machines run SOLARIS and 4 are ALPHA, but none is both — predicates 1 and 2 conflict. The job's DiskUsage is substituted (Disk >= 14).",
         pools: &[("job", analysis!("analyze2_job.classad")), ("machines", analysis!("analyze2_machines.classad"))],
         expr: BOTH,
@@ -231,7 +231,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "000-analyze3",
         title: "condor_q -analyze: the machines reject the job",
-        source: "Coleman et al. 2003, §3.3, third report",
+        source: "From the policy analyzer paper (Coleman et al. 2003), §3.3, third report",
         claim: "Of 837 machines the job's requirements reject 807; the other 30 reject the job, whose ImageSize is too large for them: use a value <= 1220608.",
         pools: &[("job", analysis!("analyze3_job.classad")), ("machines", analysis!("analyze3_machines.classad"))],
         expr: BOTH,
@@ -245,7 +245,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig1-2",
         title: "The thesis' first workstation and job",
-        source: "Raman 2000, Figures 1 and 2",
+        source: "From Raman's thesis (2000), Figures 1 and 2",
         claim: "The workstation runs jobs only when idle and when the job's image size is 15 MB less than its physical memory (64M − 31M ≥ 15M); the job asks for enough virtual memory with other.VirtualMemory > self.ImageSize.",
         pools: &[("machine", seed!("001_fig01.classad")), ("job", seed!("001_fig02.classad"))],
         expr: "Constraint",
@@ -259,7 +259,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig4",
         title: "Workstation access control",
-        source: "Raman 2000, Figure 4",
+        source: "From Raman's thesis (2000), Figure 4",
         claim: "Research-group jobs always run, friends' jobs run when the machine is idle, others only at night (DayTime() before 8:00 or after 18:00), and rival and riffraff never — says the paper. As written, though, an untrusted owner has Rank 0 and falls through to the night-time branch: pick riffraff's job as TARGET after 18:00 and it is accepted. calvin is a friend, raman is in the research group.",
         pools: &[("machine", seed!("001_fig04.classad")), ("jobs", "[ Name = \"calvin's job\"; Owner = \"calvin\"; Type = \"Job\" ]\n[ Name = \"riffraff's job\"; Owner = \"riffraff\"; Type = \"Job\" ]\n[ Name = \"raman's job\"; Owner = \"raman\"; Type = \"Job\" ]\n")],
         expr: "Constraint",
@@ -273,7 +273,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig5",
         title: "Time-dependent resource preference",
-        source: "Raman 2000, Figure 5",
+        source: "From Raman's thesis (2000), Figure 5",
         claim: "The job prefers machines idle for more than three hours (Rank 5), and instructional machines at night (Rank 10). Its Rank depends on the time of day: note DayTime without parentheses in the figure, an attribute reference that is undefined.",
         pools: &[("job", seed!("001_fig05.classad")), ("machines", "[ Name = \"idle for 4 hours\"; Type = \"Machine\"; IsInstructional = false; KeybrdIdle = '4:00' ]\n[ Name = \"instructional, busy\"; Type = \"Machine\"; IsInstructional = true; KeybrdIdle = '0:10' ]\n")],
         expr: "Rank",
@@ -287,7 +287,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig6",
         title: "Time-dependent resource constraints",
-        source: "Raman 2000, Figure 6",
+        source: "From Raman's thesis (2000), Figure 6",
         claim: "For its first two hours in the queue the job insists on 1 GB of memory, then settles for 0.5 GB: ElapsedTime = CurrentTime() - QDate is a relative time. Queued in 1999, the job now accepts the 768 MB machine.",
         pools: &[("job", seed!("001_fig06.classad")), ("machine", "[ Name = \"a 768 MB machine\"; Type = \"Machine\"; Arch = \"INTEL\"; OpSys = \"SOLARIS251\"; Memory = 768M ]\n")],
         expr: "other.Memory >= (ElapsedTime > '2:00' ? 0.5G : 1.0G)",
@@ -301,7 +301,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-matrix",
         title: "Time-dependent policies at 21:00",
-        source: "Raman 2000, Figures 4, 5 and 6",
+        source: "From Raman's thesis (2000), Figures 4, 5 and 6",
         claim: "The Figure 4 workstation and a 768 MB machine against the Figure 5 and 6 jobs, a friend's and riffraff's. At 21:00 (the chosen clock: change it in the bar) the workstation accepts riffraff through its night-time branch, though the paper says untrusted owners never run; at 14:00 it refuses. Queued in 1999, the Figure 6 job settles for 0.5 GB, which the 64 MB workstation does not have.",
         pools: &[("machines", concat!(seed!("001_fig04.classad"), data!("001_machines.classad"))), ("jobs", concat!(seed!("001_fig05.classad"), seed!("001_fig06.classad"), data!("001_jobs.classad")))],
         expr: BOTH_THESIS,
@@ -315,7 +315,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig8",
         title: "Port labels define dependent matches (gangmatching)",
-        source: "Raman 2000, Figure 8",
+        source: "From Raman's thesis (2000), Figure 8",
         claim: "A request with two ports, labelled Host1 and Host2: the second port's constraint refers to the machine docked at the first (same subnet). MY is an environment binding the labels, with the request as the scope; pick the other environment to put Host2 on another subnet.",
         pools: &[
             ("docked", concat!(
@@ -334,7 +334,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig9",
         title: "Condor's policy as a docking vector",
-        source: "Raman 2000, Figure 9",
+        source: "From Raman's thesis (2000), Figure 9",
         claim: "For each job the negotiator compares candidate machines by the vector (job rank, 2 = idle / 1 = rank preemption / 0 = priority preemption / error = not allowed, preemption rank), lexicographically. The TARGET ad binds label to a candidate: an idle machine gives {7, 2, 0}; try the others.",
         pools: &[("job", DOCK_FIG9_JOB), ("docked", DOCK_FIG9)],
         expr: concat!("join(\", \", ", seed!("001_fig09.classad"), ")"),
@@ -348,7 +348,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig10",
         title: "A rendering service advertisement",
-        source: "Raman 2000, Figure 10",
+        source: "From Raman's thesis (2000), Figure 10",
         claim: "The first port behaves as the parent link, accepting render_client requests but not rival's (pick the other environment as MY). The second port takes its StdIn from the request (Ports[1].StdIn is \"scene.dat\") and needs a workstation; the third names the workstation docked at cpu and needs a license.",
         pools: &[
             ("docked", concat!(
@@ -367,7 +367,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig11",
         title: "Two co-located compute nodes as a multiprocessor",
-        source: "Raman 2000, Figure 11",
+        source: "From Raman's thesis (2000), Figure 11",
         claim: "A gang request marshals two compute nodes on the same host (labels cpu1 and cpu2) and re-advertises them as one multiprocessor (Ports[2].NumCpus is 4, Ports[2].Memory 768M). Pick the other environment as MY to put the nodes on different hosts.",
         pools: &[
             ("docked", concat!(
@@ -386,7 +386,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig13",
         title: "A Condor workstation advertisement",
-        source: "Raman 2000, Figure 13",
+        source: "From Raman's thesis (2000), Figure 13",
         claim: "A real Condor machine ad of the time: non-Condor load (LoadAvg − CondorLoadAvg) under 0.3, keyboard idle more than 15 minutes, and a job image that fits in (Memory − 15) × 1024 KB make it willing to run the job.",
         pools: &[("machine", seed!("001_fig13.classad")), ("jobs", "[ Name = \"a 200 MB job\"; Type = \"Job\"; ImageSize = 200000 ]\n[ Name = \"a 240 MB job\"; Type = \"Job\"; ImageSize = 245760 ]\n")],
         expr: "Constraint",
@@ -400,7 +400,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig16",
         title: "Simple classads for indexing",
-        source: "Raman 2000, Figure 16",
+        source: "From Raman's thesis (2000), Figure 16",
         claim: "Offers and requests whose constraints are intervals over x and y: the first offer (x = 10, wants y ≥ 7) and the first request (y = 8, wants x ≥ 8) intersect, so they match. Try the other offer or request.",
         pools: &[("ads", seed!("001_fig16.classad"))],
         expr: BOTH_THESIS,
@@ -414,7 +414,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig19-20",
         title: "Index performance workload: object and query",
-        source: "Raman 2000, Figures 19 and 20",
+        source: "From Raman's thesis (2000), Figures 19 and 20",
         claim: "The sample object has D = 5 and fails the query's other.D >= 7; the query has Y = 9 and fails the object's other.Y <= 6: they do not match.",
         pools: &[("object", seed!("001_fig19.classad")), ("query", seed!("001_fig20.classad"))],
         expr: BOTH_THESIS,
@@ -428,7 +428,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig28-30",
         title: "The base workload: machine, license and job",
-        source: "Raman 2000, Figures 28, 29 and 30",
+        source: "From Raman's thesis (2000), Figures 28, 29 and 30",
         claim: "The job docks a Cpu and a License: HostId = Cpu.Key is the docked machine's Key, 143. Ports[1].Constraint accepts the Fig. 29 sim_app license, and Ports[0].Constraint rejects the Fig. 28 machine: it runs WINNT40, not LINUX. MY is an environment binding the labels to those ads, with the job as the scope.",
         pools: &[
             ("docked", concat!("[\n  Name = \"Fig. 30 job, Fig. 28 machine, Fig. 29 license\";\n  Cpu = ", seed!("001_fig28.classad"), ";\n  License = ", seed!("001_fig29.classad"), ";\n  Gang = ", seed!("001_fig30.classad"), "]\n")),
@@ -447,7 +447,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig32",
         title: "The evaluation environment of a marshaled gang",
-        source: "Raman 2000, Figure 32",
+        source: "From Raman's thesis (2000), Figure 32",
         claim: "After the gang is marshaled every port constraint holds (try _ctx_1._ad.ports[0].Constraint too); label references climb from a port to the enclosing context: cpu.Arch is found in the machine's _ad, not in its port.",
         pools: &[("environment", seed!("001_fig32.classad"))],
         expr: "_ctx_0._ad.ports[0].Constraint",
@@ -461,7 +461,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-circular",
         title: "Circular references are undefined",
-        source: "Raman 2000, §2",
+        source: "From Raman's thesis (2000), §2",
         claim: "The ClassAd language defines that circular expression evaluation results in the undefined value.",
         pools: &[("ad", seed!("001_ex_ch2_circular.classad"))],
         expr: "a",
@@ -475,7 +475,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "003-grid",
         title: "A grid site and SAMGrid ads",
-        source: "Condor-G / SAMGrid 2004",
+        source: "From the Condor-G / SAMGrid paper (2004)",
         claim: "A compute cluster advertises its gatekeeper and load (a nested record: choose the scope MY.Load); jobs of GoodPeople rank higher (member(other.Name, GoodPeople) * 500). The SAMGrid job ranks sites with a user-defined data-overlap function and carries $$(gatekeeper_url) for the planner.",
         pools: &[("sites", concat!(seed!("003_fig01.classad"), "\n", seed!("003_ad1.classad"))), ("jobs", concat!("[ Type = \"Job\"; Name = \"howard\" ]\n", seed!("003_ad2.classad")))],
         expr: "Rank",
@@ -489,7 +489,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "003-negotiation",
         title: "Grid sites ranked by cached data",
-        source: "Condor-G / SAMGrid 2004",
+        source: "From the Condor-G / SAMGrid paper (2004)",
         claim: "The job ranks grid sites with sam_rank_data_overlap, a function the pool supplies as data (a table of the files each SAM station caches). The cycle gives it cdf-toronto, which caches 120 files of its dataset against FNAL's 15, and fills its $$(gatekeeper_url) and $$(scratch_dir:/tmp) from the site.",
         pools: &[("sites", concat!(corpus!("grid/functions.classad"), "\n", corpus!("grid/sites.classad"))), ("jobs", corpus!("grid/jobs.classad"))],
         expr: "MY.Requirements && TARGET.Requirements",
@@ -503,7 +503,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "004-manual",
         title: "The Condor manual's machine and job",
-        source: "Condor manual §4.1",
+        source: "From the Condor manual, §4.1 (ClassAd mechanism)",
         claim: "The machine never runs jobs of rival and riffraff, always runs its research group's (jbasney), and others only when idle — it is busy (LoadAvg 0.8), so tannenba's job waits. RANK puts the research group (10) over friends (1); the job wants a SUN4u running SOLARIS251 (unqualified names fall back to the target).",
         pools: &[
             ("machine", concat!(seed!("004_example_machine.classad"), "Name = \"the manual's machine\"\nArch = \"SUN4u\"\nOpSys = \"SOLARIS251\"\nLoadAvg = 0.8\nKeyboardIdle = 120\nMemory = 256\nMips = 100\n")),
@@ -523,7 +523,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "004-constraint",
         title: "condor_status -constraint",
-        source: "Condor manual §4.1",
+        source: "From the Condor manual, §4.1 (ClassAd mechanism)",
         claim: "Find all computers which have had their keyboards idle for more than 20 minutes and have more than 100 MB of memory: try each machine as MY.",
         pools: &[("machines", corpus!("condor_status_l.txt"))],
         expr: seed!("004_constraint1.classad"),
@@ -537,7 +537,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "modern-pool",
         title: "A modern HTCondor pool and job",
-        source: "condor_status -l and condor_q -l (HTCondor 25)",
+        source: "What condor_status -l and condor_q -l print (HTCondor 25)",
         claim: "Partitionable and dynamic slots as condor_status -l prints them, and a job as condor_q -l prints it: does the job's Requirements accept the first slot?",
         pools: &[("machines", corpus!("condor_status_l.txt")), ("jobs", corpus!("condor_q_l.txt"))],
         expr: "TARGET.Requirements",
@@ -551,7 +551,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "modern-json",
         title: "A pool as condor_status -json",
-        source: "condor_status -json (HTCondor 25)",
+        source: "What condor_status -json prints (HTCondor 25)",
         claim: "JSON as HTCondor writes it, expressions in \"\\/Expr(…)\\/\" strings, read directly: the slot's Start policy evaluated against a job from condor_q -l.",
         pools: &[("machines", corpus!("condor_status.json")), ("jobs", corpus!("condor_q_l.txt"))],
         expr: "Start",
@@ -565,7 +565,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig8-gang",
         title: "Two hosts on one subnet: a gang of three",
-        source: "Raman 2000, Figure 8",
+        source: "From Raman's thesis (2000), Figure 8",
         claim: "One request with two ports, Host1 and Host2: both hosts must run INTEL/LINUX and Host2 must share Host1's subnet (Host2.Subnet == Host1.Subnet). The ranked search takes m1 first for Host1 (the most MIPS), finds no subnet mate, backtracks, and docks m2 with m3.",
         pools: &[("requests", gang!("fig8_requests.ads")), ("offers", gang!("fig8_offers.ads"))],
         expr: "size(Ports)",
@@ -579,7 +579,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig10-gang",
         title: "A render server that needs a CPU and a license",
-        source: "Raman 2000, Figure 10",
+        source: "From Raman's thesis (2000), Figure 10",
         claim: "The client has one port (other) and docks with the render server's request port; the server's own cpu and license ports are then filled as part of the same gang: its license port's HostName = cpu.Name must be a machine the license accepts. The gang line shows the server's ports as renderd.cpu and renderd.license.",
         pools: &[("requests", gang!("fig10_requests.ads")), ("offers", gang!("fig10_offers.ads"))],
         expr: "size(Ports)",
@@ -593,7 +593,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-fig11-gang",
         title: "A multiprocessor whose parent link is its last port",
-        source: "Raman 2000, Figure 11",
+        source: "From Raman's thesis (2000), Figure 11",
         claim: "The job docks with the multiprocessor through the machine's last port; its cpu1 and cpu2 ports come first and are not filled yet when the parent link is tested, so that docking is a tentative yes, confirmed once both CPUs are docked.",
         pools: &[("requests", gang!("fig11_requests.ads")), ("offers", gang!("fig11_offers.ads"))],
         expr: "MemoryReqs",
@@ -607,7 +607,7 @@ pub const EXAMPLES: &[Example] = &[
     Example {
         id: "001-base-workload",
         title: "Jobs, machines and licenses: the thesis' base workload",
-        source: "Raman 2000, Figures 28-30 (§5.2)",
+        source: "From Raman's thesis (2000), Figures 28-30 (§5.2)",
         claim: "Twelve jobs, twelve machines and six licenses (the 50 % regime) in two partitions: a license serves only machines of its partition (Job.HostId in its range, HostId = Cpu.Key). Half the jobs can get no license. Try the algorithms: the indexed ones probe the index and evaluate only to confirm; step through DYN to see it fill the scarcer port first.",
         pools: &[("requests", data!("gang_base/requests.ads")), ("offers", data!("gang_base/offers.ads"))],
         expr: "size(Ports)",

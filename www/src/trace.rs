@@ -49,9 +49,34 @@ pub struct AdFacts {
     pub present: bool,
     pub label: String,
     pub attrs: Vec<String>,
+    /// The ad's text and the line of its pool it starts on (1-based; 0 when
+    /// not known), to say where a definition is.
+    pub text: std::rc::Rc<str>,
+    pub first_line: u32,
 }
 
 impl AdFacts {
+    /// Where a definition starting at `offset` of the ad's text lies: the
+    /// ad's name, and the pool line when known.
+    pub fn place(&self, offset: Option<usize>) -> String {
+        let line = match offset {
+            Some(at) if self.first_line > 0 && at <= self.text.len() => Some(
+                self.first_line
+                    + self.text.as_bytes()[..at]
+                        .iter()
+                        .filter(|&&b| b == b'\n')
+                        .count() as u32,
+            ),
+            _ => None,
+        };
+        match (self.label.is_empty(), line) {
+            (false, Some(l)) => format!("{}, line {l}", self.label),
+            (false, None) => self.label.clone(),
+            (true, Some(l)) => format!("line {l}"),
+            (true, None) => String::new(),
+        }
+    }
+
     pub fn has(&self, name: &str) -> bool {
         let n = name.to_ascii_lowercase();
         self.attrs.contains(&n)
@@ -66,7 +91,7 @@ pub struct Ctx {
 }
 
 impl Ctx {
-    fn ad(&self, s: Side) -> &AdFacts {
+    pub fn ad(&self, s: Side) -> &AdFacts {
         match s {
             Side::My => &self.my,
             Side::Target => &self.target,
@@ -409,6 +434,7 @@ mod tests {
                     .iter()
                     .map(|(n, _)| n.to_ascii_lowercase())
                     .collect(),
+                ..Default::default()
             }
         };
         let ctx = Ctx {

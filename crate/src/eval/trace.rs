@@ -25,11 +25,15 @@ pub struct TraceNode {
     /// True when the value came from the evaluation cache.
     #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub cached: bool,
+    /// On the root only: the trace stopped recording at its node budget
+    /// (`MAX_NODES`), so deep parts are missing (the value is still exact).
+    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
+    pub cut: bool,
     pub children: Vec<TraceNode>,
 }
 
 /// Nodes beyond this many are not recorded (the value is still right).
-const MAX_NODES: usize = 20_000;
+pub const MAX_NODES: usize = 20_000;
 
 #[derive(Default)]
 pub(crate) struct Tracer {
@@ -80,11 +84,15 @@ impl Evaluator {
             value: String::new(),
             attribute: None,
             cached: false,
+            cut: false,
             children: vec![],
         });
         let v = self.eval(e, env);
         let mut t = self.tracer.take().unwrap();
-        let root = t.stack.pop().and_then(|mut h| h.children.pop());
+        let mut root = t.stack.pop().and_then(|mut h| h.children.pop());
+        if let Some(r) = root.as_mut() {
+            r.cut = t.truncated;
+        }
         (v, root)
     }
 
@@ -105,6 +113,7 @@ impl Evaluator {
             value: String::new(),
             attribute: None,
             cached: false,
+            cut: false,
             children: vec![],
         };
         self.push(node);
@@ -118,6 +127,7 @@ impl Evaluator {
             value: String::new(),
             attribute: Some(name.to_string()),
             cached: false,
+            cut: false,
             children: vec![],
         });
     }
@@ -130,6 +140,7 @@ impl Evaluator {
             value: String::new(),
             attribute: Some(name.to_string()),
             cached: true,
+            cut: false,
             children: vec![],
         });
         self.trace_leave(v);
@@ -150,5 +161,24 @@ impl Evaluator {
                 parent.children.push(node);
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::{parse_expr, EvalOptions, Evaluator};
+
+    fn cut(expr: &str) -> bool {
+        let e = parse_expr(expr).unwrap();
+        let mut ev = Evaluator::new(EvalOptions::default());
+        let (_, root) = ev.eval_traced(&e, &crate::eval::Env::default());
+        root.unwrap().cut
+    }
+
+    #[test]
+    fn a_trace_past_its_node_budget_says_it_was_cut() {
+        assert!(!cut("1 + 2 * 3"));
+        let many = vec!["1 + 1"; super::MAX_NODES / 2].join(", ");
+        assert!(cut(&format!("sum({{ {many} }})")));
     }
 }

@@ -10,6 +10,7 @@
 //! [`MAX_DIAGNOSTICS`] problems (then one that says how many more there
 //! were).
 
+mod highlight;
 mod json;
 mod new;
 mod old;
@@ -23,6 +24,7 @@ use crate::diagnostic::Diagnostic;
 use crate::lexer::Dialect;
 use crate::value::Value;
 
+pub use highlight::highlight_pool;
 pub use json::ad_to_json;
 pub use pretty::{pretty_ad, pretty_expr};
 

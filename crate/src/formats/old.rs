@@ -24,7 +24,7 @@
 //!   are ignored.
 
 use super::scan::{self, BOM};
-use super::{shifted, Pool, PoolAd};
+use super::{Pool, PoolAd};
 use crate::ast::{ClassAd, Expr, ExprKind, Span};
 use crate::diagnostic::Diagnostic;
 use crate::lexer::{Dialect, Lexer, Tok};
@@ -268,7 +268,9 @@ impl<'a> Reader<'a> {
                         .push(trailing_text(&conv, t, back(t), &name));
                 }
                 let mut e = e;
-                crate::ast::shift_spans(&mut e, rhs_at);
+                // Spans back to the line as written (the conversion
+                // doubled some backslashes).
+                crate::ast::map_spans(&mut e, &|o| back(o as usize) as u32);
                 if trailing.is_none()
                     && inserted.is_empty()
                     && rhs.len() <= MAX_PARSED_LEN
@@ -326,12 +328,24 @@ impl<'a> Reader<'a> {
             raw.push('\n');
             raw.push_str(l.text);
         }
-        let joined = old_escaping_to_new(&raw).0;
+        let (joined, inserted) = old_escaping_to_new(&raw);
         // Only a clean parse counts: a continuation that leaves text over
         // was probably not one.
-        let Ok((e, None)) = parse_rhs(&joined, self.dialect) else {
+        let Ok((mut e, None)) = parse_rhs(&joined, self.dialect) else {
             return None;
         };
+        // Where each joined line starts, in `raw` and in the text.
+        let mut starts = vec![(0, rhs_at)];
+        let mut at = first.len() + 1;
+        for l in &more {
+            starts.push((at, l.start));
+            at += l.text.len() + 1;
+        }
+        crate::ast::map_spans(&mut e, &|o| {
+            let o = original_offset(&inserted, o as usize);
+            let i = starts.partition_point(|&(r, _)| r <= o).saturating_sub(1);
+            (starts[i].1 + (o - starts[i].0)) as u32
+        });
         let span = line_span.to(Span::new(last.start, last.start + last.text.len()));
         let n = more.len();
         self.pool.diagnostics.push(
@@ -346,7 +360,7 @@ impl<'a> Reader<'a> {
             .in_attribute(name)
             .warning(),
         );
-        self.keep(name, shifted(&e, rhs_at), span);
+        self.keep(name, e, span);
         Some(n)
     }
 }
@@ -612,6 +626,43 @@ fn writes_raw(name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The text each span of an attribute's expression covers, outermost first.
+    fn covered<'a>(text: &'a str, attr: &str) -> Vec<&'a str> {
+        let pool = read(text, Dialect::default());
+        assert!(
+            pool.diagnostics.iter().all(|d| !d.is_error()),
+            "{:?}",
+            pool.diagnostics
+        );
+        let e = pool.ads[0].ad.get(attr).unwrap();
+        let mut out = vec![];
+        fn walk<'a>(e: &Expr, text: &'a str, out: &mut Vec<&'a str>) {
+            out.push(&text[e.span.start as usize..e.span.end as usize]);
+            if let ExprKind::Binary(_, a, b) = &e.kind {
+                walk(a, text, out);
+                walk(b, text, out);
+            }
+        }
+        walk(e, text, &mut out);
+        out
+    }
+
+    #[test]
+    fn spans_point_at_the_text_as_written_past_backslashes() {
+        let text = "Iwd = \"C:\\condor\\execute\" + Suffix\nOther = 1\n";
+        assert_eq!(
+            covered(text, "Iwd"),
+            [
+                "\"C:\\condor\\execute\" + Suffix",
+                "\"C:\\condor\\execute\"",
+                "Suffix"
+            ]
+        );
+        // A value continued over lines, with a backslash on each.
+        let text = "Cmd = \"a\\b\" +\n  \"c\\d\" + Tail\n";
+        assert_eq!(covered(text, "Cmd").last(), Some(&"Tail"));
+    }
 
     #[test]
     fn literal_fast_path_agrees_with_the_parser() {

@@ -24,7 +24,7 @@ pub struct AdEditorProps {
 pub fn AdEditor(props: &AdEditorProps) -> Html {
     let text = use_state(|| props.text.clone());
     let tokens = use_memo((*text).clone(), |t| {
-        classad::lexer::highlight(t, Default::default())
+        classad::api::highlight_pool(t, Default::default())
     });
     let summary = use_memo((*text).clone(), |t| summarize(t));
     let marks = use_memo(summary.clone(), |s| {

@@ -29,7 +29,7 @@ fn taken_before(s: &Shown, k: usize) -> Vec<(usize, usize, String)> {
     s.cycle.outcomes[..k.min(s.cycle.outcomes.len())]
         .iter()
         .enumerate()
-        .filter_map(|(i, o)| Some((o.machine?, i, o.job_id.clone())))
+        .filter_map(|(i, o)| Some((o.machine?, i, s.job_label(o))))
         .collect()
 }
 
@@ -38,7 +38,9 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
     let playing = use_state(|| false);
     let timer = use_mut_ref(|| None::<Timeout>);
     let s = &props.shown;
-    let n = s.cycle.outcomes.len();
+    // The jobs that carry their candidates: every job of a small cycle,
+    // the first ones of a big one.
+    let n = s.detailed.min(s.cycle.outcomes.len());
     let k = props.step.min(n.saturating_sub(1));
     // Play: one step per tick, stopping at the end.
     {
@@ -136,7 +138,7 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
             };
             html! {
                 <li class={classes!((i == k).then_some("current"), (i < k).then_some("done"))}>
-                    <button class="link" onclick={go(i)}><code>{ q.job_id.clone() }</code></button>
+                    <button class="link" onclick={go(i)}><code>{ s.job_label(q) }</code></button>
                     <span class="muted">{ format!(" {state}") }</span>
                 </li>
             }
@@ -145,7 +147,7 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
     html! {
         <section class="classroom" aria-label="Classroom" id="classroom-panel">
             <div class="class-head">
-                <h3 id="class-step">{ format!("Step {} of {}: job {}", k + 1, thousands(n as u64), o.job_id) }
+                <h3 id="class-step">{ format!("Step {} of {}: job {}", k + 1, thousands(n as u64), s.job_label(o)) }
                     if let Some(c) = o.cluster { <span class="muted">{ format!(" (auto-cluster {c})") }</span> }
                 </h3>
                 <div class="class-controls">

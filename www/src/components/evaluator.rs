@@ -52,6 +52,8 @@ struct Chosen {
     parsed: Parsed,
     text: String,
     label: String,
+    /// The pool line the ad starts on.
+    line: u32,
 }
 
 fn chosen(
@@ -73,11 +75,13 @@ fn chosen(
         s.pools.get(r.pool)?.name,
         parsed.summary.ads[r.ad].label
     );
+    let line = parsed.summary.ads[r.ad].line;
     Some(Chosen {
         r,
         parsed,
         text,
         label,
+        line,
     })
 }
 
@@ -129,26 +133,35 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
     let target_facts = use_memo(target.as_ref().map(|c| c.text.clone()), |t| {
         t.as_deref().map(ad_facts).unwrap_or_default()
     });
+    let place = |c: &Option<Chosen>| {
+        c.as_ref()
+            .map(|c| (c.label.clone(), c.text.clone(), c.line))
+    };
     let ctx = use_memo(
         (
             my_facts.clone(),
             target_facts.clone(),
-            my.as_ref().map(|c| c.label.clone()),
-            target.as_ref().map(|c| c.label.clone()),
+            place(&my),
+            place(&target),
             s.mode,
         ),
-        |(mf, tf, ml, tl, mode)| Ctx {
-            my: AdFacts {
-                present: ml.is_some(),
-                label: ml.clone().unwrap_or_default(),
-                attrs: mf.0.clone(),
-            },
-            target: AdFacts {
-                present: tl.is_some(),
-                label: tl.clone().unwrap_or_default(),
-                attrs: tf.0.clone(),
-            },
-            mode: *mode,
+        |(mf, tf, mp, tp, mode)| {
+            let facts =
+                |f: &(Vec<String>, Vec<String>), p: &Option<(String, String, u32)>| AdFacts {
+                    present: p.is_some(),
+                    label: p.as_ref().map(|p| p.0.clone()).unwrap_or_default(),
+                    attrs: f.0.clone(),
+                    text: p
+                        .as_ref()
+                        .map(|p| std::rc::Rc::from(p.1.as_str()))
+                        .unwrap_or_else(|| std::rc::Rc::from("")),
+                    first_line: p.as_ref().map_or(0, |p| p.2),
+                };
+            Ctx {
+                my: facts(mf, mp),
+                target: facts(tf, tp),
+                mode: *mode,
+            }
         },
     );
     let outcome = use_state(|| Outcome::None);
@@ -261,7 +274,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
     let expr_tokens = use_memo(s.expr.clone(), |e| {
         classad::lexer::highlight(e, Default::default())
     });
-    let expr_marks: Vec<Mark> = match &*picked {
+    let mut expr_marks: Vec<Mark> = match &*picked {
         Some((e, p)) if p.origin == Origin::Expr && *e == s.expr => vec![Mark {
             start: p.start,
             end: p.end,
@@ -269,6 +282,16 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
         }],
         _ => vec![],
     };
+    // The expression's own errors are underlined where they are.
+    if let Outcome::Failed { which, diagnostics } = &*outcome {
+        if which == "expr" {
+            expr_marks.extend(diagnostics.iter().map(|d| Mark {
+                start: d.span.start as usize,
+                end: d.span.end as usize,
+                class: "mk-error",
+            }));
+        }
+    }
     // The picked definition's text, from the ad it lies in.
     let source_of_pick = match &*picked {
         Some((

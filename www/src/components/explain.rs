@@ -159,11 +159,21 @@ fn TNode(props: &NodeProps) -> Html {
         };
     }
 
+    // A definition says which ad holds it, and where in its pool.
+    let place = |side: &crate::trace::Side| {
+        let at = n.children.first().map(|c| c.span.start as usize);
+        match props.ctx.ad(*side).place(at) {
+            p if p.is_empty() => String::new(),
+            p => format!(" ({p})"),
+        }
+    };
     let title = match (&n.attribute, &props.origin) {
         (Some(a), Origin::Def { side, .. }) if n.cached => {
-            format!("{a} in {} (evaluated above)", side.name())
+            format!("{a} in {}{} (evaluated above)", side.name(), place(side))
         }
-        (Some(a), Origin::Def { side, .. }) => format!("definition of {a} in {}", side.name()),
+        (Some(a), Origin::Def { side, .. }) => {
+            format!("definition of {a} in {}{}", side.name(), place(side))
+        }
         _ => n.text.clone(),
     };
     let row = html! {
@@ -233,8 +243,16 @@ fn TNode(props: &NodeProps) -> Html {
 #[component]
 pub fn Explain(props: &ExplainProps) -> Html {
     html! {
-        <ul class="explain" aria-label="Explain tree">
-            <TNode root={props.root.clone()} path={Rc::new(vec![])} origin={Origin::Expr} ctx={props.ctx.clone()} on_pick={props.on_pick.clone()} culprit={props.culprit.clone()} />
-        </ul>
+        <>
+            if props.root.0.cut {
+                <p class="muted trace-cut" role="note">{ format!(
+                    "This explanation stops after {} steps: the deepest parts are left out. The value is exact all the same.",
+                    crate::matchmaking::thousands(classad::api::TRACE_MAX_NODES as u64)
+                ) }</p>
+            }
+            <ul class="explain" aria-label="Explain tree">
+                <TNode root={props.root.clone()} path={Rc::new(vec![])} origin={Origin::Expr} ctx={props.ctx.clone()} on_pick={props.on_pick.clone()} culprit={props.culprit.clone()} />
+            </ul>
+        </>
     }
 }

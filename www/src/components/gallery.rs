@@ -29,7 +29,7 @@ pub fn Gallery(props: &GalleryProps) -> Html {
     html! {
         <main class="gallery">
             <h2>{ "Examples" }</h2>
-            <p>{ "Every ClassAd figure of the seed papers, and a modern pool. Each opens in the workbench with its ads chosen, the matchmaking ones in their own view; link to one with " }<code>{ "#example=<id>" }</code>{ "." }</p>
+            <p>{ "Every ClassAd figure of Raman's thesis, the policy analyzer paper, the Condor manual and the Condor-G paper, and a modern HTCondor pool. Each opens in the workbench with its ads chosen, the matchmaking ones in their own view; link to one with " }<code>{ "#example=<id>" }</code>{ "." }</p>
             <ul class="cards">
                 { for EXAMPLES.iter().map(|ex| {
                     let on_open = props.on_open.clone();

@@ -147,7 +147,7 @@ pub fn GangDetailPanel(props: &DetailProps) -> Html {
         my: AdFacts {
             present: true,
             label: "the docking environment".into(),
-            attrs: vec![],
+            ..Default::default()
         },
         target: AdFacts::default(),
         mode: props.mode,

@@ -296,8 +296,8 @@ pub fn Header(props: &HeaderProps) -> Html {
             <button id="theme" onclick={on_theme} title="Click to cycle: follow the system's light or dark setting, always dark, always light">{ theme_label }</button>
             <span class="spacer"></span>
             <button id="share" onclick={on_share}>{ "Copy share link" }</button>
-            <button onclick={on_download_state.clone()} title="Save everything (pools, expression, choices) as a file">{ "Download state" }</button>
-            <label class="button" title="Open a state file saved with Download state">
+            <button onclick={on_download_state.clone()} title="Save everything (pools, expression, choices) as a file">{ "Download state file" }</button>
+            <label class="button" title="Open a state file saved with Download state file">
                 { "Open state file…" }
                 <input type="file" class="hidden-file" accept=".json,application/json,text/plain" onchange={on_open_state} />
             </label>
@@ -313,10 +313,11 @@ pub fn Header(props: &HeaderProps) -> Html {
                     if !link.is_empty() {
                         <input class="share-link" readonly=true value={(*link).clone()} aria-label="Share link" />
                     }
+                    // A link too long to share well: the file is the other way.
                     if long {
                         <button onclick={on_copy_anyway}>{ "Copy anyway" }</button>
+                        <button onclick={on_download_state}>{ "Download state file" }</button>
                     }
-                    <button onclick={on_download_state}>{ "Download state file" }</button>
                     <button onclick={on_close_share} aria-label="Close the share message">{ "×" }</button>
                 </div>
             }

@@ -20,6 +20,7 @@ use super::match_bar::{
 };
 use super::matrix_canvas::{LEFT, TOP};
 use super::matrix_handle::{Handle, MatrixState};
+use super::matrix_table::CellsTable;
 use super::pair_detail::PairDetail;
 use crate::app::Action;
 use crate::matchmaking::{arrange, count, needs_counts, thousands, Filter, Sort};
@@ -131,6 +132,10 @@ fn MatrixBody(props: &BodyProps) -> Html {
     let dim = use_state(|| false);
     let hover = use_state(|| None::<(usize, usize)>);
     let opened = use_state(|| None::<(usize, usize)>);
+    // The table of the cells in sight: open or not, and a tick that
+    // re-renders it when the matrix scrolls.
+    let table_open = use_state(|| false);
+    let scrolled = use_state(|| 0u32);
     let counts = use_state(|| None::<Rc<Counts>>);
     let counting = use_state(|| None::<(Option<(usize, usize)>, f64)>);
     let count_error = use_state(|| None::<String>);
@@ -307,10 +312,13 @@ fn MatrixBody(props: &BodyProps) -> Html {
     use_stop_on_leave(&props.session, counting.is_some());
 
     let onscroll = {
-        let h = (*handle).clone();
+        let (h, table_open, scrolled) = ((*handle).clone(), table_open.clone(), scrolled.clone());
         Callback::from(move |_: Event| {
             h.redraw();
             h.pump();
+            if *table_open {
+                scrolled.set(scrolled.wrapping_add(1));
+            }
         })
     };
     let onmousemove = {
@@ -490,6 +498,15 @@ fn MatrixBody(props: &BodyProps) -> Html {
             if rows.is_empty() || cols.is_empty() {
                 <p class="status">{ "Nothing to show: the filter leaves no jobs or no machines." }</p>
             }
+            <details class="matrix-table-alt" open={*table_open}
+                ontoggle={{ let t = table_open.clone(); Callback::from(move |e: Event| {
+                    if let Some(d) = e.target_dyn_into::<web_sys::Element>() { t.set(d.has_attribute("open")); }
+                }) }}>
+                <summary id="matrix-table-toggle">{ "The cells in sight as a table" }</summary>
+                if *table_open {
+                    <CellsTable sight={handle.in_sight()} on_open={open_at.clone()} />
+                }
+            </details>
             if let Some((job, machine)) = *opened {
                 <p class="analyze-link">
                     <button id="analyze-job-row" onclick={{ let a = analyze.clone(); Callback::from(move |_| a.emit(job)) }}>

@@ -25,6 +25,7 @@ pub mod match_bar;
 pub mod match_matrix;
 pub mod matrix_canvas;
 pub mod matrix_handle;
+pub mod matrix_table;
 pub mod negotiation;
 pub mod pair_detail;
 pub mod pool_editor;

@@ -32,10 +32,14 @@ const PAGE: usize = 100;
 /// A finished cycle, as shown.
 pub struct Shown {
     pub cycle: crate::answers::Cycle,
-    /// The machines pool (for its labels).
+    /// The pools (for their labels: a job is named as the matrix names it).
+    pub jobs: Rc<PoolInfo>,
     pub machines: Rc<PoolInfo>,
     pub ms: f64,
     pub autocluster: bool,
+    /// How many jobs, from the cycle's start, carry their candidates (the
+    /// classroom steps through these).
+    pub detailed: usize,
     /// What it was run on (pools, mode, clock), to tell a stale result.
     key: Key,
 }
@@ -57,8 +61,13 @@ impl Shown {
             .cloned()
             .unwrap_or_else(|| (m + 1).to_string())
     }
-    pub fn has_detail(&self) -> bool {
-        self.cycle.outcomes.iter().any(|o| !o.considered.is_empty())
+    /// The job's label in its pool (its Name, else ClusterId.ProcId, …).
+    pub fn job_label(&self, o: &crate::answers::Outcome) -> String {
+        self.jobs
+            .labels
+            .get(o.job)
+            .cloned()
+            .unwrap_or_else(|| o.job_id.clone())
     }
 }
 
@@ -142,7 +151,11 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             props.settings.autocluster,
         );
         let key = key.clone();
-        let machines = props.machines.clone();
+        let (jobs, machines) = (props.jobs.clone(), props.machines.clone());
+        // Every job's candidates on small pools; on big ones, those of the
+        // first jobs only (about DETAIL_PAIRS pairs' worth).
+        let detail_jobs = (pairs > DETAIL_PAIRS)
+            .then(|| (DETAIL_PAIRS / (props.machines.ads as u64).max(1)).max(1) as usize);
         Callback::from(move |_: ()| {
             let started = now_ms();
             running.set(Some((None, started)));
@@ -152,13 +165,14 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 let running = running.clone();
                 Callback::from(move |at: (usize, usize)| running.set(Some((Some(at), started))))
             };
-            let (result, running, error, page, step, key, machines) = (
+            let (result, running, error, page, step, key, jobs, machines) = (
                 result.clone(),
                 running.clone(),
                 error.clone(),
                 page.clone(),
                 step.clone(),
                 key.clone(),
+                jobs.clone(),
                 machines.clone(),
             );
             session.request(
@@ -167,7 +181,8 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                     jobs: ids[0].clone(),
                     machines: ids[1].clone(),
                     autocluster,
-                    detail: pairs <= DETAIL_PAIRS,
+                    detail: true,
+                    detail_jobs,
                     mode,
                     now: Some(now.0),
                     tz_offset: Some(now.1),
@@ -180,8 +195,11 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                         Ok(a) => {
                             page.set(0);
                             step.set(None);
+                            let detailed = detail_jobs.unwrap_or(usize::MAX).min(a.outcomes.len());
                             result.set(Some(Rc::new(Shown {
+                                detailed,
                                 cycle: a,
+                                jobs: jobs.clone(),
                                 machines: machines.clone(),
                                 ms: now_ms() - started,
                                 autocluster,
@@ -276,7 +294,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
         .outcomes
         .iter()
         .any(|o| !o.changed.is_empty() || !o.unresolved.is_empty());
-    let detail = r.has_detail();
+    let detail = r.detailed > 0;
     let open_step = |i: usize| {
         let step = step.clone();
         Callback::from(move |_| step.set(Some(i)))
@@ -287,9 +305,9 @@ fn NegotiationBody(props: &BodyProps) -> Html {
         html! {
             <tr class={classes!(if o.machine.is_some() { "ok" } else { "no" })}>
                 <td class="num">
-                    if detail { <button class="link" onclick={open_step(i)} title="Step through the cycle from here" aria-label={format!("Step through the cycle from job {} (number {})", o.job_id, i + 1)}>{ i + 1 }</button> } else { { i + 1 } }
+                    if i < r.detailed { <button class="link" onclick={open_step(i)} title="Step through the cycle from here" aria-label={format!("Step through the cycle from job {} (number {})", r.job_label(o), i + 1)}>{ i + 1 }</button> } else { { i + 1 } }
                 </td>
-                <td><code>{ o.job_id.clone() }</code></td>
+                <td data-job-id={o.job_id.clone()} title={format!("job {} (ClusterId.ProcId, else its place in the pool)", o.job_id)}><code>{ r.job_label(o) }</code></td>
                 <td>{ match o.machine { Some(m) => html! { <code>{ r.machine_label(m) }</code> }, None => html! { <span class="muted">{ "—" }</span> } } }</td>
                 <td class="num"><code>{ o.vector.first().cloned().unwrap_or_default() }</code></td>
                 <td>if !o.vector.is_empty() { <code>{ format!("{{{}}}", o.vector.join(", ")) }</code> }</td>
@@ -343,9 +361,13 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 <p>
                     <button id="classroom" onclick={open_step(0)} aria-expanded={step.is_some().to_string()}>{ "Step through it (classroom)" }</button>
                     <span class="muted">{ " one job at a time: its candidates, their docking vectors, the chosen one" }</span>
+                    if r.detailed < n {
+                        <span class="muted" id="classroom-first">{ format!(
+                            " — through the first {} of the {} jobs: keeping every job's candidates is done up to {} pairs, and this cycle has {}.",
+                            thousands(r.detailed as u64), thousands(n as u64), thousands(DETAIL_PAIRS), thousands(pairs)
+                        ) }</span>
+                    }
                 </p>
-            } else if !r.cycle.outcomes.is_empty() {
-                <p class="muted">{ format!("Stepping through the cycle needs every job's candidates: available up to {} pairs.", thousands(DETAIL_PAIRS)) }</p>
             }
             { classroom }
             <div class="table-tools">

@@ -43,6 +43,7 @@ fn facts(label: &str, attrs: &[String]) -> AdFacts {
         present: true,
         label: label.to_string(),
         attrs: attrs.to_vec(),
+        ..Default::default()
     }
 }
 

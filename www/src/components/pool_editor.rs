@@ -150,7 +150,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         if t.len() > HIGHLIGHT_LIMIT {
             vec![]
         } else {
-            classad::lexer::highlight(t, Default::default())
+            classad::api::highlight_pool(t, Default::default())
         }
     });
     // Diagnostics are drawn in the text only when they belong to it.

@@ -84,7 +84,7 @@ pub fn PoolViewer(props: &PoolViewerProps) -> Html {
     let a = starts[from];
     let b = if to < n { starts[to] } else { props.text.len() };
     let slice = &props.text[a..b];
-    let tokens = classad::lexer::highlight(slice, Default::default());
+    let tokens = classad::api::highlight_pool(slice, Default::default());
     let focus = props.focus.as_ref().map(|f| Mark {
         start: f.start,
         end: f.end,
