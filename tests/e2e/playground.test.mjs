@@ -156,6 +156,22 @@ test('paste a pool', T, async () => {
   });
 });
 
+test('an unclosed quote is drawn inside its own ad, and expression errors are underlined', T, async () => {
+  await scenario('highlight-unclosed', async ({ page }) => {
+    await page.fill('#pool-text', '[ Name = "a"; Arch = "INTEL ]\n[ Name = "b"; Memory = 2 ]\n');
+    await expectSummary(page, /^1 ad, 1 error/);
+    // The second ad is drawn as tokens, as the reader reads it, not as one string.
+    const names = await page.$$eval('.editor:has(#pool-text) pre .tk-name', (xs) => xs.map((x) => x.textContent));
+    assert.deepEqual(names, ['Name', 'Arch', 'Name', 'Memory']);
+    const bad = await page.$$eval('.editor:has(#pool-text) pre .tk-invalid', (xs) => xs.map((x) => x.textContent).join(''));
+    assert.equal(bad.trim(), '"INTEL ]', 'only the unclosed string is marked');
+    // An expression error is marked where it is.
+    await setExpr(page, 'MY.Memory > (1 +');
+    await page.waitForSelector('#value.v-error');
+    await page.waitForSelector('.editor:has(#expr) pre .mk-error');
+  });
+});
+
 test('evaluate with self, other and parent (nested scope)', T, async () => {
   await scenario('evaluate-scopes', async ({ page }) => {
     // Default state: MY = machines / slot1@node1, TARGET = jobs / 42.0.

@@ -144,7 +144,14 @@ fn TNode(props: &NodeProps) -> Html {
     if n.children.is_empty() && (literalish || is_scope_keyword(n)) {
         let onclick = Callback::from(move |_: MouseEvent| pick());
         let note = if literalish {
-            (n.text != n.value && n.label == "literal").then(|| html! { <>{ " = " }{ value }</> })
+            // A literal shows its value only when it differs from what
+            // was written (`1K = 1024`), not a real's canonical spelling.
+            let same_number = matches!(
+                (n.text.parse::<f64>(), n.value.parse::<f64>()),
+                (Ok(a), Ok(b)) if a == b
+            );
+            (n.text != n.value && n.label == "literal" && !same_number)
+                .then(|| html! { <>{ " = " }{ value }</> })
         } else {
             Some(
                 html! { <span class="t-label">{ if n.value.starts_with('[') { " (the ad)" } else { " (none)" } }</span> },
