@@ -10,30 +10,23 @@
 //! assert_eq!(ev.eval_expr(&e).to_string(), "3");
 //! ```
 
+// The layers, each building only on those above it in this list.
 pub mod analysis;
 pub mod api;
-pub mod ast;
-pub mod autocluster;
-pub mod compiled;
-pub mod diagnostic;
-pub mod eval;
 pub mod formats;
-pub mod functions;
 pub mod gang;
 pub mod index;
-pub mod lexer;
-pub mod matching;
-pub mod negotiate;
-pub mod parser;
-pub mod refs;
-pub mod session;
-pub mod specialize;
-pub mod substitute;
-pub mod time;
-pub mod unparse;
-pub mod userfn;
-pub mod value;
-pub mod workload;
+pub mod lang;
+pub mod matchmaking;
+
+// The public paths every caller has used (`classad::lexer`,
+// `classad::session`, …) stay: the layers are the code's layout, not a
+// second API.
+pub use api::session;
+pub use lang::{
+    ast, diagnostic, eval, functions, lexer, parser, refs, specialize, time, unparse, value,
+};
+pub use matchmaking::{autocluster, compiled, matching, negotiate, substitute, userfn, workload};
 
 pub use ast::{BinaryOp, ClassAd, Expr, ExprKind, Name, Span, UnaryOp};
 pub use diagnostic::Diagnostic;

@@ -19,8 +19,8 @@ use std::sync::Arc;
 use rustc_hash::{FxHashMap, FxHasher};
 
 use super::predicate::Sides;
-use crate::ast::{ClassAd, Expr, ExprKind, Special};
-use crate::value::Value;
+use crate::lang::ast::{ClassAd, Expr, ExprKind, Special};
+use crate::lang::value::Value;
 
 /// A partition of the machines (indices into the pool) into groups.
 #[derive(Clone, Debug)]
@@ -234,7 +234,7 @@ fn plan(ad: &ClassAd, names: &[&str]) -> Option<Vec<Step>> {
 
 fn hash_of(e: &Expr) -> u64 {
     let mut h = FxHasher::default();
-    crate::autocluster::hash_expr(e, &mut h);
+    crate::matchmaking::autocluster::hash_expr(e, &mut h);
     h.finish()
 }
 
@@ -289,7 +289,7 @@ fn collect_names(e: &Expr, out: &mut Vec<Arc<str>>, depth: u32) -> bool {
 pub fn value_hash(v: &Value) -> u64 {
     let mut h = FxHasher::default();
     match part_of(v, usize::MAX) {
-        Part::Unique(_) => crate::unparse::value_to_string(v).hash(&mut h),
+        Part::Unique(_) => crate::lang::unparse::value_to_string(v).hash(&mut h),
         p => p.hash(&mut h),
     }
     h.finish()
@@ -298,7 +298,7 @@ pub fn value_hash(v: &Value) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parser::parse_classad;
+    use crate::lang::parser::parse_classad;
 
     fn ads(src: &[&str]) -> Vec<Arc<ClassAd>> {
         src.iter()

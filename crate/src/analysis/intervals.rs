@@ -11,8 +11,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::ast::BinaryOp;
-use crate::value::Value;
+use crate::lang::ast::BinaryOp;
+use crate::lang::value::Value;
 
 /// Integer literals at or beyond 2^53 are not represented: bounds are f64,
 /// exact for integers only below that.
@@ -663,7 +663,7 @@ pub fn always_conflicts(preds: &[(usize, BinaryOp, Value)]) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::eval::ops::{binary, truth, Truth};
+    use crate::lang::eval::ops::{binary, truth, Truth};
     use BinaryOp::*;
 
     const OPS: [BinaryOp; 10] = [Eq, Ne, MetaEq, MetaNe, Is, Isnt, Lt, Le, Gt, Ge];
@@ -700,7 +700,7 @@ mod tests {
         v.extend(reals.map(Value::Real));
         v.extend([true, false].map(Value::Bool));
         v.extend(["INTEL", "intel", "Intel ", "alpha", "", "raman", "other"].map(Value::from));
-        let time = Value::AbsTime(crate::value::AbsTime { secs: 5, offset: 0 });
+        let time = Value::AbsTime(crate::lang::value::AbsTime { secs: 5, offset: 0 });
         v.extend([
             Value::Undefined,
             Value::Error,

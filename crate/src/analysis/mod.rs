@@ -32,11 +32,11 @@ use std::sync::Arc;
 use fixedbitset::FixedBitSet;
 use serde::Serialize;
 
-use crate::ast::{ClassAd, Expr};
-use crate::eval::{EvalOptions, Evaluator, Mode};
-use crate::matching::DEFAULT_REQUIREMENTS;
-use crate::specialize::{specialize, SpecContext};
-use crate::unparse::unparse_readable;
+use crate::lang::ast::{ClassAd, Expr};
+use crate::lang::eval::{EvalOptions, Evaluator, Mode};
+use crate::lang::specialize::{specialize, SpecContext};
+use crate::lang::unparse::unparse_readable;
+use crate::matchmaking::matching::DEFAULT_REQUIREMENTS;
 
 use self::groups::Groups;
 use self::predicate::{conjunction, display_text, Dnf, Sides};
@@ -168,13 +168,17 @@ pub fn analyze(
 /// own requirements against the job are then run compiled, answering the
 /// same as the evaluator (`crate/tests/compiled.rs`) in a fraction of the time.
 pub struct Compiled<'a> {
-    pub machines: &'a [crate::compiled::CompiledAd],
+    pub machines: &'a [crate::matchmaking::compiled::CompiledAd],
 }
 
 impl Compiled<'_> {
     /// A job compiled the same way.
-    pub fn job(&self, job: &Arc<ClassAd>, opts: EvalOptions) -> crate::compiled::CompiledAd {
-        crate::compiled::CompiledAd::new(job.clone(), opts, DEFAULT_REQUIREMENTS)
+    pub fn job(
+        &self,
+        job: &Arc<ClassAd>,
+        opts: EvalOptions,
+    ) -> crate::matchmaking::compiled::CompiledAd {
+        crate::matchmaking::compiled::CompiledAd::new(job.clone(), opts, DEFAULT_REQUIREMENTS)
     }
 }
 
@@ -371,11 +375,12 @@ pub fn analyze_compiled(
     // Without the caller's compiled machines, the machines' own requirements
     // (summary, job changes) still run compiled: one compilation per policy
     // shape (`compiled::template`), as the evaluator answers.
-    let pool: Vec<crate::compiled::CompiledAd>;
+    let pool: Vec<crate::matchmaking::compiled::CompiledAd>;
     let pool_compiled: Compiled;
     let compiled = match compiled {
         None if !accepted.is_clear() => {
-            pool = crate::compiled::compile_pool(machines, o.eval, DEFAULT_REQUIREMENTS);
+            pool =
+                crate::matchmaking::compiled::compile_pool(machines, o.eval, DEFAULT_REQUIREMENTS);
             pool_compiled = Compiled { machines: &pool };
             Some(&pool_compiled)
         }
@@ -482,7 +487,7 @@ pub fn analyze_compiled(
         job_changes,
         missing_attributes,
         job_lacks,
-        job: crate::negotiate::job_id(job, o.position),
+        job: crate::matchmaking::negotiate::job_id(job, o.position),
         requirements_attribute: req_name,
         requirements: unparse_readable(&req),
         specialized: unparse_readable(&spec),
@@ -513,7 +518,7 @@ fn step_reads(
         opts: eval,
     };
     while let Some((e, depth)) = stack.pop() {
-        use crate::ast::{BinaryOp, ExprKind, UnaryOp};
+        use crate::lang::ast::{BinaryOp, ExprKind, UnaryOp};
         match &e.kind {
             ExprKind::Paren(a) | ExprKind::Unary(UnaryOp::Not, a) if depth < 400 => {
                 stack.push((a, depth + 1))
@@ -562,7 +567,7 @@ fn conflicts(
     let mut succeeding = vec![];
     for (ci, clause) in dnf.clauses.iter().enumerate() {
         // Without the pool: same attribute, intervals that never meet.
-        type OnOneAttribute = Vec<(usize, crate::ast::BinaryOp, crate::value::Value)>;
+        type OnOneAttribute = Vec<(usize, crate::lang::ast::BinaryOp, crate::lang::value::Value)>;
         let mut by_attr: Vec<(String, OnOneAttribute)> = vec![];
         for (j, a) in clause.iter().enumerate() {
             if let Some(p) = &a.predicate {

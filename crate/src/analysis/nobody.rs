@@ -20,11 +20,11 @@ use super::groups::Groups;
 use super::intervals::Constraint;
 use super::partition::{self, Limits, Rect};
 use super::predicate::{self, Sides};
-use crate::ast::{ClassAd, Expr};
-use crate::eval::{EvalOptions, Evaluator, Mode};
-use crate::matching::{accepts, DEFAULT_REQUIREMENTS};
-use crate::specialize::{specialize, SpecContext};
-use crate::value::Value;
+use crate::lang::ast::{ClassAd, Expr};
+use crate::lang::eval::{EvalOptions, Evaluator, Mode};
+use crate::lang::specialize::{specialize, SpecContext};
+use crate::lang::value::Value;
+use crate::matchmaking::matching::{accepts, DEFAULT_REQUIREMENTS};
 
 /// Cells built before the partition stops (it says so when it does).
 pub const MAX_CELLS: usize = 20_000;
@@ -175,7 +175,7 @@ pub fn job_changes(
             machines: gained
                 .iter()
                 .take(NAMES)
-                .map(|&i| crate::negotiate::machine_name(&machines[i], i))
+                .map(|&i| crate::matchmaking::negotiate::machine_name(&machines[i], i))
                 .collect(),
             gained: gained.len() as u64,
             mutual,
@@ -266,7 +266,7 @@ pub fn rectangles_compiled(
         let Ok(dnf) = predicate::dnf(&spec, &sides) else {
             notes.push(format!(
                 "the requirements of {} are too large to put in normal form; it is left out of the job changes",
-                crate::negotiate::machine_name(m, which[rep])
+                crate::matchmaking::negotiate::machine_name(m, which[rep])
             ));
             continue;
         };
@@ -341,7 +341,8 @@ fn spelled(e: &Expr, key: &str) -> Option<String> {
             return None;
         }
         match &x.kind {
-            crate::ast::ExprKind::Attr { name, .. } | crate::ast::ExprKind::Select(_, name)
+            crate::lang::ast::ExprKind::Attr { name, .. }
+            | crate::lang::ast::ExprKind::Select(_, name)
                 if *name.key == *key =>
             {
                 return Some(name.text.to_string());

@@ -16,7 +16,7 @@ use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
 use super::intervals::{fold, normalize, Constraint, NumInterval, ValueSet};
-use crate::value::Value;
+use crate::lang::value::Value;
 
 /// Search work (nodes visited and pieces scanned) at most, whatever `max_cells` says.
 const MAX_WORK: usize = 1_000_000;
@@ -710,7 +710,7 @@ pub fn describe_range(cell: &Cell) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ast::BinaryOp::{self, *};
+    use crate::lang::ast::BinaryOp::{self, *};
 
     const M: f64 = 1048576.0;
 

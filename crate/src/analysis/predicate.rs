@@ -17,9 +17,9 @@
 
 use serde::Serialize;
 
-use crate::ast::{BinaryOp, ClassAd, Expr, ExprKind, Special, UnaryOp};
-use crate::unparse::unparse_readable;
-use crate::value::Value;
+use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Special, UnaryOp};
+use crate::lang::unparse::unparse_readable;
+use crate::lang::value::Value;
 
 /// Past these sizes DNF is abandoned and the expression is analyzed as a
 /// tree (better-analyze's steps) instead: DNF can grow exponentially.
@@ -47,7 +47,7 @@ pub struct Predicate {
     /// Case-folded.
     pub key: String,
     /// The attribute as a parsed name (hash precomputed, for lookups).
-    pub name: crate::ast::Name,
+    pub name: crate::lang::ast::Name,
     /// The operator as written.
     pub op: BinaryOp,
     pub literal: Value,
@@ -69,9 +69,9 @@ impl Predicate {
     /// applied exactly as the evaluator applies it.
     pub fn apply(&self, v: &Value) -> Value {
         if self.literal_first {
-            crate::eval::ops::binary(self.op, &self.literal, v)
+            crate::lang::eval::ops::binary(self.op, &self.literal, v)
         } else {
-            crate::eval::ops::binary(self.op, v, &self.literal)
+            crate::lang::eval::ops::binary(self.op, v, &self.literal)
         }
     }
 }
@@ -235,7 +235,7 @@ impl Builder<'_, '_> {
                 // !!x has x's truth.
                 ExprKind::Unary(UnaryOp::Not, inner) => strip_parens(inner).clone(),
                 ExprKind::Literal(v) => Expr::new(
-                    ExprKind::Literal(crate::eval::ops::unary(UnaryOp::Not, v.clone())),
+                    ExprKind::Literal(crate::lang::eval::ops::unary(UnaryOp::Not, v.clone())),
                     e.span,
                 ),
                 // `!` binds tighter than every binary operator: anything
@@ -289,7 +289,7 @@ impl Builder<'_, '_> {
             };
         Some(Predicate {
             key: attribute.to_ascii_lowercase(),
-            name: crate::ast::Name::new(&attribute),
+            name: crate::lang::ast::Name::new(&attribute),
             attribute,
             op,
             literal,
@@ -419,7 +419,7 @@ pub fn display_text(atom: &Atom) -> String {
 /// canonical `5.368709120000000E+08`.
 pub fn literal_text(v: &Value) -> String {
     let mut s = String::new();
-    crate::unparse::write_value(&mut s, v, crate::unparse::Style::Readable);
+    crate::lang::unparse::write_value(&mut s, v, crate::lang::unparse::Style::Readable);
     s
 }
 

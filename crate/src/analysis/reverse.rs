@@ -13,11 +13,11 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::steps::{render_for, steps_inlined, Step, StepOptions};
-use crate::ast::ClassAd;
-use crate::autocluster::{cluster, significant_attributes, AutoclusterConfig};
-use crate::eval::Evaluator;
-use crate::matching::{accepts, DEFAULT_REQUIREMENTS};
-use crate::value::Value;
+use crate::lang::ast::ClassAd;
+use crate::lang::eval::Evaluator;
+use crate::lang::value::Value;
+use crate::matchmaking::autocluster::{cluster, significant_attributes, AutoclusterConfig};
+use crate::matchmaking::matching::{accepts, DEFAULT_REQUIREMENTS};
 
 /// A slot's policy attributes analysed as their definitions, as HTCondor's
 /// reverse analysis does.
@@ -164,9 +164,9 @@ mod tests {
     //! share this file's generators).
     use super::super::steps::{steps, StepKind, MAX_STEP_DEPTH};
     use super::*;
-    use crate::ast::{BinaryOp, Expr, ExprKind};
-    use crate::eval::ops::{truth, Truth};
-    use crate::eval::EvalOptions;
+    use crate::lang::ast::{BinaryOp, Expr, ExprKind};
+    use crate::lang::eval::ops::{truth, Truth};
+    use crate::lang::eval::EvalOptions;
     use crate::{parse_classad, parse_expr};
 
     pub(super) fn ad(src: &str) -> Arc<ClassAd> {
@@ -409,8 +409,8 @@ mod step_tests {
     //! The step table (`steps.rs`).
     use super::super::steps::*;
     use super::tests::{ad, ones};
-    use crate::ast::ClassAd;
-    use crate::eval::{EvalOptions, Mode};
+    use crate::lang::ast::ClassAd;
+    use crate::lang::eval::{EvalOptions, Mode};
     use crate::{parse_expr, Clock};
     use std::sync::Arc;
     use StepKind::*;

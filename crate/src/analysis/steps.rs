@@ -13,10 +13,10 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::ast::{BinaryOp, Call, ClassAd, Expr, ExprKind, Name, Special, UnaryOp};
-use crate::eval::ops::{self, Truth};
-use crate::eval::{EvalOptions, Evaluator, Mode};
-use crate::value::Value;
+use crate::lang::ast::{BinaryOp, Call, ClassAd, Expr, ExprKind, Name, Special, UnaryOp};
+use crate::lang::eval::ops::{self, Truth};
+use crate::lang::eval::{EvalOptions, Evaluator, Mode};
+use crate::lang::value::Value;
 
 /// Steps deeper than this are not numbered: the rest of the tree is one
 /// step (bounds recursion on hostile or generated expressions).
@@ -182,12 +182,15 @@ fn count<'t>(
             if !x.target || !x.children.is_empty() || x.too_deep {
                 return None;
             }
-            let ctx = crate::specialize::SpecContext {
+            let ctx = crate::lang::specialize::SpecContext {
                 my: my.clone(),
                 target: None,
                 opts: o.opts,
             };
-            super::predicate::as_predicate(&crate::specialize::specialize(x.expr, &ctx), &sides)
+            super::predicate::as_predicate(
+                &crate::lang::specialize::specialize(x.expr, &ctx),
+                &sides,
+            )
         })
         .collect();
     let cells: Vec<Option<&[Cell]>> = fast
@@ -440,7 +443,7 @@ fn deps<'a>(
     // (node, depth within `e`, or None inside a followed definition)
     let mut stack: Vec<(&'a Expr, Option<u32>)> = vec![(e, Some(1))];
     while let Some((x, level)) = stack.pop() {
-        if level.is_some_and(|l| l > crate::parser::MAX_DEPTH) {
+        if level.is_some_and(|l| l > crate::lang::parser::MAX_DEPTH) {
             d.too_deep = true;
         }
         let next = level.map(|l| l.saturating_add(1));
@@ -533,7 +536,7 @@ pub fn job_attributes(requirements: &Expr, my: &ClassAd) -> Vec<(String, String)
         .into_iter()
         .filter_map(|n| {
             let def = my.get(&n)?;
-            Some((n.clone(), text_of(def, crate::parser::MAX_DEPTH)))
+            Some((n.clone(), text_of(def, crate::lang::parser::MAX_DEPTH)))
         })
         .collect()
 }
@@ -541,7 +544,7 @@ pub fn job_attributes(requirements: &Expr, my: &ClassAd) -> Vec<(String, String)
 /// `unparse` of `e`, with anything more than `budget` levels down written
 /// as `...` (bounded recursion and text size).
 fn text_of(e: &Expr, budget: u32) -> String {
-    let s = crate::unparse::unparse_readable(&elide(e, budget));
+    let s = crate::lang::unparse::unparse_readable(&elide(e, budget));
     if s.contains(ELIDED) {
         s.replace(ELIDED, "...")
     } else {

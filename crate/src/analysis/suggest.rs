@@ -20,10 +20,10 @@ use super::groups::Groups;
 use super::predicate::{conjunction, disjunction, Atom};
 use super::table::{all_of, truth_of};
 use super::tabled::Cell;
-use crate::ast::{BinaryOp, ClassAd, Expr, ExprKind};
-use crate::eval::ops::{truth, Truth};
-use crate::eval::{EvalOptions, Evaluator};
-use crate::value::Value;
+use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind};
+use crate::lang::eval::ops::{truth, Truth};
+use crate::lang::eval::{EvalOptions, Evaluator};
+use crate::lang::value::Value;
 
 /// How many suggestions of each metric are shown.
 pub const SHOWN: usize = 5;
@@ -221,7 +221,7 @@ fn rewrite_atom(atom: &Atom, lit: &Value) -> Expr {
         return atom.expr.clone();
     };
     let op = inclusive(*op);
-    let new_lit = Expr::new(ExprKind::Literal(lit.clone()), crate::ast::Span::NONE);
+    let new_lit = Expr::new(ExprKind::Literal(lit.clone()), crate::lang::ast::Span::NONE);
     let (l, r) = if p.literal_first {
         (new_lit, (**b).clone())
     } else {
@@ -408,7 +408,7 @@ fn inclusive(op: BinaryOp) -> BinaryOp {
 fn count_parsed(ctx: &Context, parsed: &Expr, ev: &mut Evaluator) -> FixedBitSet {
     let sides = super::predicate::Sides {
         own: ctx.job,
-        unscoped_is_other: ctx.opts.mode == crate::eval::Mode::HTCondor,
+        unscoped_is_other: ctx.opts.mode == crate::lang::eval::Mode::HTCondor,
     };
     let Ok(dnf) = super::predicate::dnf(parsed, &sides) else {
         return truth_of(parsed, ctx.job, ctx.machines, ctx.groups, ev);
@@ -488,13 +488,13 @@ fn verified(
         if let Some(slot) = clause_exprs.get_mut(ci) {
             *slot = conjunction(&atoms);
         }
-        let text = crate::unparse::unparse_readable(&disjunction(clause_exprs));
+        let text = crate::lang::unparse::unparse_readable(&disjunction(clause_exprs));
         if out.iter().any(|s| s.requirements == text) {
             continue;
         }
         // The text itself is what is checked: parse it back and evaluate.
         let Ok(parsed) =
-            crate::parser::parse_expr_with(&text, crate::Dialect::Modern, ctx.opts.mode)
+            crate::lang::parser::parse_expr_with(&text, crate::Dialect::Modern, ctx.opts.mode)
         else {
             continue;
         };

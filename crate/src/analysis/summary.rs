@@ -11,10 +11,10 @@ use rustc_hash::FxHashMap;
 use serde::Serialize;
 
 use super::groups::Groups;
-use crate::ast::ClassAd;
-use crate::eval::{EvalOptions, Evaluator};
-use crate::matching::{accepts, DEFAULT_REQUIREMENTS};
-use crate::value::Value;
+use crate::lang::ast::ClassAd;
+use crate::lang::eval::{EvalOptions, Evaluator};
+use crate::lang::value::Value;
+use crate::matchmaking::matching::{accepts, DEFAULT_REQUIREMENTS};
 
 #[derive(Clone, Debug, Default, Serialize, PartialEq)]
 pub struct Summary {
@@ -93,7 +93,7 @@ fn busy(m: &Arc<ClassAd>, job: &Arc<ClassAd>, ev: &mut Evaluator) -> bool {
 }
 
 fn by_machine<'a>(machines: &'a [Arc<ClassAd>], category: &[u8]) -> Option<MachineCounts> {
-    let key = crate::ast::Name::new("Machine");
+    let key = crate::lang::ast::Name::new("Machine");
     let mut guess = u32::MAX;
     // Host names as HTCondor advertises them (exact text); a slot without
     // one is a machine of its own (so is every slot when none has one).

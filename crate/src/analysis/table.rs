@@ -8,10 +8,10 @@ use fixedbitset::FixedBitSet;
 use super::groups::Groups;
 use super::predicate::Atom;
 use super::tabled::{Cell, Tabled};
-use crate::ast::ClassAd;
-use crate::eval::ops::{truth, Truth};
-use crate::eval::Evaluator;
-use crate::value::Value;
+use crate::lang::ast::ClassAd;
+use crate::lang::eval::ops::{truth, Truth};
+use crate::lang::eval::Evaluator;
+use crate::lang::value::Value;
 
 /// An atom's truth over the groups.
 #[derive(Clone, Debug)]
@@ -114,7 +114,7 @@ pub fn column(
 /// Groups where an expression (MY = job, TARGET = the group's machine)
 /// is true.
 pub fn truth_of(
-    e: &crate::ast::Expr,
+    e: &crate::lang::ast::Expr,
     job: &Arc<ClassAd>,
     machines: &[Arc<ClassAd>],
     groups: &Groups,

@@ -15,8 +15,8 @@ use std::sync::Arc;
 use rustc_hash::FxHasher;
 
 use super::groups::Groups;
-use crate::ast::{ClassAd, Expr, Name};
-use crate::value::Value;
+use crate::lang::ast::{ClassAd, Expr, Name};
+use crate::lang::value::Value;
 
 /// A group representative's definition of one attribute.
 #[derive(Clone, Debug)]
@@ -167,7 +167,7 @@ fn same(defs: &[Option<&Expr>], cells: &[Vec<Cell>], id: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parser::parse_classad;
+    use crate::lang::parser::parse_classad;
 
     #[test]
     fn groups_by_read_values() {

@@ -10,10 +10,10 @@ use serde::{Deserialize, Serialize};
 use super::intervals::Constraint;
 use super::partition::{self, Limits, Rect};
 use super::{Analysis, AnalysisOptions, Fixed};
-use crate::ast::ClassAd;
-use crate::eval::{EvalOptions, Evaluator, Mode};
-use crate::time::Clock;
-use crate::value::Value;
+use crate::lang::ast::ClassAd;
+use crate::lang::eval::{EvalOptions, Evaluator, Mode};
+use crate::lang::time::Clock;
+use crate::lang::value::Value;
 
 /// Lattices are drawn for clauses of at most this many predicates (2^6 sets).
 pub const LATTICE_MAX: usize = 6;
@@ -102,7 +102,7 @@ pub struct Span1 {
 pub fn answer(
     jobs: &[Arc<ClassAd>],
     machines: &[Arc<ClassAd>],
-    compiled: Option<&[crate::compiled::CompiledAd]>,
+    compiled: Option<&[crate::matchmaking::compiled::CompiledAd]>,
     req: &AnalyzeRequest,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Result<AnalysisView, String> {
@@ -115,7 +115,7 @@ pub fn answer(
     })?;
     let mut job = (**base).clone();
     for (name, text) in &req.overrides {
-        let e = crate::parser::parse_expr_with(text, crate::Dialect::Auto, req.mode)
+        let e = crate::lang::parser::parse_expr_with(text, crate::Dialect::Auto, req.mode)
             .map_err(|d| format!("{name}: {}", d.summary()))?;
         job.insert(name, e);
     }

@@ -6,7 +6,7 @@
 
 use super::scan::{self, Extent};
 use super::{detect, InputFormat};
-use crate::lexer::{highlight, Dialect, Highlight};
+use crate::lang::lexer::{highlight, Dialect, Highlight};
 
 /// Highlight spans over `text`, a pool in any format.
 pub fn highlight_pool(text: &str, dialect: Dialect) -> Vec<Highlight> {
@@ -71,7 +71,7 @@ fn lex_into(out: &mut Vec<Highlight>, text: &str, start: usize, end: usize, dial
 #[cfg(test)]
 mod tests {
     use super::highlight_pool;
-    use crate::lexer::{Dialect, TokenClass};
+    use crate::lang::lexer::{Dialect, TokenClass};
 
     fn classes<'a>(src: &'a str, from: &str) -> Vec<(TokenClass, &'a str)> {
         let at = src.find(from).unwrap();

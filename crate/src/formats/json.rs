@@ -19,11 +19,11 @@
 
 use super::scan;
 use super::{Pool, PoolAd};
-use crate::ast::{ClassAd, Expr, ExprKind, Span};
-use crate::diagnostic::Diagnostic;
-use crate::lexer::Dialect;
-use crate::unparse::{format_g16, Style};
-use crate::value::Value;
+use crate::lang::ast::{ClassAd, Expr, ExprKind, Span};
+use crate::lang::diagnostic::Diagnostic;
+use crate::lang::lexer::Dialect;
+use crate::lang::unparse::{format_g16, Style};
+use crate::lang::value::Value;
 
 /// How deeply arrays and objects may nest.
 const MAX_NESTING: u32 = 1000;
@@ -299,10 +299,10 @@ impl<'a> Reader<'a> {
                     return lit(Value::str(s));
                 }
                 let inner = &s[6..s.len() - 2];
-                match crate::parser::parse_expr_in(inner, self.dialect) {
+                match crate::lang::parser::parse_expr_in(inner, self.dialect) {
                     Ok(mut e) => {
                         let raw = &self.text[start + 1..self.pos - 1];
-                        crate::ast::shift_spans(&mut e, start + 1 + raw_offset(raw, 6));
+                        crate::lang::ast::shift_spans(&mut e, start + 1 + raw_offset(raw, 6));
                         Ok(Some(e))
                     }
                     Err(d) => {
@@ -742,7 +742,7 @@ impl Writer<'_> {
 /// `"\/Expr(…)\/"` around the canonical unparse of `e`.
 fn quoted_expr(out: &mut String, e: &Expr) {
     let mut s = String::new();
-    crate::unparse::write_expr(&mut s, e, Style::Canonical);
+    crate::lang::unparse::write_expr(&mut s, e, Style::Canonical);
     out.push_str("\"\\/Expr(");
     escape(out, &s);
     out.push_str(")\\/\"");

@@ -19,10 +19,10 @@ mod scan;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ast::{ClassAd, Span};
-use crate::diagnostic::Diagnostic;
-use crate::lexer::Dialect;
-use crate::value::Value;
+use crate::lang::ast::{ClassAd, Span};
+use crate::lang::diagnostic::Diagnostic;
+use crate::lang::lexer::Dialect;
+use crate::lang::value::Value;
 
 pub use highlight::highlight_pool;
 pub use json::ad_to_json;
@@ -237,9 +237,9 @@ pub fn write_new_ad(ad: &ClassAd) -> String {
     let n = ad.len();
     for (i, (name, e)) in ad.iter().enumerate() {
         out.push_str("  ");
-        crate::unparse::write_name(&mut out, name);
+        crate::lang::unparse::write_name(&mut out, name);
         out.push_str(" = ");
-        crate::unparse::write_expr(&mut out, e, crate::unparse::Style::Canonical);
+        crate::lang::unparse::write_expr(&mut out, e, crate::lang::unparse::Style::Canonical);
         if i + 1 < n {
             out.push(';');
         }
@@ -251,8 +251,8 @@ pub fn write_new_ad(ad: &ClassAd) -> String {
 
 /// A copy of `e` with every span moved `by` bytes later (expressions parsed
 /// out of a slice of a larger text).
-pub(crate) fn shifted(e: &crate::ast::Expr, by: usize) -> crate::ast::Expr {
+pub(crate) fn shifted(e: &crate::lang::ast::Expr, by: usize) -> crate::lang::ast::Expr {
     let mut e = e.clone();
-    crate::ast::shift_spans(&mut e, by);
+    crate::lang::ast::shift_spans(&mut e, by);
     e
 }

@@ -10,10 +10,10 @@
 
 use super::scan::{self, Extent};
 use super::{shifted, Pool, PoolAd};
-use crate::ast::{ClassAd, Span};
-use crate::diagnostic::Diagnostic;
-use crate::lexer::{Dialect, Tok};
-use crate::parser::Parser;
+use crate::lang::ast::{ClassAd, Span};
+use crate::lang::diagnostic::Diagnostic;
+use crate::lang::lexer::{Dialect, Tok};
+use crate::lang::parser::Parser;
 
 pub(super) fn read(text: &str, dialect: Dialect) -> Pool {
     let mut pool = Pool::default();
@@ -165,7 +165,7 @@ fn read_bare(text: &str, start: usize, dialect: Dialect, pool: &mut Pool) {
 }
 
 /// `name = expr`, the whole text.
-fn definition(def: &str, dialect: Dialect) -> Result<(String, crate::ast::Expr), Diagnostic> {
+fn definition(def: &str, dialect: Dialect) -> Result<(String, crate::lang::ast::Expr), Diagnostic> {
     let mut p = Parser::new(def, dialect)?;
     let name = match p.peek() {
         Tok::Ident(s) | Tok::QuotedName(s) => s.clone(),

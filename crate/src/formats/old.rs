@@ -25,11 +25,11 @@
 
 use super::scan::{self, BOM};
 use super::{Pool, PoolAd};
-use crate::ast::{ClassAd, Expr, ExprKind, Span};
-use crate::diagnostic::Diagnostic;
-use crate::lexer::{Dialect, Lexer, Tok};
-use crate::parser::Parser;
-use crate::value::Value;
+use crate::lang::ast::{ClassAd, Expr, ExprKind, Span};
+use crate::lang::diagnostic::Diagnostic;
+use crate::lang::lexer::{Dialect, Lexer, Tok};
+use crate::lang::parser::Parser;
+use crate::lang::value::Value;
 
 /// The most lines one definition may continue over.
 const MAX_CONTINUATION: usize = 10_000;
@@ -254,7 +254,7 @@ impl<'a> Reader<'a> {
             .and_then(|(e, was_at)| Some((e, rhs_at.checked_sub(*was_at)?)))
         {
             let mut e = e.clone();
-            crate::ast::shift_spans(&mut e, by);
+            crate::lang::ast::shift_spans(&mut e, by);
             self.keep(&name, e, line_span);
             return 0;
         }
@@ -270,7 +270,7 @@ impl<'a> Reader<'a> {
                 let mut e = e;
                 // Spans back to the line as written (the conversion
                 // doubled some backslashes).
-                crate::ast::map_spans(&mut e, &|o| back(o as usize) as u32);
+                crate::lang::ast::map_spans(&mut e, &|o| back(o as usize) as u32);
                 if trailing.is_none()
                     && inserted.is_empty()
                     && rhs.len() <= MAX_PARSED_LEN
@@ -341,7 +341,7 @@ impl<'a> Reader<'a> {
             starts.push((at, l.start));
             at += l.text.len() + 1;
         }
-        crate::ast::map_spans(&mut e, &|o| {
+        crate::lang::ast::map_spans(&mut e, &|o| {
             let o = original_offset(&inserted, o as usize);
             let i = starts.partition_point(|&(r, _)| r <= o).saturating_sub(1);
             (starts[i].1 + (o - starts[i].0)) as u32
@@ -604,10 +604,10 @@ pub(super) fn write(out: &mut String, ad: &ClassAd) {
         if writes_raw(name) {
             out.push_str(name);
         } else {
-            crate::unparse::write_name(out, name);
+            crate::lang::unparse::write_name(out, name);
         }
         out.push_str(" = ");
-        crate::unparse::write_expr(out, e, crate::unparse::Style::Old);
+        crate::lang::unparse::write_expr(out, e, crate::lang::unparse::Style::Old);
         out.push('\n');
     }
 }

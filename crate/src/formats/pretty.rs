@@ -9,9 +9,9 @@
 //! form (`0.1`, `1e-7`, not `1.000000000000000E-01`) and strings keep
 //! non-ASCII text as it is instead of octal escapes.
 
-use crate::ast::{BinaryOp, ClassAd, Expr, ExprKind, UnaryOp};
-use crate::unparse::{write_name, write_value, Style};
-use crate::value::Value;
+use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, UnaryOp};
+use crate::lang::unparse::{write_name, write_value, Style};
+use crate::lang::value::Value;
 
 /// The line width the printer tries to stay within.
 pub const WIDTH: usize = 80;

@@ -3,8 +3,8 @@
 //! Everything here is linear in the text it looks at and never panics on
 //! arbitrary input (it only slices at ASCII bytes).
 
-use crate::ast::Span;
-use crate::diagnostic::Diagnostic;
+use crate::lang::ast::Span;
+use crate::lang::diagnostic::Diagnostic;
 
 /// The UTF-8 byte-order mark some editors put at the start of a file.
 pub(crate) const BOM: &str = "\u{feff}";

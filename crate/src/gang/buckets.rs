@@ -8,9 +8,9 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use crate::ast::{ClassAd, Expr, ExprKind};
-use crate::eval::EvalOptions;
 use crate::index::rectangle::{own_value, Point};
+use crate::lang::ast::{ClassAd, Expr, ExprKind};
+use crate::lang::eval::EvalOptions;
 
 use super::model::GangAd;
 

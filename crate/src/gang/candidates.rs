@@ -16,10 +16,10 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::ast::{ClassAd, Expr, ExprKind};
-use crate::eval::EvalOptions;
 use crate::index::rectangle::Rectangles;
 use crate::index::{Index, IndexOptions};
+use crate::lang::ast::{ClassAd, Expr, ExprKind};
+use crate::lang::eval::EvalOptions;
 
 use super::buckets::{read_names, signature};
 use super::dock::Node;
@@ -279,7 +279,7 @@ fn reads_other_labels(g: &GangAd, p: usize) -> bool {
         match &e.kind {
             ExprKind::Attr { name, .. } => {
                 let key = &*name.key;
-                if name.special != crate::ast::Special::None {
+                if name.special != crate::lang::ast::Special::None {
                     return true;
                 }
                 if let Some(def) = lookup(key) {

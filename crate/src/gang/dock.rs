@@ -8,9 +8,9 @@
 
 use std::sync::Arc;
 
-use crate::ast::{ClassAd, Expr, ExprKind, Name, Span};
-use crate::eval::Evaluator;
-use crate::value::Value;
+use crate::lang::ast::{ClassAd, Expr, ExprKind, Name, Span};
+use crate::lang::eval::Evaluator;
+use crate::lang::value::Value;
 
 use super::model::GangAd;
 

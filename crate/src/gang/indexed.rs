@@ -24,8 +24,8 @@
 //! complete; a tentative yes is re-checked after every later docking, so
 //! one that turns out false rejects the candidate that made it so.
 
-use crate::eval::Evaluator;
-use crate::workload::Rng;
+use crate::lang::eval::Evaluator;
+use crate::matchmaking::workload::Rng;
 
 use super::candidates::{PortIndex, Slot};
 use super::dock::{incomplete, test_dock, Dock, Node};

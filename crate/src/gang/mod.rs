@@ -20,9 +20,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ast::ClassAd;
-use crate::eval::{EvalOptions, Evaluator};
-use crate::value::Value;
+use crate::lang::ast::ClassAd;
+use crate::lang::eval::{EvalOptions, Evaluator};
+use crate::lang::value::Value;
 
 use dock::Node;
 use model::{ports_of, GangAd};
@@ -71,14 +71,14 @@ pub struct GangOptions {
     pub root_order: bool,
     /// The root ordering expression (§3.2.4), evaluated with each request
     /// as MY, largest first; it replaces the default root order.
-    pub root_order_expr: Option<crate::ast::Expr>,
+    pub root_order_expr: Option<crate::lang::ast::Expr>,
     /// The docking vector (§3.2.4) of the ranked naive search, evaluated in
     /// the port being filled (`self`; `label` is the candidate): the
     /// largest vector first, and a candidate whose vector has an undefined,
     /// error or non-numeric component is not eligible. `None`: each port's
     /// Rank (an undefined rank is tried last). The indexed algorithms are
     /// preference-free, as the thesis' are.
-    pub docking_vector: Option<Vec<crate::ast::Expr>>,
+    pub docking_vector: Option<Vec<crate::lang::ast::Expr>>,
     pub eval: EvalOptions,
 }
 
@@ -394,9 +394,10 @@ pub fn gangmatch_with(
     }
     let order = match (&opts.root_order_expr, opts.root_order) {
         (Some(e), _) => policy::root_order_by(requests, e, opts.eval),
-        (None, true) => {
-            crate::negotiate::root_order(requests, &crate::negotiate::NegotiationConfig::default())
-        }
+        (None, true) => crate::matchmaking::negotiate::root_order(
+            requests,
+            &crate::matchmaking::negotiate::NegotiationConfig::default(),
+        ),
         (None, false) => (0..nr).collect(),
     };
     let mut counters = Counters::default();
@@ -405,7 +406,7 @@ pub fn gangmatch_with(
     let strategy = indexed::Strategy::of(opts.algorithm);
     let mut index =
         strategy.map(|s| candidates::PortIndex::build(&ads, nr, &free, s.summarize, opts.eval));
-    let mut rng = crate::workload::Rng::new(opts.seed);
+    let mut rng = crate::matchmaking::workload::Rng::new(opts.seed);
     for (done, r) in order.into_iter().enumerate() {
         if !progress(done, nr) {
             return Err(GangError::Stopped);

@@ -9,8 +9,8 @@
 
 use std::sync::Arc;
 
-use crate::ast::{ClassAd, Expr, ExprKind};
-use crate::matching::DEFAULT_REQUIREMENTS;
+use crate::lang::ast::{ClassAd, Expr, ExprKind};
+use crate::matchmaking::matching::DEFAULT_REQUIREMENTS;
 
 /// At most this many ports per ad (the search is exponential in them).
 pub const MAX_PORTS: usize = 64;

@@ -7,8 +7,8 @@
 //! because labels are not bound yet) is re-checked once the gang is
 //! complete.
 
-use crate::eval::Evaluator;
-use crate::value::Value;
+use crate::lang::eval::Evaluator;
+use crate::lang::value::Value;
 
 use super::dock::{build_env, eval_port_attr, test_dock, verify, Dock, Node};
 use super::model::GangAd;

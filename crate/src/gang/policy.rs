@@ -12,8 +12,8 @@
 
 use std::sync::Arc;
 
-use crate::ast::{ClassAd, Expr, ExprKind, Name, Span};
-use crate::eval::{EvalOptions, Evaluator};
+use crate::lang::ast::{ClassAd, Expr, ExprKind, Name, Span};
+use crate::lang::eval::{EvalOptions, Evaluator};
 
 use super::model::GangAd;
 

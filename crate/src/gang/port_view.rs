@@ -24,9 +24,9 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use crate::ast::{ClassAd, Expr, ExprKind, Name, Special};
-use crate::eval::EvalOptions;
-use crate::specialize::{specialize, SpecContext};
+use crate::lang::ast::{ClassAd, Expr, ExprKind, Name, Special};
+use crate::lang::eval::EvalOptions;
+use crate::lang::specialize::{specialize, SpecContext};
 
 use super::model::GangAd;
 
@@ -42,7 +42,7 @@ fn unknown() -> Expr {
             name: Name::new(UNKNOWN),
             absolute: false,
         },
-        crate::ast::Span::NONE,
+        crate::lang::ast::Span::NONE,
     )
 }
 
@@ -52,7 +52,7 @@ fn other() -> Expr {
             name: Name::new("other"),
             absolute: false,
         },
-        crate::ast::Span::NONE,
+        crate::lang::ast::Span::NONE,
     )
 }
 
@@ -127,7 +127,7 @@ impl Labels<'_> {
                         // context (`_ad`, `_ctx_i`): unknown. Otherwise
                         // nothing defines it.
                         None if n.key.starts_with('_') => unknown(),
-                        None => Expr::literal(crate::value::Value::Undefined),
+                        None => Expr::literal(crate::lang::value::Value::Undefined),
                     };
                 }
                 ExprKind::Select(b(base), n.clone())

@@ -7,9 +7,9 @@
 //! not (the window is then wider, never wrong).
 
 use crate::analysis::intervals::{NumInterval, ValueSet};
-use crate::ast::{BinaryOp, Expr, ExprKind};
 use crate::index::rectangle::{Exported, Rectangles};
-use crate::value::Value;
+use crate::lang::ast::{BinaryOp, Expr, ExprKind};
+use crate::lang::value::Value;
 
 fn strip(e: &Expr) -> &Expr {
     match &e.kind {

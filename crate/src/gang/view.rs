@@ -8,8 +8,8 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::ast::ClassAd;
-use crate::eval::{EvalOptions, Evaluator, TraceNode};
+use crate::lang::ast::ClassAd;
+use crate::lang::eval::{EvalOptions, Evaluator, TraceNode};
 
 use super::dock::{build_env, constraint_value, Node};
 use super::model::{ports_of, GangAd};
@@ -38,7 +38,7 @@ pub struct GangRequest {
     #[serde(default)]
     pub steps: usize,
     #[serde(default)]
-    pub mode: crate::eval::Mode,
+    pub mode: crate::lang::eval::Mode,
     /// The root ordering expression (§3.2.4), as typed; empty: the default.
     #[serde(default)]
     pub root_order: String,
@@ -50,12 +50,12 @@ pub struct GangRequest {
 
 /// A policy expression typed in the view: parsed, or why not (with the
 /// column).
-fn policy_expr(what: &str, text: &str) -> Result<Option<crate::ast::Expr>, String> {
+fn policy_expr(what: &str, text: &str) -> Result<Option<crate::lang::ast::Expr>, String> {
     let t = text.trim();
     if t.is_empty() {
         return Ok(None);
     }
-    crate::parser::parse_expr(t)
+    crate::lang::parser::parse_expr(t)
         .map(Some)
         .map_err(|d| format!("{what}: column {}: {}", d.column.max(1), d.message))
 }
@@ -105,7 +105,7 @@ pub fn run(
         match policy_expr("docking vector", &text)? {
             None => None,
             Some(e) => match e.kind {
-                crate::ast::ExprKind::List(items) if !items.is_empty() => Some(items.to_vec()),
+                crate::lang::ast::ExprKind::List(items) if !items.is_empty() => Some(items.to_vec()),
                 _ => return Err("docking vector: expected expressions separated by commas, e.g. self.Rank, -label.Memory".into()),
             },
         }
@@ -211,13 +211,16 @@ pub fn detail(
             let e = super::dock::port_attr_expr(&ads, &nodes, i, p, attr);
             ev.set_ads(Some(env.clone()), None);
             let t = ev
-                .eval_traced(&e, &crate::eval::Env::Root(crate::eval::Side::My))
+                .eval_traced(
+                    &e,
+                    &crate::lang::eval::Env::Root(crate::lang::eval::Side::My),
+                )
                 .1?;
             // The path through the environment is noise: start at the
             // constraint's own definition.
             Some(definition_of(&t, attr).cloned().unwrap_or(t))
         });
-        (crate::unparse::value_to_string(&v), trace)
+        (crate::lang::unparse::value_to_string(&v), trace)
     };
     let mut dockings = Vec::new();
     for (i, n) in nodes.iter().enumerate() {

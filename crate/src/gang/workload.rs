@@ -1,6 +1,6 @@
 //! The gangmatching workloads of the thesis (Raman 2000, ch. 5) as ClassAd
 //! text in native syntax, one ad per line, sizes in bytes; deterministic
-//! for a seed (the model tables and the `Rng` are `crate::workload`'s).
+//! for a seed (the model tables and the `Rng` are `crate::matchmaking::workload`'s).
 //!
 //! - [`Kind::Base`] (§5.2.1, Figures 26-30): `n` machines, `n` or `n/2`
 //!   licenses partitioned by selectivity, `n` jobs with a `Cpu` and a
@@ -13,9 +13,9 @@
 use std::fmt::Write;
 use std::sync::Arc;
 
-use crate::ast::ClassAd;
+use crate::lang::ast::ClassAd;
 
-use crate::workload::{Rng, ARCH_OPSYS, MEMORY};
+use crate::matchmaking::workload::{Rng, ARCH_OPSYS, MEMORY};
 
 const MB: i64 = 1 << 20;
 /// Figure 28: a machine keeps 15M for itself.

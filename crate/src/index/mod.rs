@@ -75,8 +75,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::ast::ClassAd;
-use crate::eval::{EvalOptions, Evaluator};
+use crate::lang::ast::ClassAd;
+use crate::lang::eval::{EvalOptions, Evaluator};
 use rectangle::{own_value, rectangles, rectangles_scoped, Conflict, Point, Rectangles};
 
 /// How to build an [`Index`].
@@ -152,7 +152,7 @@ impl Index {
     }
 
     pub fn with_options(offers: &[Arc<ClassAd>], o: &IndexOptions) -> Index {
-        let unscoped_is_other = !o.scoped_only && o.eval.mode == crate::eval::Mode::HTCondor;
+        let unscoped_is_other = !o.scoped_only && o.eval.mode == crate::lang::eval::Mode::HTCondor;
         let rects: Vec<Rectangles> = offers
             .iter()
             .map(|ad| rectangles_scoped(ad, o.eval, unscoped_is_other))
@@ -219,9 +219,9 @@ impl Index {
         self.query(request)
             .into_iter()
             .filter(|&i| {
-                self.offers
-                    .get(i)
-                    .is_some_and(|o| crate::matching::symmetric_match(ev, request, o).matched())
+                self.offers.get(i).is_some_and(|o| {
+                    crate::matchmaking::matching::symmetric_match(ev, request, o).matched()
+                })
             })
             .collect()
     }

@@ -28,12 +28,12 @@ use serde::Serialize;
 
 use crate::analysis::intervals::{Constraint, NumInterval, ValueSet};
 use crate::analysis::predicate::{self, Sides};
-use crate::ast::{ClassAd, Expr};
-use crate::eval::ops::{truth, Truth};
-use crate::eval::{EvalOptions, Mode};
-use crate::matching::DEFAULT_REQUIREMENTS;
-use crate::specialize::{specialize, SpecContext};
-use crate::value::Value;
+use crate::lang::ast::{ClassAd, Expr};
+use crate::lang::eval::ops::{truth, Truth};
+use crate::lang::eval::{EvalOptions, Mode};
+use crate::lang::specialize::{specialize, SpecContext};
+use crate::lang::value::Value;
+use crate::matchmaking::matching::DEFAULT_REQUIREMENTS;
 
 /// Integers at or past 2^53 do not convert to f64 exactly.
 const EXACT_INT: u64 = 1 << 53;
@@ -321,10 +321,10 @@ pub fn rectangles_scoped(
             opts,
         },
     );
-    let external = crate::refs::expr_refs(&spec, ad).target_attributes();
+    let external = crate::lang::refs::expr_refs(&spec, ad).target_attributes();
     let mut out = Rectangles {
         constraint: Some(name.to_string()),
-        specialized: crate::unparse::unparse_readable(&spec),
+        specialized: crate::lang::unparse::unparse_readable(&spec),
         external,
         ..Rectangles::default()
     };

@@ -1,0 +1,308 @@
+//! The engine's one serializable request/response API (JSON in, JSON out).
+//! The playground's UI thread and its Web Worker both speak it, so the
+//! engine never needs to know about the web; every failure comes back as
+//! located diagnostics, never as a panic.
+
+pub mod session;
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::formats::{self, InputFormat, OutputFormat};
+use crate::lang::ast::ClassAd;
+use crate::lang::diagnostic::Diagnostic;
+use crate::lang::eval::{Env, EvalOptions, Evaluator, Mode, TraceNode};
+use crate::lang::lexer::{Dialect, Highlight};
+use crate::lang::time::Clock;
+
+/// Highlight a pool the way its reader splits it into ads (for editors).
+pub use crate::formats::highlight_pool;
+/// How many nodes a trace records before it is cut (`TraceNode::cut`).
+pub use crate::lang::eval::trace::MAX_NODES as TRACE_MAX_NODES;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Request {
+    Version,
+    /// Read a pool of ads; list them with their labels and problems.
+    ParsePool {
+        text: String,
+        #[serde(default)]
+        format: InputFormat,
+        #[serde(default)]
+        dialect: Dialect,
+    },
+    /// Token classes for syntax highlighting.
+    Highlight {
+        text: String,
+        #[serde(default)]
+        dialect: Dialect,
+    },
+    /// Evaluate an expression with optional MY and TARGET ads (each given as
+    /// the text of one ad in any format).
+    Evaluate {
+        expr: String,
+        #[serde(default)]
+        my: Option<String>,
+        #[serde(default)]
+        target: Option<String>,
+        /// Path of nested-record attribute names inside MY giving the scope
+        /// (so `parent` and `root` mean something).
+        #[serde(default)]
+        scope: Vec<String>,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        dialect: Dialect,
+        #[serde(default)]
+        trace: bool,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
+    /// Rewrite a pool in another format.
+    Format {
+        text: String,
+        to: OutputFormat,
+        #[serde(default)]
+        dialect: Dialect,
+    },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct AdSummary {
+    pub label: String,
+    pub start: u32,
+    pub end: u32,
+    pub line: u32,
+    pub attributes: Vec<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Response {
+    Version {
+        engine: String,
+    },
+    Pool {
+        ads: Vec<AdSummary>,
+        diagnostics: Vec<Diagnostic>,
+        format: Option<InputFormat>,
+    },
+    Highlight {
+        tokens: Vec<Highlight>,
+    },
+    Value {
+        /// Canonical unparse of the value.
+        value: String,
+        /// Type name (`integer`, `undefined`, …).
+        value_kind: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        trace: Option<TraceNode>,
+    },
+    Text {
+        text: String,
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// The request could not be carried out; `which` says what input the
+    /// diagnostics refer to (`expr`, `my`, `target`, `request`).
+    Failed {
+        which: String,
+        diagnostics: Vec<Diagnostic>,
+    },
+}
+
+/// Handle one request.
+pub fn handle(req: Request) -> Response {
+    match req {
+        Request::Version => Response::Version {
+            engine: crate::VERSION.to_string(),
+        },
+        Request::ParsePool {
+            text,
+            format,
+            dialect,
+        } => {
+            let pool = formats::read_pool(&text, format, dialect);
+            // Ads come in text order: count lines incrementally (a rescan
+            // from the start for each ad would be quadratic).
+            let (mut at, mut line) = (0usize, 1u32);
+            let ads = pool
+                .ads
+                .iter()
+                .map(|a| {
+                    let start = (a.span.start as usize).min(text.len());
+                    if start >= at {
+                        line += text.as_bytes()[at..start]
+                            .iter()
+                            .filter(|b| **b == b'\n')
+                            .count() as u32;
+                        at = start;
+                    } else {
+                        line = crate::lang::diagnostic::line_col(&text, start).0;
+                        at = start;
+                    }
+                    AdSummary {
+                        label: a.label.clone(),
+                        start: a.span.start,
+                        end: a.span.end,
+                        line,
+                        attributes: a.ad.iter().map(|(n, _)| n.to_string()).collect(),
+                    }
+                })
+                .collect();
+            Response::Pool {
+                ads,
+                diagnostics: pool.diagnostics,
+                format: pool.format,
+            }
+        }
+        Request::Highlight { text, dialect } => Response::Highlight {
+            tokens: crate::lang::lexer::highlight(&text, dialect),
+        },
+        Request::Evaluate {
+            expr,
+            my,
+            target,
+            scope,
+            mode,
+            dialect,
+            trace,
+            now,
+            tz_offset,
+        } => evaluate(
+            &expr,
+            my.as_deref(),
+            target.as_deref(),
+            &scope,
+            EvalOptions {
+                mode,
+                clock: Clock {
+                    now,
+                    local_offset: tz_offset,
+                },
+            },
+            dialect,
+            trace,
+        ),
+        Request::Format { text, to, dialect } => {
+            let pool = formats::read_pool(&text, InputFormat::Auto, dialect);
+            let ads: Vec<&ClassAd> = pool.ads.iter().map(|a| &a.ad).collect();
+            Response::Text {
+                text: formats::write_pool(&ads, to),
+                diagnostics: pool.diagnostics,
+            }
+        }
+    }
+}
+
+fn one_ad(text: &str, dialect: Dialect) -> Result<ClassAd, Vec<Diagnostic>> {
+    let pool = formats::read_pool(text, InputFormat::Auto, dialect);
+    if pool.diagnostics.iter().any(Diagnostic::is_error) {
+        return Err(pool.diagnostics);
+    }
+    let n = pool.ads.len();
+    match n {
+        0 => Ok(ClassAd::new()),
+        1 => Ok(pool.ads.into_iter().next().unwrap().ad),
+        _ => Err(vec![Diagnostic::new(
+            crate::lang::ast::Span::NONE,
+            format!("expected one ad, found {n}"),
+        )]),
+    }
+}
+
+fn evaluate(
+    expr: &str,
+    my: Option<&str>,
+    target: Option<&str>,
+    scope: &[String],
+    opts: EvalOptions,
+    dialect: Dialect,
+    trace: bool,
+) -> Response {
+    let failed = |which: &str, diagnostics: Vec<Diagnostic>| Response::Failed {
+        which: which.into(),
+        diagnostics,
+    };
+    let e = match crate::lang::parser::parse_expr_with(expr, dialect, opts.mode) {
+        Ok(e) => e,
+        Err(d) => return failed("expr", vec![d]),
+    };
+    let my_ad = match my.map(|t| one_ad(t, dialect)).transpose() {
+        Ok(a) => Arc::new(a.unwrap_or_default()),
+        Err(d) => return failed("my", d),
+    };
+    let target_ad = match target.map(|t| one_ad(t, dialect)).transpose() {
+        Ok(a) => a.map(Arc::new),
+        Err(d) => return failed("target", d),
+    };
+    let mut ev = Evaluator::new(opts);
+    ev.set_ads(Some(my_ad.clone()), target_ad);
+    let env = match ev.scope_path(scope) {
+        Ok(env) => env,
+        Err(msg) => {
+            return failed(
+                "scope",
+                vec![Diagnostic::new(crate::lang::ast::Span::NONE, msg)],
+            )
+        }
+    };
+    let (v, tree) = if trace {
+        ev.eval_traced(&e, &env)
+    } else {
+        (ev.eval(&e, &env), None)
+    };
+    Response::Value {
+        value: v.to_string(),
+        value_kind: v.kind().name().to_string(),
+        trace: tree,
+    }
+}
+
+/// JSON in, JSON out. A request that is not valid JSON for [`Request`]
+/// gets a `failed` response naming the problem.
+pub fn handle_json(request: &str) -> String {
+    let resp = match serde_json::from_str::<Request>(request) {
+        Ok(req) => handle(req),
+        Err(e) => Response::Failed {
+            which: "request".into(),
+            diagnostics: vec![Diagnostic::new(
+                crate::lang::ast::Span::NONE,
+                format!("bad request: {e}"),
+            )],
+        },
+    };
+    serde_json::to_string(&resp).unwrap_or_else(|e| {
+        format!("{{\"kind\":\"failed\",\"which\":\"response\",\"diagnostics\":[{{\"message\":\"{e}\"}}]}}")
+    })
+}
+
+impl Evaluator {
+    /// The scope reached by following nested-record attributes from MY.
+    pub fn scope_path(&mut self, path: &[String]) -> Result<Env, String> {
+        let mut env = self.my_env();
+        for name in path {
+            let n = crate::lang::ast::Name::new(name);
+            let expr = crate::lang::ast::Expr::new(
+                crate::lang::ast::ExprKind::Attr {
+                    name: n,
+                    absolute: false,
+                },
+                crate::lang::ast::Span::NONE,
+            );
+            match self.eval(&expr, &env) {
+                crate::lang::value::Value::Record(r) => env = self.record_env(&r),
+                other => {
+                    return Err(format!(
+                        "`{name}` is not a nested ClassAd here (it is {})",
+                        other.kind().name()
+                    ))
+                }
+            }
+        }
+        Ok(env)
+    }
+}

@@ -1,0 +1,1009 @@
+//! A stateful front for the API: pools are parsed once and kept by id, so
+//! the playground's worker can answer match-matrix windows, negotiation
+//! cycles and auto-clustering over 10,000-ad pools without re-reading them.
+//! Stateless requests are passed to [`crate::api::handle`].
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+use crate::api::{self, Request, Response};
+use crate::formats::{self, InputFormat};
+use crate::lang::ast::{ClassAd, Name};
+use crate::lang::diagnostic::Diagnostic;
+use crate::lang::eval::{Env, EvalOptions, Evaluator, Mode, Side, TraceNode};
+use crate::lang::lexer::Dialect;
+use crate::lang::time::Clock;
+use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
+use crate::matchmaking::compiled::CompiledAd;
+use crate::matchmaking::matching::{matches_compiled, DEFAULT_REQUIREMENTS};
+use crate::matchmaking::negotiate::{self, Augmented, CycleResult, NegotiationConfig};
+use crate::matchmaking::userfn::{self, UserFunctions};
+
+/// The analyzer's request and answer, as the session carries them.
+pub use crate::analysis::view::{AnalysisView, AnalyzeRequest};
+/// Gangmatching's requests and answers, as the session carries them.
+pub use crate::gang::steps::Step as GangStep;
+pub use crate::gang::view::{
+    CompareRequest, CompareRow, DockingDetail, GangDetail, GangRequest, GangRow, GangView,
+    IndexView, IndexedDimension, IndexedPort,
+};
+pub use crate::gang::{
+    AdRef as GangAdRef, Algorithm as GangAlgorithm, Counters as GangCounters, Gang,
+};
+
+/// Requests that need pools loaded in the session.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum PoolRequest {
+    /// Parse a pool and keep it under `id` (replacing any previous one).
+    LoadPool {
+        id: String,
+        text: String,
+        #[serde(default)]
+        dialect: Dialect,
+    },
+    /// Outcomes of a window of the jobs × machines matrix.
+    MatchWindow {
+        jobs: String,
+        machines: String,
+        rows: (usize, usize),
+        cols: (usize, usize),
+        #[serde(default)]
+        mode: Mode,
+    },
+    /// Outcomes of chosen jobs × chosen machines (a window of a sorted or
+    /// filtered matrix: the rows and columns need not be contiguous).
+    MatchCells {
+        jobs: String,
+        machines: String,
+        rows: Vec<usize>,
+        cols: Vec<usize>,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
+    /// Mutual matches per job and per machine over the whole matrix, for
+    /// sorting and filtering it. Reports progress per job.
+    MatchCounts {
+        jobs: String,
+        machines: String,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
+    /// Both sides' requirements and ranks of one pair, with traces.
+    Pair {
+        jobs: String,
+        machines: String,
+        job: usize,
+        machine: usize,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
+    /// One negotiation cycle.
+    Negotiate {
+        jobs: String,
+        machines: String,
+        #[serde(default)]
+        autocluster: bool,
+        /// Record every job's candidates and docking vectors (classroom).
+        #[serde(default)]
+        detail: bool,
+        /// With `detail`: only for the first this many jobs of the cycle.
+        #[serde(default)]
+        detail_jobs: Option<usize>,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+        /// Leave out what a caller holding the pools has already (the
+        /// labels, each outcome's `machine_name`), what a cycle's table
+        /// does not show (each cluster's signature attributes), and
+        /// `augmented` when no job changed: a 10,000-job answer is then
+        /// about half the JSON, parsed on a page's main thread.
+        #[serde(default)]
+        lean: bool,
+    },
+    Autocluster {
+        jobs: String,
+        machines: String,
+    },
+    /// Why a job does not match (the analyzer): see `analysis::view`.
+    Analyze(AnalyzeRequest),
+    /// Gangmatch the requests pool against the offers pool.
+    Gang(GangRequest),
+    /// One gang's dockings explained.
+    GangDetail {
+        requests: String,
+        offers: String,
+        gang: Gang,
+        #[serde(default)]
+        mode: Mode,
+    },
+    /// The offers' ports as the index holds them.
+    GangIndex {
+        offers: String,
+        #[serde(default)]
+        mode: Mode,
+    },
+    /// The algorithms compared on generated base workloads (no pools).
+    GangCompare {
+        #[serde(flatten)]
+        compare: CompareRequest,
+        #[serde(default)]
+        mode: Mode,
+    },
+    /// One machine's requirements step by step over the jobs.
+    Reverse {
+        jobs: String,
+        machines: String,
+        machine: usize,
+        #[serde(default)]
+        all_steps: bool,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
+}
+
+/// How a pair of ads fare: bit 0 set when the job rejects the machine, bit
+/// 1 when the machine rejects the job (0 = both accept, 3 = both reject).
+pub type Cell = u8;
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PoolResponse {
+    Loaded {
+        id: String,
+        ads: usize,
+        labels: Vec<String>,
+        diagnostics: Vec<Diagnostic>,
+        functions: Vec<String>,
+    },
+    Window {
+        rows: (usize, usize),
+        cols: (usize, usize),
+        /// Row-major cells of the window.
+        cells: Vec<Cell>,
+        /// The job's Rank of each machine and the machine's Rank of each
+        /// job, canonically unparsed, row-major.
+        job_ranks: Vec<String>,
+        machine_ranks: Vec<String>,
+    },
+    /// The answer to `MatchCells`: row-major over `rows` × `cols`.
+    Cells {
+        cells: Vec<Cell>,
+        job_ranks: Vec<String>,
+        machine_ranks: Vec<String>,
+    },
+    Counts {
+        /// Per job, the machines that match it both ways.
+        job_matches: Vec<u32>,
+        /// Per machine, the jobs that match it both ways.
+        machine_matches: Vec<u32>,
+        /// False when stopped early (the counts are then partial).
+        complete: bool,
+    },
+    Pair {
+        job_label: String,
+        machine_label: String,
+        /// Boxed: traces are big, and most answers are not pairs.
+        job_requirements: Option<Box<TraceNode>>,
+        machine_requirements: Option<Box<TraceNode>>,
+        job_rank: String,
+        machine_rank: String,
+        /// The attribute names (lower-case) each ad defines, so a trace
+        /// reader can tell which ad a definition came from.
+        #[serde(default)]
+        job_attributes: Vec<String>,
+        #[serde(default)]
+        machine_attributes: Vec<String>,
+    },
+    Cycle {
+        cycle: CycleResult,
+        augmented: Vec<Augmented>,
+        job_labels: Vec<String>,
+        machine_labels: Vec<String>,
+    },
+    Clusters {
+        clustering: Clustering,
+        job_labels: Vec<String>,
+        /// Per cluster, its first job's definition (canonical text) of each
+        /// signature attribute, `undefined` when it has none.
+        #[serde(default)]
+        signatures: Vec<Vec<(String, String)>>,
+    },
+    Analysis(Box<AnalysisView>),
+    Gangs(Box<GangView>),
+    GangDetail(Box<GangDetail>),
+    GangIndex(Box<IndexView>),
+    GangComparison {
+        rows: Vec<CompareRow>,
+    },
+    Reverse {
+        reverse: serde_json::Value,
+        report: String,
+    },
+    Failed {
+        message: String,
+    },
+}
+
+struct LoadedPool {
+    ads: Vec<Arc<ClassAd>>,
+    labels: Vec<String>,
+    functions: Option<Arc<UserFunctions>>,
+    /// The ads compiled for matching, per mode (HTCondor, strict), made on
+    /// first use: the matrix asks for tile after tile of the same ads.
+    compiled: [std::cell::OnceCell<Vec<CompiledAd>>; 2],
+}
+
+impl LoadedPool {
+    /// The ads compiled in `mode`. Compiling depends on the mode alone: the
+    /// functions it folds are pure, the clock is left to evaluation.
+    fn compiled(&self, mode: Mode) -> &[CompiledAd] {
+        let o = EvalOptions {
+            mode,
+            ..Default::default()
+        };
+        self.compiled[(mode == Mode::Strict) as usize].get_or_init(|| {
+            self.ads
+                .iter()
+                .map(|a| CompiledAd::new(a.clone(), o, DEFAULT_REQUIREMENTS))
+                .collect()
+        })
+    }
+}
+
+#[derive(Default)]
+pub struct Session {
+    pools: FxHashMap<String, LoadedPool>,
+}
+
+fn opts(mode: Mode, now: Option<f64>, tz_offset: Option<i32>) -> EvalOptions {
+    EvalOptions {
+        mode,
+        clock: Clock {
+            now,
+            local_offset: tz_offset,
+        },
+    }
+}
+
+impl Session {
+    pub fn new() -> Session {
+        Session::default()
+    }
+
+    /// Stateless requests, answered as [`api::handle`] does.
+    pub fn handle(&mut self, req: Request) -> Response {
+        api::handle(req)
+    }
+
+    pub fn handle_pool(
+        &mut self,
+        req: PoolRequest,
+        progress: &mut dyn FnMut(usize, usize) -> bool,
+    ) -> PoolResponse {
+        match req {
+            PoolRequest::LoadPool { id, text, dialect } => self.load(id, &text, dialect),
+            PoolRequest::MatchWindow {
+                jobs,
+                machines,
+                rows,
+                cols,
+                mode,
+            } => match self.pair_of(&jobs, &machines) {
+                Ok((j, m)) => window(j, m, rows, cols, opts(mode, None, None)),
+                Err(e) => *e,
+            },
+            PoolRequest::MatchCells {
+                jobs,
+                machines,
+                rows,
+                cols,
+                mode,
+                now,
+                tz_offset,
+            } => match self.pair_of(&jobs, &machines) {
+                Ok((j, m)) => {
+                    let (cells, job_ranks, machine_ranks) =
+                        cells_of(j, m, &rows, &cols, opts(mode, now, tz_offset));
+                    PoolResponse::Cells {
+                        cells,
+                        job_ranks,
+                        machine_ranks,
+                    }
+                }
+                Err(e) => *e,
+            },
+            PoolRequest::MatchCounts {
+                jobs,
+                machines,
+                mode,
+                now,
+                tz_offset,
+            } => match self.pair_of(&jobs, &machines) {
+                Ok((j, m)) => counts(j, m, opts(mode, now, tz_offset), progress),
+                Err(e) => *e,
+            },
+            PoolRequest::Pair {
+                jobs,
+                machines,
+                job,
+                machine,
+                mode,
+                now,
+                tz_offset,
+            } => match self.pair_of(&jobs, &machines) {
+                Ok((j, m)) => pair(j, m, job, machine, opts(mode, now, tz_offset)),
+                Err(e) => *e,
+            },
+            PoolRequest::Negotiate {
+                jobs,
+                machines,
+                autocluster,
+                detail,
+                detail_jobs,
+                mode,
+                now,
+                tz_offset,
+                lean,
+            } => match self.pair_of(&jobs, &machines) {
+                Ok((j, m)) => {
+                    let mut cfg = NegotiationConfig {
+                        opts: opts(mode, now, tz_offset),
+                        detail,
+                        detail_jobs,
+                        ..Default::default()
+                    };
+                    if !autocluster {
+                        cfg.autocluster = None;
+                    }
+                    cfg.functions = j.functions.clone().or_else(|| m.functions.clone());
+                    let mut cycle = negotiate::negotiate(&j.ads, &m.ads, &cfg, progress);
+                    let augmented = negotiate::augment(&cycle, &j.ads, &m.ads, cfg.opts);
+                    let labels = |p: &LoadedPool| if lean { vec![] } else { p.labels.clone() };
+                    let mut augmented = augmented;
+                    if lean {
+                        if let Some(c) = cycle.clustering.as_mut() {
+                            c.signature_attributes.clear();
+                        }
+                        for o in &mut cycle.outcomes {
+                            o.machine_name = None;
+                        }
+                        if augmented
+                            .iter()
+                            .all(|a| a.changed.is_empty() && a.unresolved.is_empty())
+                        {
+                            augmented.clear();
+                        }
+                    }
+                    PoolResponse::Cycle {
+                        augmented,
+                        job_labels: labels(j),
+                        machine_labels: labels(m),
+                        cycle,
+                    }
+                }
+                Err(e) => *e,
+            },
+            PoolRequest::Analyze(req) => match self.pair_of(&req.jobs, &req.machines) {
+                Ok((j, m)) => match crate::analysis::view::answer(
+                    &j.ads,
+                    &m.ads,
+                    Some(m.compiled(req.mode)),
+                    &req,
+                    progress,
+                ) {
+                    Ok(view) => PoolResponse::Analysis(Box::new(view)),
+                    Err(message) => PoolResponse::Failed { message },
+                },
+                Err(e) => *e,
+            },
+            PoolRequest::Reverse {
+                jobs,
+                machines,
+                machine,
+                all_steps,
+                mode,
+                now,
+                tz_offset,
+            } => match self.pair_of(&jobs, &machines) {
+                Ok((j, m)) => reverse(j, m, machine, all_steps, opts(mode, now, tz_offset)),
+                Err(e) => *e,
+            },
+            PoolRequest::Gang(req) => match self.pair_of(&req.requests, &req.offers) {
+                Ok((r, o)) => {
+                    let eval = opts(req.mode, None, None);
+                    match crate::gang::view::run(&r.ads, &o.ads, &req, eval, progress) {
+                        Ok(view) => PoolResponse::Gangs(Box::new(view)),
+                        Err(message) => PoolResponse::Failed { message },
+                    }
+                }
+                Err(e) => *e,
+            },
+            PoolRequest::GangDetail {
+                requests,
+                offers,
+                gang,
+                mode,
+            } => match self.pair_of(&requests, &offers) {
+                Ok((r, o)) => {
+                    match crate::gang::view::detail(&r.ads, &o.ads, &gang, opts(mode, None, None)) {
+                        Ok(d) => PoolResponse::GangDetail(Box::new(d)),
+                        Err(message) => PoolResponse::Failed { message },
+                    }
+                }
+                Err(e) => *e,
+            },
+            PoolRequest::GangIndex { offers, mode } => match self.pair_of(&offers, &offers) {
+                Ok((o, _)) => PoolResponse::GangIndex(Box::new(crate::gang::view::inspect(
+                    &o.ads,
+                    opts(mode, None, None),
+                ))),
+                Err(e) => *e,
+            },
+            PoolRequest::GangCompare { compare, mode } => {
+                match crate::gang::view::compare(&compare, opts(mode, None, None), progress) {
+                    Ok(rows) => PoolResponse::GangComparison { rows },
+                    Err(message) => PoolResponse::Failed { message },
+                }
+            }
+            PoolRequest::Autocluster { jobs, machines } => match self.pair_of(&jobs, &machines) {
+                Ok((j, m)) => {
+                    let cfg = NegotiationConfig::default();
+                    let mref: Vec<&ClassAd> = m.ads.iter().map(|a| &**a).collect();
+                    let sig = autocluster::significant_attributes(&mref, &cfg.docking_vector);
+                    let jref: Vec<&ClassAd> = j.ads.iter().map(|a| &**a).collect();
+                    let clustering =
+                        autocluster::cluster(&jref, &sig, &AutoclusterConfig::default());
+                    let mut signatures = signatures(&clustering, &jref);
+                    let mut clustering = clustering;
+                    spell_as_written(&mut clustering, &mut signatures, &mref, &jref);
+                    PoolResponse::Clusters {
+                        clustering,
+                        job_labels: j.labels.clone(),
+                        signatures,
+                    }
+                }
+                Err(e) => *e,
+            },
+        }
+    }
+
+    fn load(&mut self, id: String, text: &str, dialect: Dialect) -> PoolResponse {
+        let pool = formats::read_pool(text, InputFormat::Auto, dialect);
+        let mut lib = ClassAd::new();
+        let mut ads = Vec::new();
+        let mut labels = Vec::new();
+        for a in pool.ads {
+            if userfn::is_library(&a.ad) {
+                lib.update(&a.ad);
+            } else {
+                labels.push(match negotiate::job_id(&a.ad, ads.len()) {
+                    id if a.label.starts_with("ad ") => id,
+                    _ => a.label.clone(),
+                });
+                ads.push(Arc::new(a.ad));
+            }
+        }
+        let mut diagnostics = pool.diagnostics;
+        let functions = match UserFunctions::from_ad(&lib) {
+            Ok(f) if !f.is_empty() => Some(Arc::new(f)),
+            Ok(_) => None,
+            Err(ds) => {
+                diagnostics.extend(ds);
+                None
+            }
+        };
+        let names = functions.as_ref().map(|f| f.names()).unwrap_or_default();
+        let n = ads.len();
+        self.pools.insert(
+            id.clone(),
+            LoadedPool {
+                ads,
+                labels: labels.clone(),
+                functions,
+                compiled: Default::default(),
+            },
+        );
+        PoolResponse::Loaded {
+            id,
+            ads: n,
+            labels,
+            diagnostics,
+            functions: names,
+        }
+    }
+
+    /// Both pools, or the `Failed` answer saying which is not loaded.
+    fn pair_of(
+        &self,
+        jobs: &str,
+        machines: &str,
+    ) -> Result<(&LoadedPool, &LoadedPool), Box<PoolResponse>> {
+        let get = |id: &str| {
+            self.pools.get(id).ok_or_else(|| {
+                Box::new(PoolResponse::Failed {
+                    message: format!("pool `{id}` is not loaded"),
+                })
+            })
+        };
+        Ok((get(jobs)?, get(machines)?))
+    }
+}
+
+fn rank_text(ev: &mut Evaluator, my: &Arc<ClassAd>, target: &Arc<ClassAd>) -> String {
+    ev.set_ads(Some(my.clone()), Some(target.clone()));
+    ev.eval_attr("Rank").to_string()
+}
+
+fn window(
+    j: &LoadedPool,
+    m: &LoadedPool,
+    rows: (usize, usize),
+    cols: (usize, usize),
+    o: EvalOptions,
+) -> PoolResponse {
+    let rows = (rows.0.min(j.ads.len()), rows.1.min(j.ads.len()));
+    let cols = (cols.0.min(m.ads.len()), cols.1.min(m.ads.len()));
+    let r: Vec<usize> = (rows.0..rows.1.max(rows.0)).collect();
+    let c: Vec<usize> = (cols.0..cols.1.max(cols.0)).collect();
+    let (cells, job_ranks, machine_ranks) = cells_of(j, m, &r, &c, o);
+    PoolResponse::Window {
+        rows,
+        cols,
+        cells,
+        job_ranks,
+        machine_ranks,
+    }
+}
+
+/// Cells and both ranks of `rows` × `cols`, row-major; indices out of
+/// range are skipped.
+fn cells_of<'a>(
+    j: &'a LoadedPool,
+    m: &'a LoadedPool,
+    rows: &[usize],
+    cols: &[usize],
+    o: EvalOptions,
+) -> (Vec<Cell>, Vec<String>, Vec<String>) {
+    let mut ev = Evaluator::new(o);
+    ev.set_user_functions(j.functions.clone().or_else(|| m.functions.clone()));
+    let n = rows.len() * cols.len();
+    let (mut cells, mut jr, mut mr) = (
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+        Vec::with_capacity(n),
+    );
+    let pick = |ads: &'a [CompiledAd], picks: &[usize]| -> Vec<&'a CompiledAd> {
+        picks.iter().filter_map(|&i| ads.get(i)).collect()
+    };
+    let (jobs, machines) = (
+        pick(j.compiled(o.mode), rows),
+        pick(m.compiled(o.mode), cols),
+    );
+    let rank = Name::new("Rank");
+    for &job in &jobs {
+        for &machine in &machines {
+            let ja = job.accepts(machine, &mut ev);
+            let ma = machine.accepts(job, &mut ev);
+            cells.push((!ja as u8) | ((!ma as u8) << 1));
+            jr.push(job.eval_attr(&rank, machine, &mut ev).to_string());
+            mr.push(machine.eval_attr(&rank, job, &mut ev).to_string());
+        }
+    }
+    (cells, jr, mr)
+}
+
+/// Mutual matches per job and per machine. The machine side is only
+/// evaluated when the job side accepts.
+fn counts(
+    j: &LoadedPool,
+    m: &LoadedPool,
+    o: EvalOptions,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> PoolResponse {
+    let mut ev = Evaluator::new(o);
+    ev.set_user_functions(j.functions.clone().or_else(|| m.functions.clone()));
+    let mut job_matches = vec![0u32; j.ads.len()];
+    let mut machine_matches = vec![0u32; m.ads.len()];
+    let mut complete = true;
+    let machines = m.compiled(o.mode);
+    for (ji, job) in j.compiled(o.mode).iter().enumerate() {
+        if ji % 8 == 0 && !progress(ji, j.ads.len()) {
+            complete = false;
+            break;
+        }
+        for (mi, machine) in machines.iter().enumerate() {
+            if matches_compiled(&mut ev, job, machine) {
+                job_matches[ji] += 1;
+                machine_matches[mi] += 1;
+            }
+        }
+    }
+    if complete {
+        progress(j.ads.len(), j.ads.len());
+    }
+    PoolResponse::Counts {
+        job_matches,
+        machine_matches,
+        complete,
+    }
+}
+
+/// Each cluster's signature as its first job defines it.
+/// Shows the clusters' attribute names as the ads spell them (the
+/// clustering itself works on case-folded names).
+fn spell_as_written(
+    c: &mut Clustering,
+    signatures: &mut [Vec<(String, String)>],
+    machines: &[&ClassAd],
+    jobs: &[&ClassAd],
+) {
+    let names: std::collections::BTreeSet<String> = c
+        .significant
+        .iter()
+        .chain(c.signature_attributes.iter().flatten())
+        .cloned()
+        .collect();
+    let spelled = autocluster::spelled_as_written(&names, machines, jobs);
+    let spell = |n: &mut String| {
+        if let Some(s) = spelled.get(n.as_str()) {
+            *n = s.clone();
+        }
+    };
+    c.significant.iter_mut().for_each(spell);
+    c.signature_attributes.iter_mut().flatten().for_each(spell);
+    signatures.iter_mut().flatten().for_each(|(n, _)| spell(n));
+}
+
+fn signatures(c: &Clustering, jobs: &[&ClassAd]) -> Vec<Vec<(String, String)>> {
+    let mut first = vec![None; c.clusters()];
+    for (job, &id) in c.cluster_of.iter().enumerate() {
+        if let Some(slot @ None) = first.get_mut(id as usize) {
+            *slot = Some(job);
+        }
+    }
+    c.signature_attributes
+        .iter()
+        .zip(first)
+        .map(|(attrs, job)| {
+            let ad = job.and_then(|i| jobs.get(i));
+            attrs
+                .iter()
+                .map(|a| {
+                    let text = ad
+                        .and_then(|ad| ad.get(a))
+                        .map(crate::lang::unparse::unparse)
+                        .unwrap_or_else(|| "undefined".into());
+                    (a.clone(), text)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+fn pair(
+    j: &LoadedPool,
+    m: &LoadedPool,
+    job: usize,
+    machine: usize,
+    o: EvalOptions,
+) -> PoolResponse {
+    let (Some(ja), Some(ma)) = (j.ads.get(job), m.ads.get(machine)) else {
+        return PoolResponse::Failed {
+            message: "no such job or machine".into(),
+        };
+    };
+    let mut ev = Evaluator::new(o);
+    ev.set_user_functions(j.functions.clone().or_else(|| m.functions.clone()));
+    let mut traced = |my: &Arc<ClassAd>, target: &Arc<ClassAd>| {
+        ev.set_ads(Some(my.clone()), Some(target.clone()));
+        let name = DEFAULT_REQUIREMENTS.iter().find(|n| my.get(n).is_some())?;
+        let e = my.get(name)?.clone();
+        ev.eval_traced(&e, &Env::Root(Side::My)).1
+    };
+    let job_requirements = traced(ja, ma).map(Box::new);
+    let machine_requirements = traced(ma, ja).map(Box::new);
+    let names = |ad: &ClassAd| ad.iter().map(|(n, _)| n.to_ascii_lowercase()).collect();
+    PoolResponse::Pair {
+        job_label: j.labels.get(job).cloned().unwrap_or_default(),
+        machine_label: m.labels.get(machine).cloned().unwrap_or_default(),
+        job_requirements,
+        machine_requirements,
+        job_rank: rank_text(&mut ev, ja, ma),
+        machine_rank: rank_text(&mut ev, ma, ja),
+        job_attributes: names(ja),
+        machine_attributes: names(ma),
+    }
+}
+
+/// JSON in, JSON out, for pool requests (the worker's entry point).
+fn reverse(
+    j: &LoadedPool,
+    m: &LoadedPool,
+    machine: usize,
+    all_steps: bool,
+    o: EvalOptions,
+) -> PoolResponse {
+    use crate::analysis::{reverse, steps::StepOptions};
+    let Some(ad) = m.ads.get(machine) else {
+        return PoolResponse::Failed {
+            message: format!(
+                "there is no machine {} (the pool has {} ads)",
+                machine + 1,
+                m.ads.len()
+            ),
+        };
+    };
+    let so = StepOptions {
+        prune: !all_steps,
+        opts: o,
+    };
+    match reverse::reverse_nth(ad, machine + 1, &j.ads, &so) {
+        Ok(r) => PoolResponse::Reverse {
+            report: reverse::render_reverse(&r),
+            reverse: serde_json::to_value(&r).unwrap_or_default(),
+        },
+        Err(message) => PoolResponse::Failed { message },
+    }
+}
+
+pub fn handle_pool_json(
+    session: &mut Session,
+    request: &str,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> String {
+    let resp = match serde_json::from_str::<PoolRequest>(request) {
+        Ok(r) => session.handle_pool(r, progress),
+        Err(e) => PoolResponse::Failed {
+            message: format!("bad request: {e}"),
+        },
+    };
+    serde_json::to_string(&resp)
+        .unwrap_or_else(|e| format!("{{\"kind\":\"failed\",\"message\":\"{e}\"}}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MACHINES: &str = r#"[ Name = "a"; Memory = 100; Requirements = TARGET.Owner != "x"; Rank = 1 ]
+[ Name = "b"; Memory = 10; Requirements = true ]
+[ Name = "c"; Memory = 200; Requirements = true ]"#;
+    const JOBS: &str = r#"[ ClusterId = 1; ProcId = 0; Owner = "x"; Requirements = TARGET.Memory > 50 ]
+[ ClusterId = 1; ProcId = 1; Owner = "y"; Requirements = TARGET.Memory > 50; Rank = TARGET.Memory ]
+[ ClusterId = 2; ProcId = 0; Owner = "y"; Requirements = false ]"#;
+
+    fn session() -> Session {
+        let mut s = Session::new();
+        for (id, text) in [("m", MACHINES), ("j", JOBS)] {
+            s.handle_pool(
+                PoolRequest::LoadPool {
+                    id: id.into(),
+                    text: text.into(),
+                    dialect: Dialect::Auto,
+                },
+                &mut |_, _| true,
+            );
+        }
+        s
+    }
+
+    fn ask(s: &mut Session, json: &str) -> PoolResponse {
+        serde_json::from_str(&handle_pool_json(s, json, &mut |_, _| true)).unwrap()
+    }
+
+    #[test]
+    fn analyze_and_reverse_in_the_session() {
+        let mut s = session();
+        let r = ask(
+            &mut s,
+            r#"{"op":"analyze","jobs":"j","machines":"m","job":2,"overrides":[["Requirements","TARGET.Memory > 150 && TARGET.Memory < 150"]],"plane":["Memory","Owner"]}"#,
+        );
+        let PoolResponse::Analysis(v) = r else {
+            panic!("{r:?}")
+        };
+        assert_eq!(v.analysis["summary"]["rejected_by_job"], 3);
+        assert_eq!(v.analysis["conflicts"][0]["kind"], "always");
+        assert!(v.report.contains("Of 3 machines"), "{}", v.report);
+        assert_eq!(v.lattices.len(), 1);
+        let r = ask(
+            &mut s,
+            r#"{"op":"analyze","jobs":"j","machines":"m","job":7}"#,
+        );
+        assert!(
+            matches!(r, PoolResponse::Failed { ref message } if message.contains("no job 8")),
+            "{r:?}"
+        );
+        let r = ask(
+            &mut s,
+            r#"{"op":"analyze","jobs":"j","machines":"m","job":0,"overrides":[["Requirements","1 +"]]}"#,
+        );
+        assert!(
+            matches!(r, PoolResponse::Failed { ref message } if message.starts_with("Requirements:")),
+            "{r:?}"
+        );
+        let r = ask(
+            &mut s,
+            r#"{"op":"reverse","jobs":"j","machines":"m","machine":0}"#,
+        );
+        assert!(matches!(r, PoolResponse::Reverse { .. }), "{r:?}");
+    }
+
+    #[test]
+    fn cells_of_chosen_rows_and_columns() {
+        let mut s = session();
+        let r = ask(
+            &mut s,
+            r#"{"op":"match_cells","jobs":"j","machines":"m","rows":[1,0,9],"cols":[2,0]}"#,
+        );
+        let PoolResponse::Cells {
+            cells,
+            job_ranks,
+            machine_ranks,
+        } = r
+        else {
+            panic!("{r:?}")
+        };
+        // Job 1 × c, job 1 × a (both accept); job 0 × c (accept), job 0 × a
+        // (machine rejects owner x); row 9 does not exist.
+        assert_eq!(cells, vec![0, 0, 0, 2]);
+        assert_eq!(job_ranks, vec!["200", "100", "undefined", "undefined"]);
+        assert_eq!(machine_ranks, vec!["undefined", "1", "undefined", "1"]);
+    }
+
+    #[test]
+    fn a_window_past_the_end_is_empty() {
+        let mut s = session();
+        let r = ask(
+            &mut s,
+            r#"{"op":"match_window","jobs":"j","machines":"m","rows":[5,3],"cols":[0,3]}"#,
+        );
+        assert!(
+            matches!(r, PoolResponse::Window { ref cells, .. } if cells.is_empty()),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn counts_per_job_and_machine() {
+        let mut s = session();
+        let mut calls = vec![];
+        let json = handle_pool_json(
+            &mut s,
+            r#"{"op":"match_counts","jobs":"j","machines":"m"}"#,
+            &mut |d, t| {
+                calls.push((d, t));
+                true
+            },
+        );
+        let r: PoolResponse = serde_json::from_str(&json).unwrap();
+        let PoolResponse::Counts {
+            job_matches,
+            machine_matches,
+            complete,
+        } = r
+        else {
+            panic!("{r:?}")
+        };
+        assert_eq!(job_matches, vec![1, 2, 0]);
+        assert_eq!(machine_matches, vec![1, 0, 2]);
+        assert!(complete);
+        assert_eq!(calls.last(), Some(&(3, 3)));
+        // Stopped at once: partial, and said so.
+        let r = s.handle_pool(
+            PoolRequest::MatchCounts {
+                jobs: "j".into(),
+                machines: "m".into(),
+                mode: Mode::default(),
+                now: None,
+                tz_offset: None,
+            },
+            &mut |_, _| false,
+        );
+        assert!(
+            matches!(
+                r,
+                PoolResponse::Counts {
+                    complete: false,
+                    ..
+                }
+            ),
+            "{r:?}"
+        );
+    }
+
+    #[test]
+    fn pair_names_both_ads_attributes() {
+        let mut s = session();
+        let r = ask(
+            &mut s,
+            r#"{"op":"pair","jobs":"j","machines":"m","job":0,"machine":0}"#,
+        );
+        let PoolResponse::Pair {
+            job_attributes,
+            machine_attributes,
+            machine_requirements,
+            ..
+        } = r
+        else {
+            panic!("{r:?}")
+        };
+        assert!(job_attributes.contains(&"owner".to_string()));
+        assert!(machine_attributes.contains(&"memory".to_string()));
+        assert_eq!(machine_requirements.unwrap().value, "false");
+        let r = ask(
+            &mut s,
+            r#"{"op":"pair","jobs":"j","machines":"m","job":7,"machine":0}"#,
+        );
+        assert!(matches!(r, PoolResponse::Failed { .. }));
+    }
+
+    #[test]
+    fn a_lean_cycle_leaves_out_labels_and_signatures() {
+        let mut s = session();
+        let r = ask(
+            &mut s,
+            r#"{"op":"negotiate","jobs":"j","machines":"m","autocluster":true,"lean":true}"#,
+        );
+        let PoolResponse::Cycle {
+            cycle,
+            augmented,
+            job_labels,
+            machine_labels,
+        } = r
+        else {
+            panic!("{r:?}")
+        };
+        assert!(job_labels.is_empty() && machine_labels.is_empty());
+        assert!(augmented.is_empty(), "no job has $$() to fill in");
+        assert!(cycle.outcomes.iter().all(|o| o.machine_name.is_none()));
+        let c = cycle.clustering.unwrap();
+        assert!(c.signature_attributes.is_empty());
+        assert_eq!(c.cluster_of.len(), 3);
+        assert_eq!(cycle.matched, 2);
+    }
+
+    #[test]
+    fn clusters_carry_their_signatures() {
+        let mut s = session();
+        let r = ask(&mut s, r#"{"op":"autocluster","jobs":"j","machines":"m"}"#);
+        let PoolResponse::Clusters {
+            clustering,
+            signatures,
+            ..
+        } = r
+        else {
+            panic!("{r:?}")
+        };
+        assert_eq!(signatures.len(), clustering.clusters());
+        // Owner is significant (machine a refers to TARGET.Owner), and is
+        // shown as the job spells it.
+        let first: Vec<&(String, String)> = signatures[0].iter().collect();
+        assert!(
+            first.iter().any(|(a, v)| a == "Owner" && v == "\"x\""),
+            "{first:?}"
+        );
+        assert!(clustering.significant.iter().any(|a| a == "Owner"));
+    }
+}

@@ -1,0 +1,555 @@
+//! The expression tree and the ClassAd (record) it lives in.
+//!
+//! Trees are immutable and cheaply shared (`Arc`): the matchmaker, the
+//! indexer and the analyzer walk and rebuild them without copying ads.
+
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::lang::value::Value;
+
+/// Byte range into the source text an expression was parsed from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    pub const NONE: Span = Span { start: 0, end: 0 };
+    pub fn new(start: usize, end: usize) -> Span {
+        Span {
+            start: start as u32,
+            end: end as u32,
+        }
+    }
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+    pub fn is_none(self) -> bool {
+        self == Span::NONE
+    }
+}
+
+/// An attribute name: as written, its case-folded key, the key's hash and
+/// whether it is one of the scope words the evaluator treats specially —
+/// all computed once at parse time, so lookups neither allocate nor rehash.
+#[derive(Clone, Debug)]
+pub struct Name {
+    pub text: Arc<str>,
+    pub key: Arc<str>,
+    pub hash: u64,
+    pub special: Special,
+}
+
+/// Names with a meaning of their own in lookups (thesis §2.5; libclassad's
+/// LookupInScope and match context).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Special {
+    None,
+    Root,
+    SelfAd,
+    My,
+    Parent,
+    CurrentTime,
+    Other,
+    Ad,
+    Left,
+    Right,
+}
+
+impl Special {
+    fn of(key: &str) -> Special {
+        match key {
+            "toplevel" | "root" => Special::Root,
+            "self" => Special::SelfAd,
+            "my" => Special::My,
+            "parent" => Special::Parent,
+            "currenttime" => Special::CurrentTime,
+            "other" | "target" => Special::Other,
+            "ad" => Special::Ad,
+            "left" => Special::Left,
+            "right" => Special::Right,
+            _ => Special::None,
+        }
+    }
+}
+
+/// Attribute names are interned per thread, as written and case-folded:
+/// the same name in an expression and in an ad, or in ten thousand ads of
+/// a pool, is one allocation, and folded keys compare by pointer.
+/// `hash` is [`key_hash`] of `text`. Returns (the spelling, the folded key).
+pub fn intern_name(text: &str, hash: u64) -> (Arc<str>, Arc<str>) {
+    use std::cell::RefCell;
+    type Entry = (Arc<str>, Arc<str>);
+    thread_local! {
+        static NAMES: RefCell<hashbrown::HashTable<Entry>> = RefCell::new(Default::default());
+    }
+    // Bounded: a stream of unique names (generated ads) must not grow
+    // this without limit.
+    const MAX_INTERNED: usize = 1 << 17;
+    NAMES.with(|t| {
+        let mut t = t.borrow_mut();
+        if let Some((s, k)) = t.find(hash, |(s, _)| **s == *text) {
+            return (s.clone(), k.clone());
+        }
+        let key: Arc<str> = match t.find(hash, |(_, k)| k.eq_ignore_ascii_case(text)) {
+            Some((_, k)) => k.clone(),
+            None => fold(text).into(),
+        };
+        let s: Arc<str> = text.into();
+        if t.len() < MAX_INTERNED {
+            t.insert_unique(hash, (s.clone(), key.clone()), |(s, _)| key_hash(s));
+        }
+        (s, key)
+    })
+}
+
+impl Name {
+    pub fn new(text: &str) -> Name {
+        let hash = key_hash(text);
+        let (text, key) = intern_name(text, hash);
+        Name {
+            text,
+            hash,
+            special: Special::of(&key),
+            key,
+        }
+    }
+    pub fn is(&self, lower: &str) -> bool {
+        &*self.key == lower
+    }
+}
+
+impl PartialEq for Name {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+/// Attribute names compare without regard to ASCII case.
+pub fn fold(name: &str) -> String {
+    name.to_ascii_lowercase()
+}
+
+/// Hash of a name, without regard to ASCII case (no allocation).
+#[inline]
+pub fn key_hash(name: &str) -> u64 {
+    use std::hash::Hasher;
+    let mut h = rustc_hash::FxHasher::default();
+    let b = name.as_bytes();
+    let mut chunks = b.chunks_exact(8);
+    for c in &mut chunks {
+        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
+        if w & 0x8080_8080_8080_8080 == 0 {
+            // Eight ASCII bytes lower-cased at once: a byte gets 0x20 when
+            // it is in 'A'..='Z' (no carries: every byte is below 0x80).
+            let upper = (w.wrapping_add(0x3f3f_3f3f_3f3f_3f3f)
+                & !w.wrapping_add(0x2525_2525_2525_2525))
+                & 0x8080_8080_8080_8080;
+            h.write_u64(w | (upper >> 2));
+        } else {
+            let mut l = [0u8; 8];
+            for (d, s) in l.iter_mut().zip(c) {
+                *d = s.to_ascii_lowercase();
+            }
+            h.write_u64(u64::from_le_bytes(l));
+        }
+    }
+    for &c in chunks.remainder() {
+        h.write_u8(c.to_ascii_lowercase());
+    }
+    h.write_usize(b.len());
+    h.finish()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum UnaryOp {
+    Plus,
+    Minus,
+    Not,
+    BitNot,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BinaryOp {
+    Or,
+    And,
+    BitOr,
+    BitXor,
+    BitAnd,
+    Eq,
+    Ne,
+    MetaEq,
+    MetaNe,
+    Is,
+    Isnt,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    Shl,
+    Shr,
+    Ushr,
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+}
+
+impl BinaryOp {
+    /// The operator as HTCondor's unparser writes it.
+    pub fn symbol(self) -> &'static str {
+        use BinaryOp::*;
+        match self {
+            Or => "||",
+            And => "&&",
+            BitOr => "|",
+            BitXor => "^",
+            BitAnd => "&",
+            Eq => "==",
+            Ne => "!=",
+            // libclassad has one operator for both spellings and prints it
+            // as the keyword.
+            MetaEq => "is",
+            MetaNe => "isnt",
+            Is => "is",
+            Isnt => "isnt",
+            Lt => "<",
+            Le => "<=",
+            Gt => ">",
+            Ge => ">=",
+            Shl => "<<",
+            Shr => ">>",
+            Ushr => ">>>",
+            Add => "+",
+            Sub => "-",
+            Mul => "*",
+            Div => "/",
+            Mod => "%",
+        }
+    }
+
+    /// Binding strength; larger binds tighter. All binary operators are
+    /// left-associative.
+    pub fn precedence(self) -> u8 {
+        use BinaryOp::*;
+        match self {
+            Or => 1,
+            And => 2,
+            BitOr => 3,
+            BitXor => 4,
+            BitAnd => 5,
+            Eq | Ne | MetaEq | MetaNe | Is | Isnt => 6,
+            Lt | Le | Gt | Ge => 7,
+            Shl | Shr | Ushr => 8,
+            Add | Sub => 9,
+            Mul | Div | Mod => 10,
+        }
+    }
+
+    pub fn is_comparison(self) -> bool {
+        use BinaryOp::*;
+        matches!(self, Eq | Ne | Lt | Le | Gt | Ge)
+    }
+}
+
+impl UnaryOp {
+    pub fn symbol(self) -> &'static str {
+        match self {
+            UnaryOp::Plus => "+",
+            UnaryOp::Minus => "-",
+            UnaryOp::Not => "!",
+            UnaryOp::BitNot => "~",
+        }
+    }
+}
+
+#[derive(Clone, Debug)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug)]
+pub enum ExprKind {
+    Literal(Value),
+    /// `name` (lexically scoped) or `.name` (from the root scope).
+    Attr {
+        name: Name,
+        absolute: bool,
+    },
+    /// `base.name`
+    Select(Box<Expr>, Name),
+    /// `base[index]`
+    Index(Box<Expr>, Box<Expr>),
+    Unary(UnaryOp, Box<Expr>),
+    Binary(BinaryOp, Box<Expr>, Box<Expr>),
+    /// `c ? a : b`
+    Cond(Box<Expr>, Box<Expr>, Box<Expr>),
+    /// `a ?: b`
+    Elvis(Box<Expr>, Box<Expr>),
+    /// Parentheses are kept: HTCondor's unparser prints them as written.
+    Paren(Box<Expr>),
+    Call(Call),
+    List(Arc<[Expr]>),
+    Record(Arc<ClassAd>),
+}
+
+#[derive(Clone, Debug)]
+pub struct Call {
+    /// The name as written (unparse keeps the user's spelling).
+    pub name: Arc<str>,
+    /// Index into the function table, or `None` for an unknown function
+    /// (which evaluates to error, as in libclassad).
+    pub func: Option<u16>,
+    pub args: Vec<Expr>,
+}
+
+impl Expr {
+    pub fn new(kind: ExprKind, span: Span) -> Expr {
+        Expr { kind, span }
+    }
+    pub fn literal(v: Value) -> Expr {
+        Expr::new(ExprKind::Literal(v), Span::NONE)
+    }
+    pub fn attr(name: &str) -> Expr {
+        Expr::new(
+            ExprKind::Attr {
+                name: Name::new(name),
+                absolute: false,
+            },
+            Span::NONE,
+        )
+    }
+    pub fn binary(op: BinaryOp, l: Expr, r: Expr) -> Expr {
+        let span = if l.span.is_none() || r.span.is_none() {
+            Span::NONE
+        } else {
+            l.span.to(r.span)
+        };
+        Expr::new(ExprKind::Binary(op, Box::new(l), Box::new(r)), span)
+    }
+    pub fn as_literal(&self) -> Option<&Value> {
+        match &self.kind {
+            ExprKind::Literal(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// Visit the direct children of this node.
+    pub fn children(&self) -> Vec<&Expr> {
+        match &self.kind {
+            ExprKind::Literal(_) | ExprKind::Attr { .. } | ExprKind::Record(_) => vec![],
+            ExprKind::Select(b, _) => vec![b],
+            ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Elvis(a, b) => {
+                vec![a, b]
+            }
+            ExprKind::Unary(_, a) | ExprKind::Paren(a) => vec![a],
+            ExprKind::Cond(a, b, c) => vec![a, b, c],
+            ExprKind::Call(c) => c.args.iter().collect(),
+            ExprKind::List(items) => items.iter().collect(),
+        }
+    }
+}
+
+/// A ClassAd: an ordered set of attribute definitions with case-insensitive
+/// names.
+#[derive(Clone, Default)]
+pub struct ClassAd {
+    attrs: Vec<(Arc<str>, Expr)>,
+    /// Per attribute: its folded key and the key's hash.
+    keys: Vec<(Arc<str>, u64)>,
+    /// Positions into `attrs`, by key hash.
+    table: hashbrown::HashTable<u32>,
+}
+
+impl std::fmt::Debug for ClassAd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_map()
+            .entries(self.attrs.iter().map(|(n, e)| (n, e)))
+            .finish()
+    }
+}
+
+impl ClassAd {
+    pub fn new() -> ClassAd {
+        ClassAd::default()
+    }
+
+    /// Insert or replace; a replaced attribute keeps its position and its
+    /// first spelling, as in libclassad.
+    pub fn insert(&mut self, name: &str, expr: Expr) {
+        self.insert_hashed(name, key_hash(name), None, expr)
+    }
+
+    /// [`insert`](Self::insert) under the name attribute `i` of `like` has
+    /// (its interned spelling, key and hash: no hashing, no interning).
+    /// Ads of one pool mostly list the same names in the same order.
+    pub(crate) fn insert_like(&mut self, like: &ClassAd, i: u32, expr: Expr) {
+        let (text, (key, hash)) = (&like.attrs[i as usize].0, &like.keys[i as usize]);
+        let parts = (text.clone(), key.clone());
+        self.insert_hashed(&like.attrs[i as usize].0, *hash, Some(parts), expr)
+    }
+
+    fn insert_hashed(
+        &mut self,
+        name: &str,
+        hash: u64,
+        interned: Option<(Arc<str>, Arc<str>)>,
+        expr: Expr,
+    ) {
+        let i = self.attrs.len() as u32;
+        let keys = &self.keys;
+        match self.table.entry(
+            hash,
+            |&j| keys[j as usize].0.eq_ignore_ascii_case(name),
+            |&j| keys[j as usize].1,
+        ) {
+            hashbrown::hash_table::Entry::Occupied(o) => {
+                let j = *o.get();
+                self.attrs[j as usize].1 = expr;
+            }
+            hashbrown::hash_table::Entry::Vacant(v) => {
+                v.insert(i);
+                let (text, key) = interned.unwrap_or_else(|| intern_name(name, hash));
+                self.keys.push((key, hash));
+                self.attrs.push((text, expr));
+            }
+        }
+    }
+
+    /// An empty ad with room for `n` attributes.
+    pub fn with_capacity(n: usize) -> ClassAd {
+        ClassAd {
+            attrs: Vec::with_capacity(n),
+            keys: Vec::with_capacity(n),
+            table: hashbrown::HashTable::with_capacity(n),
+        }
+    }
+
+    pub fn insert_value(&mut self, name: &str, v: Value) {
+        self.insert(name, Expr::literal(v));
+    }
+
+    pub fn remove(&mut self, name: &str) -> Option<Expr> {
+        let i = self.position(name)? as usize;
+        let (_, e) = self.attrs.remove(i);
+        self.keys.remove(i);
+        // Rebuild the index (removal is rare).
+        self.table.clear();
+        for (j, (_, h)) in self.keys.iter().enumerate() {
+            let keys = &self.keys;
+            self.table
+                .insert_unique(*h, j as u32, |&k| keys[k as usize].1);
+        }
+        Some(e)
+    }
+
+    #[inline]
+    fn position_hashed(&self, name: &str, hash: u64) -> Option<u32> {
+        self.table
+            .find(hash, |&i| {
+                self.keys[i as usize].0.eq_ignore_ascii_case(name)
+            })
+            .copied()
+    }
+
+    /// Position of an attribute by name (any case).
+    #[inline]
+    pub fn position(&self, name: &str) -> Option<u32> {
+        self.position_hashed(name, key_hash(name))
+    }
+
+    /// Position of an attribute by a parsed name: hash precomputed, key
+    /// already folded (and usually the very same interned string).
+    #[inline]
+    pub fn position_name(&self, name: &Name) -> Option<u32> {
+        self.table
+            .find(name.hash, |&i| {
+                let k = &self.keys[i as usize].0;
+                Arc::ptr_eq(k, &name.key) || **k == *name.key
+            })
+            .copied()
+    }
+
+    /// The folded, interned key of attribute `i` (see [`intern_name`]).
+    #[inline]
+    pub fn key_at(&self, i: u32) -> &Arc<str> {
+        &self.keys[i as usize].0
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Expr> {
+        let i = self.position(name)?;
+        Some(&self.attrs[i as usize].1)
+    }
+
+    #[inline]
+    pub fn at(&self, i: u32) -> (&str, &Expr) {
+        let (n, e) = &self.attrs[i as usize];
+        (n, e)
+    }
+
+    pub fn len(&self) -> usize {
+        self.attrs.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.attrs.is_empty()
+    }
+    pub fn iter(&self) -> impl Iterator<Item = (&str, &Expr)> {
+        self.attrs.iter().map(|(n, e)| (&**n, e))
+    }
+
+    /// The attributes in libclassad's order (by name length, then name
+    /// without regard to case): what HTCondor prints, so our output does too.
+    pub fn iter_canonical(&self) -> impl Iterator<Item = (&str, &Expr)> {
+        let mut v: Vec<(&str, &Expr)> = self.iter().collect();
+        v.sort_by(|a, b| {
+            a.0.len()
+                .cmp(&b.0.len())
+                .then_with(|| crate::lang::value::cmp_nocase(a.0, b.0))
+        });
+        v.into_iter()
+    }
+
+    /// Copy every attribute of `other` into this ad (later wins).
+    pub fn update(&mut self, other: &ClassAd) {
+        for (n, e) in other.iter() {
+            self.insert(n, e.clone());
+        }
+    }
+}
+
+/// Shift every span in a tree by `by` bytes (for expressions parsed out of
+/// a larger file).
+pub fn shift_spans(e: &mut Expr, by: usize) {
+    map_spans(e, &|o| o + by as u32);
+}
+
+/// Move every span of `e` (as [`shift_spans`] does) through `to`, which
+/// maps an offset of the text `e` was parsed from to one of another.
+pub fn map_spans(e: &mut Expr, to: &impl Fn(u32) -> u32) {
+    if !e.span.is_none() {
+        e.span.start = to(e.span.start);
+        e.span.end = to(e.span.end);
+    }
+    match &mut e.kind {
+        ExprKind::Literal(_) | ExprKind::Attr { .. } | ExprKind::Record(_) | ExprKind::List(_) => {}
+        ExprKind::Select(b, _) | ExprKind::Unary(_, b) | ExprKind::Paren(b) => map_spans(b, to),
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Elvis(a, b) => {
+            map_spans(a, to);
+            map_spans(b, to);
+        }
+        ExprKind::Cond(a, b, c) => {
+            map_spans(a, to);
+            map_spans(b, to);
+            map_spans(c, to);
+        }
+        ExprKind::Call(c) => c.args.iter_mut().for_each(|a| map_spans(a, to)),
+    }
+}

@@ -1,0 +1,972 @@
+//! The evaluator: scoping (thesis §2.5), attribute lookup with HTCondor's
+//! match context, per-evaluation caching (which also makes circular and
+//! exponentially shared references cheap), and dispatch to operators and
+//! functions.
+
+pub mod ops;
+pub mod trace;
+
+use std::sync::Arc;
+
+use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
+
+use crate::lang::ast::{ClassAd, Expr, ExprKind, Name};
+use crate::lang::time::Clock;
+use crate::lang::value::{ListValue, RecordValue, Value};
+pub use trace::TraceNode;
+
+/// Evaluation semantics.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Mode {
+    /// What HTCondor's daemons and tools do: an unscoped name that is not
+    /// found in the ad's scope falls back to the target ad of a match, and
+    /// HTCondor's extra functions are available.
+    #[default]
+    HTCondor,
+    /// Plain new-ClassAd semantics (thesis ch. 2 / libclassad alone).
+    Strict,
+}
+
+impl std::str::FromStr for Mode {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Mode, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "htcondor" | "condor" => Ok(Mode::HTCondor),
+            "strict" | "new" => Ok(Mode::Strict),
+            _ => Err(format!("unknown mode `{s}`: use htcondor or strict")),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+pub struct EvalOptions {
+    pub mode: Mode,
+    pub clock: Clock,
+}
+
+/// Which ad of a match: the one evaluating (`MY`, left) or the other
+/// (`TARGET`, right).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    My = 0,
+    Target = 1,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::My => Side::Target,
+            Side::Target => Side::My,
+        }
+    }
+}
+
+/// A scope chain. The top-level ads of the evaluation and the match
+/// context around them are named, not allocated, so evaluating a pair of
+/// ads allocates nothing for scoping.
+#[derive(Clone, Debug, Default)]
+pub enum Env {
+    #[default]
+    None,
+    /// The top-level ad on one side.
+    Root(Side),
+    /// The match context around one side's ad: it defines `other`,
+    /// `target`, `my` and `ad`, as libclassad's MatchClassAd does.
+    MatchSide(Side),
+    /// The match ad itself (the root scope of a match).
+    MatchRoot,
+    /// A nested record with its lexical parent.
+    Frame(Arc<Frame>),
+}
+
+#[derive(Debug)]
+pub struct Frame {
+    pub ad: Arc<ClassAd>,
+    pub parent: Env,
+}
+
+/// The cache is keyed by (ad address, attribute position).
+type CacheKey = (usize, u32);
+
+/// A cache entry holds its ad alive: ads built during an evaluation (the
+/// record `splitTime()` returns, say) are freed afterwards, and a new one
+/// at the same address must not find the old one's values.
+enum Slot {
+    InProgress(#[allow(dead_code)] Arc<ClassAd>),
+    Done(Value, #[allow(dead_code)] Arc<ClassAd>),
+}
+
+/// Deepest evaluation recursion before giving up with `error` (libclassad
+/// has the same kind of guard).
+pub const MAX_EVAL_DEPTH: u32 = 6000;
+
+/// Functions supplied from outside the language — in practice a pool's
+/// function library (Condor-G's externally supplied functions, see
+/// `matchmaking::userfn`). The evaluator calls one when no built-in
+/// function has the name; a call depends on its arguments only, so its
+/// results are cached.
+pub trait ExternalFunctions: std::fmt::Debug + Send + Sync {
+    /// Is `name` (any case) one of these functions?
+    fn defines(&self, name: &str) -> bool;
+    /// The body of `name` and the scope a call with `args` evaluates it
+    /// in; `None` when the call does not fit (its value is then error).
+    fn bind(&self, name: &str, args: &[Value]) -> Option<(Expr, Env)>;
+}
+
+pub struct Evaluator {
+    pub opts: EvalOptions,
+    roots: [Option<Arc<ClassAd>>; 2],
+    matched: bool,
+    cache: FxHashMap<CacheKey, Slot>,
+    depth: u32,
+    pub(crate) tracer: Option<trace::Tracer>,
+    /// Functions supplied from outside the language (a pool's function
+    /// library), and their results so far: a call depends on its
+    /// arguments only.
+    user_fns: Option<Arc<dyn ExternalFunctions>>,
+    user_cache: FxHashMap<String, Value>,
+    /// Nested ads given an alternate scope for the time of an HTCondor
+    /// `evalInEachContext`/`countMatches` evaluation (ad address, side);
+    /// empty otherwise. See `eval_in_record_with_alternate`.
+    alt_frames: Vec<(usize, Side)>,
+    /// libclassad's current scope after an `evalInEachContext` /
+    /// `countMatches` lookup moved it: (scope it replaces, new scope);
+    /// `None` otherwise. See `set_current_scope`.
+    moved_scope: Option<(Env, Env)>,
+    /// While `evalInEachContext`/`countMatches` evaluate their subject
+    /// inside a nested ad: (that ad's scope, the subject's lexical scope).
+    /// Record literals of the subject keep the lexical scope as parent.
+    /// See `eval_in_context`.
+    literal_scope: Option<(Env, Env)>,
+    /// libclassad's match ad as a plain ad, built when a scope is moved to
+    /// it (see `match_scope`); dropped by `set_ads`.
+    match_ad: Option<Arc<ClassAd>>,
+}
+
+impl Evaluator {
+    pub fn new(opts: EvalOptions) -> Evaluator {
+        Evaluator {
+            opts,
+            roots: [None, None],
+            matched: false,
+            cache: FxHashMap::default(),
+            depth: 0,
+            tracer: None,
+            user_fns: None,
+            user_cache: FxHashMap::default(),
+            alt_frames: Vec::new(),
+            moved_scope: None,
+            literal_scope: None,
+            match_ad: None,
+        }
+    }
+
+    /// Set the ads: `my` is the scope, `target` (if any) the other ad of a
+    /// match. Clears the cache.
+    pub fn set_ads(&mut self, my: Option<Arc<ClassAd>>, target: Option<Arc<ClassAd>>) {
+        self.matched = target.is_some();
+        self.roots = [my, target];
+        self.cache.clear();
+        self.match_ad = None;
+    }
+
+    pub fn clear_cache(&mut self) {
+        self.cache.clear();
+    }
+
+    pub fn mode(&self) -> Mode {
+        self.opts.mode
+    }
+
+    /// The environment of the `my` ad (or nothing when there is none).
+    pub fn my_env(&self) -> Env {
+        if self.roots[0].is_some() {
+            Env::Root(Side::My)
+        } else {
+            Env::None
+        }
+    }
+
+    /// Evaluate an expression with `my` as the scope.
+    pub fn eval_expr(&mut self, e: &Expr) -> Value {
+        let env = self.my_env();
+        self.eval(e, &env)
+    }
+
+    /// Evaluate attribute `name` of the `my` ad (undefined if absent).
+    pub fn eval_attr(&mut self, name: &str) -> Value {
+        let env = self.my_env();
+        let Some(ad) = self.roots[0].clone() else {
+            return Value::Undefined;
+        };
+        match ad.position(name) {
+            Some(i) => self.eval_slot(&ad, i, &env),
+            None => Value::Undefined,
+        }
+    }
+
+    /// Evaluate in an explicit scope (e.g. a nested record of an ad).
+    pub fn eval(&mut self, e: &Expr, env: &Env) -> Value {
+        if self.depth >= MAX_EVAL_DEPTH {
+            return Value::Error;
+        }
+        self.depth += 1;
+        let v = if self.tracer.is_some() {
+            self.trace_enter(e);
+            let v = self.eval_node(e, env);
+            self.trace_leave(&v);
+            v
+        } else {
+            self.eval_node(e, env)
+        };
+        self.depth -= 1;
+        if self.depth == 0 {
+            // A moved scope lasts to the end of the evaluation at most.
+            self.moved_scope = None;
+        }
+        v
+    }
+
+    fn eval_node(&mut self, e: &Expr, env: &Env) -> Value {
+        match &e.kind {
+            ExprKind::Literal(v) => literal_value(v),
+            ExprKind::Attr { name, absolute } => {
+                let start = if *absolute {
+                    self.root_env()
+                } else if self.moved_scope.is_some() {
+                    self.current_scope(env)
+                } else {
+                    env.clone()
+                };
+                self.lookup(&start, name, !*absolute)
+            }
+            ExprKind::Select(base, name) => {
+                if let Some(v) = self.select_other_fast(base, name, env) {
+                    return v;
+                }
+                let b = self.eval(base, env);
+                self.select(b, name)
+            }
+            ExprKind::Index(base, idx) => {
+                let b = self.eval(base, env);
+                let i = self.eval(idx, env);
+                self.index(b, i)
+            }
+            ExprKind::Unary(op, a) => {
+                let v = self.eval(a, env);
+                ops::unary(*op, v)
+            }
+            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, env),
+            ExprKind::Cond(c, a, b) => {
+                let cv = self.eval(c, env);
+                match ops::truth(&cv) {
+                    ops::Truth::True => self.eval(a, env),
+                    ops::Truth::False => self.eval(b, env),
+                    ops::Truth::Undefined => Value::Undefined,
+                    ops::Truth::Error => Value::Error,
+                }
+            }
+            ExprKind::Elvis(a, b) => {
+                let av = self.eval(a, env);
+                if av.is_undefined() {
+                    self.eval(b, env)
+                } else {
+                    av
+                }
+            }
+            ExprKind::Paren(a) => self.eval(a, env),
+            ExprKind::Call(c) => match c.func {
+                Some(id) => {
+                    // HTCondor's extra functions stay registered in strict
+                    // mode, as they are in an HTCondor process with
+                    // STRICT_CLASSAD_EVALUATION on.
+                    let def = crate::lang::functions::get(id);
+                    (def.imp)(self, &c.args, env)
+                }
+                None => self.call_user(&c.name, &c.args, env),
+            },
+            ExprKind::List(items) => Value::List(ListValue {
+                items: items.clone(),
+                env: env.clone(),
+                literal: true,
+            }),
+            ExprKind::Record(ad) => Value::Record(RecordValue {
+                ad: ad.clone(),
+                env: if self.literal_scope.is_some() {
+                    self.lexical_scope(env)
+                } else {
+                    env.clone()
+                },
+            }),
+        }
+    }
+
+    fn binary(&mut self, op: crate::lang::ast::BinaryOp, a: &Expr, b: &Expr, env: &Env) -> Value {
+        use crate::lang::ast::BinaryOp::*;
+        match op {
+            And | Or => {
+                let l = self.eval(a, env);
+                match ops::logic_short_circuit(op, &l) {
+                    Some(v) => v,
+                    None => {
+                        let r = self.eval(b, env);
+                        ops::logic(op, &l, &r)
+                    }
+                }
+            }
+            _ => {
+                let l = self.eval(a, env);
+                let r = self.eval(b, env);
+                ops::binary(op, &l, &r)
+            }
+        }
+    }
+
+    /// Make the pool's own functions callable (and forget cached results).
+    pub fn set_user_functions<F: ExternalFunctions + 'static>(&mut self, fns: Option<Arc<F>>) {
+        self.user_fns = fns.map(|f| f as Arc<dyn ExternalFunctions>);
+        self.user_cache.clear();
+    }
+
+    /// A call to a function libclassad does not know: a pool-supplied
+    /// function if there is one by that name, else error.
+    fn call_user(&mut self, name: &str, args: &[Expr], env: &Env) -> Value {
+        let Some(fns) = self.user_fns.clone().filter(|u| u.defines(name)) else {
+            return Value::Error;
+        };
+        let vals: Vec<Value> = args.iter().map(|a| self.eval(a, env)).collect();
+        let mut key = name.to_ascii_lowercase();
+        for v in &vals {
+            key.push('\u{1f}');
+            key.push_str(&v.to_string());
+        }
+        if let Some(v) = self.user_cache.get(&key) {
+            return v.clone();
+        }
+        let v = match fns.bind(name, &vals) {
+            Some((body, call_env)) => {
+                let v = self.eval(&body, &call_env);
+                // The parameter record is only for this call: drop its
+                // cache entries (which would otherwise keep it alive).
+                if let Env::Frame(frame) = &call_env {
+                    let gone = Arc::as_ptr(&frame.ad) as usize;
+                    self.cache.retain(|k, _| k.0 != gone);
+                }
+                v
+            }
+            None => Value::Error,
+        };
+        self.user_cache.insert(key, v.clone());
+        v
+    }
+
+    /// `TARGET.x` / `other.x` written in a top-level ad of a match: look
+    /// `x` up in the other ad directly, without building the record value
+    /// the general path would (the answer is the same).
+    #[inline]
+    fn select_other_fast(&mut self, base: &Expr, name: &Name, env: &Env) -> Option<Value> {
+        let ExprKind::Attr {
+            name: b,
+            absolute: false,
+        } = &base.kind
+        else {
+            return None;
+        };
+        // (Not while `evalInEachContext`/`countMatches` moved the current
+        // scope: `TARGET` is then looked up from the moved scope.)
+        if b.special != crate::lang::ast::Special::Other
+            || !self.matched
+            || self.tracer.is_some()
+            || self.moved_scope.is_some()
+        {
+            return None;
+        }
+        let Env::Root(side) = env else {
+            return None;
+        };
+        let own = self.roots[*side as usize].as_ref()?;
+        if own.position_name(b).is_some() {
+            return None;
+        }
+        let other = Env::Root(side.other());
+        Some(self.lookup_from(&other, name).unwrap_or(Value::Undefined))
+    }
+
+    /// The root scope of this evaluation (`root`, `toplevel`, `.attr`).
+    fn root_env(&self) -> Env {
+        if self.matched {
+            Env::MatchRoot
+        } else {
+            self.my_env()
+        }
+    }
+
+    fn ad_of(&self, env: &Env) -> Option<Arc<ClassAd>> {
+        match env {
+            Env::Root(s) => self.roots[*s as usize].clone(),
+            Env::Frame(f) => Some(f.ad.clone()),
+            _ => None,
+        }
+    }
+
+    /// The lexical parent of a scope.
+    fn parent_of(&self, env: &Env) -> Env {
+        match env {
+            Env::Root(s) if self.matched => Env::MatchSide(*s),
+            Env::MatchSide(_) => Env::MatchRoot,
+            Env::Frame(f) => f.parent.clone(),
+            _ => Env::None,
+        }
+    }
+
+    /// The record value for a scope, when it is an ad.
+    fn record_of(&self, env: &Env) -> Value {
+        if let Env::MatchSide(s) = env {
+            return Value::Record(RecordValue {
+                ad: match_context_ad(*s),
+                env: Env::MatchRoot,
+            });
+        }
+        match self.ad_of(env) {
+            Some(ad) => Value::Record(RecordValue {
+                ad,
+                env: self.parent_of(env),
+            }),
+            None => Value::Undefined,
+        }
+    }
+
+    /// The scope to search when looking inside a record value.
+    fn env_of_record(&self, r: &RecordValue) -> Env {
+        for s in [Side::My, Side::Target] {
+            if let Some(root) = &self.roots[s as usize] {
+                if Arc::ptr_eq(root, &r.ad) {
+                    return Env::Root(s);
+                }
+            }
+        }
+        Env::Frame(Arc::new(Frame {
+            ad: r.ad.clone(),
+            parent: r.env.clone(),
+        }))
+    }
+
+    /// libclassad's LookupInScope: search the scope and its lexical
+    /// parents, recognising `self`/`my`, `parent`, `root`/`toplevel` and
+    /// `CurrentTime`; then, for a plain name in HTCondor mode, the other ad
+    /// of a match (its "alternate scope").
+    fn lookup(&mut self, start: &Env, name: &Name, plain: bool) -> Value {
+        if let Some(v) = self.lookup_from(start, name) {
+            return v;
+        }
+        if plain && self.opts.mode == Mode::HTCondor && self.matched {
+            if let Env::Root(s) = start {
+                let alt = Env::Root(s.other());
+                if let Some(v) = self.lookup_from(&alt, name) {
+                    return v;
+                }
+            }
+        }
+        if plain && !self.alt_frames.is_empty() {
+            if let Some(side) = self.frame_alternate(start) {
+                if let Some(v) = self.lookup_from(&Env::Root(side), name) {
+                    return v;
+                }
+            }
+        }
+        Value::Undefined
+    }
+
+    fn lookup_from(&mut self, start: &Env, name: &Name) -> Option<Value> {
+        use crate::lang::ast::Special;
+        let mut cur = start.clone();
+        // Bounded: scope chains are finite, but be safe against cycles.
+        for _ in 0..10_000 {
+            match &cur {
+                Env::None => return None,
+                Env::Root(_) | Env::Frame(_) => {
+                    let ad = self.ad_of(&cur)?;
+                    if let Some(i) = ad.position_name(name) {
+                        let v = self.eval_slot(&ad, i, &cur);
+                        return Some(v);
+                    }
+                    match name.special {
+                        Special::Root => {
+                            let root = self.root_env();
+                            return Some(self.record_of(&root));
+                        }
+                        Special::SelfAd => return Some(self.record_of(&cur)),
+                        // `MY` is old-ClassAd syntax, known only in HTCondor mode.
+                        Special::My if self.opts.mode == Mode::HTCondor => {
+                            return Some(self.record_of(&cur))
+                        }
+                        Special::Parent => {
+                            let p = self.parent_of(&cur);
+                            return Some(self.record_of(&p));
+                        }
+                        Special::CurrentTime => {
+                            let now = self.opts.clock.now() as i64;
+                            return Some(Value::AbsTime(crate::lang::value::AbsTime {
+                                secs: now,
+                                offset: self.opts.clock.offset_at(now),
+                            }));
+                        }
+                        _ => cur = self.parent_of(&cur),
+                    }
+                }
+                Env::MatchSide(s) => match name.special {
+                    Special::Other => return Some(self.record_of(&Env::Root(s.other()))),
+                    Special::My | Special::Ad => return Some(self.record_of(&Env::Root(*s))),
+                    _ => cur = Env::MatchRoot,
+                },
+                Env::MatchRoot => {
+                    return match name.special {
+                        Special::Left => Some(self.record_of(&Env::Root(Side::My))),
+                        Special::Right => Some(self.record_of(&Env::Root(Side::Target))),
+                        _ => None,
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Evaluate attribute `i` of `ad` (whose scope is `env`), with caching
+    /// and cycle detection: a reference back into an attribute that is
+    /// being evaluated is undefined, as in HTCondor 25.13+.
+    pub(crate) fn eval_slot(&mut self, ad: &Arc<ClassAd>, i: u32, env: &Env) -> Value {
+        // Most attributes are plain values: no scope, no cycle, no cache.
+        if self.tracer.is_none() {
+            if let ExprKind::Literal(v) = &ad.at(i).1.kind {
+                return literal_value(v);
+            }
+        }
+        let key = (Arc::as_ptr(ad) as usize, i);
+        match self.cache.get(&key) {
+            Some(Slot::Done(v, _)) => {
+                let v = v.clone();
+                if self.tracer.is_some() {
+                    let (n, _) = ad.at(i);
+                    self.trace_cached(n, &v);
+                }
+                return v;
+            }
+            Some(Slot::InProgress(_)) => return Value::Undefined,
+            None => {}
+        }
+        self.cache.insert(key, Slot::InProgress(ad.clone()));
+        let (name, expr) = ad.at(i);
+        if self.tracer.is_some() {
+            self.trace_attr(name);
+        }
+        // An attribute is evaluated in its own scope, and a scope moved
+        // inside it does not outlive it (libclassad saves and restores
+        // its current scope around an attribute reference).
+        let moved = self.moved_scope.take();
+        let literal = self.literal_scope.take();
+        let v = self.eval(expr, env);
+        self.moved_scope = moved;
+        self.literal_scope = literal;
+        if self.tracer.is_some() {
+            self.trace_leave(&v);
+        }
+        self.cache.insert(key, Slot::Done(v.clone(), ad.clone()));
+        v
+    }
+
+    /// `base.name`: look the name up inside a record (and its parents), or
+    /// map the selection over a list.
+    fn select(&mut self, base: Value, name: &Name) -> Value {
+        match base {
+            Value::Record(r) => {
+                let env = self.env_of_record(&r);
+                self.lookup_from(&env, name).unwrap_or(Value::Undefined)
+            }
+            Value::List(l) => {
+                let mut out = Vec::with_capacity(l.items.len());
+                for item in l.items.iter() {
+                    let v = self.eval(item, &l.env);
+                    out.push(self.select(v, name));
+                }
+                // libclassad builds this list like a literal one.
+                match Value::list_of(out) {
+                    Value::List(mut m) => {
+                        m.literal = true;
+                        Value::List(m)
+                    }
+                    other => other,
+                }
+            }
+            Value::Undefined => Value::Undefined,
+            _ => Value::Error,
+        }
+    }
+
+    /// `base[index]`
+    fn index(&mut self, base: Value, idx: Value) -> Value {
+        match (&base, &idx) {
+            (Value::Error, _) | (_, Value::Error) => Value::Error,
+            (Value::Undefined, _) | (_, Value::Undefined) => Value::Undefined,
+            (Value::List(l), Value::Int(i)) => {
+                if *i < 0 || *i as usize >= l.items.len() {
+                    return Value::Error;
+                }
+                let item = l.items[*i as usize].clone();
+                let env = if self.literal_scope.is_some() {
+                    self.lexical_scope(&l.env)
+                } else {
+                    l.env.clone()
+                };
+                // libclassad evaluates the element in a state of its own,
+                // from its lexical scope (see `set_current_scope`).
+                let moved = self.moved_scope.take();
+                let v = self.eval(&item, &env);
+                self.moved_scope = moved;
+                v
+            }
+            (Value::Record(r), Value::Str(s)) => {
+                let env = self.env_of_record(r);
+                let ad = r.ad.clone();
+                match ad.position(s) {
+                    Some(i) => self.eval_slot(&ad, i, &env),
+                    None => Value::Undefined,
+                }
+            }
+            _ => Value::Error,
+        }
+    }
+
+    /// Evaluate every element of a list value.
+    pub fn list_values(&mut self, l: &ListValue) -> Vec<Value> {
+        l.items.iter().map(|e| self.eval(e, &l.env)).collect()
+    }
+
+    /// Evaluate an expression in the scope of a record value.
+    pub fn eval_in_record(&mut self, e: &Expr, r: &RecordValue) -> Value {
+        let env = self.env_of_record(r);
+        self.eval(e, &env)
+    }
+
+    /// The scope inside a record value.
+    pub fn record_env(&self, r: &RecordValue) -> Env {
+        self.env_of_record(r)
+    }
+
+    /// Whether this evaluation has a target ad.
+    pub fn has_target(&self) -> bool {
+        self.matched
+    }
+
+    /// The innermost ad of a scope.
+    pub fn scope_ad(&self, env: &Env) -> Option<Arc<ClassAd>> {
+        self.ad_of(&self.current_scope(env))
+    }
+
+    /// The expression bound to `name` in the innermost ad of `env` (not
+    /// its parents, nor the target), as libclassad's `unparse()` finds it.
+    pub fn find_local_expr(&self, env: &Env, name: &Name) -> Option<Expr> {
+        let ad = self.ad_of(&self.current_scope(env))?;
+        let i = ad.position_name(name)?;
+        Some(ad.at(i).1.clone())
+    }
+
+    // ------------------------------------------------------------------
+    // libclassad scope emulation for HTCondor's `evalInEachContext` and
+    // `countMatches` (functions/misc.rs); nothing else uses these. They
+    // copy what libclassad's `AttributeReference::Deref` /
+    // `ClassAd::LookupInScope` and HTCondor's `evaluateInContext` do to an
+    // `EvalState`.
+    // ------------------------------------------------------------------
+
+    /// The root scope of this evaluation (libclassad's `EvalState::rootAd`):
+    /// the match ad in a match, else the `my` ad.
+    pub fn root_scope(&self) -> Env {
+        self.root_env()
+    }
+
+    /// libclassad's `LookupInScope` of `name` from `start`, then (for a
+    /// `plain` reference, i.e. neither `.name` nor `base.name`) in the
+    /// alternate scope of `start`. Returns what was found and the scope the
+    /// lookup leaves libclassad's `EvalState::curAd` in: the scope that
+    /// holds the name, or else the last scope searched (the root, or a
+    /// match's root after the alternate scope) — `Env::None` when the chain
+    /// ends in a nested ad with no enclosing ad (as if an empty root ad
+    /// were above it). A match's context ads and the match ad itself are
+    /// returned as plain ads (see `match_scope`), so that `self`, `parent`
+    /// and their attributes work from them as in libclassad.
+    pub fn lookup_in_scope(&mut self, start: &Env, name: &Name, plain: bool) -> (ScopeFind, Env) {
+        let (found, last) = self.scope_walk(start, name);
+        if !matches!(found, ScopeFind::NotFound) || !plain {
+            return (found, last);
+        }
+        let alt = match start {
+            Env::Root(s) if self.opts.mode == Mode::HTCondor && self.matched => Some(s.other()),
+            _ => self.frame_alternate(start),
+        };
+        match alt {
+            Some(side) => self.scope_walk(&Env::Root(side), name),
+            None => (found, last),
+        }
+    }
+
+    fn scope_walk(&mut self, start: &Env, name: &Name) -> (ScopeFind, Env) {
+        let key: &str = &name.key;
+        let mut cur = self.match_scope(start.clone());
+        let mut last = Env::None;
+        for _ in 0..10_000 {
+            if matches!(cur, Env::None) {
+                break;
+            }
+            if let Some(ad) = self.ad_of(&cur) {
+                if let Some(i) = ad.position_name(name) {
+                    return (ScopeFind::Expr(ad.at(i).1.clone()), cur);
+                }
+            }
+            let up = self.match_scope(self.parent_of(&cur));
+            let special = match key {
+                "toplevel" | "root" => {
+                    let root = self.match_scope(self.root_env());
+                    Some(self.record_of(&root))
+                }
+                "self" => Some(self.record_of(&cur)),
+                "my" if self.opts.mode == Mode::HTCondor => Some(self.record_of(&cur)),
+                "parent" => Some(self.record_of(&up)),
+                "currenttime" => {
+                    let now = self.opts.clock.now() as i64;
+                    Some(Value::AbsTime(crate::lang::value::AbsTime {
+                        secs: now,
+                        offset: self.opts.clock.offset_at(now),
+                    }))
+                }
+                _ => None,
+            };
+            if let Some(v) = special {
+                return match v {
+                    Value::Undefined => (ScopeFind::NotFound, cur),
+                    v => (ScopeFind::Value(v), cur),
+                };
+            }
+            last = cur;
+            cur = up;
+        }
+        if let Env::Frame(f) = &last {
+            if !self.is_match_ad(&f.ad) {
+                last = Env::None;
+            }
+        }
+        (ScopeFind::NotFound, last)
+    }
+
+    /// A match's context ad (`MatchSide`) or the match ad (`MatchRoot`)
+    /// as a plain ad scope, as libclassad has them: the match ad holds
+    /// `LEFT`, `RIGHT`, `lCtx`, `rCtx` and the match expressions; a
+    /// context ad has the match ad as parent. Other scopes are unchanged.
+    fn match_scope(&mut self, env: Env) -> Env {
+        match env {
+            Env::MatchRoot => Env::Frame(Arc::new(Frame {
+                ad: self.match_ad(),
+                parent: Env::None,
+            })),
+            Env::MatchSide(s) => {
+                let parent = self.match_scope(Env::MatchRoot);
+                Env::Frame(Arc::new(Frame {
+                    ad: match_context_ad(s),
+                    parent,
+                }))
+            }
+            e => e,
+        }
+    }
+
+    /// libclassad's match ad for the current pair of ads, built once.
+    fn match_ad(&mut self) -> Arc<ClassAd> {
+        if let Some(ad) = &self.match_ad {
+            return ad.clone();
+        }
+        let mut ad = crate::lang::parser::parse_classad(
+            "[ symmetricMatch = RIGHT.requirements && LEFT.requirements; \
+             leftMatchesRight = RIGHT.requirements; rightMatchesLeft = LEFT.requirements; \
+             leftRankValue = LEFT.rank; rightRankValue = RIGHT.rank ]",
+        )
+        .expect("static match ad parses");
+        let record = |a: Arc<ClassAd>| Expr::new(ExprKind::Record(a), crate::lang::ast::Span::NONE);
+        ad.insert("lCtx", record(match_context_ad(Side::My)));
+        ad.insert("rCtx", record(match_context_ad(Side::Target)));
+        if let Some(my) = &self.roots[0] {
+            ad.insert("LEFT", record(my.clone()));
+        }
+        if let Some(target) = &self.roots[1] {
+            ad.insert("RIGHT", record(target.clone()));
+        }
+        let ad = Arc::new(ad);
+        self.match_ad = Some(ad.clone());
+        ad
+    }
+
+    fn is_match_ad(&self, ad: &Arc<ClassAd>) -> bool {
+        self.match_ad.as_ref().is_some_and(|m| Arc::ptr_eq(m, ad))
+    }
+
+    /// The side whose alternate scope HTCondor's `evaluateInContext` lends
+    /// a nested ad whose lexical parent is `parent`: in an HTCondor-mode
+    /// match, an ad inside MY (or its match context) borrows MY's alternate
+    /// scope (TARGET), one inside TARGET borrows TARGET's (MY); otherwise
+    /// none.
+    pub fn alternate_for_parent(&self, parent: &Env) -> Option<Side> {
+        if self.opts.mode != Mode::HTCondor || !self.matched {
+            return None;
+        }
+        match parent {
+            Env::Root(s) | Env::MatchSide(s) => Some(s.other()),
+            Env::MatchRoot => Some(Side::Target),
+            Env::Frame(f) if self.is_match_ad(&f.ad) => Some(Side::Target),
+            Env::Frame(f) => [Side::My, Side::Target]
+                .into_iter()
+                .find(|s| Arc::ptr_eq(&f.ad, &match_context_ad(*s)))
+                .map(Side::other),
+            _ => None,
+        }
+    }
+
+    /// HTCondor's `evaluateInContext`: evaluate `e` inside record `r`,
+    /// where `e` was written in scope `lexical` (libclassad's expressions
+    /// keep their lexical parent: a record literal of `e` has `lexical` as
+    /// parent scope, not `r`), while `r` has the alternate scope `alt` (the
+    /// other ad of the match): an unscoped name that is not found from `r`
+    /// outwards is then looked up there, as for MY itself. `alt: None`
+    /// keeps whatever alternate scope `r` already has.
+    pub fn eval_in_context(
+        &mut self,
+        e: &Expr,
+        r: &RecordValue,
+        alt: Option<Side>,
+        lexical: &Env,
+    ) -> Value {
+        let env = self.env_of_record(r);
+        // A fresh libclassad EvalState: no moved scope inside or out.
+        let moved = self.moved_scope.take();
+        let literal = self.literal_scope.replace((env.clone(), lexical.clone()));
+        let v = match (alt, &env) {
+            (Some(side), Env::Frame(f)) => {
+                self.alt_frames.push((Arc::as_ptr(&f.ad) as usize, side));
+                let v = self.eval(e, &env);
+                self.alt_frames.pop();
+                v
+            }
+            _ => self.eval(e, &env),
+        };
+        self.moved_scope = moved;
+        self.literal_scope = literal;
+        v
+    }
+
+    /// Evaluate `e` in scope `env` (libclassad's current scope), where it
+    /// was written in scope `lexical`: its record literals keep `lexical`
+    /// as parent scope, and a list literal subscripted in it evaluates the
+    /// element there (libclassad gives a subscripted element a state of its
+    /// own, in the list's lexical scope).
+    pub fn eval_lexical(&mut self, e: &Expr, env: &Env, lexical: &Env) -> Value {
+        let saved = self.literal_scope.replace((env.clone(), lexical.clone()));
+        let v = self.eval(e, env);
+        self.literal_scope = saved;
+        v
+    }
+
+    /// The lexical scope of an expression evaluated in `env`: `env`, or,
+    /// for a subject evaluated in a nested ad by `eval_in_context`, the
+    /// scope it was written in.
+    pub fn lexical_scope(&self, env: &Env) -> Env {
+        match &self.literal_scope {
+            Some((from, to)) if same_scope(from, env) => to.clone(),
+            _ => env.clone(),
+        }
+    }
+
+    /// The scope an unscoped name written in scope `env` is looked up
+    /// from: `env`, unless an `evalInEachContext`/`countMatches` lookup
+    /// moved it (see `set_current_scope`).
+    pub fn current_scope(&self, env: &Env) -> Env {
+        match &self.moved_scope {
+            Some((from, to)) if same_scope(from, env) => to.clone(),
+            _ => env.clone(),
+        }
+    }
+
+    /// Move libclassad's current scope: HTCondor's `evalInEachContext` and
+    /// `countMatches` look their first argument up with the caller's
+    /// `EvalState` and leave its current scope where the lookup ended, so
+    /// the names evaluated after the call in the same attribute (`a` in
+    /// `strcat(countMatches(ta, L), a)`) are looked up from there. The move
+    /// ends with the attribute being evaluated (or the whole evaluation).
+    pub fn set_current_scope(&mut self, from: &Env, to: Env) {
+        self.moved_scope = Some((from.clone(), to));
+    }
+
+    /// The alternate scope lent to a nested ad (see
+    /// `eval_in_record_with_alternate`), innermost loan first.
+    fn frame_alternate(&self, env: &Env) -> Option<Side> {
+        let Env::Frame(f) = env else {
+            return None;
+        };
+        let key = Arc::as_ptr(&f.ad) as usize;
+        self.alt_frames
+            .iter()
+            .rev()
+            .find(|(k, _)| *k == key)
+            .map(|(_, s)| *s)
+    }
+}
+
+/// Whether two environments are the same scope (same ad).
+fn same_scope(a: &Env, b: &Env) -> bool {
+    match (a, b) {
+        (Env::None, Env::None) | (Env::MatchRoot, Env::MatchRoot) => true,
+        (Env::Root(x), Env::Root(y)) | (Env::MatchSide(x), Env::MatchSide(y)) => x == y,
+        (Env::Frame(x), Env::Frame(y)) => Arc::ptr_eq(&x.ad, &y.ad),
+        _ => false,
+    }
+}
+
+/// What `Evaluator::lookup_in_scope` found.
+#[derive(Clone, Debug)]
+pub enum ScopeFind {
+    /// An attribute's expression.
+    Expr(Expr),
+    /// A special name (`self`, `parent`, `my`, `root`, a match context's
+    /// `target`/`other`, ...): its value, the same in every scope.
+    Value(Value),
+    NotFound,
+}
+
+/// Evaluate an expression standalone (no ads) with default options.
+pub fn eval_standalone(e: &Expr) -> Value {
+    let mut ev = Evaluator::new(EvalOptions::default());
+    ev.eval_expr(e)
+}
+
+/// The context record libclassad's match ad wraps each side in, e.g.
+/// `[ ad = .LEFT; my = .LEFT; other = .RIGHT; target = .RIGHT ]`.
+fn match_context_ad(side: Side) -> Arc<ClassAd> {
+    static ADS: std::sync::OnceLock<[Arc<ClassAd>; 2]> = std::sync::OnceLock::new();
+    let ads = ADS.get_or_init(|| {
+        let make = |me: &str, other: &str| {
+            let src = format!("[ ad = .{me}; my = .{me}; other = .{other}; target = .{other} ]");
+            Arc::new(crate::lang::parser::parse_classad(&src).expect("static match context parses"))
+        };
+        [make("LEFT", "RIGHT"), make("RIGHT", "LEFT")]
+    });
+    ads[side as usize].clone()
+}
+
+/// The value of a literal. libclassad evaluates a relative-time literal
+/// (`relTime("1d")`, folded at parse time) to its seconds as a real,
+/// though it prints it as a relative time.
+#[inline]
+fn literal_value(v: &Value) -> Value {
+    match v {
+        Value::RelTime(t) => Value::Real(*t),
+        v => v.clone(),
+    }
+}

@@ -1,0 +1,19 @@
+//! The ClassAd language itself, with nothing of matchmaking in it: the
+//! syntax tree and its values, lexing and parsing (HTCondor 25's syntax and
+//! the seed papers' dialect), evaluation with its function library, time,
+//! unparsing, specialization, references and diagnostics.
+//!
+//! Everything above (formats, matchmaking, analysis, gangmatching, the
+//! API) builds on this layer; nothing here imports from them.
+
+pub mod ast;
+pub mod diagnostic;
+pub mod eval;
+pub mod functions;
+pub mod lexer;
+pub mod parser;
+pub mod refs;
+pub mod specialize;
+pub mod time;
+pub mod unparse;
+pub mod value;

@@ -1,0 +1,207 @@
+//! Runtime values of the ClassAd language (thesis §2.3): the ten kinds a
+//! ClassAd expression can evaluate to.
+
+use std::sync::Arc;
+
+use crate::lang::ast::{ClassAd, Expr};
+use crate::lang::eval::Env;
+
+/// An absolute time: seconds since the Unix epoch, with the time-zone offset
+/// (seconds east of UTC) it was written or computed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbsTime {
+    pub secs: i64,
+    pub offset: i32,
+}
+
+/// A list value. As in libclassad, the elements stay expressions: a list
+/// literal evaluates to itself, closed over the scope it was written in, and
+/// an element is evaluated only when something asks for it.
+#[derive(Clone, Debug)]
+pub struct ListValue {
+    pub items: Arc<[Expr]>,
+    pub env: Env,
+    /// Written as a list literal (rather than computed by a function).
+    /// libclassad keeps the two apart: `=?=` between a literal list and a
+    /// computed one is false, between two of a kind an error.
+    pub literal: bool,
+}
+
+/// A record (nested ClassAd) value, closed over its lexical parent scope.
+#[derive(Clone, Debug)]
+pub struct RecordValue {
+    pub ad: Arc<ClassAd>,
+    pub env: Env,
+}
+
+#[derive(Clone, Debug, Default)]
+pub enum Value {
+    #[default]
+    Undefined,
+    Error,
+    Bool(bool),
+    Int(i64),
+    Real(f64),
+    Str(Arc<str>),
+    AbsTime(AbsTime),
+    /// Seconds; libclassad keeps relative times as doubles.
+    RelTime(f64),
+    List(ListValue),
+    Record(RecordValue),
+}
+
+/// The type names used in messages and by the type predicates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ValueKind {
+    Undefined,
+    Error,
+    Boolean,
+    Integer,
+    Real,
+    String,
+    AbsTime,
+    RelTime,
+    List,
+    ClassAd,
+}
+
+impl ValueKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueKind::Undefined => "undefined",
+            ValueKind::Error => "error",
+            ValueKind::Boolean => "boolean",
+            ValueKind::Integer => "integer",
+            ValueKind::Real => "real",
+            ValueKind::String => "string",
+            ValueKind::AbsTime => "absolute time",
+            ValueKind::RelTime => "relative time",
+            ValueKind::List => "list",
+            ValueKind::ClassAd => "classad",
+        }
+    }
+}
+
+impl Value {
+    pub fn str(s: impl Into<Arc<str>>) -> Value {
+        Value::Str(s.into())
+    }
+
+    /// A list of already-computed values (results of functions).
+    pub fn list_of(values: Vec<Value>) -> Value {
+        let items: Vec<Expr> = values.into_iter().map(Expr::literal).collect();
+        Value::List(ListValue {
+            items: items.into(),
+            env: Env::None,
+            literal: false,
+        })
+    }
+
+    pub fn kind(&self) -> ValueKind {
+        match self {
+            Value::Undefined => ValueKind::Undefined,
+            Value::Error => ValueKind::Error,
+            Value::Bool(_) => ValueKind::Boolean,
+            Value::Int(_) => ValueKind::Integer,
+            Value::Real(_) => ValueKind::Real,
+            Value::Str(_) => ValueKind::String,
+            Value::AbsTime(_) => ValueKind::AbsTime,
+            Value::RelTime(_) => ValueKind::RelTime,
+            Value::List(_) => ValueKind::List,
+            Value::Record(_) => ValueKind::ClassAd,
+        }
+    }
+
+    pub fn is_undefined(&self) -> bool {
+        matches!(self, Value::Undefined)
+    }
+    pub fn is_error(&self) -> bool {
+        matches!(self, Value::Error)
+    }
+    /// Undefined or error: the two "exceptional" values.
+    pub fn is_exceptional(&self) -> bool {
+        matches!(self, Value::Undefined | Value::Error)
+    }
+
+    pub fn as_bool(&self) -> Option<bool> {
+        match self {
+            Value::Bool(b) => Some(*b),
+            _ => None,
+        }
+    }
+    pub fn as_int(&self) -> Option<i64> {
+        match self {
+            Value::Int(i) => Some(*i),
+            _ => None,
+        }
+    }
+    pub fn as_str(&self) -> Option<&str> {
+        match self {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    /// Integer or real as f64 (booleans are not numbers here).
+    pub fn as_number(&self) -> Option<f64> {
+        match self {
+            Value::Int(i) => Some(*i as f64),
+            Value::Real(r) => Some(*r),
+            _ => None,
+        }
+    }
+
+    /// HTCondor's rule for "this expression is true": booleans, and numbers
+    /// that are non-zero (old ClassAd compatibility). Everything else is not.
+    pub fn is_true(&self) -> bool {
+        match self {
+            Value::Bool(b) => *b,
+            Value::Int(i) => *i != 0,
+            Value::Real(r) => *r != 0.0,
+            _ => false,
+        }
+    }
+
+    /// Exact structural identity, as `=?=` decides it for scalars.
+    pub fn same_as(&self, other: &Value) -> bool {
+        crate::lang::eval::ops::identical(self, other)
+    }
+}
+
+impl From<bool> for Value {
+    fn from(b: bool) -> Self {
+        Value::Bool(b)
+    }
+}
+impl From<i64> for Value {
+    fn from(i: i64) -> Self {
+        Value::Int(i)
+    }
+}
+impl From<f64> for Value {
+    fn from(r: f64) -> Self {
+        Value::Real(r)
+    }
+}
+impl From<&str> for Value {
+    fn from(s: &str) -> Self {
+        Value::Str(s.into())
+    }
+}
+impl From<String> for Value {
+    fn from(s: String) -> Self {
+        Value::Str(s.into())
+    }
+}
+
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&crate::lang::unparse::value_to_string(self))
+    }
+}
+
+/// Case-insensitive ordering of strings, as libclassad's strcasecmp.
+pub fn cmp_nocase(a: &str, b: &str) -> std::cmp::Ordering {
+    let ai = a.bytes().map(|c| c.to_ascii_lowercase());
+    let bi = b.bytes().map(|c| c.to_ascii_lowercase());
+    ai.cmp(bi)
+}

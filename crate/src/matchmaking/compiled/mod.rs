@@ -1,0 +1,280 @@
+//! Ads compiled for matchmaking: each attribute's expression is
+//! specialized against its own ad once (thesis §2.6.1), so that matching
+//! a pair only looks at the other ad.
+//!
+//! Compiling an ad's attribute
+//! * inlines references to the ad's own attributes (`Memory`, `MY.Memory`)
+//!   and folds every subexpression that depends on the ad alone to a
+//!   constant (`Memory - 15` becomes `113`);
+//! * turns references into the other ad (`TARGET.Memory`, or in HTCondor
+//!   mode a name the ad lacks) into direct lookups by precomputed hash;
+//! * keeps operators, conditionals and pure functions, which run on the
+//!   evaluator's own operator and function implementations.
+//!
+//! Anything else (nested records, lists, scope words such as `parent`,
+//! the clock, pool-supplied functions, circular references, and the
+//! unlikely expressions that would blow the work budget) compiles to
+//! [`Node::Bail`]: evaluating it gives up, and the caller evaluates the
+//! original expression with the general [`Evaluator`] instead. So the
+//! compiled form never answers differently from the evaluator; it is only
+//! faster when it answers at all (tests/compiled.rs checks this on
+//! generated ads).
+
+mod columns;
+mod compile;
+mod run;
+mod template;
+
+use std::sync::Arc;
+
+use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Name, UnaryOp};
+use crate::lang::eval::{EvalOptions, Evaluator, Mode};
+use crate::lang::value::Value;
+pub use columns::{Columns, Prefilter};
+use compile::Compiler;
+use run::{run, truth};
+pub use template::compile_pool;
+
+/// A compiled expression.
+#[derive(Clone, Debug)]
+enum Node {
+    Const(Value),
+    /// An attribute of the other ad of the match.
+    Other(OtherName),
+    /// `TARGET.name op konst` (or `konst op TARGET.name` when
+    /// `konst_left`), `op` a comparison: the commonest requirement.
+    CmpOther {
+        op: BinaryOp,
+        name: OtherName,
+        konst: Value,
+        konst_left: bool,
+    },
+    Unary(UnaryOp, Box<Node>),
+    /// Any operator but `&&` and `||`.
+    Binary(BinaryOp, Box<Node>, Box<Node>),
+    /// `a && b && …` / `a || b || …` as written (left to right); its
+    /// value is a boolean, undefined or error, like the operators'.
+    Chain(run::Chain, Vec<Node>),
+    Cond(Box<Node>, Box<Node>, Box<Node>),
+    Elvis(Box<Node>, Box<Node>),
+    /// `isInteger(x)` and the other type predicates.
+    IsKind(crate::lang::value::ValueKind, Box<Node>),
+    /// A pure function (see `compile::is_pure`) with its arguments.
+    Call(u16, Vec<Node>),
+    /// An attribute of the ad itself that does not fold (shared, not
+    /// copied, by every reference to it).
+    Own(Arc<Node>),
+    /// A literal attribute of the ad itself, the ad's `params[i]`:
+    /// templates (`template`) leave literals as parameters so that ads
+    /// differing only in them share a compilation.
+    Param(u32),
+    /// Beyond the compiled form: the evaluator must do it.
+    Bail,
+}
+
+/// A name looked up in the other ad, with the position it had there last
+/// time: ads of one pool mostly list their attributes in the same order,
+/// so checking that position first usually saves the hash lookup.
+#[derive(Debug)]
+struct OtherName {
+    name: Name,
+    guess: std::sync::atomic::AtomicU32,
+}
+
+impl OtherName {
+    fn new(name: Name) -> OtherName {
+        OtherName {
+            name,
+            guess: std::sync::atomic::AtomicU32::new(u32::MAX),
+        }
+    }
+
+    /// The attribute's position in `ad`.
+    #[inline]
+    fn find(&self, ad: &ClassAd) -> Option<u32> {
+        use std::sync::atomic::Ordering::Relaxed;
+        let g = self.guess.load(Relaxed);
+        if (g as usize) < ad.len() && Arc::ptr_eq(ad.key_at(g), &self.name.key) {
+            return Some(g);
+        }
+        let i = ad.position_name(&self.name)?;
+        self.guess.store(i, Relaxed);
+        Some(i)
+    }
+}
+
+impl Clone for OtherName {
+    fn clone(&self) -> OtherName {
+        OtherName {
+            name: self.name.clone(),
+            guess: std::sync::atomic::AtomicU32::new(
+                self.guess.load(std::sync::atomic::Ordering::Relaxed),
+            ),
+        }
+    }
+}
+
+/// Most nodes one compiled attribute may stand for, counting a shared
+/// attribute once per reference (`a = b + b; b = c + c; …` doubles at
+/// each step).
+const MAX_NODES: usize = 2048;
+
+/// Most evaluations of the other ad's attributes per top-level
+/// evaluation (references back and forth between the ads).
+const MAX_HOPS: u32 = 64;
+
+/// An ad with every attribute compiled against itself.
+pub struct CompiledAd {
+    pub ad: Arc<ClassAd>,
+    /// Per attribute position: `None` for a literal value (shared by the
+    /// ads of one template).
+    attrs: Arc<[Option<Arc<Node>>]>,
+    /// Position of the requirements attribute.
+    requirements: Option<u32>,
+    mode: Mode,
+    /// A template's parameters: this ad's values of them, copied out of
+    /// the ad (as `literal_value` gives them) so runs read one small block.
+    params: Box<[Value]>,
+}
+
+impl std::fmt::Debug for CompiledAd {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("CompiledAd").field("ad", &self.ad).finish()
+    }
+}
+
+impl CompiledAd {
+    /// Compile `ad` for evaluation with `opts` (the mode decides how names
+    /// the ad lacks are looked up); `requirements` names the attribute that
+    /// states its requirements, the first the ad defines.
+    pub fn new(ad: Arc<ClassAd>, opts: EvalOptions, requirements: &[&str]) -> CompiledAd {
+        let attrs = compile_attrs(&mut Compiler::new(&ad, opts), &ad);
+        CompiledAd {
+            requirements: requirements.iter().find_map(|n| ad.position(n)),
+            ad,
+            attrs,
+            mode: opts.mode,
+            params: Box::new([]),
+        }
+    }
+
+    /// Evaluate attribute `name` with `target` as the other ad, as
+    /// `Evaluator::eval_attr` would after `set_ads(self, target)`.
+    /// `ev` must have the options the ads were compiled with.
+    pub fn eval_attr(&self, name: &Name, target: &CompiledAd, ev: &mut Evaluator) -> Value {
+        match self.ad.position_name(name) {
+            Some(i) => self.eval_at(i, target, ev),
+            None => Value::Undefined,
+        }
+    }
+
+    /// The ad's requirements with `target` as the other ad (undefined
+    /// when it states none).
+    pub fn requirements_value(&self, target: &CompiledAd, ev: &mut Evaluator) -> Value {
+        match self.requirements {
+            Some(i) => self.eval_at(i, target, ev),
+            None => Value::Undefined,
+        }
+    }
+
+    /// HTCondor's rule: the requirements accept when `true` or a non-zero
+    /// number.
+    #[inline]
+    pub fn accepts(&self, target: &CompiledAd, ev: &mut Evaluator) -> bool {
+        let Some(i) = self.requirements else {
+            return false;
+        };
+        let mut hops = 0;
+        let fast = match &self.attrs[i as usize] {
+            None => return literal_value(&self.ad.at(i).1.kind).is_true(),
+            Some(node) => truth(node, self, target, ev, &mut hops)
+                .map(|t| t == crate::lang::eval::ops::Truth::True),
+        };
+        fast.unwrap_or_else(|| self.eval_at(i, target, ev).is_true())
+    }
+
+    fn eval_at(&self, i: u32, target: &CompiledAd, ev: &mut Evaluator) -> Value {
+        debug_assert_eq!(ev.mode(), self.mode, "compiled for another mode");
+        let mut hops = 0;
+        let fast = match &self.attrs[i as usize] {
+            None => Some(literal_value(&self.ad.at(i).1.kind)),
+            Some(node) => run(node, self, target, ev, &mut hops),
+        };
+        fast.unwrap_or_else(|| {
+            ev.set_ads(Some(self.ad.clone()), Some(target.ad.clone()));
+            ev.eval_attr(self.ad.at(i).0)
+        })
+    }
+
+    /// An id shared by ads compiled as one shape (`compile_pool`): same
+    /// attribute names in the same order, literals at the same positions,
+    /// the same expressions elsewhere. Other ads' ids are their own.
+    pub fn shape(&self) -> usize {
+        Arc::as_ptr(&self.attrs) as *const () as usize
+    }
+
+    /// Whether the requirements compiled whole: no part of them is left
+    /// to the evaluator (which would answer the same, only slower).
+    pub fn requirements_compiled(&self) -> bool {
+        fn whole(n: &Node) -> bool {
+            match n {
+                Node::Const(_) | Node::Other(_) | Node::CmpOther { .. } | Node::Param(_) => true,
+                Node::Unary(_, a) | Node::IsKind(_, a) => whole(a),
+                Node::Binary(_, a, b) | Node::Elvis(a, b) => whole(a) && whole(b),
+                Node::Cond(c, a, b) => whole(c) && whole(a) && whole(b),
+                Node::Chain(_, items) | Node::Call(_, items) => items.iter().all(whole),
+                Node::Own(n) => whole(n),
+                Node::Bail => false,
+            }
+        }
+        match self.requirements {
+            Some(i) => self.attrs[i as usize].as_deref().is_none_or(whole),
+            None => true,
+        }
+    }
+}
+
+/// Every attribute of `ad` compiled (`None` for a literal).
+fn compile_attrs(c: &mut Compiler, ad: &ClassAd) -> Arc<[Option<Arc<Node>>]> {
+    (0..ad.len() as u32)
+        .map(|i| (!matches!(ad.at(i).1.kind, ExprKind::Literal(_))).then(|| c.attr(i).0))
+        .collect()
+}
+
+/// An expression from outside the ads (a docking-vector component, say)
+/// compiled against the ad it is evaluated in.
+pub struct CompiledExpr {
+    expr: Expr,
+    node: Node,
+}
+
+impl CompiledExpr {
+    pub fn new(expr: &Expr, my: &CompiledAd, opts: EvalOptions) -> CompiledExpr {
+        let mut c = Compiler::with_attrs(&my.ad, opts, &my.attrs);
+        let (node, size) = c.expr(expr);
+        CompiledExpr {
+            expr: expr.clone(),
+            node: if size > MAX_NODES { Node::Bail } else { node },
+        }
+    }
+
+    /// Evaluate with `my` (the ad it was compiled against) as scope and
+    /// `target` as the other ad.
+    pub fn eval(&self, my: &CompiledAd, target: &CompiledAd, ev: &mut Evaluator) -> Value {
+        let mut hops = 0;
+        run(&self.node, my, target, ev, &mut hops).unwrap_or_else(|| {
+            ev.set_ads(Some(my.ad.clone()), Some(target.ad.clone()));
+            ev.eval_expr(&self.expr)
+        })
+    }
+}
+
+/// The value of a literal attribute, as the evaluator gives it.
+pub(crate) fn literal_value(kind: &ExprKind) -> Value {
+    match kind {
+        // libclassad evaluates a relative-time literal to its seconds.
+        ExprKind::Literal(Value::RelTime(t)) => Value::Real(*t),
+        ExprKind::Literal(v) => v.clone(),
+        _ => Value::Error,
+    }
+}

@@ -1,0 +1,12 @@
+//! Bilateral matchmaking (thesis ch. 2-3, the Condor manual): whether two
+//! ads accept each other, ads compiled for fast matching, the negotiation
+//! cycle with auto-clustering, pool-supplied functions and post-match
+//! `$$(attr)` substitution (Condor-G), and the thesis' base workload.
+
+pub mod autocluster;
+pub mod compiled;
+pub mod matching;
+pub mod negotiate;
+pub mod substitute;
+pub mod userfn;
+pub mod workload;

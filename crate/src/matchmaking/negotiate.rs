@@ -1,0 +1,613 @@
+//! One negotiation cycle (thesis §3.2.4 and §3.8): jobs are the roots,
+//! taken in root order; each gets, among the free machines it matches
+//! bilaterally, the one with the best docking vector (compared
+//! lexicographically; vectors with an undefined or error component are
+//! discarded); a matched machine is consumed. With auto-clustering, jobs
+//! of one cluster share one evaluation of the machines, and once a cluster
+//! fails, the rest of it is skipped.
+
+use std::cmp::Ordering;
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+
+use crate::lang::ast::{ClassAd, Expr};
+use crate::lang::eval::{EvalOptions, Evaluator};
+use crate::lang::parser::parse_expr;
+use crate::lang::value::Value;
+use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
+use crate::matchmaking::compiled::{Columns, CompiledAd, CompiledExpr};
+
+/// A root-ordering key: an expression evaluated in the job ad alone.
+#[derive(Clone, Debug)]
+pub struct SortKey {
+    pub expr: Expr,
+    pub descending: bool,
+}
+
+#[derive(Clone, Debug)]
+pub struct NegotiationConfig {
+    /// Names of the requirements attribute, tried in order.
+    pub requirements: Vec<String>,
+    /// Jobs are considered in this order (undefined keys sort last).
+    pub root_order: Vec<SortKey>,
+    /// Evaluated with MY = job and TARGET = machine; larger is better.
+    pub docking_vector: Vec<Expr>,
+    /// `None` disables auto-clustering (the naive loop).
+    pub autocluster: Option<AutoclusterConfig>,
+    pub opts: EvalOptions,
+    /// Functions supplied with the pool (seed 003); results are cached
+    /// for the cycle.
+    pub functions: Option<Arc<crate::matchmaking::userfn::UserFunctions>>,
+    /// Record each job's compatible machines and their docking vectors
+    /// (the classroom view); costs memory on big pools.
+    pub detail: bool,
+    /// With `detail`, record it for only this many jobs, the first the
+    /// cycle considers (`None`: every job): a big pool can still be
+    /// stepped through from its start.
+    pub detail_jobs: Option<usize>,
+}
+
+/// Condor's policy as a docking vector (thesis Figure 9), written with
+/// TARGET for the thesis' `label`: the job's rank (0 when it has none);
+/// then no preemption (2),
+/// rank preemption (1) or priority preemption under the preemption
+/// constraint (0), anything else failing; then the preemption rank.
+pub const CONDOR_DOCKING_VECTOR: [&str; 3] = [
+    // A job without a numeric Rank ranks every machine 0, as in HTCondor.
+    "isInteger(Rank) || isReal(Rank) || isBoolean(Rank) ? Rank : 0",
+    "TARGET.RemoteUser is undefined ? 2 : TARGET.CurrentRank < TARGET.Rank ? 1 : \
+     TARGET.RemoteUserPrio > MY.UserPrio * 1.1 && TARGET.CurrentRank <= TARGET.Rank && \
+     TARGET.ServiceTime > 3 * 3600 ? 0 : error",
+    "TARGET.RemoteUser is undefined ? 0 : TARGET.RemoteUserPrio * 10000 - TARGET.ImageSize",
+];
+
+/// Submitter priority (lower is better), then job priority, then queue
+/// date, then job id.
+pub const DEFAULT_ROOT_ORDER: [(&str, bool); 5] = [
+    ("SubmitterUserPrio", false),
+    ("JobPrio", true),
+    ("QDate", false),
+    ("ClusterId", false),
+    ("ProcId", false),
+];
+
+impl Default for NegotiationConfig {
+    fn default() -> Self {
+        NegotiationConfig {
+            requirements: crate::matchmaking::matching::DEFAULT_REQUIREMENTS
+                .iter()
+                .map(|s| s.to_string())
+                .collect(),
+            root_order: DEFAULT_ROOT_ORDER
+                .iter()
+                .map(|(e, d)| SortKey {
+                    expr: parse_expr(e).expect("default root order parses"),
+                    descending: *d,
+                })
+                .collect(),
+            docking_vector: CONDOR_DOCKING_VECTOR
+                .iter()
+                .map(|e| parse_expr(e).expect("default docking vector parses"))
+                .collect(),
+            autocluster: Some(AutoclusterConfig::default()),
+            opts: EvalOptions::default(),
+            functions: None,
+            detail: false,
+            detail_jobs: None,
+        }
+    }
+}
+
+/// Why a job got, or did not get, a machine.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Reason {
+    Matched,
+    /// The pool has no machines.
+    NoMachines,
+    /// The job's requirements accept no machine.
+    JobRejectsAll,
+    /// No machine's requirements accept the job.
+    MachinesRejectJob,
+    /// Each side accepts some of the other, never the same pair.
+    NoMutualMatch {
+        job_accepts: usize,
+        machines_accept: usize,
+    },
+    /// Compatible machines exist but earlier jobs took them.
+    AllTaken {
+        compatible: usize,
+    },
+    /// Free compatible machines exist, but the docking vector is undefined
+    /// or error for each (e.g. preemption not allowed).
+    NoValidVector {
+        compatible: usize,
+    },
+    /// A job of the same auto-cluster already failed this cycle.
+    SkippedCluster {
+        cluster: u32,
+    },
+}
+
+impl Reason {
+    pub fn describe(&self) -> String {
+        match self {
+            Reason::Matched => "matched".into(),
+            Reason::NoMachines => "no-machines: the pool is empty".into(),
+            Reason::JobRejectsAll => "job-rejects-all: the job's requirements accept no machine".into(),
+            Reason::MachinesRejectJob => "machines-reject-job: no machine's requirements accept the job".into(),
+            Reason::NoMutualMatch { job_accepts, machines_accept } => format!(
+                "no-mutual-match: the job accepts {job_accepts} machines and {machines_accept} machines accept it, but never both"
+            ),
+            Reason::AllTaken { compatible } => format!(
+                "all-taken: {compatible} compatible machines were matched to earlier jobs"
+            ),
+            Reason::NoValidVector { compatible } => format!(
+                "no-valid-vector: {compatible} compatible machines, but the docking vector is undefined or error for each (no preemption allowed)"
+            ),
+            Reason::SkippedCluster { cluster } => format!(
+                "skipped-autocluster: a job of auto-cluster {cluster} already failed this cycle"
+            ),
+        }
+    }
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct JobOutcome {
+    /// Position of the job in the input (0-based).
+    pub job: usize,
+    /// `ClusterId.ProcId`, else the 1-based position.
+    pub job_id: String,
+    pub machine: Option<usize>,
+    /// The machine's `Name`, else its 1-based position.
+    pub machine_name: Option<String>,
+    /// The chosen docking vector, canonically unparsed.
+    pub vector: Vec<String>,
+    pub reason: Reason,
+    /// Compatible machines still free when the job's turn came.
+    pub candidates: usize,
+    pub cluster: Option<u32>,
+    /// With `detail`: every compatible machine when the job's turn came.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub considered: Vec<Candidate>,
+}
+
+/// A compatible machine as one job saw it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Candidate {
+    pub machine: usize,
+    /// The docking vector, or `None` when a component was not a number.
+    pub vector: Option<Vec<String>>,
+    /// Already matched to an earlier job.
+    pub taken: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CycleResult {
+    /// One entry per job, in the order the cycle considered them.
+    pub outcomes: Vec<JobOutcome>,
+    pub matched: usize,
+    /// Pairs whose requirements were evaluated (both directions count one).
+    pub pair_evaluations: u64,
+    pub clustering: Option<Clustering>,
+}
+
+/// The id HTCondor users know a job by.
+pub fn job_id(ad: &ClassAd, index: usize) -> String {
+    let num = |n: &str| match ad.get(n).and_then(|e| e.as_literal()) {
+        Some(Value::Int(i)) => Some(*i),
+        _ => None,
+    };
+    match (num("ClusterId"), num("ProcId")) {
+        (Some(c), Some(p)) => format!("{c}.{p}"),
+        _ => (index + 1).to_string(),
+    }
+}
+
+pub fn machine_name(ad: &ClassAd, index: usize) -> String {
+    match ad.get("Name").and_then(|e| e.as_literal()) {
+        Some(Value::Str(s)) => s.to_string(),
+        _ => (index + 1).to_string(),
+    }
+}
+
+/// Order of two sort-key values: numbers and strings compare, anything
+/// else sorts after them.
+fn key_cmp(a: &Value, b: &Value) -> Ordering {
+    let rank = |v: &Value| match v {
+        Value::Int(_) | Value::Real(_) | Value::Bool(_) => 0,
+        Value::Str(_) => 1,
+        _ => 2,
+    };
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => crate::lang::value::cmp_nocase(x, y),
+        _ => match (num(a), num(b)) {
+            (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+            _ => rank(a).cmp(&rank(b)),
+        },
+    }
+}
+
+fn num(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Real(r) => Some(*r),
+        Value::Bool(b) => Some(*b as i64 as f64),
+        _ => None,
+    }
+}
+
+/// The jobs in root order.
+pub fn root_order(jobs: &[Arc<ClassAd>], cfg: &NegotiationConfig) -> Vec<usize> {
+    let mut ev = Evaluator::new(cfg.opts);
+    let keys: Vec<Vec<Value>> = jobs
+        .iter()
+        .map(|j| {
+            ev.set_ads(Some(j.clone()), None);
+            cfg.root_order
+                .iter()
+                .map(|k| ev.eval_expr(&k.expr))
+                .collect()
+        })
+        .collect();
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by(|&a, &b| {
+        for (i, k) in cfg.root_order.iter().enumerate() {
+            let (x, y) = (&keys[a][i], &keys[b][i]);
+            let defined = |v: &Value| num(v).is_some() || matches!(v, Value::Str(_));
+            // Undefined keys go last whatever the direction.
+            let o = match (defined(x), defined(y)) {
+                (true, false) => Ordering::Less,
+                (false, true) => Ordering::Greater,
+                _ if k.descending => key_cmp(y, x),
+                _ => key_cmp(x, y),
+            };
+            if o != Ordering::Equal {
+                return o;
+            }
+        }
+        a.cmp(&b)
+    });
+    order
+}
+
+/// The docking vector compiled against one job.
+struct Docking(Vec<CompiledExpr>);
+
+impl Docking {
+    fn new(job: &CompiledAd, cfg: &NegotiationConfig) -> Docking {
+        Docking(
+            cfg.docking_vector
+                .iter()
+                .map(|e| CompiledExpr::new(e, job, cfg.opts))
+                .collect(),
+        )
+    }
+
+    /// The vector of numbers, or `None` when a component is not one.
+    fn vector(&self, ev: &mut Evaluator, job: &CompiledAd, m: &CompiledAd) -> Option<Vec<Value>> {
+        let mut out = Vec::with_capacity(self.0.len());
+        for e in &self.0 {
+            let v = e.eval(job, m, ev);
+            num(&v)?;
+            out.push(v);
+        }
+        Some(out)
+    }
+}
+
+fn vector_cmp(a: &[Value], b: &[Value]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let o = key_cmp(x, y);
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    Ordering::Equal
+}
+
+/// What one job sees of the pool: its compatible machines, best first.
+struct Survey {
+    /// (machine, vector) for every compatible machine with a valid vector,
+    /// best first.
+    ranked: Vec<(usize, Vec<Value>)>,
+    job_accepts: usize,
+    compatible: usize,
+    /// Every compatible machine, valid vector or not.
+    compatible_list: Vec<usize>,
+}
+
+fn survey(
+    ev: &mut Evaluator,
+    job: &CompiledAd,
+    machines: &[CompiledAd],
+    columns: &mut Columns<'_>,
+    only_free: Option<&[bool]>,
+    cfg: &NegotiationConfig,
+    evals: &mut u64,
+) -> Survey {
+    let docking = Docking::new(job, cfg);
+    let prefilter = columns.prefilter(job);
+    let mut s = Survey {
+        ranked: Vec::new(),
+        job_accepts: 0,
+        compatible: 0,
+        compatible_list: Vec::new(),
+    };
+    for (mi, m) in machines.iter().enumerate() {
+        if let Some(free) = only_free {
+            if !free[mi] {
+                continue;
+            }
+        }
+        *evals += 1;
+        // The machine's side only where the job's accepts: how many
+        // machines accept the job is asked only when it fails.
+        let job_accepts = match columns.decide(&prefilter, mi) {
+            Some(known) => known,
+            None => job.accepts(m, ev),
+        };
+        if !job_accepts {
+            continue;
+        }
+        s.job_accepts += 1;
+        if m.accepts(job, ev) {
+            s.compatible += 1;
+            s.compatible_list.push(mi);
+            if let Some(v) = docking.vector(ev, job, m) {
+                s.ranked.push((mi, v));
+            }
+        }
+    }
+    // Best first; ties keep pool order.
+    s.ranked
+        .sort_by(|a, b| vector_cmp(&b.1, &a.1).then(a.0.cmp(&b.0)));
+    s
+}
+
+/// Why a job got nothing, from its survey of the whole pool and the
+/// number of compatible machines still free.
+fn failure(
+    ev: &mut Evaluator,
+    job: &CompiledAd,
+    machines: &[CompiledAd],
+    s: &Survey,
+    free_compatible: usize,
+) -> Reason {
+    if machines.is_empty() {
+        return Reason::NoMachines;
+    } else if s.compatible > 0 && free_compatible == 0 {
+        return Reason::AllTaken {
+            compatible: s.compatible,
+        };
+    } else if s.compatible > 0 {
+        return Reason::NoValidVector {
+            compatible: free_compatible,
+        };
+    }
+    if s.job_accepts == 0 {
+        // Whatever the machines think of the job.
+        return Reason::JobRejectsAll;
+    }
+    let machines_accept = machines.iter().filter(|m| m.accepts(job, ev)).count();
+    if machines_accept == 0 {
+        Reason::MachinesRejectJob
+    } else {
+        Reason::NoMutualMatch {
+            job_accepts: s.job_accepts,
+            machines_accept,
+        }
+    }
+}
+
+/// Run one negotiation cycle. `progress` is called with (jobs done, total)
+/// now and then; returning `false` from it cancels (the result then holds
+/// the jobs done so far).
+pub fn negotiate(
+    jobs: &[Arc<ClassAd>],
+    machines: &[Arc<ClassAd>],
+    cfg: &NegotiationConfig,
+    mut progress: impl FnMut(usize, usize) -> bool,
+) -> CycleResult {
+    let mut ev = Evaluator::new(cfg.opts);
+    ev.set_user_functions(cfg.functions.clone());
+    let order = root_order(jobs, cfg);
+    let clustering = cfg.autocluster.as_ref().map(|ac| {
+        let mref: Vec<&ClassAd> = machines.iter().map(|m| &**m).collect();
+        let sig = autocluster::significant_attributes(&mref, &cfg.docking_vector);
+        let jref: Vec<&ClassAd> = jobs.iter().map(|j| &**j).collect();
+        autocluster::cluster(&jref, &sig, ac)
+    });
+    let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
+    let compile = |ad: &Arc<ClassAd>| CompiledAd::new(ad.clone(), cfg.opts, &req);
+    let cmachines: Vec<CompiledAd> = machines.iter().map(compile).collect();
+    let machines = &cmachines[..];
+    let mut columns = Columns::new(machines);
+    let mut free = vec![true; machines.len()];
+    let mut outcomes = Vec::with_capacity(jobs.len());
+    let mut evals = 0u64;
+    let mut matched = 0;
+    // Per cluster: the survey (over all machines) and a cursor into it.
+    let nclusters = clustering.as_ref().map_or(0, |c| c.clusters());
+    let mut surveys: Vec<Option<(Survey, usize)>> = (0..nclusters).map(|_| None).collect();
+    let mut failed = vec![false; nclusters];
+    for (done, &j) in order.iter().enumerate() {
+        if done % 256 == 0 && !progress(done, order.len()) {
+            break;
+        }
+        let cluster = clustering.as_ref().map(|c| c.cluster_of[j]);
+        let mut outcome = JobOutcome {
+            job: j,
+            job_id: job_id(&jobs[j], j),
+            machine: None,
+            machine_name: None,
+            vector: vec![],
+            reason: Reason::Matched,
+            candidates: 0,
+            cluster,
+            considered: vec![],
+        };
+        let pick = match cluster {
+            Some(c) if failed[c as usize] => {
+                outcome.reason = Reason::SkippedCluster { cluster: c };
+                outcomes.push(outcome);
+                continue;
+            }
+            Some(c) => {
+                let job = &compile(&jobs[j]);
+                let slot = &mut surveys[c as usize];
+                if slot.is_none() {
+                    *slot = Some((
+                        survey(&mut ev, job, machines, &mut columns, None, cfg, &mut evals),
+                        0,
+                    ));
+                }
+                let (s, cursor) = slot.as_mut().unwrap();
+                while *cursor < s.ranked.len() && !free[s.ranked[*cursor].0] {
+                    *cursor += 1;
+                }
+                outcome.candidates = s.ranked[*cursor..].iter().filter(|(m, _)| free[*m]).count();
+                // The cluster's list was made for its first job; quantized
+                // sizes may differ a little in the others, so each pick is
+                // checked against the job itself.
+                let own = s.ranked[*cursor..].iter().find(|(m, _)| {
+                    free[*m] && {
+                        evals += 1;
+                        let m = &machines[*m];
+                        job.accepts(m, &mut ev) && m.accepts(job, &mut ev)
+                    }
+                });
+                match own {
+                    Some((m, v)) => Some((*m, v.clone())),
+                    None if outcome.candidates > 0 => {
+                        // Compatible machines remain for the cluster, just not
+                        // for this job: do not fail the whole cluster.
+                        let all =
+                            survey(&mut ev, job, machines, &mut columns, None, cfg, &mut evals);
+                        let free_compatible =
+                            all.compatible_list.iter().filter(|m| free[**m]).count();
+                        outcome.reason = failure(&mut ev, job, machines, &all, free_compatible);
+                        None
+                    }
+                    None => {
+                        let free_compatible =
+                            s.compatible_list.iter().filter(|m| free[**m]).count();
+                        outcome.reason = failure(&mut ev, job, machines, s, free_compatible);
+                        failed[c as usize] = true;
+                        None
+                    }
+                }
+            }
+            None => {
+                let job = &compile(&jobs[j]);
+                let s = survey(
+                    &mut ev,
+                    job,
+                    machines,
+                    &mut columns,
+                    Some(&free),
+                    cfg,
+                    &mut evals,
+                );
+                outcome.candidates = s.ranked.len();
+                match s.ranked.first() {
+                    Some((m, v)) => Some((*m, v.clone())),
+                    None => {
+                        // Look at the whole pool to say why.
+                        let all =
+                            survey(&mut ev, job, machines, &mut columns, None, cfg, &mut evals);
+                        outcome.reason = failure(&mut ev, job, machines, &all, s.compatible);
+                        None
+                    }
+                }
+            }
+        };
+        if cfg.detail
+            && outcomes.len() < cfg.detail_jobs.unwrap_or(usize::MAX)
+            && !matches!(outcome.reason, Reason::SkippedCluster { .. })
+        {
+            outcome.considered = considered(&mut ev, &compile(&jobs[j]), machines, &free, cfg);
+        }
+        if let Some((m, v)) = pick {
+            free[m] = false;
+            matched += 1;
+            outcome.machine = Some(m);
+            outcome.machine_name = Some(machine_name(&machines[m].ad, m));
+            outcome.vector = v.iter().map(|x| x.to_string()).collect();
+        }
+        outcomes.push(outcome);
+    }
+    progress(order.len(), order.len());
+    CycleResult {
+        outcomes,
+        matched,
+        pair_evaluations: evals,
+        clustering,
+    }
+}
+
+/// Every compatible machine of a job, with its docking vector (detail mode).
+fn considered(
+    ev: &mut Evaluator,
+    job: &CompiledAd,
+    machines: &[CompiledAd],
+    free: &[bool],
+    cfg: &NegotiationConfig,
+) -> Vec<Candidate> {
+    let docking = Docking::new(job, cfg);
+    let mut out = Vec::new();
+    for (mi, m) in machines.iter().enumerate() {
+        if job.accepts(m, ev) && m.accepts(job, ev) {
+            let vector = docking
+                .vector(ev, job, m)
+                .map(|v| v.iter().map(|x| x.to_string()).collect());
+            out.push(Candidate {
+                machine: mi,
+                vector,
+                taken: !free[mi],
+            });
+        }
+    }
+    out
+}
+
+/// A matched job after `$$()` substitution from its machine.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Augmented {
+    /// Attributes whose text changed, with their new canonical text.
+    pub changed: Vec<(String, String)>,
+    pub unresolved: Vec<crate::matchmaking::substitute::Unresolved>,
+}
+
+/// Post-match augmentation of every matched job (one entry per outcome).
+pub fn augment(
+    result: &CycleResult,
+    jobs: &[Arc<ClassAd>],
+    machines: &[Arc<ClassAd>],
+    opts: EvalOptions,
+) -> Vec<Augmented> {
+    result
+        .outcomes
+        .iter()
+        .map(|o| match o.machine {
+            None => Augmented::default(),
+            Some(m) => {
+                let job = &jobs[o.job];
+                let (new, unresolved) =
+                    crate::matchmaking::substitute::substitute(job, &machines[m], job, opts);
+                let changed = job
+                    .iter()
+                    .filter_map(|(n, e)| {
+                        let after = crate::lang::unparse::unparse(new.get(n)?);
+                        (after != crate::lang::unparse::unparse(e)).then(|| (n.to_string(), after))
+                    })
+                    .collect();
+                Augmented {
+                    changed,
+                    unresolved,
+                }
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,103 @@
+//! Post-match augmentation, as Condor-G's planner does it (seed 003):
+//! after a job matches a machine, every `$$(attr)` or `$$(attr:default)`
+//! inside the job's string literals is replaced by the matched machine's
+//! value of `attr` (a string without its quotes, anything else
+//! canonically unparsed), or by the default when the machine has none.
+
+use std::sync::Arc;
+
+use crate::lang::ast::{ClassAd, Expr, ExprKind};
+use crate::lang::eval::{EvalOptions, Evaluator};
+use crate::lang::value::Value;
+
+/// A `$$(…)` that could not be filled.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Unresolved {
+    pub attribute: String,
+    pub reference: String,
+}
+
+/// The job with every `$$()` filled from `machine`, and those left open.
+pub fn substitute(
+    job: &ClassAd,
+    machine: &Arc<ClassAd>,
+    job_arc: &Arc<ClassAd>,
+    opts: EvalOptions,
+) -> (ClassAd, Vec<Unresolved>) {
+    let mut ev = Evaluator::new(opts);
+    ev.set_ads(Some(machine.clone()), Some(job_arc.clone()));
+    let mut out = ClassAd::new();
+    let mut open = Vec::new();
+    for (name, e) in job.iter() {
+        let mut e = e.clone();
+        fill(&mut e, &mut ev, name, &mut open);
+        out.insert(name, e);
+    }
+    (out, open)
+}
+
+fn fill(e: &mut Expr, ev: &mut Evaluator, attr: &str, open: &mut Vec<Unresolved>) {
+    if let ExprKind::Literal(Value::Str(s)) = &e.kind {
+        if s.contains("$$(") {
+            let new = fill_text(s, ev, attr, open);
+            e.kind = ExprKind::Literal(Value::str(new));
+        }
+        return;
+    }
+    match &mut e.kind {
+        ExprKind::Select(b, _) | ExprKind::Unary(_, b) | ExprKind::Paren(b) => {
+            fill(b, ev, attr, open)
+        }
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) | ExprKind::Elvis(a, b) => {
+            fill(a, ev, attr, open);
+            fill(b, ev, attr, open);
+        }
+        ExprKind::Cond(a, b, c) => {
+            fill(a, ev, attr, open);
+            fill(b, ev, attr, open);
+            fill(c, ev, attr, open);
+        }
+        ExprKind::Call(c) => c.args.iter_mut().for_each(|a| fill(a, ev, attr, open)),
+        ExprKind::List(items) => {
+            let mut v: Vec<Expr> = items.to_vec();
+            v.iter_mut().for_each(|a| fill(a, ev, attr, open));
+            *items = v.into();
+        }
+        _ => {}
+    }
+}
+
+/// Replace the `$$(name)` / `$$(name:default)` references in one string.
+pub fn fill_text(s: &str, ev: &mut Evaluator, attr: &str, open: &mut Vec<Unresolved>) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find("$$(") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 3..];
+        let Some(close) = after.find(')') else {
+            out.push_str(&rest[i..]);
+            return out;
+        };
+        let inner = &after[..close];
+        let (name, default) = match inner.split_once(':') {
+            Some((n, d)) => (n.trim(), Some(d)),
+            None => (inner.trim(), None),
+        };
+        let v = ev.eval_attr(name);
+        match (&v, default) {
+            (Value::Str(t), _) => out.push_str(t),
+            (Value::Undefined | Value::Error, Some(d)) => out.push_str(d),
+            (Value::Undefined | Value::Error, None) => {
+                open.push(Unresolved {
+                    attribute: attr.to_string(),
+                    reference: format!("$$({inner})"),
+                });
+                out.push_str(&rest[i..i + 3 + close + 1]);
+            }
+            (other, _) => out.push_str(&other.to_string()),
+        }
+        rest = &after[close + 1..];
+    }
+    out.push_str(rest);
+    out
+}
