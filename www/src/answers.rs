@@ -303,7 +303,10 @@ mod tests {
         ))
         .unwrap();
         assert_eq!((k.cluster_of.as_slice(), k.signatures.len()), (&[0][..], 1));
-        assert!(k.significant.contains(&"Owner".to_string()), "spelled as the job writes it");
+        assert!(
+            k.significant.contains(&"Owner".to_string()),
+            "spelled as the job writes it"
+        );
         // A failure is no answer of any kind.
         let f = ask(
             &mut s,

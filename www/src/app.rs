@@ -7,7 +7,6 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::analyzer::AnalyzeSettings;
 use crate::components::{
     analyzer::AnalyzerView,
     autocluster_view::AutoclusterView,
@@ -26,159 +25,9 @@ use crate::matchmaking::pick_pools;
 use crate::parses::use_parses;
 use crate::session_client::{Session, SessionClient};
 use crate::share::{self, Fragment};
-use crate::state::{AdRef, AppState, MatchSettings, PoolText, View};
-use crate::timer::Timeout;
-
-/// Every change the UI can make to the state.
-pub enum Action {
-    SetPoolText(usize, Rc<str>),
-    AddPool,
-    RenamePool(usize, String),
-    RemovePool(usize),
-    SelectPool(usize),
-    SetExpr(String),
-    SetMy(Option<AdRef>),
-    SetTarget(Option<AdRef>),
-    /// The chosen ads found again by their labels (see `identity`).
-    Follow {
-        my: (Option<AdRef>, Option<String>),
-        target: (Option<AdRef>, Option<String>),
-    },
-    SetScope(Vec<String>),
-    SetMode(classad::Mode),
-    SetView(View),
-    SetMatching(MatchSettings),
-    SetAnalyze(AnalyzeSettings),
-    SetGang(crate::state::GangSettings),
-    /// Open the analyzer on job `job` (of pool `jobs`, against `machines`
-    /// when given; else the pools the matchmaking views use).
-    Analyze {
-        jobs: Option<usize>,
-        machines: Option<usize>,
-        job: usize,
-    },
-    Replace(Box<AppState>),
-}
-
-/// A span of a pool's text picked in the explain tree (`text` is the text
-/// the offsets belong to; `seq` makes a repeated pick count).
-#[derive(Clone, Debug, PartialEq)]
-pub struct PoolMark {
-    pub pool: usize,
-    pub text: Rc<str>,
-    pub start: usize,
-    pub end: usize,
-    pub seq: u32,
-}
-
-#[derive(Clone, PartialEq)]
-pub struct Store(pub Rc<AppState>);
-
-impl Reducible for Store {
-    type Action = Action;
-    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
-        let mut s = (*self.0).clone();
-        match action {
-            Action::SetPoolText(i, t) => {
-                if let Some(p) = s.pools.get_mut(i) {
-                    p.text = t;
-                }
-            }
-            Action::AddPool => {
-                let n = s.pools.len() + 1;
-                s.pools.push(PoolText {
-                    name: format!("pool {n}"),
-                    text: Rc::from(""),
-                });
-                s.active_pool = s.pools.len() - 1;
-            }
-            Action::RenamePool(i, name) => {
-                if let Some(p) = s.pools.get_mut(i) {
-                    p.name = name;
-                }
-            }
-            Action::RemovePool(i) => {
-                if s.pools.len() > 1 && i < s.pools.len() {
-                    s.pools.remove(i);
-                    for r in [&mut s.my, &mut s.target] {
-                        *r = match *r {
-                            Some(a) if a.pool == i => None,
-                            Some(a) if a.pool > i => Some(AdRef {
-                                pool: a.pool - 1,
-                                ..a
-                            }),
-                            other => other,
-                        };
-                    }
-                    for p in [&mut s.matching.jobs, &mut s.matching.machines] {
-                        *p = match *p {
-                            Some(j) if j == i => None,
-                            Some(j) if j > i => Some(j - 1),
-                            other => other,
-                        };
-                    }
-                    if s.active_pool >= s.pools.len() {
-                        s.active_pool = s.pools.len() - 1;
-                    }
-                }
-            }
-            Action::SelectPool(i) => s.active_pool = i,
-            Action::SetExpr(e) => s.expr = e,
-            Action::SetMy(r) => {
-                if s.my != r {
-                    s.scope.clear();
-                    s.my_label = None;
-                }
-                s.my = r;
-            }
-            Action::SetTarget(r) => {
-                if s.target != r {
-                    s.target_label = None;
-                }
-                s.target = r;
-            }
-            Action::Follow { my, target } => {
-                (s.my, s.my_label) = my;
-                (s.target, s.target_label) = target;
-            }
-            Action::SetScope(p) => s.scope = p,
-            Action::SetMode(m) => s.mode = m,
-            Action::SetView(v) => s.view = v,
-            Action::SetMatching(m) => {
-                let before = pick_pools(&s.pools, &s.matching).0;
-                s.matching = m;
-                // The analyzer's job and edits belonged to the old jobs pool.
-                if pick_pools(&s.pools, &s.matching).0 != before {
-                    s.analyze = s.analyze.fresh(0);
-                }
-            }
-            Action::SetAnalyze(a) => s.analyze = a,
-            Action::SetGang(g) => s.gang = g,
-            Action::Analyze {
-                jobs,
-                machines,
-                job,
-            } => {
-                let before = pick_pools(&s.pools, &s.matching).0;
-                if jobs.is_some() {
-                    s.matching.jobs = jobs;
-                }
-                if machines.is_some() {
-                    s.matching.machines = machines;
-                }
-                s.analyze = if pick_pools(&s.pools, &s.matching).0 != before {
-                    s.analyze.fresh(job)
-                } else {
-                    s.analyze.for_job(job)
-                };
-                s.view = View::Analyze;
-            }
-            Action::Replace(new) => s = *new,
-        }
-        s.normalize();
-        Rc::new(Store(Rc::new(s)))
-    }
-}
+use crate::state::{AppState, View};
+use crate::store::{Action, PoolMark, Store};
+use gloo_timers::callback::Timeout;
 
 fn location_hash() -> String {
     web_sys::window()
@@ -379,7 +228,7 @@ pub fn App() -> Html {
                 *timer.borrow_mut() = None;
                 save();
             } else {
-                *timer.borrow_mut() = Timeout::new(1000, save);
+                *timer.borrow_mut() = Some(Timeout::new(1000, save));
             }
         });
     }

@@ -45,3 +45,11 @@ pub fn describe(wall: &str) -> String {
         None => wall.to_string(),
     }
 }
+
+/// Milliseconds since the page loaded (for "took 12 ms" and progress).
+pub fn now_ms() -> f64 {
+    web_sys::window()
+        .and_then(|w| w.performance())
+        .map(|p| p.now())
+        .unwrap_or(0.0)
+}

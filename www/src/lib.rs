@@ -17,8 +17,8 @@ pub mod parses;
 pub mod session_client;
 pub mod share;
 pub mod state;
+pub mod store;
 pub mod storage;
-pub mod timer;
 pub mod trace;
 pub mod worker;
 

@@ -9,10 +9,11 @@ use classad::Diagnostic;
 use serde::{Deserialize, Serialize};
 use yew::prelude::*;
 
+use crate::clock::now_ms;
 use crate::engine::WORKER_THRESHOLD_BYTES;
 use crate::state::PoolText;
-use crate::timer::{now_ms, Timeout};
 use crate::worker::WorkerClient;
+use gloo_timers::callback::Timeout;
 
 /// One ad of a pool: what the lists show and where its text is.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -248,7 +249,7 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
                 return;
             }
             let inner2 = inner.clone();
-            st.timer = Timeout::new(300, move || {
+            st.timer = Some(Timeout::new(300, move || {
                 let since = now_ms();
                 {
                     let mut st = inner2.borrow_mut();
@@ -276,7 +277,7 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
                     drop(st);
                     redraw2.force_update();
                 });
-            });
+            }));
         });
     }
 

@@ -1,6 +1,9 @@
 //! Autosave: the state in localStorage, so a reload (or a bad share link)
 //! never loses work. Also the theme choice.
 
+use gloo_storage::errors::StorageError;
+use gloo_storage::{LocalStorage, Storage};
+
 use crate::state::AppState;
 
 const KEY: &str = "classad-playground/autosave/v1";
@@ -10,13 +13,14 @@ const THEME_KEY: &str = "classad-playground/theme";
 /// is not even tried, so saving never stalls the page for nothing.
 const HOPELESS_CHARS: usize = 12 * 1024 * 1024;
 
+/// The raw store, for the plain-text keys (theme, intro); `None` when the
+/// browser keeps nothing for the page.
 fn local() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
 pub fn load() -> Option<AppState> {
-    let text = local()?.get_item(KEY).ok()??;
-    let mut s: AppState = serde_json::from_str(&text).ok()?;
+    let mut s: AppState = LocalStorage::get(KEY).ok()?;
     s.normalize();
     Some(s)
 }
@@ -29,9 +33,9 @@ pub fn state_bytes(state: &AppState) -> usize {
 /// Save. On failure (quota, private mode) the previous autosave is left
 /// as it was and the reason comes back for the user.
 pub fn save(state: &AppState) -> Result<(), String> {
-    let Some(store) = local() else {
+    if local().is_none() {
         return Err("this browser does not let the page keep data (private mode?)".into());
-    };
+    }
     let bytes = state_bytes(state);
     if bytes > HOPELESS_CHARS {
         return Err(format!(
@@ -39,12 +43,12 @@ pub fn save(state: &AppState) -> Result<(), String> {
             bytes as f64 / 1048576.0
         ));
     }
-    let text = serde_json::to_string(state).map_err(|e| e.to_string())?;
-    store.set_item(KEY, &text).map_err(|_| {
-        format!(
+    LocalStorage::set(KEY, state).map_err(|e| match e {
+        StorageError::SerdeError(e) => e.to_string(),
+        _ => format!(
             "the browser refused to keep {:.1} MB (its storage for this page is full)",
-            text.len() as f64 / 1048576.0
-        )
+            bytes as f64 / 1048576.0
+        ),
     })
 }
 
@@ -124,30 +128,18 @@ impl SetAside {
 }
 
 fn write_aside(list: &[SetAside]) -> bool {
-    let Some(store) = local() else { return false };
-    match serde_json::to_string(list) {
-        Ok(t) => store.set_item(ASIDE_KEY, &t).is_ok(),
-        Err(_) => false,
-    }
+    LocalStorage::set(ASIDE_KEY, list).is_ok()
 }
 
 /// The set-aside states, newest first (a state from before the history
 /// existed is moved in).
 pub fn set_aside_list() -> Vec<SetAside> {
-    let Some(store) = local() else { return vec![] };
-    let mut list: Vec<SetAside> = store
-        .get_item(ASIDE_KEY)
-        .ok()
-        .flatten()
-        .and_then(|t| serde_json::from_str(&t).ok())
-        .unwrap_or_default();
-    if let Some(old) = store.get_item(OLD_BACKUP_KEY).ok().flatten() {
-        if let Ok(state) = serde_json::from_str::<AppState>(&old) {
-            list.push(SetAside { at: 0.0, state });
-            list.truncate(ASIDE_MAX);
-            if write_aside(&list) {
-                let _ = store.remove_item(OLD_BACKUP_KEY);
-            }
+    let mut list: Vec<SetAside> = LocalStorage::get(ASIDE_KEY).unwrap_or_default();
+    if let Ok(state) = LocalStorage::get::<AppState>(OLD_BACKUP_KEY) {
+        list.push(SetAside { at: 0.0, state });
+        list.truncate(ASIDE_MAX);
+        if write_aside(&list) {
+            LocalStorage::delete(OLD_BACKUP_KEY);
         }
     }
     for a in &mut list {

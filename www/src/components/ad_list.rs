@@ -4,9 +4,9 @@
 
 use yew::prelude::*;
 
-use crate::app::Action;
 use crate::parses::Parsed;
 use crate::state::AdRef;
+use crate::store::Action;
 
 /// Rows shown at once; a filter finds the others.
 const SHOWN: usize = 200;

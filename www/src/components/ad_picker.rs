@@ -7,9 +7,9 @@ use yew::prelude::*;
 
 use super::term::TermHelp;
 
-use crate::app::Action;
 use crate::parses::Parsed;
 use crate::state::AdRef;
+use crate::store::Action;
 
 /// Options per pool; the chosen ad is always listed, and the ad list's
 /// MY/TARGET buttons reach the rest.

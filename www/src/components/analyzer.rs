@@ -21,10 +21,10 @@ use super::match_bar::{
     pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
 };
 use crate::analyzer::{override_of, plane_axes, AnalysisView, AnalyzeSettings, Edits};
-use crate::app::Action;
+use crate::clock::now_ms;
 use crate::matchmaking::{count, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
-use crate::timer::now_ms;
+use crate::store::Action;
 
 /// Pools up to this many jobs get a list to pick from; bigger ones a number.
 const JOB_LIST_MAX: usize = 2_000;

@@ -9,9 +9,9 @@ use classad::session::PoolRequest;
 use yew::prelude::*;
 
 use super::match_bar::{pools_gate, MatchBar, MatchPools, MatchViewProps, Progress};
+use crate::clock::now_ms;
 use crate::matchmaking::{count, duration, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
-use crate::timer::now_ms;
 
 const PAGE: usize = 50;
 /// Jobs named per cluster (the rest are counted).

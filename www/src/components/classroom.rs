@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::negotiation::Shown;
 use crate::matchmaking::thousands;
-use crate::timer::Timeout;
+use gloo_timers::callback::Timeout;
 
 #[derive(Properties, PartialEq)]
 pub struct ClassroomProps {
@@ -22,7 +22,7 @@ pub struct ClassroomProps {
 
 /// Candidates listed per step (the rest are counted).
 const SHOWN_CANDIDATES: usize = 200;
-const PLAY_MS: i32 = 1200;
+const PLAY_MS: u32 = 1200;
 
 /// The machines taken before step `k`: machine → (step, job id).
 fn taken_before(s: &Shown, k: usize) -> Vec<(usize, usize, String)> {
@@ -50,7 +50,7 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
             *timer.borrow_mut() = None;
             if *on {
                 if k + 1 < n {
-                    *timer.borrow_mut() = Timeout::new(PLAY_MS, move || on_step.emit(k + 1));
+                    *timer.borrow_mut() = Some(Timeout::new(PLAY_MS, move || on_step.emit(k + 1)));
                 } else {
                     playing.set(false);
                 }

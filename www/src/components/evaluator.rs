@@ -15,11 +15,11 @@ use super::ad_picker::AdPicker;
 use super::explain::{Explain, Picked, Trace};
 use super::highlight::Mark;
 use super::text_editor::{TextEditor, Tokens};
-use crate::app::{Action, PoolMark};
+use crate::clock::now_ms;
 use crate::engine;
 use crate::parses::{Parsed, PoolParse};
 use crate::state::{AdRef, AppState};
-use crate::timer::now_ms;
+use crate::store::{Action, PoolMark};
 use crate::trace::{at_path, why, AdFacts, Ctx, Origin, Side};
 
 #[derive(Properties, PartialEq)]

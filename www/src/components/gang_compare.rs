@@ -12,9 +12,9 @@ use yew::prelude::*;
 
 use super::gang_view::{algorithm_name, ALGORITHMS};
 use super::match_bar::{use_stop_on_leave, Progress};
+use crate::clock::now_ms;
 use crate::matchmaking::thousands;
 use crate::session_client::{Session, CANCELLED};
-use crate::timer::now_ms;
 
 #[derive(Properties, PartialEq)]
 pub struct CompareProps {

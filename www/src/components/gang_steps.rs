@@ -10,9 +10,9 @@ use yew::prelude::*;
 
 use super::gang_view::{algorithm_name, Shown};
 use crate::matchmaking::thousands;
-use crate::timer::Timeout;
+use gloo_timers::callback::Timeout;
 
-const PLAY_MS: i32 = 900;
+const PLAY_MS: u32 = 900;
 /// Steps shown before the current one.
 const CONTEXT: usize = 12;
 
@@ -86,7 +86,7 @@ pub fn GangSteps(props: &StepsProps) -> Html {
             *timer.borrow_mut() = None;
             if *on {
                 if k + 1 < n {
-                    *timer.borrow_mut() = Timeout::new(PLAY_MS, move || at.set(k + 1));
+                    *timer.borrow_mut() = Some(Timeout::new(PLAY_MS, move || at.set(k + 1)));
                 } else {
                     playing.set(false);
                 }

@@ -18,11 +18,11 @@ use super::gang_steps::GangSteps;
 use super::match_bar::{
     pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
 };
-use crate::app::Action;
+use crate::clock::now_ms;
 use crate::matchmaking::{count, duration, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::state::{GangSettings, GangTab};
-use crate::timer::now_ms;
+use crate::store::Action;
 
 /// Runs over this many request × offer pairs wait for the Run button.
 const RUN_AT_ONCE: u64 = 40_000;

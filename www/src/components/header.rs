@@ -9,9 +9,9 @@ use yew::prelude::*;
 
 use super::term::TermHelp;
 
-use crate::app::Action;
 use crate::share::{self, LINK_WARN_BYTES};
 use crate::state::{AppState, View};
+use crate::store::Action;
 
 #[derive(Properties, PartialEq)]
 pub struct HeaderProps {

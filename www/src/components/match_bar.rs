@@ -6,10 +6,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::app::Action;
 use crate::matchmaking::{count, thousands};
 use crate::session_client::{PoolInfo, PoolLoad, Session};
 use crate::state::{AppState, MatchSettings};
+use crate::store::Action;
 
 /// One side of the match: a pool, and what the worker has of it.
 #[derive(Clone, Debug, PartialEq)]

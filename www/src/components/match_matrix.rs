@@ -10,8 +10,7 @@ use std::rc::Rc;
 
 use classad::session::PoolRequest;
 use classad::Mode;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::JsCast;
+use gloo_events::EventListener;
 use yew::prelude::*;
 
 use super::header::THEME_EVENT;
@@ -22,10 +21,10 @@ use super::matrix_canvas::{LEFT, TOP};
 use super::matrix_handle::{Handle, MatrixState};
 use super::matrix_table::CellsTable;
 use super::pair_detail::PairDetail;
-use crate::app::Action;
+use crate::clock::now_ms;
 use crate::matchmaking::{arrange, count, needs_counts, thousands, Filter, Sort};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
-use crate::timer::now_ms;
+use crate::store::Action;
 
 /// Matrices up to this many pairs are counted at once (for the summary).
 const COUNT_AT_ONCE: u64 = 250_000;
@@ -281,32 +280,25 @@ fn MatrixBody(props: &BodyProps) -> Html {
     {
         let h = (*handle).clone();
         use_effect_with((), move |_| {
-            let f = Closure::<dyn FnMut()>::new(move || {
+            let repaint = move |_: &Event| {
                 h.redraw();
                 h.pump();
-            });
+            };
             let w = web_sys::window();
             let dark = w
                 .as_ref()
                 .and_then(|w| w.match_media("(prefers-color-scheme: dark)").ok().flatten());
-            let cb = f.as_ref().unchecked_ref::<js_sys::Function>().clone();
+            // Each listener is removed when dropped, with the effect.
+            let mut listeners = Vec::new();
             if let Some(w) = &w {
-                let _ = w.add_event_listener_with_callback("resize", &cb);
-                let _ = w.add_event_listener_with_callback(THEME_EVENT, &cb);
+                for event in ["resize", THEME_EVENT] {
+                    listeners.push(EventListener::new(w, event, repaint.clone()));
+                }
             }
             if let Some(m) = &dark {
-                let _ = m.add_event_listener_with_callback("change", &cb);
+                listeners.push(EventListener::new(m, "change", repaint));
             }
-            move || {
-                if let Some(w) = w {
-                    let _ = w.remove_event_listener_with_callback("resize", &cb);
-                    let _ = w.remove_event_listener_with_callback(THEME_EVENT, &cb);
-                }
-                if let Some(m) = dark {
-                    let _ = m.remove_event_listener_with_callback("change", &cb);
-                }
-                drop(f);
-            }
+            move || drop(listeners)
         });
     }
     use_stop_on_leave(&props.session, counting.is_some());

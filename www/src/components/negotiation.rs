@@ -16,11 +16,11 @@ use super::classroom::Classroom;
 use super::match_bar::{
     pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
 };
-use crate::app::Action;
+use crate::clock::now_ms;
 use crate::matchmaking::{count, duration, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::state::MatchSettings;
-use crate::timer::now_ms;
+use crate::store::Action;
 
 /// Cycles up to this many pairs run by themselves when the view opens.
 const RUN_AT_ONCE: u64 = 250_000;

@@ -17,10 +17,10 @@ use super::ad_list::AdList;
 use super::highlight::Mark;
 use super::pool_viewer::PoolViewer;
 use super::text_editor::{Focus, TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT};
-use crate::app::{Action, PoolMark};
 use crate::engine::{self, WORKER_THRESHOLD_BYTES};
 use crate::parses::{Busy, PoolParse};
 use crate::state::AppState;
+use crate::store::{Action, PoolMark};
 use crate::worker::WorkerClient;
 
 /// Larger texts are refused with a message instead of freezing the tab.

@@ -14,7 +14,7 @@ use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 use super::highlight::{self, Mark};
-use crate::timer::Timeout;
+use gloo_timers::callback::Timeout;
 
 /// Above this, no highlight layer (plain textarea, long lines unwrapped).
 pub const HIGHLIGHT_LIMIT: usize = 200 * 1024;
@@ -194,10 +194,10 @@ pub fn TextEditor(props: &TextEditorProps) -> Html {
             let emit = emit.clone();
             let typing = typing.clone();
             let wait = if big { 400 } else { 250 };
-            *pending.borrow_mut() = Timeout::new(wait, move || {
+            *pending.borrow_mut() = Some(Timeout::new(wait, move || {
                 (emit.borrow_mut())(&ta);
                 typing.set(false);
-            });
+            }));
         })
     };
     // Leaving the editor hands over what is still pending at once.
