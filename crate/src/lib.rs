@@ -10,7 +10,9 @@
 //! assert_eq!(ev.eval_expr(&e).to_string(), "3");
 //! ```
 
-// The layers, each building only on those above it in this list.
+// The layers, lowest first: lang, formats, query, matchmaking, analysis,
+// index, gang, api. Each builds only on the ones before it
+// (tests/layers.rs checks every import).
 pub mod analysis;
 pub mod api;
 pub mod formats;
@@ -18,6 +20,7 @@ pub mod gang;
 pub mod index;
 pub mod lang;
 pub mod matchmaking;
+pub mod query;
 
 // The public paths every caller has used (`classad::lexer`,
 // `classad::session`, …) stay: the layers are the code's layout, not a

@@ -16,6 +16,7 @@ mod new;
 mod old;
 mod pretty;
 mod scan;
+pub mod stream;
 
 use serde::{Deserialize, Serialize};
 

@@ -35,6 +35,9 @@ macro_rules! print {
     }};
 }
 
+// After the macros, so the subcommand modules print through them too.
+mod query;
+
 #[derive(Parser)]
 #[command(
     name = "classad",
@@ -70,6 +73,39 @@ enum ToArg {
 
 #[derive(Subcommand)]
 enum Cmd {
+    /// The ads of a pool that satisfy a constraint, as condor_status and
+    /// condor_q -constraint list them: each ad is MY; `true` or a non-zero
+    /// number matches.
+    Query {
+        /// Pool files (any format; `-` for standard input), read ad by ad.
+        #[arg(required = true)]
+        files: Vec<String>,
+        #[arg(long, visible_alias = "const")]
+        constraint: Option<String>,
+        /// Autoformat: print these expressions of each matching ad, one
+        /// line per ad, separated by one space.
+        #[arg(long, num_args = 1.., value_name = "EXPR")]
+        af: Vec<String>,
+        /// The condor_status summary (machines by Arch/OpSys and State) or
+        /// the condor_q totals line.
+        #[arg(long)]
+        summary: bool,
+        /// Sort the matching ads by these expressions (stable).
+        #[arg(long, num_args = 1.., value_name = "EXPR")]
+        sort: Vec<String>,
+        /// `{ "matched", "total", "rows", "summary" }`.
+        #[arg(long)]
+        json: bool,
+        #[arg(long, value_enum, default_value = "htcondor")]
+        mode: ModeArg,
+        #[arg(long, value_enum, default_value = "auto")]
+        dialect: DialectArg,
+        /// Pin the clock (seconds since the epoch).
+        #[arg(long)]
+        now: Option<f64>,
+        #[arg(long, allow_hyphen_values = true)]
+        tz_offset: Option<i32>,
+    },
     /// Evaluate each EXPR (or each line of standard input) and print its
     /// value, one line per expression.
     Eval {
@@ -323,6 +359,27 @@ fn read_ads(path: &str) -> Result<(Vec<Arc<ClassAd>>, Vec<ClassAd>), String> {
 
 fn run(cli: Cli) -> Result<ExitCode, String> {
     match cli.cmd {
+        Cmd::Query {
+            files,
+            constraint,
+            af,
+            summary,
+            sort,
+            json,
+            mode,
+            dialect: d,
+            now,
+            tz_offset,
+        } => query::run(query::Args {
+            files,
+            constraint,
+            af,
+            summary,
+            sort,
+            json,
+            opts: eval_options(mode, now, tz_offset),
+            dialect: dialect(d),
+        }),
         Cmd::Match {
             jobs,
             machines,

@@ -1,0 +1,164 @@
+//! `classad query`: a pool's ads that satisfy a constraint, as
+//! `condor_status -constraint` / `condor_q -constraint` list them.
+//!
+//! With `--af` and no `--sort`, ads are read, tested and printed one at a
+//! time (memory does not grow with the pool); a table, `--sort` or
+//! `--json` keep only the matching rows.
+
+use std::io::BufReader;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use classad::formats::stream::{AdStream, Streamed};
+use classad::query::summary::{JobTotals, MachineSummary, Summary};
+use classad::query::tables::{self, AdKind};
+use classad::query::{autoformat, compare_keys, Query};
+use classad::{Dialect, EvalOptions, Evaluator, Value};
+
+pub struct Args {
+    pub files: Vec<String>,
+    pub constraint: Option<String>,
+    pub af: Vec<String>,
+    pub summary: bool,
+    pub sort: Vec<String>,
+    pub json: bool,
+    pub opts: EvalOptions,
+    pub dialect: Dialect,
+}
+
+/// A matching ad's row as it will be printed.
+struct Row {
+    cells: Vec<Value>,
+    table: Vec<String>,
+    keys: Vec<Value>,
+}
+
+pub fn run(a: Args) -> Result<ExitCode, String> {
+    let q = match Query::parse(a.constraint.as_deref(), &a.af, &a.sort, a.dialect) {
+        Ok(q) => q,
+        Err(e) => {
+            eprintln!("{}", e.diagnostic.render(&e.text, &e.which));
+            return Ok(ExitCode::from(2));
+        }
+    };
+    let clock = a.opts.clock;
+    let mut ev = Evaluator::new(a.opts);
+    let stream_lines = !a.af.is_empty() && a.sort.is_empty() && !a.json;
+    let (mut total, mut matched, mut left_out) = (0u64, 0u64, 0u64);
+    let mut kind: Option<AdKind> = None;
+    let mut summary: Option<Summary> = None;
+    let mut rows: Vec<Row> = Vec::new();
+    for file in &a.files {
+        let reader: Box<dyn std::io::BufRead> = if file == "-" {
+            Box::new(BufReader::new(std::io::stdin()))
+        } else {
+            Box::new(BufReader::new(
+                std::fs::File::open(file).map_err(|e| format!("{file}: {e}"))?,
+            ))
+        };
+        for item in AdStream::new(reader, a.dialect) {
+            let ad = match item {
+                Streamed::Ad(ad) => ad,
+                Streamed::Problem(d) => {
+                    if d.is_error() {
+                        left_out += 1;
+                        eprintln!("{file}:{}:{}: {d}", d.line, d.column);
+                    }
+                    continue;
+                }
+            };
+            total += 1;
+            let ad = Arc::new(ad.ad);
+            let Some(sel) = q.select(&mut ev, &ad) else {
+                continue;
+            };
+            matched += 1;
+            let k = *kind.get_or_insert_with(|| AdKind::of(&ad));
+            if a.summary {
+                summary
+                    .get_or_insert_with(|| match k {
+                        AdKind::Job => Summary::Jobs(JobTotals::default()),
+                        _ => Summary::Machines(MachineSummary::default()),
+                    })
+                    .add(&mut ev);
+            }
+            if stream_lines {
+                println!("{}", autoformat::line(&sel.values));
+                continue;
+            }
+            let table = if a.af.is_empty() {
+                match k {
+                    AdKind::Machine => tables::machine_row(&mut ev, &clock),
+                    AdKind::Job => tables::job_row(&mut ev, &clock),
+                    AdKind::Other => vec![classad::formats::label(&ad, (total - 1) as usize)],
+                }
+            } else {
+                vec![]
+            };
+            rows.push(Row {
+                cells: sel.values,
+                table,
+                keys: sel.keys,
+            });
+        }
+    }
+    if !a.sort.is_empty() {
+        rows.sort_by(|x, y| compare_keys(&x.keys, &y.keys));
+    }
+    if a.json {
+        let rows: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                if a.af.is_empty() {
+                    r.table
+                        .iter()
+                        .map(|c| serde_json::Value::from(c.as_str()))
+                        .collect()
+                } else {
+                    r.cells.iter().map(autoformat::json).collect()
+                }
+            })
+            .collect();
+        let out = serde_json::json!({
+            "matched": matched,
+            "total": total,
+            "rows": rows,
+            "summary": summary,
+        });
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
+        );
+    } else {
+        if !stream_lines {
+            if a.af.is_empty() {
+                let k = kind.unwrap_or(AdKind::Other);
+                let table: Vec<Vec<String>> = rows.into_iter().map(|r| r.table).collect();
+                if !table.is_empty() {
+                    for line in tables::layout(k, &table) {
+                        println!("{line}");
+                    }
+                }
+            } else {
+                for r in &rows {
+                    println!("{}", autoformat::line(&r.cells));
+                }
+            }
+        }
+        if let Some(s) = &summary {
+            if matched > 0 && !stream_lines || a.af.is_empty() {
+                println!();
+            }
+            for line in s.lines() {
+                println!("{line}");
+            }
+        } else if a.summary {
+            println!("0 ads matched");
+        }
+    }
+    if left_out > 0 {
+        eprintln!("{left_out} problem(s) in the input: those ads were left out");
+        return Ok(ExitCode::from(1));
+    }
+    Ok(ExitCode::SUCCESS)
+}
