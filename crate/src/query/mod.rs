@@ -11,6 +11,7 @@
 pub mod autoformat;
 pub mod summary;
 pub mod tables;
+pub mod view;
 
 use std::sync::Arc;
 
@@ -48,11 +49,13 @@ impl std::fmt::Display for QueryError {
 }
 
 fn parse_one(which: String, text: &str, dialect: Dialect) -> Result<Expr, Box<QueryError>> {
-    parse_expr_in(text, dialect).map_err(|d| Box::new(QueryError {
-        which,
-        text: text.to_string(),
-        diagnostic: d.locate(text),
-    }))
+    parse_expr_in(text, dialect).map_err(|d| {
+        Box::new(QueryError {
+            which,
+            text: text.to_string(),
+            diagnostic: d.locate(text),
+        })
+    })
 }
 
 impl Query {

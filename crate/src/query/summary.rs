@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::lang::eval::Evaluator;
 use crate::lang::value::Value;
@@ -20,7 +20,7 @@ pub const STATES: [&str; 7] = [
 ];
 
 /// One Arch/OpSys row: how many machines, and how many in each state.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StateCounts {
     pub total: u64,
     /// In the order of [`STATES`].
@@ -37,7 +37,7 @@ impl StateCounts {
 }
 
 /// Machines by `Arch/OpSys` (sorted), with a total row.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MachineSummary {
     pub rows: BTreeMap<String, StateCounts>,
     pub total: StateCounts,
@@ -107,7 +107,7 @@ impl MachineSummary {
 }
 
 /// condor_q's totals over the jobs shown.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct JobTotals {
     pub jobs: u64,
     pub completed: u64,
@@ -148,7 +148,7 @@ impl JobTotals {
 }
 
 /// A query's summary: machines or jobs, by the ads' kind.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "lowercase")]
 pub enum Summary {
     Machines(MachineSummary),

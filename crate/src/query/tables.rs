@@ -8,7 +8,7 @@ use crate::lang::time::Clock;
 use crate::lang::value::Value;
 
 /// What kind of ad a pool holds, for its default table and summary.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum AdKind {
     Machine,
