@@ -710,7 +710,7 @@ mod tests {
 
     fn ask(s: &mut Session, json: serde_json::Value) -> String {
         let req: PoolRequest = serde_json::from_value(json).unwrap();
-        crate::answers::view_json(s.handle_pool(req, &mut |_, _| true))
+        crate::worker::view_json(s.handle_pool(req, &mut |_, _| true))
     }
 
     fn analyze(name: &str, extra: serde_json::Value) -> AnalysisView {

@@ -6,14 +6,28 @@
 //! is ignored), so the answer is read once.
 //!
 //! Cycles and clusterings are turned into flat views in the worker
-//! ([`view_json`]): the page then carries no reader for the engine's
+//! (`worker::view_json`): the page then carries no reader for the engine's
 //! richer types (tagged reasons, candidates, signatures), which kept the
 //! app's wasm tens of KB smaller.
 
-use classad::negotiate::{Augmented, CycleResult, Reason};
-use classad::session::PoolResponse;
-use classad::{Diagnostic, TraceNode};
+use classad::api::{Diagnostic, Response, TraceNode};
 use serde::{Deserialize, Serialize};
+
+/// What the page knows of an ad it evaluates against: its attribute names
+/// (lower case) and the paths of its nested records (`Gpu`, `Gpu.Mig`).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AdNames {
+    pub attrs: Vec<String>,
+    pub records: Vec<String>,
+}
+
+/// The worker's answer to `evaluate`: the engine's response, and the names
+/// of MY and TARGET.
+#[derive(Debug, Deserialize)]
+pub struct Evaluated {
+    pub names: (AdNames, AdNames),
+    pub response: Response,
+}
 
 /// `PoolResponse::Loaded`.
 #[derive(Debug, Deserialize)]
@@ -54,7 +68,7 @@ pub struct Pair {
     pub machine_attributes: Vec<String>,
 }
 
-/// A cycle, as the negotiation view shows it (made by [`view_json`]).
+/// A cycle, as the negotiation view shows it (made by `worker::cycle_view`).
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Cycle {
     /// One per job, in the order the cycle considered them.
@@ -106,73 +120,9 @@ impl Cycle {
             .get(o.reason as usize)
             .map_or("", |s| s.as_str())
     }
-
-    pub fn new(cycle: CycleResult, augmented: Vec<Augmented>) -> Cycle {
-        let clusters = cycle.clustering.as_ref().map(|c| c.clusters());
-        let mut aug = augmented.into_iter();
-        let mut reasons = vec![String::new()];
-        let mut reason_of = |r: &Reason| -> u32 {
-            if *r == Reason::Matched {
-                return 0;
-            }
-            // The CLI's `slug: sentence`; people read the sentence.
-            let full = r.describe();
-            let sentence = full.split_once(": ").map_or(full.as_str(), |(_, s)| s);
-            let mut text: String = sentence
-                .chars()
-                .take(1)
-                .flat_map(char::to_uppercase)
-                .collect();
-            text.push_str(sentence.get(1..).unwrap_or(""));
-            let at = reasons.iter().position(|x| *x == text).unwrap_or_else(|| {
-                reasons.push(text);
-                reasons.len() - 1
-            });
-            at as u32
-        };
-        let outcomes = cycle
-            .outcomes
-            .into_iter()
-            .map(|o| {
-                let a = aug.next().unwrap_or_default();
-                Outcome {
-                    job: o.job,
-                    job_id: o.job_id,
-                    machine: o.machine,
-                    vector: o.vector,
-                    reason: reason_of(&o.reason),
-                    skipped: matches!(o.reason, Reason::SkippedCluster { .. }),
-                    candidates: o.candidates,
-                    cluster: o.cluster,
-                    considered: o
-                        .considered
-                        .into_iter()
-                        .map(|c| Candidate {
-                            machine: c.machine,
-                            vector: c.vector,
-                            taken: c.taken,
-                        })
-                        .collect(),
-                    changed: a.changed,
-                    unresolved: a
-                        .unresolved
-                        .iter()
-                        .map(|u| format!("{}: $$({})", u.attribute, u.reference))
-                        .collect(),
-                }
-            })
-            .collect();
-        Cycle {
-            outcomes,
-            reasons,
-            matched: cycle.matched,
-            pair_evaluations: cycle.pair_evaluations,
-            clusters,
-        }
-    }
 }
 
-/// A clustering, as the auto-cluster view shows it (made by [`view_json`]).
+/// A clustering, as the auto-cluster view shows it (made by `worker::view_json`).
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Clusters {
     /// The machine side's significant attributes (lower-case).
@@ -182,28 +132,6 @@ pub struct Clusters {
     pub job_labels: Vec<String>,
     /// Per cluster, its first job's value of each signature attribute.
     pub signatures: Vec<Vec<(String, String)>>,
-}
-
-/// The worker's answer to a session request: a cycle or a clustering as
-/// its flat view, anything else as the engine's `PoolResponse` JSON.
-pub fn view_json(r: PoolResponse) -> String {
-    let json = match r {
-        PoolResponse::Cycle {
-            cycle, augmented, ..
-        } => serde_json::to_string(&Cycle::new(cycle, augmented)),
-        PoolResponse::Clusters {
-            clustering,
-            job_labels,
-            signatures,
-        } => serde_json::to_string(&Clusters {
-            significant: clustering.significant,
-            cluster_of: clustering.cluster_of,
-            job_labels,
-            signatures,
-        }),
-        other => serde_json::to_string(&other),
-    };
-    json.unwrap_or_else(|e| format!("{{\"kind\":\"failed\",\"message\":\"{e}\"}}"))
 }
 
 /// `PoolResponse::Failed` (read on its own: deriving the whole
@@ -217,6 +145,7 @@ pub struct Failed {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::worker::view_json;
     use classad::session::{PoolRequest, Session};
 
     /// What the worker answers to a session request.

@@ -1,13 +1,268 @@
-//! The UI's only door to the engine: `classad::api` requests and
-//! responses. Quick requests run right here; heavy ones (big pools) go to
-//! the Web Worker (`worker.rs`) so the page never freezes.
+//! The page's door to the engine for quick work: evaluation as you type,
+//! the parse of a small pool, formatting a small pool. The page links no
+//! evaluator, reader or function library: every request goes to a Web
+//! Worker of its own (`worker.rs` answers it), started with the page so it
+//! is warm by the time the first value is wanted.
+//!
+//! This worker is not the one the matchmaking views use
+//! (`session_client.rs`): a 4,000,000-pair matrix count or a gang
+//! comparison runs there for minutes, and a keystroke's evaluation must
+//! never wait behind it. Big pools are parsed and formatted by workers of
+//! their own too (`parses.rs`, `pool_editor.rs`), which can be stopped.
+//!
+//! Requests carry a key (`eval`, `pool 0`, …): per key the newest request
+//! wins. While one is under way, a newer one waits (replacing any older
+//! one waiting) and the answer to the older is dropped, so typing never
+//! piles up work and a stale answer never shows. A worker failure fails
+//! every request waiting, with the worker's own message; the next request
+//! starts a fresh worker.
 
-use classad::api::{handle, Request, Response};
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Rc;
 
-/// Run a request on the main thread (for small, bounded work).
-pub fn call(req: Request) -> Response {
-    handle(req)
+use classad::api::{Request, Response};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::worker::READY;
+
+/// Inputs larger than this are parsed (and formatted) in a worker of their
+/// own, debounced, with progress and Stop.
+pub const WORKER_THRESHOLD_BYTES: usize = 256 * 1024;
+
+const URL: &str = "./engine-worker_loader.js";
+
+type Done = Box<dyn FnOnce(Result<&str, String>)>;
+
+struct Live {
+    worker: web_sys::Worker,
+    ready: bool,
+    queue: Vec<String>,
 }
 
-/// Inputs larger than this are parsed in the worker, with progress.
-pub const WORKER_THRESHOLD_BYTES: usize = 256 * 1024;
+#[derive(Default)]
+struct Inner {
+    live: Option<Live>,
+    next_id: u64,
+    /// Requests sent: id → (key, done).
+    sent: BTreeMap<u64, (String, Done)>,
+    /// Per key, the newest request waiting for the one sent to answer.
+    waiting: BTreeMap<String, (String, Done)>,
+}
+
+impl Inner {
+    fn in_flight(&self, key: &str) -> bool {
+        self.sent.values().any(|(k, _)| k == key)
+    }
+}
+
+thread_local! {
+    static INNER: Rc<RefCell<Inner>> = Rc::new(RefCell::new(Inner::default()));
+}
+
+fn inner() -> Rc<RefCell<Inner>> {
+    INNER.with(Rc::clone)
+}
+
+/// Start the worker now (at page start: its wasm loads while the page's
+/// does).
+pub fn warm_up() {
+    let inner = inner();
+    let mut st = inner.borrow_mut();
+    if let Err(e) = start(&inner, &mut st) {
+        web_sys::console::error_1(&JsValue::from_str(&e));
+    }
+}
+
+/// The worker index.html started before the page's wasm loaded, if it is
+/// there and well: (the worker, whether it said `ready`). Taken once.
+fn early_worker() -> Option<(web_sys::Worker, bool)> {
+    let window = web_sys::window()?;
+    let key = JsValue::from_str("__engineWorker");
+    let early = js_sys::Reflect::get(&window, &key).ok()?;
+    if early.is_undefined() || early.is_null() {
+        return None;
+    }
+    let _ = js_sys::Reflect::delete_property(window.unchecked_ref::<js_sys::Object>(), &key);
+    let flag = |k: &str| {
+        js_sys::Reflect::get(&early, &JsValue::from_str(k))
+            .ok()
+            .and_then(|v| v.as_bool())
+            .unwrap_or(false)
+    };
+    let worker = js_sys::Reflect::get(&early, &JsValue::from_str("worker"))
+        .ok()?
+        .dyn_into::<web_sys::Worker>()
+        .ok()?;
+    if flag("failed") {
+        worker.terminate();
+        return None;
+    }
+    Some((worker, flag("ready")))
+}
+
+fn start(inner: &Rc<RefCell<Inner>>, st: &mut Inner) -> Result<(), String> {
+    if st.live.is_some() {
+        return Ok(());
+    }
+    // No message can arrive between reading `ready` and installing the
+    // handlers below: the page's code runs to the end first.
+    let (worker, ready) = match early_worker() {
+        Some(w) => w,
+        None => (
+            web_sys::Worker::new(URL)
+                .map_err(|e| format!("cannot start the engine worker: {e:?}"))?,
+            false,
+        ),
+    };
+    let i2 = inner.clone();
+    let onmessage =
+        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+            let text = e.data().as_string().unwrap_or_default();
+            on_message(&i2, &text);
+        });
+    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
+    onmessage.forget();
+    let i2 = inner.clone();
+    let onerror = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
+        let why = e
+            .dyn_ref::<web_sys::ErrorEvent>()
+            .map(|e| e.message())
+            .filter(|m| !m.is_empty())
+            .map_or_else(
+                || "the engine worker stopped (out of memory?)".to_string(),
+                |m| format!("the engine worker failed: {m}"),
+            );
+        web_sys::console::error_1(&JsValue::from_str(&why));
+        fail_all(&i2, &why);
+    });
+    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
+    onerror.forget();
+    st.live = Some(Live {
+        worker,
+        ready,
+        queue: vec![],
+    });
+    Ok(())
+}
+
+/// Terminate the worker and fail everything waiting (no borrow held while
+/// the callbacks run).
+fn fail_all(inner: &Rc<RefCell<Inner>>, why: &str) {
+    let (sent, waiting) = {
+        let mut st = inner.borrow_mut();
+        if let Some(live) = st.live.take() {
+            live.worker.terminate();
+        }
+        (
+            std::mem::take(&mut st.sent),
+            std::mem::take(&mut st.waiting),
+        )
+    };
+    for (_, (_, done)) in sent {
+        done(Err(why.to_string()));
+    }
+    for (_, (_, done)) in waiting {
+        done(Err(why.to_string()));
+    }
+}
+
+fn post(inner: &Rc<RefCell<Inner>>, key: String, body: String, done: Done) {
+    let failed: Option<(String, Done)> = {
+        let mut st = inner.borrow_mut();
+        match start(inner, &mut st) {
+            Err(e) => Some((e, done)),
+            Ok(()) => {
+                st.next_id += 1;
+                let id = st.next_id;
+                let msg = format!("{id}\n{body}");
+                match st.live.as_mut() {
+                    None => Some(("no engine worker".to_string(), done)),
+                    Some(live) if !live.ready => {
+                        live.queue.push(msg);
+                        st.sent.insert(id, (key, done));
+                        None
+                    }
+                    Some(live) => match live.worker.post_message(&JsValue::from_str(&msg)) {
+                        Err(e) => Some((format!("cannot reach the engine worker: {e:?}"), done)),
+                        Ok(()) => {
+                            st.sent.insert(id, (key, done));
+                            None
+                        }
+                    },
+                }
+            }
+        }
+    };
+    if let Some((e, done)) = failed {
+        done(Err(e));
+    }
+}
+
+fn on_message(inner: &Rc<RefCell<Inner>>, text: &str) {
+    if text == READY {
+        let mut st = inner.borrow_mut();
+        if let Some(live) = st.live.as_mut() {
+            live.ready = true;
+            for m in std::mem::take(&mut live.queue) {
+                let _ = live.worker.post_message(&JsValue::from_str(&m));
+            }
+        }
+        return;
+    }
+    let (id, rest) = text.split_once('\n').unwrap_or(("0", ""));
+    let id: u64 = id.parse().unwrap_or(0);
+    if rest.starts_with("progress\n") {
+        return;
+    }
+    let (answered, next) = {
+        let mut st = inner.borrow_mut();
+        let Some((key, done)) = st.sent.remove(&id) else {
+            return;
+        };
+        let next = st.waiting.remove(&key).map(|n| (key.clone(), n));
+        (done, next)
+    };
+    match next {
+        // A newer request of the same key: this answer is stale.
+        Some((key, (body, done))) => {
+            drop(answered);
+            post(inner, key, body, done);
+        }
+        None => answered(Ok(rest)),
+    }
+}
+
+/// Send `<verb>\n<payload>` under `key` (see the module comment); `done`
+/// gets the answer's text, or why there is none. A request replaced by a
+/// newer one of its key is dropped without an answer.
+pub fn request(
+    key: &str,
+    verb: &str,
+    payload: &str,
+    done: impl FnOnce(Result<&str, String>) + 'static,
+) {
+    let inner = inner();
+    let body = format!("{verb}\n{payload}");
+    let done: Done = Box::new(done);
+    {
+        let mut st = inner.borrow_mut();
+        if st.in_flight(key) {
+            st.waiting.insert(key.to_string(), (body, done));
+            return;
+        }
+    }
+    post(&inner, key.to_string(), body, done);
+}
+
+/// An engine API request (`classad::api`), answered as its `Response`.
+pub fn call(key: &str, req: &Request, done: impl FnOnce(Result<Response, String>) + 'static) {
+    let json = serde_json::to_string(req).unwrap_or_default();
+    request(key, "api", &json, move |r| {
+        done(r.and_then(|j| {
+            serde_json::from_str::<Response>(j)
+                .map_err(|e| format!("unreadable answer from the engine worker: {e}"))
+        }))
+    });
+}

@@ -45,7 +45,7 @@ impl Example {
             my_label: None,
             target_label: None,
             scope: self.scope.iter().map(|p| p.to_string()).collect(),
-            mode: classad::Mode::HTCondor,
+            mode: classad::api::Mode::HTCondor,
             view: self.view,
             matching: MatchSettings {
                 clock: self.clock.map(str::to_string),

@@ -71,7 +71,7 @@ pub fn is_chosen_ad(pool: &ParsedPool, r: AdRef, label: Option<&str>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parses::summarize;
+    use crate::worker::summarize;
 
     fn pool(text: &str) -> Option<Rc<ParsedPool>> {
         Some(Rc::new(ParsedPool {

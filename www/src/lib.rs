@@ -1,7 +1,10 @@
 //! The ClassAd Playground: a Yew app that runs the `classad` engine in the
-//! browser. The UI talks to the engine through `classad::api` (JSON
-//! requests and responses), directly for quick work and through a Web
-//! Worker for heavy work.
+//! browser. The page is a thin client: it links only the lexer (for
+//! highlighting as you type) and the request/response types of
+//! `classad::api` and `classad::session`; every evaluation, parse and
+//! matchmaking run happens in Web Workers (`engine.rs` for quick work,
+//! `session_client.rs` for the matchmaking views), which `worker.rs`
+//! answers.
 
 pub mod analyzer;
 pub mod answers;
@@ -17,13 +20,18 @@ pub mod parses;
 pub mod session_client;
 pub mod share;
 pub mod state;
-pub mod store;
 pub mod storage;
+pub mod store;
 pub mod trace;
 pub mod worker;
 
 pub fn start() {
+    // The engine worker loads while the page does.
+    engine::warm_up();
     // The saved theme before the first paint, so a dark choice never flashes light.
     components::header::set_theme(storage::load_theme());
     yew::Renderer::<app::App>::new().render();
 }
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod thin_client;

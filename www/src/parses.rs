@@ -1,11 +1,12 @@
-//! Parsing the pools: small ones right away on the page, big ones in the
-//! engine worker (debounced, cancellable), so typing never waits for a
-//! multi-megabyte parse. Every result keeps the exact text it was parsed
-//! from, so ad offsets are never applied to a newer text.
+//! Parsing the pools, always in a worker (the page links no reader): small
+//! ones at once in the page's quick engine worker (`engine.rs`), big ones
+//! in a worker of their own (debounced, cancellable), so typing never
+//! waits for a multi-megabyte parse. Every result keeps the exact text it
+//! was parsed from, so ad offsets are never applied to a newer text.
 
 use std::rc::Rc;
 
-use classad::Diagnostic;
+use classad::api::Diagnostic;
 use serde::{Deserialize, Serialize};
 use yew::prelude::*;
 
@@ -33,43 +34,11 @@ pub struct PoolSummary {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// Parse a pool (on whichever thread calls it). This reads the pool with
-/// the engine's reader directly rather than through `api::ParsePool`,
-/// which locates each ad's line by rescanning the text from the start:
-/// quadratic, a minute for a 10,000-ad pool. Here one pass finds them all.
-pub fn summarize(text: &str) -> PoolSummary {
-    let pool = classad::formats::read_pool(text, Default::default(), Default::default());
-    let bytes = text.as_bytes();
-    let (mut line, mut at) = (1u32, 0usize);
-    let ads = pool
-        .ads
-        .into_iter()
-        .map(|a| {
-            let start = (a.span.start as usize).min(text.len());
-            if start >= at {
-                line += bytes[at..start].iter().filter(|&&b| b == b'\n').count() as u32;
-                at = start;
-            }
-            AdInfo {
-                label: a.label,
-                start,
-                end: (a.span.end as usize).min(text.len()),
-                line,
-                n_attrs: a.ad.len(),
-            }
-        })
-        .collect();
-    PoolSummary {
-        ads,
-        diagnostics: pool.diagnostics,
-    }
-}
-
 /// A parse result and the text it belongs to.
 pub struct ParsedPool {
     pub text: Rc<str>,
     pub summary: PoolSummary,
-    /// How long a worker parse took (0 when parsed on the page).
+    /// How long a big pool's parse took (0 for a small pool's).
     pub ms: f64,
 }
 
@@ -107,6 +76,9 @@ pub enum Busy {
         bytes: usize,
         since: f64,
     },
+    /// A small pool's parse is under way in the quick worker (a few ms:
+    /// the last result stands in, nothing is said).
+    Quick,
     /// The user stopped the parse of this text.
     Cancelled,
     Failed(String),
@@ -134,7 +106,10 @@ struct Inner {
     last: Vec<Option<Parsed>>,
     running: Option<(usize, Rc<str>, f64)>,
     cancelled: Vec<Rc<str>>,
-    failed: Option<(Rc<str>, String)>,
+    /// Texts whose parse failed (the worker failed), and why.
+    failed: Vec<(Rc<str>, String)>,
+    /// Per pool index, the small text asked of the quick worker.
+    asked: Vec<Option<Rc<str>>>,
     timer: Option<Timeout>,
     /// Bumped by every asynchronous event, so the effect below re-runs.
     generation: u32,
@@ -150,6 +125,19 @@ impl Inner {
             .chain(self.cache.iter().rev())
             .find(|p| same(&p.text, text))
             .cloned()
+    }
+    fn failure(&self, text: &Rc<str>) -> Option<&String> {
+        self.failed
+            .iter()
+            .find(|(t, _)| same(t, text))
+            .map(|(_, why)| why)
+    }
+    fn fail(&mut self, text: Rc<str>, why: String) {
+        self.failed.retain(|(t, _)| !same(t, &text));
+        self.failed.push((text, why));
+        if self.failed.len() > 16 {
+            self.failed.remove(0);
+        }
     }
     fn store(&mut self, p: Parsed) {
         self.cache.retain(|c| !same(&c.text, &p.text));
@@ -178,30 +166,18 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
     let redraw = use_force_update();
     let client = use_memo((), |_| WorkerClient::new("./engine-worker_loader.js"));
 
-    // Small texts parse during render; big ones use what is known so far.
+    // What is known so far; the effect below asks for the rest.
     let mut out = Vec::with_capacity(pools.len());
     {
         let mut st = inner.borrow_mut();
         st.last.resize(pools.len(), None);
         for (i, p) in pools.iter().enumerate() {
-            let hit = st.lookup(&p.text);
-            let parsed = match hit {
-                Some(h) => Some(h),
-                None if p.text.len() <= WORKER_THRESHOLD_BYTES => {
-                    let h = Parsed(Rc::new(ParsedPool {
-                        text: p.text.clone(),
-                        summary: summarize(&p.text),
-                        ms: 0.0,
-                    }));
-                    st.store(h.clone());
-                    Some(h)
-                }
-                None => None,
-            };
+            let parsed = st.lookup(&p.text);
             let current = parsed.is_some();
             if let Some(h) = &parsed {
                 st.last[i] = Some(h.clone());
             }
+            let small = p.text.len() <= WORKER_THRESHOLD_BYTES;
             let busy = match &st.running {
                 Some((j, t, since)) if *j == i && same(t, &p.text) => Busy::Parsing {
                     bytes: t.len(),
@@ -209,10 +185,11 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
                 },
                 _ if current => Busy::Idle,
                 _ if st.cancelled.iter().any(|c| same(c, &p.text)) => Busy::Cancelled,
-                _ => match &st.failed {
-                    Some((t, why)) if same(t, &p.text) => Busy::Failed(why.clone()),
+                _ => match st.failure(&p.text) {
+                    Some(why) => Busy::Failed(why.clone()),
+                    None if small => Busy::Quick,
                     // About to start (debounce): shown as parsing already.
-                    _ => Busy::Parsing {
+                    None => Busy::Parsing {
                         bytes: p.text.len(),
                         since: now_ms(),
                     },
@@ -236,11 +213,54 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
         let generation = inner.borrow().generation;
         use_effect_with((texts, generation), move |(texts, _)| {
             let mut st = inner.borrow_mut();
+            // Small pools: at once, in the quick worker (asked with no
+            // borrow held: a failure to start the worker answers at once).
+            st.asked.resize(texts.len(), None);
+            let mut ask = vec![];
+            for (i, text) in texts.iter().enumerate() {
+                if text.len() > WORKER_THRESHOLD_BYTES
+                    || st.lookup(text).is_some()
+                    || st.failure(text).is_some()
+                    || st.asked[i].as_ref().is_some_and(|a| same(a, text))
+                {
+                    continue;
+                }
+                st.asked[i] = Some(text.clone());
+                ask.push((i, text.clone()));
+            }
+            drop(st);
+            for (i, t) in ask {
+                let (inner, redraw) = (inner.clone(), redraw.clone());
+                let key = format!("pool {i}");
+                let text = t.clone();
+                crate::engine::request(&key, "pool", &text, move |resp| {
+                    let mut st = inner.borrow_mut();
+                    if let Some(a) = st.asked.get_mut(i) {
+                        if a.as_ref().is_some_and(|a| same(a, &t)) {
+                            *a = None;
+                        }
+                    }
+                    match resp.and_then(|j| {
+                        serde_json::from_str::<PoolSummary>(j).map_err(|e| e.to_string())
+                    }) {
+                        Ok(summary) => st.store(Parsed(Rc::new(ParsedPool {
+                            text: t,
+                            summary,
+                            ms: 0.0,
+                        }))),
+                        Err(e) => st.fail(t, e),
+                    }
+                    st.generation += 1;
+                    drop(st);
+                    redraw.force_update();
+                });
+            }
+            let mut st = inner.borrow_mut();
             let todo = texts.iter().enumerate().find(|(_, t)| {
                 t.len() > WORKER_THRESHOLD_BYTES
                     && st.lookup(t).is_none()
                     && !st.cancelled.iter().any(|c| same(c, t))
-                    && !matches!(&st.failed, Some((f, _)) if same(f, t))
+                    && st.failure(t).is_none()
             });
             let Some((i, text)) = todo.map(|(i, t)| (i, t.clone())) else {
                 return;
@@ -271,7 +291,7 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
                             summary,
                             ms: now_ms() - since,
                         }))),
-                        Err(e) => st.failed = Some((t2, e)),
+                        Err(e) => st.fail(t2, e),
                     }
                     st.generation += 1;
                     drop(st);
@@ -305,9 +325,7 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
             if let Some(t) = texts.get(i) {
                 let mut st = inner.borrow_mut();
                 st.cancelled.retain(|c| !same(c, t));
-                if matches!(&st.failed, Some((f, _)) if same(f, t)) {
-                    st.failed = None;
-                }
+                st.failed.retain(|(f, _)| !same(f, t));
                 st.generation += 1;
             }
             redraw.force_update();

@@ -4,7 +4,7 @@
 
 use std::rc::Rc;
 
-use classad::Mode;
+use classad::api::Mode;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

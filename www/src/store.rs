@@ -26,7 +26,7 @@ pub enum Action {
         target: (Option<AdRef>, Option<String>),
     },
     SetScope(Vec<String>),
-    SetMode(classad::Mode),
+    SetMode(classad::api::Mode),
     SetView(View),
     SetMatching(MatchSettings),
     SetAnalyze(AnalyzeSettings),

@@ -2,7 +2,7 @@
 //! click can mark it in the pool text), and a one-line "why" for an
 //! undefined, error or false result (the first leaf it came from).
 
-use classad::{Mode, TraceNode};
+use classad::api::{Mode, TraceNode};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Side {
@@ -424,18 +424,11 @@ mod tests {
         }) else {
             panic!("no value")
         };
-        let facts = |t: &str| {
-            let pool = classad::formats::read_pool(t, Default::default(), Default::default());
-            AdFacts {
-                present: true,
-                label: String::new(),
-                attrs: pool.ads[0]
-                    .ad
-                    .iter()
-                    .map(|(n, _)| n.to_ascii_lowercase())
-                    .collect(),
-                ..Default::default()
-            }
+        let facts = |t: &str| AdFacts {
+            present: true,
+            label: String::new(),
+            attrs: crate::worker::ad_names(t).attrs,
+            ..Default::default()
         };
         let ctx = Ctx {
             my: facts(my),

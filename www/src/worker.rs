@@ -3,7 +3,10 @@
 //! fresh one is started on the next request).
 //!
 //! A request is `<id>\n<verb>\n<payload>`, an answer `<id>\n<answer>`.
-//! Verbs: `api` (payload and answer are `classad::api` JSON), `pool`
+//! Verbs: `api` (payload and answer are `classad::api` JSON), `evaluate`
+//! (payload a `classad::api` `Evaluate` request; the answer an
+//! `answers::Evaluated`: the response and the attribute names and nested
+//! records of MY and TARGET, for the pickers and the explain tree), `pool`
 //! (payload is the raw pool text, so megabytes are not JSON-escaped; the
 //! answer is a `parses::PoolSummary` as JSON), and for the matchmaking
 //! views, which keep pools in the worker's `classad::session::Session`:
@@ -19,8 +22,14 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
+use classad::negotiate::{Augmented, CycleResult, Reason};
+use classad::session::PoolResponse;
+use classad::{ClassAd, ExprKind};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
+
+use crate::answers::{AdNames, Candidate, Clusters, Cycle, Outcome};
+use crate::parses::{AdInfo, PoolSummary};
 
 pub(crate) const READY: &str = "ready";
 
@@ -44,9 +53,8 @@ pub fn run_worker() {
                 let _ = reply_scope.post_message(&JsValue::from_str(&m));
             };
             let resp = match verb {
-                "pool" => {
-                    serde_json::to_string(&crate::parses::summarize(payload)).unwrap_or_default()
-                }
+                "pool" => serde_json::to_string(&summarize(payload)).unwrap_or_default(),
+                "evaluate" => evaluate_json(payload),
                 "load" => {
                     let (pool, body) = payload.split_once('\n').unwrap_or((payload, ""));
                     let req = classad::session::PoolRequest::LoadPool {
@@ -68,9 +76,7 @@ pub fn run_worker() {
                         true
                     };
                     match serde_json::from_str::<classad::session::PoolRequest>(payload) {
-                        Ok(req) => {
-                            crate::answers::view_json(session.handle_pool(req, &mut progress))
-                        }
+                        Ok(req) => view_json(session.handle_pool(req, &mut progress)),
                         Err(e) => serde_json::to_string(&classad::session::PoolResponse::Failed {
                             message: format!("bad request: {e}"),
                         })
@@ -84,6 +90,175 @@ pub fn run_worker() {
     scope.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
     onmessage.forget();
     let _ = scope.post_message(&JsValue::from_str(READY));
+}
+
+/// Parse a pool (in the worker). This reads the pool with the engine's
+/// reader directly rather than through `api::ParsePool`, which lists every
+/// ad's attributes (megabytes of JSON for 10,000 ads). One pass finds the
+/// ads' lines.
+pub fn summarize(text: &str) -> PoolSummary {
+    let pool = classad::formats::read_pool(text, Default::default(), Default::default());
+    let bytes = text.as_bytes();
+    let (mut line, mut at) = (1u32, 0usize);
+    let ads = pool
+        .ads
+        .into_iter()
+        .map(|a| {
+            let start = (a.span.start as usize).min(text.len());
+            if start >= at {
+                line += bytes[at..start].iter().filter(|&&b| b == b'\n').count() as u32;
+                at = start;
+            }
+            AdInfo {
+                label: a.label,
+                start,
+                end: (a.span.end as usize).min(text.len()),
+                line,
+                n_attrs: a.ad.len(),
+            }
+        })
+        .collect();
+    PoolSummary {
+        ads,
+        diagnostics: pool.diagnostics,
+    }
+}
+
+/// Attribute names (lower case) of an ad and the paths of its nested
+/// records, read from its text.
+pub fn ad_names(text: &str) -> AdNames {
+    let pool = classad::formats::read_pool(text, Default::default(), Default::default());
+    let Some(ad) = pool.ads.first() else {
+        return AdNames::default();
+    };
+    fn records(ad: &ClassAd, prefix: &str, out: &mut Vec<String>, depth: usize) {
+        for (name, e) in ad.iter() {
+            let mut e = e;
+            while let ExprKind::Paren(inner) = &e.kind {
+                e = inner;
+            }
+            if let ExprKind::Record(r) = &e.kind {
+                let path = if prefix.is_empty() {
+                    name.to_string()
+                } else {
+                    format!("{prefix}.{name}")
+                };
+                out.push(path.clone());
+                if depth < 4 {
+                    records(r, &path, out, depth + 1);
+                }
+            }
+        }
+    }
+    let mut recs = vec![];
+    records(&ad.ad, "", &mut recs, 0);
+    AdNames {
+        attrs: ad.ad.iter().map(|(n, _)| n.to_ascii_lowercase()).collect(),
+        records: recs,
+    }
+}
+
+/// The `evaluate` verb: the API's answer, with the names of MY and TARGET.
+pub fn evaluate_json(payload: &str) -> String {
+    let (my, target) = match serde_json::from_str::<classad::api::Request>(payload) {
+        Ok(classad::api::Request::Evaluate { my, target, .. }) => (
+            my.as_deref().map(ad_names).unwrap_or_default(),
+            target.as_deref().map(ad_names).unwrap_or_default(),
+        ),
+        _ => Default::default(),
+    };
+    let response = classad::api::handle_json(payload);
+    let names = serde_json::to_string(&(my, target)).unwrap_or_else(|_| "[{},{}]".into());
+    // The response is already JSON: spliced in, not read and written again.
+    format!("{{\"names\":{names},\"response\":{response}}}")
+}
+
+/// A cycle as the negotiation view shows it: reasons in words, shared.
+pub fn cycle_view(cycle: CycleResult, augmented: Vec<Augmented>) -> Cycle {
+    let clusters = cycle.clustering.as_ref().map(|c| c.clusters());
+    let mut aug = augmented.into_iter();
+    let mut reasons = vec![String::new()];
+    let mut reason_of = |r: &Reason| -> u32 {
+        if *r == Reason::Matched {
+            return 0;
+        }
+        // The CLI's `slug: sentence`; people read the sentence.
+        let full = r.describe();
+        let sentence = full.split_once(": ").map_or(full.as_str(), |(_, s)| s);
+        let mut text: String = sentence
+            .chars()
+            .take(1)
+            .flat_map(char::to_uppercase)
+            .collect();
+        text.push_str(sentence.get(1..).unwrap_or(""));
+        let at = reasons.iter().position(|x| *x == text).unwrap_or_else(|| {
+            reasons.push(text);
+            reasons.len() - 1
+        });
+        at as u32
+    };
+    let outcomes = cycle
+        .outcomes
+        .into_iter()
+        .map(|o| {
+            let a = aug.next().unwrap_or_default();
+            Outcome {
+                job: o.job,
+                job_id: o.job_id,
+                machine: o.machine,
+                vector: o.vector,
+                reason: reason_of(&o.reason),
+                skipped: matches!(o.reason, Reason::SkippedCluster { .. }),
+                candidates: o.candidates,
+                cluster: o.cluster,
+                considered: o
+                    .considered
+                    .into_iter()
+                    .map(|c| Candidate {
+                        machine: c.machine,
+                        vector: c.vector,
+                        taken: c.taken,
+                    })
+                    .collect(),
+                changed: a.changed,
+                unresolved: a
+                    .unresolved
+                    .iter()
+                    .map(|u| format!("{}: $$({})", u.attribute, u.reference))
+                    .collect(),
+            }
+        })
+        .collect();
+    Cycle {
+        outcomes,
+        reasons,
+        matched: cycle.matched,
+        pair_evaluations: cycle.pair_evaluations,
+        clusters,
+    }
+}
+
+/// The worker's answer to a session request: a cycle or a clustering as
+/// its flat view (`answers`), anything else as the engine's
+/// `PoolResponse` JSON.
+pub fn view_json(r: PoolResponse) -> String {
+    let json = match r {
+        PoolResponse::Cycle {
+            cycle, augmented, ..
+        } => serde_json::to_string(&cycle_view(cycle, augmented)),
+        PoolResponse::Clusters {
+            clustering,
+            job_labels,
+            signatures,
+        } => serde_json::to_string(&Clusters {
+            significant: clustering.significant,
+            cluster_of: clustering.cluster_of,
+            job_labels,
+            signatures,
+        }),
+        other => serde_json::to_string(&other),
+    };
+    json.unwrap_or_else(|e| format!("{{\"kind\":\"failed\",\"message\":\"{e}\"}}"))
 }
 
 type Done = Box<dyn FnOnce(Result<String, String>)>;

@@ -9,12 +9,20 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::formats::{self, InputFormat, OutputFormat};
+use crate::formats;
 use crate::lang::ast::ClassAd;
-use crate::lang::diagnostic::Diagnostic;
-use crate::lang::eval::{Env, EvalOptions, Evaluator, Mode, TraceNode};
-use crate::lang::lexer::{Dialect, Highlight};
+use crate::lang::eval::{Env, EvalOptions, Evaluator};
 use crate::lang::time::Clock;
+
+// The types the requests and responses are made of, so a client (the
+// playground's page) needs no path into the engine's layers.
+pub use crate::formats::{InputFormat, OutputFormat};
+pub use crate::lang::ast::Span;
+pub use crate::lang::diagnostic::{Diagnostic, Severity};
+pub use crate::lang::eval::{Mode, TraceNode};
+pub use crate::lang::lexer::{Dialect, Highlight, TokenClass};
+/// The engine version carried in share links and reports.
+pub use crate::VERSION;
 
 /// Highlight a pool the way its reader splits it into ads (for editors).
 pub use crate::formats::highlight_pool;

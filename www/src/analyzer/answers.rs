@@ -1,4 +1,4 @@
-//! The worker's answers to the analyzer (`classad::analysis::view`), as far
+//! The worker's answers to the analyzer (the engine's analysis view), as far
 //! as the view reads them. Fields it does not read are left out (each
 //! costs the page's download); `default` where older or leaner answers may
 //! lack them.

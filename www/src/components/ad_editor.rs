@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::highlight::Mark;
 use super::text_editor::{TextEditor, Tokens};
-use crate::parses::summarize;
+use crate::parses::PoolSummary;
 
 #[derive(Properties, PartialEq)]
 pub struct AdEditorProps {
@@ -26,7 +26,31 @@ pub fn AdEditor(props: &AdEditorProps) -> Html {
     let tokens = use_memo((*text).clone(), |t| {
         classad::api::highlight_pool(t, Default::default())
     });
-    let summary = use_memo((*text).clone(), |t| summarize(t));
+    // Its diagnostics, from the quick engine worker (for the text they
+    // belong to: marks are never drawn over a newer text).
+    let summary = use_state(|| None::<(Rc<str>, Rc<PoolSummary>)>);
+    {
+        let summary = summary.clone();
+        use_effect_with((*text).clone(), move |t| {
+            let t = t.clone();
+            crate::engine::request("ad editor", "pool", &t.clone(), move |r| {
+                let s = r
+                    .and_then(|j| serde_json::from_str::<PoolSummary>(j).map_err(|e| e.to_string()))
+                    .unwrap_or_else(|e| PoolSummary {
+                        ads: vec![],
+                        diagnostics: vec![classad::api::Diagnostic::new(
+                            classad::api::Span::NONE,
+                            e,
+                        )],
+                    });
+                summary.set(Some((t, Rc::new(s))));
+            });
+        });
+    }
+    let summary: Rc<PoolSummary> = match &*summary {
+        Some((t, s)) if Rc::ptr_eq(t, &*text) => s.clone(),
+        _ => Rc::new(PoolSummary::default()),
+    };
     let marks = use_memo(summary.clone(), |s| {
         s.diagnostics
             .iter()

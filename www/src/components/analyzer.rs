@@ -10,8 +10,8 @@
 
 use std::rc::Rc;
 
+use classad::api::Mode;
 use classad::session::{AnalyzeRequest, PoolRequest};
-use classad::Mode;
 use yew::prelude::*;
 
 use super::analyzer_plane::PlaneView;

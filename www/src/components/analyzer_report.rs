@@ -4,8 +4,8 @@
 
 use std::rc::Rc;
 
+use classad::api::Mode;
 use classad::session::PoolRequest;
-use classad::Mode;
 use yew::prelude::*;
 
 use super::match_bar::MatchPools;

@@ -5,8 +5,7 @@
 
 use std::rc::Rc;
 
-use classad::api::{Request, Response};
-use classad::{Diagnostic, ExprKind};
+use classad::api::{Diagnostic, Mode, Request, Response};
 use yew::prelude::*;
 
 use super::term::TermHelp;
@@ -15,9 +14,10 @@ use super::ad_picker::AdPicker;
 use super::explain::{Explain, Picked, Trace};
 use super::highlight::Mark;
 use super::text_editor::{TextEditor, Tokens};
+use crate::answers::{AdNames, Evaluated};
 use crate::clock::now_ms;
 use crate::engine;
-use crate::parses::{Parsed, PoolParse};
+use crate::parses::{Busy, Parsed, PoolParse};
 use crate::state::{AdRef, AppState};
 use crate::store::{Action, PoolMark};
 use crate::trace::{at_path, why, AdFacts, Ctx, Origin, Side};
@@ -85,54 +85,37 @@ fn chosen(
     })
 }
 
-/// Attribute names (lower case) of an ad and the paths of its nested
-/// records, read from its text.
-fn ad_facts(text: &str) -> (Vec<String>, Vec<String>) {
-    let pool = classad::formats::read_pool(text, Default::default(), Default::default());
-    let Some(ad) = pool.ads.first() else {
-        return (vec![], vec![]);
-    };
-    fn records(ad: &classad::ClassAd, prefix: &str, out: &mut Vec<String>, depth: usize) {
-        for (name, e) in ad.iter() {
-            let mut e = e;
-            while let ExprKind::Paren(inner) = &e.kind {
-                e = inner;
-            }
-            if let ExprKind::Record(r) = &e.kind {
-                let path = if prefix.is_empty() {
-                    name.to_string()
-                } else {
-                    format!("{prefix}.{name}")
-                };
-                out.push(path.clone());
-                if depth < 4 {
-                    records(r, &path, out, depth + 1);
-                }
-            }
-        }
-    }
-    let mut recs = vec![];
-    records(&ad.ad, "", &mut recs, 0);
-    (
-        ad.ad.iter().map(|(n, _)| n.to_ascii_lowercase()).collect(),
-        recs,
-    )
+/// The chosen ad's pool has no parse yet: its first one is under way.
+fn waiting(parses: &[PoolParse], r: Option<AdRef>) -> bool {
+    r.and_then(|r| parses.get(r.pool))
+        .is_some_and(|p| p.parsed.is_none() && matches!(p.busy, Busy::Quick | Busy::Parsing { .. }))
 }
 
 #[component]
 pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
     let s = props.state.clone();
     let my = chosen(&s, &props.parses, s.my, s.my_label.as_deref());
+    // Until the chosen ads' pools have their first parse (a few ms after
+    // the page starts), nothing is evaluated and nothing is missing.
+    let wait = waiting(&props.parses, s.my) || waiting(&props.parses, s.target);
     // The chosen MY ad is gone (its pool no longer parses, or is shorter).
-    let my_missing = s.my.is_some() && my.is_none();
+    let my_missing = s.my.is_some() && my.is_none() && !wait;
     let target = chosen(&s, &props.parses, s.target, s.target_label.as_deref());
-    let target_missing = s.target.is_some() && target.is_none();
-    let my_facts = use_memo(my.as_ref().map(|c| c.text.clone()), |t| {
-        t.as_deref().map(ad_facts).unwrap_or_default()
-    });
-    let target_facts = use_memo(target.as_ref().map(|c| c.text.clone()), |t| {
-        t.as_deref().map(ad_facts).unwrap_or_default()
-    });
+    let target_missing = s.target.is_some() && target.is_none() && !wait;
+    // The names of MY and TARGET come with each evaluation (the worker
+    // reads the ads); kept with the texts they were read from.
+    let names = use_state(|| (None::<(String, AdNames)>, None::<(String, AdNames)>));
+    let names_of =
+        |c: &Option<Chosen>, n: &Option<(String, AdNames)>| -> Rc<(Vec<String>, Vec<String>)> {
+            match (c, n) {
+                (Some(c), Some((t, n))) if *t == c.text => {
+                    Rc::new((n.attrs.clone(), n.records.clone()))
+                }
+                _ => Rc::new((vec![], vec![])),
+            }
+        };
+    let my_facts = names_of(&my, &names.0);
+    let target_facts = names_of(&target, &names.1);
     let place = |c: &Option<Chosen>| {
         c.as_ref()
             .map(|c| (c.label.clone(), c.text.clone(), c.line))
@@ -182,9 +165,13 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
         let mode = s.mode;
         let outcome = outcome.clone();
         let picked = picked.clone();
+        let names = names.clone();
         Callback::from(move |_: ()| {
+            if wait {
+                return;
+            }
             let t0 = now_ms();
-            let resp = engine::call(Request::Evaluate {
+            let req = Request::Evaluate {
                 expr: expr.clone(),
                 my: my_text.clone(),
                 target: target_text.clone(),
@@ -194,22 +181,45 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                 trace: true,
                 now: Some(js_sys::Date::now() / 1000.0),
                 tz_offset: Some((-js_sys::Date::new_0().get_timezone_offset() * 60.0) as i32),
-            });
-            let ms = now_ms() - t0;
-            picked.set(None);
-            outcome.set(match resp {
-                Response::Value {
-                    value,
-                    value_kind,
-                    trace,
-                } => Outcome::Value {
-                    value,
-                    kind: value_kind,
-                    trace: trace.map(|t| Trace(Rc::new(t))),
-                    ms,
-                },
-                Response::Failed { which, diagnostics } => Outcome::Failed { which, diagnostics },
-                _ => Outcome::None,
+            };
+            let json = serde_json::to_string(&req).unwrap_or_default();
+            let (outcome, picked, names) = (outcome.clone(), picked.clone(), names.clone());
+            let (my_text, target_text) = (my_text.clone(), target_text.clone());
+            engine::request("eval", "evaluate", &json, move |r| {
+                let ms = now_ms() - t0;
+                let answer = r.and_then(|j| {
+                    serde_json::from_str::<Evaluated>(j)
+                        .map_err(|e| format!("unreadable answer from the engine worker: {e}"))
+                });
+                picked.set(None);
+                let resp = match answer {
+                    Ok(a) => {
+                        let (m, t) = a.names;
+                        names.set((my_text.map(|x| (x, m)), target_text.map(|x| (x, t))));
+                        a.response
+                    }
+                    // The worker failed: said as the engine's own failure.
+                    Err(e) => Response::Failed {
+                        which: "engine".into(),
+                        diagnostics: vec![Diagnostic::new(classad::api::Span::NONE, e)],
+                    },
+                };
+                outcome.set(match resp {
+                    Response::Value {
+                        value,
+                        value_kind,
+                        trace,
+                    } => Outcome::Value {
+                        value,
+                        kind: value_kind,
+                        trace: trace.map(|t| Trace(Rc::new(t))),
+                        ms,
+                    },
+                    Response::Failed { which, diagnostics } => {
+                        Outcome::Failed { which, diagnostics }
+                    }
+                    _ => Outcome::None,
+                });
             });
         })
     };
@@ -222,6 +232,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
             target.as_ref().map(|c| c.text.clone()),
             my.is_some().then(|| s.scope.clone()),
             s.mode,
+            wait,
         );
         use_effect_with(key, move |_| evaluate.emit(()));
     }
@@ -366,7 +377,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
             <div class="eval-row">
                 <button id="evaluate" onclick={let e = evaluate.clone(); Callback::from(move |_| e.emit(()))}
                     title="The value follows every change by itself; this evaluates again now (time(), CurrentTime and DayTime() see the clock move)">{ "Evaluate again" }</button>
-                <span class="muted">{ format!("mode {}", if s.mode == classad::Mode::Strict { "strict" } else { "htcondor" }) }</span>
+                <span class="muted">{ format!("mode {}", if s.mode == Mode::Strict { "strict" } else { "htcondor" }) }</span>
                 if let Some(cb) = analyze {
                     <button id="why-no-match" onclick={cb} title="Open the analyzer on the job against its pool of machines">{ "Why doesn't it match?" }</button>
                 }
@@ -448,6 +459,7 @@ fn which_name(which: &str) -> &str {
         "my" => "MY ad",
         "target" => "TARGET ad",
         "scope" => "Scope",
+        "engine" => "Engine",
         other => other,
     }
 }

@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use classad::TraceNode;
+use classad::api::TraceNode;
 use yew::prelude::*;
 
 use crate::trace::{child_origins, is_scope_keyword, Ctx, Origin};

@@ -5,8 +5,8 @@
 
 use std::rc::Rc;
 
+use classad::api::Mode;
 use classad::session::{CompareRequest, CompareRow, GangAlgorithm, PoolRequest};
-use classad::Mode;
 use serde::Deserialize;
 use yew::prelude::*;
 

@@ -5,8 +5,8 @@
 
 use std::rc::Rc;
 
+use classad::api::Mode;
 use classad::session::{Gang, GangAdRef, GangDetail, PoolRequest};
-use classad::Mode;
 use yew::prelude::*;
 
 use super::explain::{Explain, Trace};
@@ -164,7 +164,7 @@ pub fn GangDetailPanel(props: &DetailProps) -> Html {
         Some(Ok(d)) => {
             let name = |k: usize| d.members.get(k).cloned().unwrap_or_default();
             let dockings = d.dockings.iter().map(|x| {
-                let side = |who: String, port: &str, value: &str, trace: &Option<classad::TraceNode>| {
+                let side = |who: String, port: &str, value: &str, trace: &Option<classad::api::TraceNode>| {
                     html! {
                         <div class="dock-side">
                             <h5>{ format!("{who}, port {port}: ") }<span class={classes!(if value == "true" { "v-true" } else { "v-false" })}>{ value.to_string() }</span></h5>

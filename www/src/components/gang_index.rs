@@ -5,8 +5,8 @@
 
 use std::rc::Rc;
 
+use classad::api::Mode;
 use classad::session::{IndexView, PoolRequest};
-use classad::Mode;
 use yew::prelude::*;
 
 use super::match_bar::MatchPools;

@@ -59,7 +59,7 @@ type Key = (
     usize,
     GangAlgorithm,
     u64,
-    classad::Mode,
+    classad::api::Mode,
     String,
     String,
 );
@@ -124,7 +124,7 @@ struct BodyProps {
     pools: MatchPools,
     requests: Rc<PoolInfo>,
     offers: Rc<PoolInfo>,
-    mode: classad::Mode,
+    mode: classad::api::Mode,
     settings: GangSettings,
     dispatch: Callback<Action>,
 }

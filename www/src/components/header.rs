@@ -84,7 +84,7 @@ fn state_file(state: &AppState) -> String {
     serde_json::to_string_pretty(&serde_json::json!({
         "format": STATE_FILE_FORMAT,
         "version": STATE_FILE_VERSION,
-        "engine": classad::VERSION,
+        "engine": classad::api::VERSION,
         "state": state,
     }))
     .unwrap_or_default()
@@ -289,8 +289,8 @@ pub fn Header(props: &HeaderProps) -> Html {
             <label class="mode">
                 { "Mode" }<TermHelp term="the mode" anchor="modes" text="htcondor: what HTCondor's daemons and tools do (a name missing from MY is looked up in TARGET; HTCondor's extra functions). strict: plain libclassad." />{ " " }
                 <select onchange={on_mode} title="htcondor: what HTCondor's daemons and tools do; strict: plain libclassad">
-                    <option value="htcondor" selected={s.mode == classad::Mode::HTCondor}>{ "htcondor" }</option>
-                    <option value="strict" selected={s.mode == classad::Mode::Strict}>{ "strict" }</option>
+                    <option value="htcondor" selected={s.mode == classad::api::Mode::HTCondor}>{ "htcondor" }</option>
+                    <option value="strict" selected={s.mode == classad::api::Mode::Strict}>{ "strict" }</option>
                 </select>
             </label>
             <button id="theme" onclick={on_theme} title="Click to cycle: follow the system's light or dark setting, always dark, always light">{ theme_label }</button>

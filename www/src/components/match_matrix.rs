@@ -8,8 +8,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use classad::api::Mode;
 use classad::session::PoolRequest;
-use classad::Mode;
 use gloo_events::EventListener;
 use yew::prelude::*;
 

@@ -6,8 +6,8 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use classad::api::Mode;
 use classad::session::PoolRequest;
-use classad::Mode;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;

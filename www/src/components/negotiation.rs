@@ -6,8 +6,8 @@
 
 use std::rc::Rc;
 
+use classad::api::Mode;
 use classad::session::PoolRequest;
-use classad::Mode;
 use yew::prelude::*;
 
 use super::term::TermHelp;

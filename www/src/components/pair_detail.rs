@@ -4,8 +4,8 @@
 
 use std::rc::Rc;
 
+use classad::api::{Mode, TraceNode};
 use classad::session::PoolRequest;
-use classad::{Mode, TraceNode};
 use yew::prelude::*;
 
 use super::explain::{Explain, Picked, Trace};

@@ -6,8 +6,7 @@
 
 use std::rc::Rc;
 
-use classad::api::{Request, Response};
-use classad::formats::OutputFormat;
+use classad::api::{OutputFormat, Request, Response};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
@@ -18,6 +17,7 @@ use super::highlight::Mark;
 use super::pool_viewer::PoolViewer;
 use super::text_editor::{Focus, TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT};
 use crate::engine::{self, WORKER_THRESHOLD_BYTES};
+use crate::parses::Parsed;
 use crate::parses::{Busy, PoolParse};
 use crate::state::AppState;
 use crate::store::{Action, PoolMark};
@@ -132,6 +132,54 @@ fn read_file(
     let _ = reader.read_as_text(&file);
 }
 
+/// The diagnostics of `p` as marks over `text`: as they are when `p` is
+/// for `text`, else moved past the one edit between the two texts (marks
+/// in the changed part are left out).
+fn diagnostic_marks(p: &Parsed, text: &str) -> Vec<Mark> {
+    let old = &*p.text;
+    let (o, n) = (old.as_bytes(), text.as_bytes());
+    let mut pre = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+    while !old.is_char_boundary(pre) {
+        pre -= 1;
+    }
+    let most = o.len().min(n.len()) - pre;
+    let mut suf = o
+        .iter()
+        .rev()
+        .zip(n.iter().rev())
+        .take(most)
+        .take_while(|(a, b)| a == b)
+        .count();
+    while suf > 0 && !old.is_char_boundary(o.len() - suf) {
+        suf -= 1;
+    }
+    let (old_tail, delta) = (o.len() - suf, n.len() as i64 - o.len() as i64);
+    p.summary
+        .diagnostics
+        .iter()
+        .filter_map(|d| {
+            let (a, b) = (d.span.start as usize, d.span.end as usize);
+            let (a, b) = if b <= pre {
+                (a, b)
+            } else if a >= old_tail {
+                ((a as i64 + delta) as usize, (b as i64 + delta) as usize)
+            } else {
+                return None;
+            };
+            Some(Mark {
+                start: a,
+                end: b,
+                class: if d.is_error() {
+                    "mk-error"
+                } else {
+                    "mk-warning"
+                },
+            })
+        })
+        .take(500)
+        .collect()
+}
+
 #[component]
 pub fn PoolEditor(props: &PoolEditorProps) -> Html {
     let s = &props.state;
@@ -153,25 +201,14 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
             classad::api::highlight_pool(t, Default::default())
         }
     });
-    // Diagnostics are drawn in the text only when they belong to it.
+    // Diagnostics are drawn in the text only when they belong to it; while
+    // a small pool's parse is under way (a few ms), the last ones stand in,
+    // moved past the edit, so the squiggles do not blink as you type.
+    let quick = parse.busy == Busy::Quick;
     let marks = use_memo(
-        (parse.parsed.clone(), parse.current),
-        |(p, current)| match p {
-            Some(p) if *current => p
-                .summary
-                .diagnostics
-                .iter()
-                .take(500)
-                .map(|d| Mark {
-                    start: d.span.start as usize,
-                    end: d.span.end as usize,
-                    class: if d.is_error() {
-                        "mk-error"
-                    } else {
-                        "mk-warning"
-                    },
-                })
-                .collect(),
+        (parse.parsed.clone(), parse.current, quick, text.clone()),
+        |(p, current, quick, text)| match p {
+            Some(p) if *current || *quick => diagnostic_marks(p, text),
             _ => vec![],
         },
     );
@@ -329,7 +366,12 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 dialect: Default::default(),
             };
             if text.len() <= WORKER_THRESHOLD_BYTES {
-                done(engine::call(req));
+                // A few ms in the quick worker.
+                let status = status.clone();
+                engine::call("format", &req, move |r| match r {
+                    Ok(resp) => done(resp),
+                    Err(e) => status.set(Some(format!("Formatting failed: {e}"))),
+                });
             } else {
                 formatting.set(true);
                 status.set(Some(format!(
@@ -490,7 +532,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 </div>
             }
         }
-        Busy::Idle => html! {},
+        Busy::Idle | Busy::Quick => html! {},
     };
 
     html! {
@@ -558,7 +600,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                         crate::matchmaking::count(errors as u64, "error", "errors"),
                         crate::matchmaking::count(warnings as u64, "warning", "warnings")
                     ) }
-                    if parse.parsed.is_some() && !parse.current { <span class="muted">{ " (of the text before your last edits)" }</span> }
+                    if parse.parsed.is_some() && !parse.current && !quick { <span class="muted">{ " (of the text before your last edits)" }</span> }
                     if let (Some(p), true) = (&parse.parsed, parse.current) {
                         if p.ms > 0.0 { <span class="muted">{ format!(" · parsed in the background in {:.1} s", p.ms / 1000.0) }</span> }
                     }
