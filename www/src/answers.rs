@@ -10,7 +10,7 @@
 //! richer types (tagged reasons, candidates, signatures), which kept the
 //! app's wasm tens of KB smaller.
 
-use classad::api::{Diagnostic, Response, TraceNode};
+use classad::api::{Diagnostic, TraceNode};
 use serde::{Deserialize, Serialize};
 
 /// What the page knows of an ad it evaluates against: its attribute names
@@ -26,7 +26,29 @@ pub struct AdNames {
 #[derive(Debug, Deserialize)]
 pub struct Evaluated {
     pub names: (AdNames, AdNames),
-    pub response: Response,
+    pub response: Answer,
+}
+
+/// A `classad::api::Response` as the page reads it: the fields of the
+/// variants it asks for (`value`, `text`, `failed`) in one struct, read
+/// once (a reader of the tagged enum copies the answer into a generic tree
+/// first, and costs the page's wasm tens of KB).
+#[derive(Debug, Default, Deserialize)]
+pub struct Answer {
+    /// The variant: `value`, `text`, `failed`, …
+    pub kind: String,
+    #[serde(default)]
+    pub value: String,
+    #[serde(default)]
+    pub value_kind: String,
+    #[serde(default)]
+    pub trace: Option<TraceNode>,
+    #[serde(default)]
+    pub text: String,
+    #[serde(default)]
+    pub which: String,
+    #[serde(default)]
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// `PoolResponse::Loaded`.
@@ -154,6 +176,53 @@ mod tests {
             Ok(r) => view_json(s.handle_pool(r, &mut |_, _| true)),
             Err(e) => panic!("{e}: {json}"),
         }
+    }
+
+    /// `Answer` and `Evaluated` read what the engine's API writes, through
+    /// the worker's `evaluate` verb.
+    #[test]
+    fn the_page_reads_the_api_answers() {
+        use classad::api::{handle_json, OutputFormat, Request};
+        let req = |expr: &str| {
+            serde_json::to_string(&Request::Evaluate {
+                expr: expr.into(),
+                my: Some("[ A = 1; R = [ S = [ T = 2 ] ] ]".into()),
+                target: Some("Memory = 5\nName = \"m\"\n".into()),
+                scope: vec![],
+                mode: Default::default(),
+                dialect: Default::default(),
+                trace: true,
+                now: None,
+                tz_offset: None,
+            })
+            .unwrap()
+        };
+        let e: Evaluated =
+            serde_json::from_str(&crate::worker::evaluate_json(&req("A + TARGET.Memory"))).unwrap();
+        assert_eq!(
+            (e.response.kind.as_str(), e.response.value.as_str()),
+            ("value", "6")
+        );
+        assert_eq!(e.response.value_kind, "integer");
+        assert!(e.response.trace.is_some());
+        assert_eq!(e.names.0.attrs, ["a", "r"]);
+        assert_eq!(e.names.0.records, ["R", "R.S"]);
+        assert_eq!(e.names.1.attrs, ["memory", "name"]);
+        let e: Evaluated =
+            serde_json::from_str(&crate::worker::evaluate_json(&req("1 +"))).unwrap();
+        assert_eq!(
+            (e.response.kind.as_str(), e.response.which.as_str()),
+            ("failed", "expr")
+        );
+        assert!(!e.response.diagnostics.is_empty());
+        let f = Request::Format {
+            text: "[a=1]".into(),
+            to: OutputFormat::Old,
+            dialect: Default::default(),
+        };
+        let a: Answer =
+            serde_json::from_str(&handle_json(&serde_json::to_string(&f).unwrap())).unwrap();
+        assert_eq!((a.kind.as_str(), a.text.as_str()), ("text", "a = 1\n\n"));
     }
 
     /// Each struct reads what the engine's session writes for its variant.

@@ -21,7 +21,9 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use classad::api::{Request, Response};
+use classad::api::Request;
+
+use crate::answers::Answer;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -256,12 +258,13 @@ pub fn request(
     post(&inner, key.to_string(), body, done);
 }
 
-/// An engine API request (`classad::api`), answered as its `Response`.
-pub fn call(key: &str, req: &Request, done: impl FnOnce(Result<Response, String>) + 'static) {
+/// An engine API request (`classad::api`), answered as its `Response`
+/// (read as an [`Answer`]).
+pub fn call(key: &str, req: &Request, done: impl FnOnce(Result<Answer, String>) + 'static) {
     let json = serde_json::to_string(req).unwrap_or_default();
     request(key, "api", &json, move |r| {
         done(r.and_then(|j| {
-            serde_json::from_str::<Response>(j)
+            serde_json::from_str::<Answer>(j)
                 .map_err(|e| format!("unreadable answer from the engine worker: {e}"))
         }))
     });

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use classad::api::{Diagnostic, Mode, Request, Response};
+use classad::api::{Diagnostic, Mode, Request};
 use yew::prelude::*;
 
 use super::term::TermHelp;
@@ -14,7 +14,7 @@ use super::ad_picker::AdPicker;
 use super::explain::{Explain, Picked, Trace};
 use super::highlight::Mark;
 use super::text_editor::{TextEditor, Tokens};
-use crate::answers::{AdNames, Evaluated};
+use crate::answers::{AdNames, Answer, Evaluated};
 use crate::clock::now_ms;
 use crate::engine;
 use crate::parses::{Busy, Parsed, PoolParse};
@@ -199,25 +199,24 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                         a.response
                     }
                     // The worker failed: said as the engine's own failure.
-                    Err(e) => Response::Failed {
+                    Err(e) => Answer {
+                        kind: "failed".into(),
                         which: "engine".into(),
                         diagnostics: vec![Diagnostic::new(classad::api::Span::NONE, e)],
+                        ..Answer::default()
                     },
                 };
-                outcome.set(match resp {
-                    Response::Value {
-                        value,
-                        value_kind,
-                        trace,
-                    } => Outcome::Value {
-                        value,
-                        kind: value_kind,
-                        trace: trace.map(|t| Trace(Rc::new(t))),
+                outcome.set(match resp.kind.as_str() {
+                    "value" => Outcome::Value {
+                        value: resp.value,
+                        kind: resp.value_kind,
+                        trace: resp.trace.map(|t| Trace(Rc::new(t))),
                         ms,
                     },
-                    Response::Failed { which, diagnostics } => {
-                        Outcome::Failed { which, diagnostics }
-                    }
+                    "failed" => Outcome::Failed {
+                        which: resp.which,
+                        diagnostics: resp.diagnostics,
+                    },
                     _ => Outcome::None,
                 });
             });

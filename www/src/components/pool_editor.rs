@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use classad::api::{OutputFormat, Request, Response};
+use classad::api::{OutputFormat, Request};
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
@@ -16,6 +16,7 @@ use super::ad_list::AdList;
 use super::highlight::Mark;
 use super::pool_viewer::PoolViewer;
 use super::text_editor::{Focus, TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT};
+use crate::answers::Answer;
 use crate::engine::{self, WORKER_THRESHOLD_BYTES};
 use crate::parses::Parsed;
 use crate::parses::{Busy, PoolParse};
@@ -346,13 +347,13 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 let d = d.clone();
                 let status = status.clone();
                 let formatting = formatting.clone();
-                move |resp: Response| {
+                move |resp: Answer| {
                     formatting.set(false);
                     match resp {
-                        Response::Text { diagnostics, .. } if diagnostics.iter().any(|d| d.is_error()) => status.set(Some(
+                        Answer { kind, diagnostics, .. } if kind == "text" && diagnostics.iter().any(|d| d.is_error()) => status.set(Some(
                             "Fix the errors first: formatting would drop the ads that do not parse.".into(),
                         )),
-                        Response::Text { text: out, .. } => {
+                        Answer { kind, text: out, .. } if kind == "text" => {
                             status.set(None);
                             d.emit(Action::SetPoolText(idx, Rc::from(out)));
                         }
@@ -381,9 +382,9 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 let json = serde_json::to_string(&req).unwrap_or_default();
                 let status = status.clone();
                 formatter.request("api", &json, move |r| {
-                    match r.and_then(|j| {
-                        serde_json::from_str::<Response>(&j).map_err(|e| e.to_string())
-                    }) {
+                    match r
+                        .and_then(|j| serde_json::from_str::<Answer>(&j).map_err(|e| e.to_string()))
+                    {
                         Ok(resp) => done(resp),
                         Err(e) => status.set(Some(format!("Formatting failed: {e}"))),
                     }
