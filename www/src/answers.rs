@@ -11,6 +11,7 @@
 //! app's wasm tens of KB smaller.
 
 use classad::api::{Diagnostic, TraceNode};
+use classad::session::{GangAlgorithm, GangCounters, GangRow};
 use serde::{Deserialize, Serialize};
 
 /// What the page knows of an ad it evaluates against: its attribute names
@@ -154,6 +155,70 @@ pub struct Clusters {
     pub job_labels: Vec<String>,
     /// Per cluster, its first job's value of each signature attribute.
     pub signatures: Vec<Vec<(String, String)>>,
+}
+
+/// `PoolResponse::Gangs` as the gang view reads it (made by
+/// `worker::view_json`): the engine's `GangView` with its steps as
+/// [`GangStep`].
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Gangs {
+    pub algorithm: GangAlgorithm,
+    pub counters: GangCounters,
+    /// In processing order.
+    pub rows: Vec<GangRow>,
+    pub offer_errors: Vec<(usize, String)>,
+    pub steps: Vec<GangStep>,
+    /// Steps were left out past the bound.
+    pub steps_cut: bool,
+}
+
+/// One step of a recorded gang search: the engine's `GangStep`, written
+/// the way serde reads an enum without copying it first (the engine's is
+/// tagged by a field, whose reader costs the page's wasm KBs).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum GangStep {
+    Request {
+        request: usize,
+        name: String,
+    },
+    Order {
+        ad: String,
+        ports: Vec<String>,
+        found: Vec<Option<usize>>,
+        abort: bool,
+    },
+    Probe {
+        ad: String,
+        port: String,
+        window: String,
+        found: usize,
+    },
+    Scan {
+        ad: String,
+        port: String,
+        tested: usize,
+        docked: usize,
+    },
+    Try {
+        ad: String,
+        port: String,
+        offer: String,
+        via: String,
+        answer: String,
+    },
+    Backtrack {
+        ad: String,
+        port: String,
+        offer: String,
+    },
+    Verify {
+        ok: bool,
+    },
+    Done {
+        request: usize,
+        gang: Option<String>,
+        limit_hit: bool,
+    },
 }
 
 /// `PoolResponse::Failed` (read on its own: deriving the whole
@@ -305,6 +370,29 @@ mod tests {
             k.significant.contains(&"Owner".to_string()),
             "spelled as the job writes it"
         );
+        // A gang search, its steps as the page reads them.
+        ask(
+            &mut s,
+            &load(
+                "gr",
+                include_str!("../../crate/tests/gang/fig8_requests.ads"),
+            ),
+        );
+        ask(
+            &mut s,
+            &load("go", include_str!("../../crate/tests/gang/fig8_offers.ads")),
+        );
+        let g: Gangs = serde_json::from_str(&ask(
+            &mut s,
+            r#"{"op":"gang","requests":"gr","offers":"go","steps":1000}"#,
+        ))
+        .unwrap();
+        assert_eq!(g.rows.len(), 1);
+        assert!(matches!(g.steps.first(), Some(GangStep::Request { .. })));
+        assert!(g
+            .steps
+            .iter()
+            .any(|s| matches!(s, GangStep::Done { gang: Some(_), .. })));
         // A failure is no answer of any kind.
         let f = ask(
             &mut s,

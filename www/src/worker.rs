@@ -28,7 +28,7 @@ use classad::{ClassAd, ExprKind};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::answers::{AdNames, Candidate, Clusters, Cycle, Outcome};
+use crate::answers::{AdNames, Candidate, Clusters, Cycle, GangStep, Gangs, Outcome};
 use crate::parses::{AdInfo, PoolSummary};
 
 pub(crate) const READY: &str = "ready";
@@ -238,8 +238,73 @@ pub fn cycle_view(cycle: CycleResult, augmented: Vec<Augmented>) -> Cycle {
     }
 }
 
-/// The worker's answer to a session request: a cycle or a clustering as
-/// its flat view (`answers`), anything else as the engine's
+/// A gang search's step as the page reads it (`answers::GangStep`).
+pub fn gang_step(s: classad::session::GangStep) -> GangStep {
+    use classad::session::GangStep as S;
+    match s {
+        S::Request { request, name } => GangStep::Request { request, name },
+        S::Order {
+            ad,
+            ports,
+            found,
+            abort,
+        } => GangStep::Order {
+            ad,
+            ports,
+            found,
+            abort,
+        },
+        S::Probe {
+            ad,
+            port,
+            window,
+            found,
+        } => GangStep::Probe {
+            ad,
+            port,
+            window,
+            found,
+        },
+        S::Scan {
+            ad,
+            port,
+            tested,
+            docked,
+        } => GangStep::Scan {
+            ad,
+            port,
+            tested,
+            docked,
+        },
+        S::Try {
+            ad,
+            port,
+            offer,
+            via,
+            answer,
+        } => GangStep::Try {
+            ad,
+            port,
+            offer,
+            via,
+            answer,
+        },
+        S::Backtrack { ad, port, offer } => GangStep::Backtrack { ad, port, offer },
+        S::Verify { ok } => GangStep::Verify { ok },
+        S::Done {
+            request,
+            gang,
+            limit_hit,
+        } => GangStep::Done {
+            request,
+            gang,
+            limit_hit,
+        },
+    }
+}
+
+/// The worker's answer to a session request: a cycle, a clustering or a
+/// gang search as its page view (`answers`), anything else as the engine's
 /// `PoolResponse` JSON.
 pub fn view_json(r: PoolResponse) -> String {
     let json = match r {
@@ -255,6 +320,14 @@ pub fn view_json(r: PoolResponse) -> String {
             cluster_of: clustering.cluster_of,
             job_labels,
             signatures,
+        }),
+        PoolResponse::Gangs(v) => serde_json::to_string(&Gangs {
+            algorithm: v.algorithm,
+            counters: v.counters,
+            rows: v.rows,
+            offer_errors: v.offer_errors,
+            steps: v.steps.into_iter().map(gang_step).collect(),
+            steps_cut: v.steps_cut,
         }),
         other => serde_json::to_string(&other),
     };

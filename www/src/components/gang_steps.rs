@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use classad::session::GangStep as Step;
+use crate::answers::GangStep as Step;
 use yew::prelude::*;
 
 use super::gang_view::{algorithm_name, Shown};

@@ -6,7 +6,8 @@
 
 use std::rc::Rc;
 
-use classad::session::{GangAlgorithm, GangRequest, GangView as Answer, PoolRequest};
+use crate::answers::Gangs as Answer;
+use classad::session::{GangAlgorithm, GangRequest, PoolRequest};
 use yew::prelude::*;
 
 use super::term::TermHelp;
