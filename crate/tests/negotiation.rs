@@ -378,3 +378,40 @@ fn detail_can_be_kept_for_the_first_jobs_only() {
     };
     assert_eq!(picks(&every), picks(&some));
 }
+
+/// The index (thesis ch. 4) narrows each job's survey to a superset of its
+/// compatible machines: every cycle gives the same assignment and the same
+/// reasons with it as without, naive and auto-clustered.
+#[test]
+fn the_index_changes_no_outcome() {
+    use classad::index::negotiation::IndexedMachines;
+    use classad::negotiate::negotiate_with;
+    let (jobs, machines, _) = pairs();
+    let wl_machines = classad::workload::ads(&classad::workload::machines(600, 7));
+    let wl_jobs = classad::workload::ads(&classad::workload::jobs(500, 8));
+    for (jobs, machines) in [(&jobs, &machines), (&wl_jobs, &wl_machines)] {
+        for auto in [false, true] {
+            let mut cfg = NegotiationConfig::default();
+            if !auto {
+                cfg.autocluster = None;
+            }
+            let plain = negotiate(jobs, machines, &cfg, |_, _| true);
+            let mut source = IndexedMachines::build(jobs, machines, &cfg);
+            let indexed = negotiate_with(jobs, machines, &cfg, &mut source, |_, _| true);
+            let outcome = |r: &classad::negotiate::CycleResult| -> Vec<String> {
+                r.outcomes
+                    .iter()
+                    .map(|o| format!("{} {:?} {:?} {:?}", o.job, o.machine, o.vector, o.reason))
+                    .collect()
+            };
+            assert_eq!(outcome(&plain), outcome(&indexed), "auto-clustered: {auto}");
+            assert!(plain.matched > 0);
+            assert!(
+                indexed.pair_evaluations < plain.pair_evaluations,
+                "{} !< {}",
+                indexed.pair_evaluations,
+                plain.pair_evaluations
+            );
+        }
+    }
+}

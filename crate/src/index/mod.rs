@@ -67,6 +67,7 @@
 //! about 28 s; 16,000 × 16,000: 0.28 s and 11.5 s against about 475 s.
 
 pub mod interval;
+pub mod negotiation;
 pub mod query;
 pub mod rectangle;
 

@@ -309,61 +309,206 @@ fn vector_cmp(a: &[Value], b: &[Value]) -> Ordering {
 
 /// What one job sees of the pool: its compatible machines, best first.
 struct Survey {
-    /// (machine, vector) for every compatible machine with a valid vector,
-    /// best first.
+    /// (machine, vector) for the best ranked machines — compatible, with a
+    /// valid vector, and free unless the survey ranks taken ones too —
+    /// best first: all of them, or the first `keep` asked for.
     ranked: Vec<(usize, Vec<Value>)>,
+    /// Machines that could be ranked (`ranked` may hold fewer).
+    rankable: usize,
     job_accepts: usize,
+    /// Compatible machines, taken or free, and those still free.
     compatible: usize,
-    /// Every compatible machine, valid vector or not.
-    compatible_list: Vec<usize>,
+    compatible_free: usize,
 }
 
-fn survey(
-    ev: &mut Evaluator,
-    job: &CompiledAd,
-    machines: &[CompiledAd],
-    columns: &mut Columns<'_>,
-    only_free: Option<&[bool]>,
-    cfg: &NegotiationConfig,
-    evals: &mut u64,
-) -> Survey {
-    let docking = Docking::new(job, cfg);
-    let prefilter = columns.prefilter(job);
-    let mut s = Survey {
-        ranked: Vec::new(),
-        job_accepts: 0,
-        compatible: 0,
-        compatible_list: Vec::new(),
-    };
-    for (mi, m) in machines.iter().enumerate() {
-        if let Some(free) = only_free {
-            if !free[mi] {
+/// The machines a survey looks at: all, or a superset of the compatible
+/// ones (ascending) that a [`CandidateSource`] gave.
+#[derive(Clone, Copy)]
+enum Among<'a> {
+    All,
+    Only(&'a [usize]),
+}
+
+/// What every survey of a cycle works with.
+struct SurveyCtx<'a, 'b> {
+    ev: &'a mut Evaluator,
+    machines: &'a [CompiledAd],
+    columns: &'a mut Columns<'b>,
+    cfg: &'a NegotiationConfig,
+    evals: &'a mut u64,
+}
+
+impl SurveyCtx<'_, '_> {
+    /// Survey `among`: count the compatible machines (all, and the free
+    /// ones) and rank the free ones (`rank_taken`: the taken ones too),
+    /// keeping the best `keep` (all when `None`).
+    fn survey(
+        &mut self,
+        job: &CompiledAd,
+        among: Among<'_>,
+        free: &[bool],
+        rank_taken: bool,
+        keep: Option<usize>,
+    ) -> Survey {
+        let docking = Docking::new(job, self.cfg);
+        let prefilter = self.columns.prefilter(job);
+        let mut s = Survey {
+            ranked: Vec::new(),
+            rankable: 0,
+            job_accepts: 0,
+            compatible: 0,
+            compatible_free: 0,
+        };
+        let n = self.machines.len();
+        let all: Box<dyn Iterator<Item = usize>> = match among {
+            Among::All => Box::new(0..n),
+            Among::Only(c) => Box::new(c.iter().copied().filter(move |&m| m < n)),
+        };
+        let better = |a: &(usize, Vec<Value>), b: &(usize, Vec<Value>)| {
+            vector_cmp(&b.1, &a.1).then(a.0.cmp(&b.0))
+        };
+        let keep = keep.map(|k| k.max(1));
+        for mi in all {
+            let m = &self.machines[mi];
+            *self.evals += 1;
+            // The machine's side only where the job's accepts: how many
+            // machines accept the job is asked only when it fails.
+            let job_accepts = match self.columns.decide(&prefilter, mi) {
+                Some(known) => known,
+                None => job.accepts(m, self.ev),
+            };
+            if !job_accepts {
                 continue;
             }
-        }
-        *evals += 1;
-        // The machine's side only where the job's accepts: how many
-        // machines accept the job is asked only when it fails.
-        let job_accepts = match columns.decide(&prefilter, mi) {
-            Some(known) => known,
-            None => job.accepts(m, ev),
-        };
-        if !job_accepts {
-            continue;
-        }
-        s.job_accepts += 1;
-        if m.accepts(job, ev) {
+            s.job_accepts += 1;
+            if !m.accepts(job, self.ev) {
+                continue;
+            }
             s.compatible += 1;
-            s.compatible_list.push(mi);
-            if let Some(v) = docking.vector(ev, job, m) {
+            let is_free = free.get(mi).copied().unwrap_or(true);
+            s.compatible_free += is_free as usize;
+            if !(is_free || rank_taken) {
+                continue;
+            }
+            if let Some(v) = docking.vector(self.ev, job, m) {
+                s.rankable += 1;
                 s.ranked.push((mi, v));
+                // Bounded: keep the best `keep` as we go (amortized).
+                if let Some(k) = keep {
+                    if s.ranked.len() >= 2 * k + 64 {
+                        s.ranked.select_nth_unstable_by(k - 1, better);
+                        s.ranked.truncate(k);
+                    }
+                }
             }
         }
+        // Best first; ties keep pool order.
+        if let Some(k) = keep {
+            if s.ranked.len() > k {
+                s.ranked.select_nth_unstable_by(k - 1, better);
+                s.ranked.truncate(k);
+            }
+        }
+        s.ranked.sort_by(better);
+        s
     }
-    // Best first; ties keep pool order.
-    s.ranked
-        .sort_by(|a, b| vector_cmp(&b.1, &a.1).then(a.0.cmp(&b.0)));
-    s
+}
+
+/// A cluster's candidates: the best few, as many as it has jobs left (and
+/// some room), made once and surveyed again only if other clusters take
+/// them all — the memory is bounded by the jobs, not by the pairs.
+struct ClusterList {
+    ranked: Vec<(usize, Vec<Value>)>,
+    cursor: usize,
+    /// `ranked` holds fewer than the compatible machines with a valid vector.
+    truncated: bool,
+    /// The candidate superset the cluster's first job had (None: all).
+    cands: Option<Vec<usize>>,
+}
+
+impl ClusterList {
+    fn bound(jobs_left: usize) -> usize {
+        jobs_left.saturating_mul(2).max(16)
+    }
+
+    /// The list for `job`'s cluster; `rank_taken`: rank taken machines
+    /// too (the cluster's first list, ranked once for the whole cycle).
+    fn new(
+        ctx: &mut SurveyCtx<'_, '_>,
+        job: &CompiledAd,
+        free: &[bool],
+        rank_taken: bool,
+        jobs_left: usize,
+        cands: Option<Vec<usize>>,
+    ) -> ClusterList {
+        let keep = Self::bound(jobs_left);
+        let among = match &cands {
+            Some(c) => Among::Only(c),
+            None => Among::All,
+        };
+        let s = ctx.survey(job, among, free, rank_taken, Some(keep));
+        ClusterList {
+            truncated: s.rankable > s.ranked.len(),
+            ranked: s.ranked,
+            cursor: 0,
+            cands,
+        }
+    }
+
+    /// The best free machine for `job` (checked against the job itself:
+    /// the list was made for the cluster's first job), and how many free
+    /// candidates the cluster had when this job's turn came.
+    fn pick(
+        &mut self,
+        ctx: &mut SurveyCtx<'_, '_>,
+        job: &CompiledAd,
+        free: &[bool],
+        jobs_left: usize,
+    ) -> (usize, Option<(usize, Vec<Value>)>) {
+        loop {
+            while self.cursor < self.ranked.len() && !free[self.ranked[self.cursor].0] {
+                self.cursor += 1;
+            }
+            if self.cursor == self.ranked.len() && self.truncated {
+                // Other clusters took the ones kept: survey the free again.
+                let cands = self.cands.take();
+                *self = ClusterList::new(ctx, job, free, false, jobs_left, cands);
+                continue;
+            }
+            break;
+        }
+        let rest = &self.ranked[self.cursor..];
+        // At least this many (a truncated list holds the best only).
+        let candidates = rest.iter().filter(|(m, _)| free[*m]).count();
+        let own = rest.iter().find(|(m, _)| {
+            free[*m] && {
+                *ctx.evals += 1;
+                let m = &ctx.machines[*m];
+                job.accepts(m, ctx.ev) && m.accepts(job, ctx.ev)
+            }
+        });
+        (candidates, own.cloned())
+    }
+}
+
+/// Why a job got no machine, from its survey of its candidates `s`; only
+/// when none of them is compatible is the whole pool scanned, for the
+/// counts the reason gives.
+fn explain_failure(
+    ctx: &mut SurveyCtx<'_, '_>,
+    job: &CompiledAd,
+    among: Among<'_>,
+    s: &Survey,
+    free: &[bool],
+) -> Reason {
+    if s.compatible > 0 {
+        return failure(ctx.ev, job, ctx.machines, s, s.compatible_free);
+    }
+    if let Among::Only(_) = among {
+        let all = ctx.survey(job, Among::All, free, false, Some(1));
+        return failure(ctx.ev, job, ctx.machines, &all, 0);
+    }
+    failure(ctx.ev, job, ctx.machines, s, 0)
 }
 
 /// Why a job got nothing, from its survey of the whole pool and the
@@ -408,6 +553,36 @@ pub fn negotiate(
     jobs: &[Arc<ClassAd>],
     machines: &[Arc<ClassAd>],
     cfg: &NegotiationConfig,
+    progress: impl FnMut(usize, usize) -> bool,
+) -> CycleResult {
+    negotiate_with(jobs, machines, cfg, &mut AllMachines, progress)
+}
+
+/// Where a job's candidate machines come from. By default every machine is
+/// surveyed; an index over the machines (`crate::index`, a layer above)
+/// can narrow that to a superset of the compatible ones, which the cycle
+/// then confirms by evaluation — the assignment is the same.
+pub trait CandidateSource {
+    /// Machines (ascending) among which every machine compatible with job
+    /// `job` is, or `None` for all of them.
+    fn candidates(&mut self, job: usize) -> Option<Vec<usize>>;
+}
+
+/// Every machine, every time.
+pub struct AllMachines;
+
+impl CandidateSource for AllMachines {
+    fn candidates(&mut self, _job: usize) -> Option<Vec<usize>> {
+        None
+    }
+}
+
+/// [`negotiate`] surveying only the candidates `source` gives.
+pub fn negotiate_with(
+    jobs: &[Arc<ClassAd>],
+    machines: &[Arc<ClassAd>],
+    cfg: &NegotiationConfig,
+    source: &mut dyn CandidateSource,
     mut progress: impl FnMut(usize, usize) -> bool,
 ) -> CycleResult {
     let mut ev = Evaluator::new(cfg.opts);
@@ -428,9 +603,16 @@ pub fn negotiate(
     let mut outcomes = Vec::with_capacity(jobs.len());
     let mut evals = 0u64;
     let mut matched = 0;
-    // Per cluster: the survey (over all machines) and a cursor into it.
+    // Per cluster: its ranked candidates (a bounded list), made by its
+    // first job and kept while the cluster has jobs left.
     let nclusters = clustering.as_ref().map_or(0, |c| c.clusters());
-    let mut surveys: Vec<Option<(Survey, usize)>> = (0..nclusters).map(|_| None).collect();
+    let mut lists: Vec<Option<ClusterList>> = (0..nclusters).map(|_| None).collect();
+    let mut jobs_left: Vec<usize> = vec![0; nclusters];
+    if let Some(c) = &clustering {
+        for &k in &c.cluster_of {
+            jobs_left[k as usize] += 1;
+        }
+    }
     let mut failed = vec![false; nclusters];
     for (done, &j) in order.iter().enumerate() {
         if done % 256 == 0 && !progress(done, order.len()) {
@@ -448,76 +630,68 @@ pub fn negotiate(
             cluster,
             considered: vec![],
         };
+        let cands = source.candidates(j);
+        let among = match &cands {
+            Some(c) => Among::Only(c),
+            None => Among::All,
+        };
         let pick = match cluster {
             Some(c) if failed[c as usize] => {
+                jobs_left[c as usize] -= 1;
                 outcome.reason = Reason::SkippedCluster { cluster: c };
                 outcomes.push(outcome);
                 continue;
             }
             Some(c) => {
+                let c = c as usize;
                 let job = &compile(&jobs[j]);
-                let slot = &mut surveys[c as usize];
-                if slot.is_none() {
-                    *slot = Some((
-                        survey(&mut ev, job, machines, &mut columns, None, cfg, &mut evals),
-                        0,
-                    ));
-                }
-                let (s, cursor) = slot.as_mut().unwrap();
-                while *cursor < s.ranked.len() && !free[s.ranked[*cursor].0] {
-                    *cursor += 1;
-                }
-                outcome.candidates = s.ranked[*cursor..].iter().filter(|(m, _)| free[*m]).count();
-                // The cluster's list was made for its first job; quantized
-                // sizes may differ a little in the others, so each pick is
-                // checked against the job itself.
-                let own = s.ranked[*cursor..].iter().find(|(m, _)| {
-                    free[*m] && {
-                        evals += 1;
-                        let m = &machines[*m];
-                        job.accepts(m, &mut ev) && m.accepts(job, &mut ev)
-                    }
+                let mut ctx = SurveyCtx {
+                    ev: &mut ev,
+                    machines,
+                    columns: &mut columns,
+                    cfg,
+                    evals: &mut evals,
+                };
+                let list = lists[c].get_or_insert_with(|| {
+                    ClusterList::new(&mut ctx, job, &free, true, jobs_left[c], cands.clone())
                 });
+                let (candidates, own) = list.pick(&mut ctx, job, &free, jobs_left[c]);
+                outcome.candidates = candidates;
+                jobs_left[c] -= 1;
+                if jobs_left[c] == 0 {
+                    // The cluster is done: its list goes.
+                    lists[c] = None;
+                }
                 match own {
-                    Some((m, v)) => Some((*m, v.clone())),
-                    None if outcome.candidates > 0 => {
-                        // Compatible machines remain for the cluster, just not
-                        // for this job: do not fail the whole cluster.
-                        let all =
-                            survey(&mut ev, job, machines, &mut columns, None, cfg, &mut evals);
-                        let free_compatible =
-                            all.compatible_list.iter().filter(|m| free[**m]).count();
-                        outcome.reason = failure(&mut ev, job, machines, &all, free_compatible);
-                        None
-                    }
+                    Some(p) => Some(p),
                     None => {
-                        let free_compatible =
-                            s.compatible_list.iter().filter(|m| free[**m]).count();
-                        outcome.reason = failure(&mut ev, job, machines, s, free_compatible);
-                        failed[c as usize] = true;
+                        let mine = ctx.survey(job, among, &free, false, Some(1));
+                        outcome.reason = explain_failure(&mut ctx, job, among, &mine, &free);
+                        // No compatible machine is left for the cluster:
+                        // skip the rest of it. (Some are left, just not for
+                        // this job: the cluster goes on.)
+                        if candidates == 0 {
+                            failed[c] = true;
+                        }
                         None
                     }
                 }
             }
             None => {
                 let job = &compile(&jobs[j]);
-                let s = survey(
-                    &mut ev,
-                    job,
+                let mut ctx = SurveyCtx {
+                    ev: &mut ev,
                     machines,
-                    &mut columns,
-                    Some(&free),
+                    columns: &mut columns,
                     cfg,
-                    &mut evals,
-                );
-                outcome.candidates = s.ranked.len();
+                    evals: &mut evals,
+                };
+                let s = ctx.survey(job, among, &free, false, Some(1));
+                outcome.candidates = s.rankable;
                 match s.ranked.first() {
-                    Some((m, v)) => Some((*m, v.clone())),
+                    Some(best) => Some(best.clone()),
                     None => {
-                        // Look at the whole pool to say why.
-                        let all =
-                            survey(&mut ev, job, machines, &mut columns, None, cfg, &mut evals);
-                        outcome.reason = failure(&mut ev, job, machines, &all, s.compatible);
+                        outcome.reason = explain_failure(&mut ctx, job, among, &s, &free);
                         None
                     }
                 }

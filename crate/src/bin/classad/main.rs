@@ -390,7 +390,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             now,
             tz_offset,
         } => {
-            use classad::negotiate::{negotiate, NegotiationConfig};
+            use classad::negotiate::NegotiationConfig;
             let (job_ads, mut libs) = read_ads(&jobs)?;
             let (machine_ads, more) = read_ads(&machines)?;
             libs.extend(more);
@@ -413,7 +413,12 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             cfg.opts = eval_options(mode, now, tz_offset);
             cfg.functions = (!fns.is_empty()).then(|| Arc::new(fns));
-            let result = negotiate(&job_ads, &machine_ads, &cfg, |_, _| true);
+            let result = classad::index::negotiation::negotiate_indexed(
+                &job_ads,
+                &machine_ads,
+                &cfg,
+                |_, _| true,
+            );
             let augmented = classad::negotiate::augment(&result, &job_ads, &machine_ads, cfg.opts);
             if json {
                 let out = serde_json::json!({
