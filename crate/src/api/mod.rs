@@ -70,6 +70,21 @@ pub enum Request {
         #[serde(default)]
         tz_offset: Option<i32>,
     },
+    /// Match one job against one machine (each given as the text of one
+    /// ad in any format): both Requirements, with traces, and both Ranks,
+    /// as the match matrix's pair detail computes them.
+    Match {
+        job: String,
+        machine: String,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        dialect: Dialect,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
     /// Rewrite a pool in another format.
     Format {
         text: String,
@@ -113,6 +128,17 @@ pub enum Response {
     Text {
         text: String,
         diagnostics: Vec<Diagnostic>,
+    },
+    /// The answer to `Match`: whether each side's Requirements accept the
+    /// other (HTCondor's rule: true or a non-zero number), their traces
+    /// (`None` when the ad states no Requirements) and both Ranks.
+    Match {
+        job_accepts: bool,
+        machine_accepts: bool,
+        job_requirements: Option<TraceNode>,
+        machine_requirements: Option<TraceNode>,
+        job_rank: String,
+        machine_rank: String,
     },
     /// The request could not be carried out; `which` says what input the
     /// diagnostics refer to (`expr`, `my`, `target`, `request`).
@@ -194,6 +220,25 @@ pub fn handle(req: Request) -> Response {
             },
             dialect,
             trace,
+        ),
+        Request::Match {
+            job,
+            machine,
+            mode,
+            dialect,
+            now,
+            tz_offset,
+        } => session::match_one(
+            &job,
+            &machine,
+            EvalOptions {
+                mode,
+                clock: Clock {
+                    now,
+                    local_offset: tz_offset,
+                },
+            },
+            dialect,
         ),
         Request::Format { text, to, dialect } => {
             let pool = formats::read_pool(&text, InputFormat::Auto, dialect);

@@ -737,6 +737,76 @@ fn pair(
     }
 }
 
+/// The stateless `Match` request: the job's and the machine's texts are
+/// loaded as one-ad pools and answered as the matrix answers their cell
+/// (who accepts whom) and its pair detail (both Requirements traced, both
+/// Ranks). `which` in a failure names the text at fault (`job`,
+/// `machine`).
+pub(crate) fn match_one(job: &str, machine: &str, o: EvalOptions, dialect: Dialect) -> Response {
+    let mut s = Session::new();
+    for (id, text) in [("job", job), ("machine", machine)] {
+        let failed = |diagnostics| Response::Failed {
+            which: id.into(),
+            diagnostics,
+        };
+        if let PoolResponse::Loaded {
+            ads, diagnostics, ..
+        } = s.load(id.into(), text, dialect)
+        {
+            if diagnostics.iter().any(Diagnostic::is_error) {
+                return failed(diagnostics);
+            }
+            if ads != 1 {
+                return failed(vec![Diagnostic::new(
+                    crate::lang::ast::Span::NONE,
+                    format!("expected one {id} ad, found {ads}"),
+                )]);
+            }
+        }
+    }
+    let (j, m) = match s.pair_of("job", "machine") {
+        Ok(p) => p,
+        Err(e) => {
+            let message = match *e {
+                PoolResponse::Failed { message } => message,
+                _ => "the ads are not loaded".into(),
+            };
+            return Response::Failed {
+                which: "request".into(),
+                diagnostics: vec![Diagnostic::new(crate::lang::ast::Span::NONE, message)],
+            };
+        }
+    };
+    let (cells, _, _) = cells_of(j, m, &[0], &[0], o);
+    let cell = cells.first().copied().unwrap_or(3);
+    match pair(j, m, 0, 0, o) {
+        PoolResponse::Pair {
+            job_requirements,
+            machine_requirements,
+            job_rank,
+            machine_rank,
+            ..
+        } => Response::Match {
+            job_accepts: cell & 1 == 0,
+            machine_accepts: cell & 2 == 0,
+            job_requirements: job_requirements.map(|t| *t),
+            machine_requirements: machine_requirements.map(|t| *t),
+            job_rank,
+            machine_rank,
+        },
+        other => Response::Failed {
+            which: "request".into(),
+            diagnostics: vec![Diagnostic::new(
+                crate::lang::ast::Span::NONE,
+                match other {
+                    PoolResponse::Failed { message } => message,
+                    _ => "no answer for the pair".into(),
+                },
+            )],
+        },
+    }
+}
+
 /// JSON in, JSON out, for pool requests (the worker's entry point).
 fn reverse(
     j: &LoadedPool,
@@ -1005,5 +1075,80 @@ mod tests {
             "{first:?}"
         );
         assert!(clustering.significant.iter().any(|a| a == "Owner"));
+    }
+
+    fn match_json(json: &str) -> Response {
+        serde_json::from_str(&api::handle_json(json)).unwrap()
+    }
+
+    /// The stateless `Match` gives the matrix's cell and its pair detail.
+    #[test]
+    fn match_one_job_against_one_machine() {
+        let r = match_json(
+            r#"{"op":"match","job":"[ Owner = \"x\"; Requirements = TARGET.Memory > 50; Rank = TARGET.Memory ]",
+                "machine":"[ Memory = 100; Requirements = TARGET.Owner != \"x\"; Rank = 1 ]"}"#,
+        );
+        let Response::Match {
+            job_accepts,
+            machine_accepts,
+            job_requirements,
+            machine_requirements,
+            job_rank,
+            machine_rank,
+        } = r
+        else {
+            panic!("{r:?}")
+        };
+        assert!(job_accepts);
+        assert!(!machine_accepts);
+        let (j, m) = (job_requirements.unwrap(), machine_requirements.unwrap());
+        assert_eq!((j.value.as_str(), m.value.as_str()), ("true", "false"));
+        assert_eq!(j.text, "TARGET.Memory > 50");
+        assert!(!j.children.is_empty());
+        assert_eq!((job_rank.as_str(), machine_rank.as_str()), ("100", "1"));
+        // No Requirements: nothing accepted (as HTCondor has it), no trace.
+        let r =
+            match_json(r#"{"op":"match","job":"[ a = 1 ]","machine":"[ b = 2 ]","mode":"strict"}"#);
+        assert!(
+            matches!(
+                r,
+                Response::Match {
+                    job_accepts: false,
+                    machine_accepts: false,
+                    job_requirements: None,
+                    machine_requirements: None,
+                    ..
+                }
+            ),
+            "{r:?}"
+        );
+    }
+
+    /// Bad texts come back as located diagnostics naming the side.
+    #[test]
+    fn match_refuses_bad_or_several_ads() {
+        let r = match_json(r#"{"op":"match","job":"[ a = 1 ]","machine":"[\n  b = (2 ]"}"#);
+        let Response::Failed { which, diagnostics } = r else {
+            panic!("{r:?}")
+        };
+        assert_eq!(which, "machine");
+        assert_eq!(diagnostics[0].line, 2, "{diagnostics:?}");
+        assert!(diagnostics[0].column > 0);
+        let r = match_json(r#"{"op":"match","job":"[ a = 1 ] [ a = 2 ]","machine":"[]"}"#);
+        assert!(
+            matches!(r, Response::Failed { ref which, ref diagnostics } if which == "job"
+                && diagnostics[0].message.contains("found 2")),
+            "{r:?}"
+        );
+        let r = match_json(r#"{"op":"match","job":"","machine":"[]"}"#);
+        assert!(
+            matches!(r, Response::Failed { ref which, .. } if which == "job"),
+            "{r:?}"
+        );
+        let r = match_json(r#"{"op":"match","job":"[]","machine":"[]","mode":"lax"}"#);
+        assert!(
+            matches!(r, Response::Failed { ref which, .. } if which == "request"),
+            "{r:?}"
+        );
     }
 }
