@@ -9,12 +9,14 @@
 //! still opens.
 //! Readers keep accepting every older format; a newer one is refused with
 //! a message instead of being misread. `#example=<id>` opens a gallery
-//! entry. Nothing in a link is ever executed: it is data for the state.
+//! entry. `#expr=…&my=…&target=…&mode=…` is the readable prefill link for
+//! course material (see [`decode_prefill`]). Nothing in a link is ever
+//! executed: it is data for the state.
 
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
-use crate::state::AppState;
+use crate::state::{AdRef, AppState, PoolText};
 
 pub const LINK_VERSION: u32 = 2;
 /// Links longer than this are unreliable in chat tools and some browsers.
@@ -81,6 +83,9 @@ pub fn decode(fragment: &str) -> Result<Fragment, LinkError> {
     if let Some(id) = f.strip_prefix("example=") {
         return Ok(Fragment::Example(id.to_string()));
     }
+    if PREFILL_KEYS.iter().any(|k| prefill_field(f, k).is_some()) {
+        return decode_prefill(f).map(|s| Fragment::State(Box::new(s)));
+    }
     let Some(rest) = f.strip_prefix("s=") else {
         return Err(LinkError::Corrupt("unknown fragment".into()));
     };
@@ -120,6 +125,106 @@ pub fn decode(fragment: &str) -> Result<Fragment, LinkError> {
     let mut state = env.state;
     state.normalize();
     Ok(Fragment::State(Box::new(state)))
+}
+
+/// The parts a prefill link may have.
+const PREFILL_KEYS: [&str; 4] = ["expr", "my", "target", "mode"];
+
+/// `part` as `key=value`: the value, still encoded.
+fn prefill_field<'a>(part: &'a str, key: &str) -> Option<&'a str> {
+    part.strip_prefix(key)?.strip_prefix('=')
+}
+
+/// Percent-decoding of one part: `%XX` is a byte (the bytes must spell
+/// UTF-8); `+` is a plus, as `decodeURIComponent` has it (an expression's
+/// `a+b` typed by hand stays itself; spaces are `%20`, which browsers
+/// write for a typed space).
+fn unescape(v: &str) -> Result<String, String> {
+    let b = v.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' {
+            let hex = b
+                .get(i + 1..i + 3)
+                .filter(|h| h.iter().all(u8::is_ascii_hexdigit));
+            let Some(hex) = hex else {
+                return Err(format!("a `%` not followed by two hex digits at {}", i + 1));
+            };
+            let hex = std::str::from_utf8(hex).unwrap_or("00");
+            out.push(u8::from_str_radix(hex, 16).unwrap_or(0));
+            i += 3;
+        } else {
+            out.push(b[i]);
+            i += 1;
+        }
+    }
+    String::from_utf8(out).map_err(|_| "the %-escapes are not UTF-8 text".into())
+}
+
+/// A prefill link `expr=…&my=…&target=…&mode=…` (without the `#`): each
+/// part URL-encoded text, only `expr` needed. `my` and `target` become
+/// pools named so, whose first ads are MY and TARGET; `mode` is
+/// `htcondor` (the default) or `strict`. An `&` not followed by one of
+/// these names and `=` is text of the part before (`a && b` typed by hand
+/// stays whole); encoded links write it `%26`.
+pub fn decode_prefill(fragment: &str) -> Result<AppState, LinkError> {
+    let bad = |why: String| LinkError::Corrupt(format!("prefill link: {why}"));
+    let mut fields: Vec<(&str, String)> = Vec::new();
+    for part in fragment.split('&') {
+        let field = PREFILL_KEYS
+            .iter()
+            .find_map(|k| prefill_field(part, k).map(|v| (*k, v)));
+        if let Some((k, v)) = field {
+            if fields.iter().any(|(seen, _)| *seen == k) {
+                return Err(bad(format!("`{k}` is given twice")));
+            }
+            fields.push((k, v.to_string()));
+        } else if let Some((_, v)) = fields.last_mut() {
+            v.push('&');
+            v.push_str(part);
+        } else {
+            return Err(bad(format!("`{part}` is not expr=, my=, target= or mode=")));
+        }
+    }
+    let mut get = |key: &str| -> Result<Option<String>, LinkError> {
+        match fields.iter().position(|(k, _)| *k == key) {
+            Some(i) => unescape(&fields.swap_remove(i).1)
+                .map(Some)
+                .map_err(|e| bad(format!("{key}: {e}"))),
+            None => Ok(None),
+        }
+    };
+    let expr = get("expr")?.ok_or_else(|| bad("it has no expr= part".into()))?;
+    let (my, target) = (get("my")?, get("target")?);
+    let mode = match get("mode")? {
+        Some(m) => m.trim().parse().map_err(bad)?,
+        None => classad::Mode::default(),
+    };
+    let mut pools = Vec::new();
+    let mut pool = |name: &str, text: Option<String>| {
+        let text = text.filter(|t| !t.trim().is_empty())?;
+        pools.push(PoolText {
+            name: name.into(),
+            text: text.into(),
+        });
+        Some(AdRef {
+            pool: pools.len() - 1,
+            ad: 0,
+        })
+    };
+    let (my, target) = (pool("my", my), pool("target", target));
+    let mut state = AppState {
+        pools,
+        active_pool: 0,
+        expr,
+        my,
+        target,
+        mode,
+        ..AppState::default()
+    };
+    state.normalize();
+    Ok(state)
 }
 
 #[cfg(test)]
@@ -196,6 +301,82 @@ mod tests {
         assert_eq!(
             decode("#example=000-fig2"),
             Ok(Fragment::Example("000-fig2".into()))
+        );
+    }
+
+    fn prefill(link: &str) -> AppState {
+        match decode(link) {
+            Ok(Fragment::State(s)) => *s,
+            other => panic!("{link}: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_prefill_link_opens_its_expression_and_ads() {
+        let s = prefill("#expr=MY.Memory%20%3E%201024&my=%5B%20Memory%20%3D%202048%20%5D");
+        assert_eq!(s.expr, "MY.Memory > 1024");
+        assert_eq!(s.pools.len(), 1);
+        assert_eq!(s.pools[0].name, "my");
+        assert_eq!(&*s.pools[0].text, "[ Memory = 2048 ]");
+        assert_eq!(s.my, Some(AdRef { pool: 0, ad: 0 }));
+        assert_eq!(s.target, None);
+        assert_eq!(s.mode, classad::Mode::HTCondor);
+        assert_eq!(s.view, crate::state::View::Evaluate);
+        // Any order; target and mode too.
+        let s = prefill("target=%5Ba%3D1%5D&mode=strict&expr=a&my=%5Bb%3D2%5D");
+        assert_eq!(
+            s.pools.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(),
+            ["my", "target"]
+        );
+        assert_eq!(s.my, Some(AdRef { pool: 0, ad: 0 }));
+        assert_eq!(s.target, Some(AdRef { pool: 1, ad: 0 }));
+        assert_eq!(s.mode, classad::Mode::Strict);
+        // No ads: MY is an empty ad, as in a fresh evaluator; an empty
+        // part is no pool.
+        let s = prefill("expr=1%2B2&my=");
+        assert_eq!((s.my, s.target), (None, None));
+        assert_eq!(s.pools.len(), 1, "normalize keeps one (empty) pool");
+        assert_eq!(s.expr, "1+2");
+    }
+
+    #[test]
+    fn prefill_encodings() {
+        // `+` is a plus (as decodeURIComponent reads it), `%2B` too; `%20`
+        // is a space, `%25` a percent sign, `%C3%A9` an é.
+        assert_eq!(prefill("expr=Cpus+1").expr, "Cpus+1");
+        assert_eq!(prefill("expr=Cpus%2B1").expr, "Cpus+1");
+        assert_eq!(prefill("expr=a%20%25%20b").expr, "a % b");
+        assert_eq!(prefill("expr=%22caf%C3%A9%22").expr, "\"café\"");
+        assert_eq!(prefill("expr=%3d%3D").expr, "==", "either case of hex");
+        // `&&` typed by hand stays in its part; a raw `=` is text.
+        let s = prefill("expr=a > 1 && b == 2&my=[ a = 2; b = 2 ]");
+        assert_eq!(s.expr, "a > 1 && b == 2");
+        assert_eq!(&*s.pools[0].text, "[ a = 2; b = 2 ]");
+        assert_eq!(prefill("expr=x%26%26my%3D1").expr, "x&&my=1");
+    }
+
+    #[test]
+    fn bad_prefill_links_are_refused_with_a_reason() {
+        let why = |link: &str| match decode(link) {
+            Err(LinkError::Corrupt(why)) => why,
+            other => panic!("{link} should be refused: {other:?}"),
+        };
+        assert!(why("my=%5Ba%3D1%5D").contains("no expr="));
+        assert!(why("mode=strict").contains("no expr="));
+        assert!(why("expr=1%zz").contains("hex"));
+        assert!(why("expr=1%4").contains("hex"));
+        assert!(why("expr=%+1").contains("hex"), "a sign is not a hex digit");
+        assert!(why("expr=1&my=%FF").contains("UTF-8"));
+        assert!(why("expr=1&mode=lax").contains("unknown mode"));
+        assert!(why("expr=1&expr=2").contains("twice"));
+        // Not a prefill link at all.
+        assert_eq!(
+            decode("exp=1"),
+            Err(LinkError::Corrupt("unknown fragment".into()))
+        );
+        assert_eq!(
+            decode("expression=1"),
+            Err(LinkError::Corrupt("unknown fragment".into()))
         );
     }
 }
