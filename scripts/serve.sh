@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Set up (idempotently), build the release playground and serve it on
-# http://127.0.0.1:8080 until interrupted.
+# Set up (idempotently), build the release playground and the embeddable
+# engine (scripts/dist.sh: trunk, then scripts/build-embed.sh) and serve
+# them on http://127.0.0.1:8080 (the engine's example page at /embed/)
+# until interrupted.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/dist.sh

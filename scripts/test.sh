@@ -4,7 +4,8 @@
 #   2. native engine tests: unit/integration, libclassad conformance (committed expectations), seed figures
 #   3. the CLI smoke test
 #   4. the engine and the share-link codec compiled to wasm32, run under node (wasm-bindgen-test-runner)
-#   5. the release build of the playground (trunk build --release -> dist/)
+#   5. the release build of the playground (trunk build --release -> dist/),
+#      then the embeddable engine (scripts/build-embed.sh -> dist/embed/)
 #   6. end-to-end tests of dist/ in headless Chromium (node --test tests/e2e/*.test.mjs)
 # A failing test step does not stop the later ones (a failed set-up or build
 # does); the last line says what passed or failed. Exit status 0 only when
@@ -67,6 +68,7 @@ cli_smoke() {
 run "CLI smoke test" cli_smoke
 
 run "playground unit tests (native)" cargo test -p classad-playground --lib --locked
+run "embed unit tests (native)" cargo test -p classad-embed --locked
 
 # The runner is wasm-bindgen-test-runner (.cargo/config.toml), under node.
 # Release: the 8,994 conformance cases run in about a second.
@@ -74,6 +76,8 @@ run "wasm tests (engine + share links in wasm32)" \
   cargo test -p classad-playground --target wasm32-unknown-unknown --release --locked
 
 if run "release build (trunk build --release)" trunk build --release; then
+  # After trunk, which empties dist/.
+  run "embed build (scripts/build-embed.sh -> dist/embed/)" ./scripts/build-embed.sh
   # Files, not the directory: Node 22+ no longer searches a directory argument.
   run "end-to-end tests (headless Chromium)" node --test tests/e2e/*.test.mjs
 else

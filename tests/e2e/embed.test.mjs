@@ -1,0 +1,330 @@
+// End-to-end tests of the embeddable engine (dist/embed/, built by
+// scripts/build-embed.sh after trunk) in headless Chromium: the example
+// page, the JS API against the CLI, the widget, its link to the playground
+// and the readable prefill link.
+// Run: node --test tests/e2e/embed.test.mjs   (after scripts/dist.sh)
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { serve, launch, openPage, ready, screenshot, ROOT, DIST } from './harness.mjs';
+
+let server;
+let chrome;
+let scratch;
+const T = { timeout: 180_000 };
+const CLI = path.join(ROOT, 'target', 'debug', process.platform === 'win32' ? 'classad.exe' : 'classad');
+
+before(async () => {
+  if (!existsSync(path.join(DIST, 'embed', 'index.html'))) {
+    throw new Error('dist/embed/ is missing: run scripts/build-embed.sh after trunk build');
+  }
+  if (!existsSync(CLI)) {
+    const b = spawnSync('cargo', ['build', '--locked', '-p', 'classad', '--bin', 'classad'], { cwd: ROOT, stdio: 'inherit' });
+    assert.equal(b.status, 0, 'the CLI builds');
+  }
+  scratch = mkdtempSync(path.join(tmpdir(), 'classad-embed-e2e-'));
+  server = await serve();
+  chrome = await launch();
+});
+
+after(async () => {
+  await chrome?.close();
+  await server?.close();
+  if (scratch) rmSync(scratch, { recursive: true, force: true });
+});
+
+// ---- the CLI, as the reference --------------------------------------------
+
+let files = 0;
+function file(text) {
+  const f = path.join(scratch, `ad${files++}.classad`);
+  writeFileSync(f, text);
+  return f;
+}
+
+function cli(args) {
+  const r = spawnSync(CLI, args, { encoding: 'utf8' });
+  return { out: r.stdout.trim(), err: r.stderr, status: r.status };
+}
+
+/** `classad eval` of one expression: its output line (a value, or `PARSE_ERROR l:c: …`). */
+function cliEval({ expr, my, target, mode = 'htcondor' }) {
+  const args = ['eval', '--mode', mode, '--now', '1700000000', '--tz-offset', '0'];
+  if (my) args.push('--my', file(my));
+  if (target) args.push('--target', file(target));
+  return cli([...args, expr]).out;
+}
+
+// ---- the page --------------------------------------------------------------
+
+/** Open the example page; wait for its widgets and API demos. */
+async function embedPage(context, hash = '') {
+  const { page, problems } = await openPage(context);
+  await page.goto(`${server.url}embed/index.html${hash}`);
+  await page.waitForFunction(() =>
+    document.querySelectorAll('.classad-widget .cw-result code').length === 3
+      && document.querySelectorAll('#api-demos .demo').length === 5, null, { timeout: 30_000 });
+  return { page, problems };
+}
+
+async function scenario(name, body) {
+  const context = await chrome.newContext();
+  let page;
+  try {
+    const opened = await embedPage(context);
+    page = opened.page;
+    await body({ ...opened, context });
+  } finally {
+    if (page) await screenshot(page, name).catch(() => {});
+    await context.close();
+  }
+}
+
+const widget = (page, i) => page.locator('.classad-widget').nth(i);
+const widgetValue = (page, i) => widget(page, i).locator('.cw-result').textContent();
+
+async function expectWidget(page, i, want, timeout = 5_000) {
+  try {
+    await page.waitForFunction(
+      ([i, want]) => document.querySelectorAll('.classad-widget')[i]?.querySelector('.cw-result')?.textContent === want,
+      [i, want], { timeout },
+    );
+  } catch {
+    assert.fail(`widget ${i} should show ${want}, shows ${JSON.stringify(await widgetValue(page, i))}`);
+  }
+}
+
+/** Wait until the playground shows `want` in `#value code`. */
+async function expectAppValue(page, want, timeout = 15_000) {
+  try {
+    await page.waitForFunction((w) => document.querySelector('#value code')?.textContent === w, want, { timeout });
+  } catch {
+    assert.fail(`the playground should show ${want}, shows ${JSON.stringify(await page.locator('#value').textContent().catch(() => null))}`);
+  }
+}
+
+// ---- tests -----------------------------------------------------------------
+
+test('the embed page loads with no console errors, its widgets and API demos filled in', T, async () => {
+  await scenario('embed-page', async ({ page, problems }) => {
+    await expectWidget(page, 0, 'true');
+    await expectWidget(page, 1, 'true'); // HTCondor mode: Memory is the machine's
+    await expectWidget(page, 2, 'undefined'); // strict mode: MY has no Memory
+    assert.match(await widget(page, 2).locator('.cw-mode').textContent(), /strict/);
+    const answers = await page.locator('#api-demos .demo pre.out').allTextContents();
+    assert.equal(answers.length, 5);
+    assert.match(answers[0], /^\{\n  ok: true,\n  value: "true",\n  type: "boolean",/);
+    assert.match(answers[4], /^\{\n  ok: false,[^]*which: "expr",[^]*line: 1,\s+column: 11/, 'the failing call is shown failing');
+    assert.match(await page.locator('#api-demos').getAttribute('data-version'), /^\d+\.\d+\.\d+/);
+    // Nothing went wrong: no console error, no failed request, no exception.
+    assert.deepEqual(problems, []);
+  });
+});
+
+test('the JS API gives what the CLI gives: evaluate, match and parse', T, async () => {
+  await scenario('embed-api', async ({ page, problems }) => {
+    const cases = [
+      { expr: 'MY.Memory > 1024', my: '[ Memory = 2048 ]' },
+      { expr: 'Arch == "X86_64" && Memory >= 64', my: '[ Owner = "alice" ]', target: '[ Arch = "X86_64"; Memory = 512 ]' },
+      { expr: 'Arch == "X86_64" && Memory >= 64', my: '[ Owner = "alice" ]', target: '[ Arch = "X86_64"; Memory = 512 ]', mode: 'strict' },
+      { expr: 'strcat(Owner, "@", TARGET.Name)', my: '[ Owner = "alice" ]', target: '[ Name = "slot1" ]' },
+      { expr: 'TARGET.Memory * 1.5 / 1024', target: '[ Memory = 3000 ]' },
+      { expr: 'regexp("^sl.t[0-9]+$", TARGET.Name) && size({1, 2, 3}) == 3', target: '[ Name = "slot12" ]' },
+      { expr: '1 / 0' },
+      { expr: 'undefined_thing =?= undefined' },
+      { expr: 'formatTime(0, "%Y-%m-%d")' },
+      { expr: 'MY.x', my: 'x = 7\ny = "old format"\n' },
+    ];
+    const got = await page.evaluate(async (cases) => {
+      const m = await import('./classad.js');
+      return cases.map((c) => m.evaluate({ ...c, now: 1700000000, tz_offset: 0 }));
+    }, cases);
+    for (const [i, c] of cases.entries()) {
+      const r = got[i];
+      assert.equal(r.ok, true, `${c.expr}: ${JSON.stringify(r.diagnostics)}`);
+      assert.equal(r.value, cliEval(c), `${c.expr} (${c.mode ?? 'htcondor'}) as the CLI has it`);
+      assert.equal(r.trace?.value, r.value, 'the explain tree ends in the value');
+      assert.equal(typeof r.type, 'string');
+    }
+    assert.equal(got[0].type, 'boolean');
+    assert.equal(got[2].value, 'undefined');
+
+    // A parse error: a value with the CLI's line and column, not a throw.
+    const bad = await page.evaluate(async () => (await import('./classad.js')).evaluate({ expr: '(MY.a +\n  * 2)' }));
+    const [, line, col] = cliEval({ expr: '(MY.a +\n  * 2)' }).match(/^PARSE_ERROR (\d+):(\d+)/);
+    assert.equal(bad.ok, false);
+    assert.equal(bad.which, 'expr');
+    assert.deepEqual([bad.diagnostics[0].line, bad.diagnostics[0].column], [Number(line), Number(col)]);
+    const badAd = await page.evaluate(async () => (await import('./classad.js')).evaluate({ expr: 'a', my: '[ a = 1;\n  b = ]' }));
+    assert.equal(badAd.which, 'my');
+    assert.equal(badAd.diagnostics[0].line, 2);
+
+    // match: each side's Requirements as the CLI evaluates them, and
+    // matched as the CLI's negotiation cycle has it.
+    const job = '[ Owner = "alice"; RequestMemory = 1024; Requirements = TARGET.Memory >= RequestMemory; Rank = TARGET.Memory ]';
+    const machines = [
+      '[ Name = "small"; Memory = 512; Requirements = TARGET.RequestMemory <= 2048 ]',
+      '[ Name = "picky"; Memory = 4096; Requirements = TARGET.Owner != "alice" ]',
+      '[ Name = "fits"; Memory = 4096; Requirements = TARGET.RequestMemory <= MY.Memory ]',
+      '[ Name = "neither"; Memory = 1; Requirements = false ]',
+    ];
+    for (const mode of ['htcondor', 'strict']) {
+      const answers = await page.evaluate(async ([job, machines, mode]) => {
+        const m = await import('./classad.js');
+        return machines.map((machine) => m.match({ job, machine, mode }));
+      }, [job, machines, mode]);
+      for (const [i, machine] of machines.entries()) {
+        const a = answers[i];
+        assert.equal(a.ok, true, JSON.stringify(a.diagnostics));
+        const jobReq = cliEval({ expr: 'MY.Requirements', my: job, target: machine, mode });
+        const machineReq = cliEval({ expr: 'MY.Requirements', my: machine, target: job, mode });
+        assert.equal(a.job_accepts, jobReq === 'true', `${machine}: the job's Requirements are ${jobReq}`);
+        assert.equal(a.machine_accepts, machineReq === 'true', `${machine}: the machine's are ${machineReq}`);
+        assert.equal(a.explain.job.value, jobReq, 'the job side traced');
+        assert.equal(a.explain.machine.value, machineReq, 'the machine side traced');
+        assert.equal(a.job_rank, cliEval({ expr: 'MY.Rank', my: job, target: machine, mode }));
+        const cycle = cli(['match', '--mode', mode, '--jobs', file(job), '--machines', file(machine)]).out;
+        assert.equal(a.matched, / matched\b/.test(cycle), `matched as the CLI's cycle: ${cycle}`);
+      }
+      assert.deepEqual(answers.map((a) => a.matched), [false, false, true, false]);
+    }
+
+    // parse: the ads and the error the CLI reads and reports.
+    const pool = '[ Name = "slot1"; Memory = 2048 ]\n[ Name = "slot2"; Memory = ]\n[ a = 1; B = "x" ]\n';
+    const parsed = await page.evaluate(async (t) => (await import('./classad.js')).parse(t), pool);
+    const f = file(pool);
+    const fmt = cli(['fmt', '--to', 'json', f]);
+    const cliAds = JSON.parse(fmt.out);
+    assert.deepEqual(parsed.ads.map((a) => a.attributes), cliAds.map((a) => Object.keys(a)));
+    const [, l, c] = fmt.err.match(/--> .*:(\d+):(\d+)/);
+    assert.equal(parsed.ok, false);
+    assert.deepEqual([parsed.diagnostics[0].line, parsed.diagnostics[0].column], [Number(l), Number(c)]);
+
+    // Nothing throws, whatever it is given; the engine still works after.
+    const odd = await page.evaluate(async () => {
+      const m = await import('./classad.js');
+      const deep = '('.repeat(20000) + '1' + ')'.repeat(20000);
+      return [m.evaluate(42), m.evaluate(), m.evaluate({ expr: '1', mood: 'strict' }), m.match({ job: '[' }),
+        m.parse(null), m.evaluate({ expr: deep }),
+        m.evaluate({ expr: '1 + 2', my: undefined, target: null, mode: undefined })];
+    });
+    for (const r of odd.slice(0, 5)) {
+      assert.equal(r.ok, false);
+      assert.equal(r.which === 'request' || r.which === 'job' || r.which === undefined, true, JSON.stringify(r));
+      assert.ok(r.diagnostics[0].message.length > 0);
+    }
+    assert.equal(typeof odd[5].ok, 'boolean', 'a deeply nested expression gives an answer');
+    assert.equal(odd[6].value, '3', 'and the engine still works after');
+    assert.deepEqual(problems, []);
+  });
+});
+
+test('a widget re-evaluates as its expression is edited, and its explain tree opens', T, async () => {
+  await scenario('embed-widget', async ({ page }) => {
+    const w = widget(page, 0);
+    const expr = w.locator('textarea.cw-expr');
+    assert.equal(await expr.inputValue(), 'MY.Memory > 1024');
+    await expectWidget(page, 0, 'true');
+    await expr.fill('MY.Memory > 4096');
+    await expectWidget(page, 0, 'false');
+    assert.equal(await w.locator('.cw-type').textContent(), 'boolean');
+    await expr.fill('MY.Memory * 2');
+    await expectWidget(page, 0, '4096');
+    // Typed key by key too (input events), through an error and out of it.
+    await expr.fill('');
+    await expr.pressSequentially('MY.Memory >');
+    assert.match(await widgetValue(page, 0), /Error in the expression at line 1, column 12/);
+    assert.equal(await w.locator('details.cw-explain').isHidden(), true, 'no tree for an error');
+    await expr.pressSequentially(' 2000');
+    await expectWidget(page, 0, 'true');
+    // The explain tree: closed, then open; the root node is the expression
+    // and its first level is open, deeper levels open on a click.
+    const tree = w.locator('.cw-tree');
+    assert.equal(await tree.isVisible(), false);
+    await w.locator('details.cw-explain > summary').click();
+    await tree.waitFor({ state: 'visible' });
+    const root = tree.locator(':scope > details');
+    assert.match(await root.locator(':scope > summary').textContent(), /^MY\.Memory > 2000→true/);
+    const selection = root.locator(':scope > details').first();
+    assert.match(await selection.locator(':scope > summary').textContent(), /^MY\.Memory→2048/);
+    const definition = selection.locator(':scope > details').first();
+    assert.equal(await definition.isVisible(), true);
+    assert.equal(await definition.evaluate((d) => d.open), false);
+    await definition.locator(':scope > summary').click();
+    assert.equal(await definition.evaluate((d) => d.open), true);
+    assert.match(await definition.textContent(), /2048/);
+    // Text stays text: markup typed in is not parsed.
+    await expr.fill('"<b>bold</b>"');
+    await expectWidget(page, 0, '"<b>bold</b>"');
+    assert.equal(await w.locator('b').count(), 0);
+  });
+});
+
+test('"Open in playground" opens the app with the widget\'s expression, ads, mode and value', T, async () => {
+  await scenario('embed-open-in-playground', async ({ page, context }) => {
+    // The strict widget, edited: the mode and both ads must travel.
+    const w = widget(page, 2);
+    const expr = 'TARGET.Memory >= 256 && TARGET.Arch == "X86_64" && MY.Owner == "alice"';
+    await w.locator('textarea.cw-expr').fill(expr);
+    await expectWidget(page, 2, 'true');
+    const href = await w.locator('a.cw-open').getAttribute('href');
+    assert.ok(href.startsWith(`${server.url}index.html#expr=`), href);
+    assert.match(href, /&my=.*&target=.*&mode=strict$/);
+    const [app] = await Promise.all([context.waitForEvent('page'), w.locator('a.cw-open').click()]);
+    await ready(app);
+    await expectAppValue(app, 'true');
+    assert.equal(await app.locator('#expr').inputValue(), expr);
+    assert.deepEqual(await app.locator('.pool-tabs [role=tab]').allTextContents(), ['my', 'target']);
+    assert.equal(await app.locator('.notice').count(), 0, 'no error notice');
+    // The mode came along: in HTCondor mode an unscoped name would reach
+    // TARGET, in strict mode it is undefined.
+    await app.fill('#expr', 'Memory');
+    await expectAppValue(app, 'undefined');
+    await screenshot(app, 'embed-opened-in-playground');
+    await app.close();
+  });
+});
+
+test('a prefill link typed by hand opens in the app, setting the previous work aside', T, async () => {
+  const context = await chrome.newContext();
+  const { page, problems } = await openPage(context);
+  try {
+    // Some work of one's own first (autosaved).
+    await page.goto(server.url);
+    await ready(page);
+    await page.fill('#expr', 'MY.Cpus * 100');
+    await page.waitForTimeout(400);
+    // Typed as a teacher would: spaces, quotes, && and brackets unencoded.
+    const my = '[ Memory = 2048; Owner = "alice" ]';
+    const target = '[ Cpus = 4 ]';
+    const expr = 'MY.Memory > 1024 && TARGET.Cpus >= 2 && Owner == "alice"';
+    await page.goto('about:blank');
+    await page.goto(`${server.url}#expr=${expr}&my=${my}&target=${target}`);
+    await ready(page);
+    const want = cliEval({ expr, my, target });
+    assert.equal(want, 'true');
+    await expectAppValue(page, want);
+    assert.equal(await page.locator('#expr').inputValue(), expr);
+    assert.deepEqual(await page.locator('.pool-tabs [role=tab]').allTextContents(), ['my', 'target']);
+    await page.locator('.restore').waitFor({ state: 'visible', timeout: 10_000 });
+    // An encoded one followed in the open app, strict mode: the value the
+    // CLI gives.
+    const e2 = 'strcat(Owner, "+", TARGET.Cpus)';
+    await page.goto(`${server.url}#expr=${encodeURIComponent(e2)}&my=${encodeURIComponent(my)}&target=${encodeURIComponent(target)}&mode=strict`);
+    await expectAppValue(page, cliEval({ expr: e2, my, target, mode: 'strict' }));
+    // A bad one says so and leaves the work alone.
+    await page.goto(`${server.url}#my=${encodeURIComponent(my)}`);
+    await page.locator('.notice').waitFor({ state: 'visible', timeout: 10_000 });
+    assert.match(await page.locator('.notice').textContent(), /no expr=/);
+    assert.equal(await page.locator('#expr').inputValue(), e2);
+    const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
+    assert.deepEqual(fatal, []);
+  } finally {
+    await screenshot(page, 'embed-prefill-link').catch(() => {});
+    await context.close();
+  }
+});
