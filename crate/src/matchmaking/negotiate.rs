@@ -4,7 +4,8 @@
 //! lexicographically; vectors with an undefined or error component are
 //! discarded); a matched machine is consumed. With auto-clustering, jobs
 //! of one cluster share one evaluation of the machines, and once a cluster
-//! fails, the rest of it is skipped.
+//! fails, the rest of it is skipped — when clusters are at most half the
+//! jobs; with more, every job is surveyed on its own, which costs less.
 
 use std::cmp::Ordering;
 use std::sync::Arc;
@@ -614,6 +615,12 @@ pub fn negotiate_with(
         }
     }
     let mut failed = vec![false; nclusters];
+    // Sharing a survey pays when clusters are few. With nearly one cluster
+    // per job it only adds work (each list is ranked for taken machines
+    // too), so then every job is surveyed on its own: the assignment is
+    // the same (see the property tests); only the skipping of failed
+    // clusters, an approximation, does not happen.
+    let shared = nclusters > 0 && nclusters * 2 <= jobs.len();
     for (done, &j) in order.iter().enumerate() {
         if done % 256 == 0 && !progress(done, order.len()) {
             break;
@@ -635,7 +642,7 @@ pub fn negotiate_with(
             Some(c) => Among::Only(c),
             None => Among::All,
         };
-        let pick = match cluster {
+        let pick = match cluster.filter(|_| shared) {
             Some(c) if failed[c as usize] => {
                 jobs_left[c as usize] -= 1;
                 outcome.reason = Reason::SkippedCluster { cluster: c };
