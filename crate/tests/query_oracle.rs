@@ -43,7 +43,11 @@ fn selection_and_af_lines_agree_with_libclassad() {
             .filter_map(|ad| q.select(&mut ev, ad))
             .map(|s| autoformat::line(&s.values))
             .collect();
-        assert_eq!(ours, c.lines, "constraint {} with -af {:?}", c.constraint, c.af);
+        assert_eq!(
+            ours, c.lines,
+            "constraint {} with -af {:?}",
+            c.constraint, c.af
+        );
         lines += ours.len();
     }
     assert!(cases.queries.len() >= 100 && lines > 500, "{lines} lines");

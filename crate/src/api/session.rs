@@ -378,7 +378,9 @@ impl Session {
                         cfg.autocluster = None;
                     }
                     cfg.functions = j.functions.clone().or_else(|| m.functions.clone());
-                    let mut cycle = negotiate::negotiate(&j.ads, &m.ads, &cfg, progress);
+                    let mut cycle = crate::index::negotiation::negotiate_indexed(
+                        &j.ads, &m.ads, &cfg, progress,
+                    );
                     let augmented = negotiate::augment(&cycle, &j.ads, &m.ads, cfg.opts);
                     let labels = |p: &LoadedPool| if lean { vec![] } else { p.labels.clone() };
                     let mut augmented = augmented;

@@ -560,7 +560,7 @@ pub fn negotiate(
 }
 
 /// Where a job's candidate machines come from. By default every machine is
-/// surveyed; an index over the machines (`crate::index`, a layer above)
+/// surveyed; an index over the machines (the index layer, above this one)
 /// can narrow that to a superset of the compatible ones, which the cycle
 /// then confirms by evaluation — the assignment is the same.
 pub trait CandidateSource {
