@@ -122,6 +122,35 @@ pub enum PoolRequest {
         jobs: String,
         machines: String,
     },
+    /// A pool query (condor_status -constraint): the counts, the summary
+    /// and the first rows; the rows are kept for `QueryPage`.
+    Query {
+        pool: String,
+        spec: crate::query::view::QuerySpec,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
+    /// Rows `from..to` of the last query's result.
+    QueryPage {
+        from: usize,
+        to: usize,
+    },
+    /// Why the constraint held or failed for ad `ad` of `pool`.
+    QueryExplain {
+        pool: String,
+        ad: usize,
+        constraint: String,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
     /// Why a job does not match (the analyzer): see `analysis::view`.
     Analyze(AnalyzeRequest),
     /// Gangmatch the requests pool against the offers pool.
@@ -231,6 +260,20 @@ pub enum PoolResponse {
         signatures: Vec<Vec<(String, String)>>,
     },
     Analysis(Box<AnalysisView>),
+    /// The answer to `Query`, with the pool's labels of the rows' ads.
+    QueryResult {
+        answer: crate::query::view::QueryAnswer,
+        labels: Vec<String>,
+    },
+    /// The answer to `QueryPage`.
+    QueryRows {
+        from: usize,
+        rows: Vec<crate::query::view::QueryRow>,
+        labels: Vec<String>,
+    },
+    /// A query's expression that does not parse, to show in place.
+    QueryInvalid(crate::query::view::SpecError),
+    QueryExplained(Box<crate::query::view::QueryExplain>),
     Gangs(Box<GangView>),
     GangDetail(Box<GangDetail>),
     GangIndex(Box<IndexView>),
@@ -275,6 +318,8 @@ impl LoadedPool {
 #[derive(Default)]
 pub struct Session {
     pools: FxHashMap<String, LoadedPool>,
+    /// The last query's rows, and the pool they index.
+    last_query: Option<(String, crate::query::view::QueryRun)>,
 }
 
 fn opts(mode: Mode, now: Option<f64>, tz_offset: Option<i32>) -> EvalOptions {
@@ -469,6 +514,71 @@ impl Session {
                     Err(message) => PoolResponse::Failed { message },
                 }
             }
+            PoolRequest::Query {
+                pool,
+                spec,
+                mode,
+                now,
+                tz_offset,
+            } => {
+                let Some(p) = self.pools.get(&pool) else {
+                    return PoolResponse::Failed {
+                        message: format!("pool `{pool}` is not loaded"),
+                    };
+                };
+                match crate::query::view::run(&p.ads, &spec, opts(mode, now, tz_offset), progress) {
+                    Ok(Some(run)) => {
+                        let answer = run.answer();
+                        let labels = answer
+                            .page
+                            .iter()
+                            .map(|r| p.labels.get(r.ad).cloned().unwrap_or_default())
+                            .collect();
+                        self.last_query = Some((pool, run));
+                        PoolResponse::QueryResult { answer, labels }
+                    }
+                    Ok(None) => PoolResponse::Failed {
+                        message: "stopped".into(),
+                    },
+                    Err(e) => PoolResponse::QueryInvalid(*e),
+                }
+            }
+            PoolRequest::QueryPage { from, to } => match &self.last_query {
+                Some((pool, run)) => {
+                    let rows = run.page(from, to);
+                    let labels = self
+                        .pools
+                        .get(pool)
+                        .map(|p| {
+                            rows.iter()
+                                .map(|r| p.labels.get(r.ad).cloned().unwrap_or_default())
+                                .collect()
+                        })
+                        .unwrap_or_default();
+                    PoolResponse::QueryRows { from, rows, labels }
+                }
+                None => PoolResponse::Failed {
+                    message: "no query has run".into(),
+                },
+            },
+            PoolRequest::QueryExplain {
+                pool,
+                ad,
+                constraint,
+                mode,
+                now,
+                tz_offset,
+            } => match self.pools.get(&pool).and_then(|p| p.ads.get(ad)) {
+                Some(a) => {
+                    match crate::query::view::explain(a, &constraint, opts(mode, now, tz_offset)) {
+                        Ok(x) => PoolResponse::QueryExplained(Box::new(x)),
+                        Err(e) => PoolResponse::QueryInvalid(*e),
+                    }
+                }
+                None => PoolResponse::Failed {
+                    message: format!("ad {ad} of pool `{pool}` is not loaded"),
+                },
+            },
             PoolRequest::Autocluster { jobs, machines } => match self.pair_of(&jobs, &machines) {
                 Ok((j, m)) => {
                     let cfg = NegotiationConfig::default();
@@ -1054,6 +1164,57 @@ mod tests {
         assert!(c.signature_attributes.is_empty());
         assert_eq!(c.cluster_of.len(), 3);
         assert_eq!(cycle.matched, 2);
+    }
+
+    #[test]
+    fn a_query_runs_pages_and_explains() {
+        let mut s = Session::new();
+        let mut go = |s: &mut Session, json: &str| {
+            let req: PoolRequest = serde_json::from_str(json).unwrap();
+            s.handle_pool(req, &mut |_, _| true)
+        };
+        let text = (0..300)
+            .map(|i| format!("[ Name = \"m{i}\"; MyType = \"Machine\"; Memory = {i} ]\n"))
+            .collect::<String>();
+        let load = serde_json::json!({"op": "load_pool", "id": "p", "text": text}).to_string();
+        go(&mut s, &load);
+        let r = go(
+            &mut s,
+            r#"{"op":"query","pool":"p","spec":{"constraint":"Memory >= 50","columns":["Name","Memory"],"sort":1,"descending":true}}"#,
+        );
+        let PoolResponse::QueryResult { answer, labels } = r else {
+            panic!("{r:?}")
+        };
+        assert_eq!(
+            (answer.matched, answer.total, answer.page.len()),
+            (250, 300, 200)
+        );
+        assert_eq!(answer.page[0].cells, ["m299", "299"]);
+        assert_eq!(labels[0], "m299");
+        let r = go(&mut s, r#"{"op":"query_page","from":240,"to":400}"#);
+        let PoolResponse::QueryRows { from, rows, .. } = r else {
+            panic!("{r:?}")
+        };
+        assert_eq!(
+            (from, rows.len(), rows[9].cells[1].as_str()),
+            (240, 10, "50")
+        );
+        let r = go(
+            &mut s,
+            r#"{"op":"query_explain","pool":"p","ad":3,"constraint":"Memory >= 50"}"#,
+        );
+        let PoolResponse::QueryExplained(x) = r else {
+            panic!("{r:?}")
+        };
+        assert!(!x.matches && x.trace.is_some());
+        let r = go(
+            &mut s,
+            r#"{"op":"query","pool":"p","spec":{"constraint":"Memory >"}}"#,
+        );
+        let PoolResponse::QueryInvalid(e) = r else {
+            panic!("{r:?}")
+        };
+        assert_eq!((e.which.as_str(), e.diagnostic.column), ("constraint", 9));
     }
 
     #[test]
