@@ -19,6 +19,7 @@ use crate::components::{
     match_matrix::MatchMatrix,
     negotiation::NegotiationView,
     pool_editor::PoolEditor,
+    query_view::QueryView,
     set_aside::SetAsideList,
 };
 use crate::matchmaking::pick_pools;
@@ -400,6 +401,8 @@ pub fn App() -> Html {
                 <AnalyzerView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
             } else if state.view == View::Gangs {
                 <GangView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
+            } else if state.view == View::Query {
+                <QueryView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} />
             } else {
                 <main class="workbench">
                     <PoolEditor state={state.clone()} dispatch={dispatch.clone()} parses={parses.pools.clone()}

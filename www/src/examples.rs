@@ -27,6 +27,20 @@ pub struct Example {
     pub clock: Option<&'static str>,
 }
 
+/// The Query view's examples: (example id, constraint, columns).
+const QUERIES: &[(&str, &str, &[&str])] = &[
+    (
+        "004-query-idle",
+        "KeyboardIdle > 20*60 && Memory > 100",
+        &["Name", "Arch", "OpSys", "State", "Memory", "KeyboardIdle"],
+    ),
+    (
+        "004-query-any",
+        "FauxType==\"DBMS\" && regexp(\"random.*\", Name, \"i\")",
+        &["MyType", "TargetType", "Name"],
+    ),
+];
+
 impl Example {
     pub fn state(&self) -> AppState {
         let mut s = AppState {
@@ -53,7 +67,15 @@ impl Example {
             },
             analyze: Default::default(),
             gang: Default::default(),
+            query: Default::default(),
         };
+        if let Some((_, constraint, columns)) = QUERIES.iter().find(|q| q.0 == self.id) {
+            s.query.spec = classad::api::QuerySpec {
+                constraint: constraint.to_string(),
+                columns: columns.iter().map(|c| c.to_string()).collect(),
+                ..Default::default()
+            };
+        }
         if self.view == View::Gangs {
             // Requests first, offers second: gang ads carry no MyType.
             s.matching.jobs = Some(0);
@@ -524,7 +546,7 @@ pub const EXAMPLES: &[Example] = &[
         id: "004-constraint",
         title: "condor_status -constraint",
         source: "From the Condor manual, §4.1 (ClassAd mechanism)",
-        claim: "Find all computers which have had their keyboards idle for more than 20 minutes and have more than 100 MB of memory: try each machine as MY.",
+        claim: "Find all computers which have had their keyboards idle for more than 20 minutes and have more than 100 MB of memory: here one machine at a time, as MY; the Query view asks every machine at once (the next example).",
         pools: &[("machines", corpus!("condor_status_l.txt"))],
         expr: seed!("004_constraint1.classad"),
         my: Some((0, 0)),
@@ -532,6 +554,34 @@ pub const EXAMPLES: &[Example] = &[
         scope: &[],
         expect: Some("true"),
         view: View::Evaluate,
+        clock: None,
+    },
+    Example {
+        id: "004-query-idle",
+        title: "condor_status -const: idle machines with memory",
+        source: "From the Condor manual, §4.1 (ClassAd mechanism)",
+        claim: "The manual's query, KeyboardIdle > 20*60 && Memory > 100, asked of a pool of 40 machines: it selects 29 of them, and the summary is the manual's table — 3 SUN4u, 21 INTEL and 3 SUN4x machines on SOLARIS251, one INTEL/WINNT51 and one INTEL/LINUX; 28 claimed, 1 unclaimed. Click a row to see why the constraint held for that machine.",
+        pools: &[("machines", data!("004_status_pool.classad"))],
+        expr: "KeyboardIdle > 20*60 && Memory > 100",
+        my: Some((0, 0)),
+        target: None,
+        scope: &[],
+        expect: None,
+        view: View::Query,
+        clock: None,
+    },
+    Example {
+        id: "004-query-any",
+        title: "condor_status -any: a generic ad by regexp",
+        source: "From the Condor manual, §4.1 (ClassAd mechanism)",
+        claim: "condor_status -any -constraint 'FauxType==\"DBMS\" && regexp(\"random.*\", Name, \"i\")' finds the generic ad an administrator advertised, among machines: one row, Generic None random-test (TargetType is undefined here, as the ad has none).",
+        pools: &[("ads", concat!(data!("004_status_pool.classad"), "\n", seed!("004_example_generic.classad")))],
+        expr: "FauxType == \"DBMS\"",
+        my: None,
+        target: None,
+        scope: &[],
+        expect: None,
+        view: View::Query,
         clock: None,
     },
     Example {

@@ -47,6 +47,8 @@ pub enum View {
     Analyze,
     /// Gangmatching: requests docked with several offers at once.
     Gangs,
+    /// A pool query, as condor_status -constraint asks it.
+    Query,
 }
 
 impl View {
@@ -111,6 +113,17 @@ pub struct AppState {
     /// The gang view's choices (requests are `matching`'s jobs pool,
     /// offers its machines pool).
     pub gang: GangSettings,
+    /// The Query view's pool and query.
+    pub query: QuerySettings,
+}
+
+/// The Query view's choices (absent in older links: the defaults).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct QuerySettings {
+    /// The pool asked; `None`: the machines pool (else the first).
+    pub pool: Option<usize>,
+    pub spec: classad::api::QuerySpec,
 }
 
 /// The gang view's choices (absent in older links: the defaults).
@@ -174,6 +187,7 @@ impl Default for AppState {
             matching: MatchSettings::default(),
             analyze: Default::default(),
             gang: Default::default(),
+            query: Default::default(),
         }
     }
 }
@@ -196,7 +210,11 @@ impl AppState {
                 *r = None;
             }
         }
-        for p in [&mut self.matching.jobs, &mut self.matching.machines] {
+        for p in [
+            &mut self.matching.jobs,
+            &mut self.matching.machines,
+            &mut self.query.pool,
+        ] {
             if matches!(p, Some(i) if *i >= n) {
                 *p = None;
             }

@@ -31,6 +31,7 @@ pub enum Action {
     SetMatching(MatchSettings),
     SetAnalyze(AnalyzeSettings),
     SetGang(crate::state::GangSettings),
+    SetQuery(crate::state::QuerySettings),
     /// Open the analyzer on job `job` (of pool `jobs`, against `machines`
     /// when given; else the pools the matchmaking views use).
     Analyze {
@@ -135,6 +136,7 @@ impl Reducible for Store {
             }
             Action::SetAnalyze(a) => s.analyze = a,
             Action::SetGang(g) => s.gang = g,
+            Action::SetQuery(q) => s.query = q,
             Action::Analyze {
                 jobs,
                 machines,

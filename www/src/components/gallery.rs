@@ -14,6 +14,7 @@ fn view_name(v: View) -> Option<&'static str> {
         View::Clusters => Some("auto-clusters"),
         View::Analyze => Some("analyzer (why doesn't it match?)"),
         View::Gangs => Some("gangmatching"),
+        View::Query => Some("pool query (condor_status -constraint)"),
         View::Evaluate | View::Examples => None,
     }
 }

@@ -279,6 +279,7 @@ pub fn Header(props: &HeaderProps) -> Html {
                 title="What this is and how to start: the introduction" aria-label="Help: show the introduction">{ "?" }</button>
             <nav aria-label="Views">
                 { tab(View::Evaluate, "Workbench") }
+                { tab(View::Query, "Query") }
                 { tab(View::Matrix, "Matrix") }
                 { tab(View::Negotiation, "Negotiation") }
                 { tab(View::Clusters, "Clusters") }

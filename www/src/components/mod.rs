@@ -30,6 +30,7 @@ pub mod negotiation;
 pub mod pair_detail;
 pub mod pool_editor;
 pub mod pool_viewer;
+pub mod query_view;
 pub mod set_aside;
 pub mod term;
 pub mod text_editor;
