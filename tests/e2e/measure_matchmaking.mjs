@@ -49,7 +49,8 @@ async function upload(page, tab, file) {
   await page.click('nav .tab:has-text("Workbench")');
   await page.click(`.pool-tabs [role=tab]:has-text("${tab}")`);
   await page.locator('.pool-tools input[type=file]').setInputFiles(file);
-  await page.waitForFunction((n) => new RegExp(`^${n} ads`).test(document.querySelector('.diagnostics .summary')?.textContent ?? ''), N, { timeout: 600_000, polling: 250 });
+  // The summary counts with thousands separators (2,000 ads).
+  await page.waitForFunction((n) => new RegExp(`^${n} ads`).test(document.querySelector('.diagnostics .summary')?.textContent ?? ''), N.toLocaleString('en-US'), { timeout: 600_000, polling: 250 });
 }
 
 /** Long tasks that overlap [from, to] (page time, ms). */
