@@ -399,6 +399,25 @@ test('upload a condor_status -l file and list its ads', T, async () => {
   });
 });
 
+test('evaluation answers at once while a big pool is parsed in the background', T, async () => {
+  await scenario('eval-while-parsing', async ({ page }) => {
+    // 6,000 ads, about 600 KB: parsed in a worker of its own, after a pause.
+    const ads = Array.from({ length: 6000 }, (_, i) =>
+      `[ Name = "m${i}.example.org"; Memory = ${1024 + i}; Cpus = 4; Arch = "X86_64"; Requirements = TARGET.RequestMemory <= Memory ]`).join('\n');
+    await page.click('button[aria-label="Add a pool"]');
+    await page.locator('.pool-tools input[type=file]').setInputFiles({ name: 'big.txt', mimeType: 'text/plain', buffer: Buffer.from(ads) });
+    await page.locator('.busy').waitFor({ timeout: 10_000 });
+    // The evaluator has a worker of its own: its answer does not wait for the parse.
+    await setExpr(page, '6 * 7');
+    const parsing = await page.waitForFunction(
+      () => document.querySelector('#value code')?.textContent === '42' && { busy: !!document.querySelector('.busy') },
+      null, { timeout: 10_000 },
+    ).then((h) => h.jsonValue());
+    assert.ok(parsing.busy, 'the value came while the big pool was still being parsed');
+    await expectSummary(page, /^6,000 ads, 0 errors/, 60_000);
+  });
+});
+
 test('Upload… replacing a pool can be undone', T, async () => {
   await scenario('upload-undo', async ({ page }) => {
     const mine = '[ Name = "typed by hand"; x = 1 ]\n';
