@@ -418,6 +418,29 @@ test('evaluation answers at once while a big pool is parsed in the background', 
   });
 });
 
+test('Format, To long format and To JSON rewrite the pool (in the engine worker)', T, async () => {
+  await scenario('format-buttons', async ({ page }) => {
+    await page.fill('#pool-text', '[ Name = "a"; Memory = 1024 ] [ Name = "b"; Memory = 2048 ]');
+    await expectSummary(page, /^2 ads, 0 errors/);
+    const textIs = async (re) => page.waitForFunction(
+      (src) => new RegExp(src).test(document.querySelector('#pool-text')?.value ?? ''), re.source, { timeout: 10_000 },
+    ).catch(async () => assert.fail(`pool text should match ${re}, is ${JSON.stringify(await page.locator('#pool-text').inputValue())}`));
+    await page.click('.pool-tools button:has-text("To long format")');
+    await textIs(/^Name = "a"\nMemory = 1024\n\nName = "b"\nMemory = 2048\n/);
+    await page.click('.pool-tools button:has-text("To JSON")');
+    await textIs(/^\[\n\{\n\s+"Name": "a",/);
+    await page.click('.pool-tools button:has-text("Format")');
+    await textIs(/^\[\n\s+Name = "a";\n\s+Memory = 1024\n\]\n\[\n\s+Name = "b";/);
+    await expectSummary(page, /^2 ads, 0 errors/);
+    // Errors first: the text is left alone and the status says why.
+    await page.fill('#pool-text', '[ Name = "a"; Memory = ]');
+    await expectSummary(page, /^\d+ ads?, 1 error/);
+    await page.click('.pool-tools button:has-text("To JSON")');
+    await page.locator('.pools .status', { hasText: 'Fix the errors first' }).waitFor({ timeout: 10_000 });
+    assert.equal(await page.locator('#pool-text').inputValue(), '[ Name = "a"; Memory = ]');
+  });
+});
+
 test('Upload… replacing a pool can be undone', T, async () => {
   await scenario('upload-undo', async ({ page }) => {
     const mine = '[ Name = "typed by hand"; x = 1 ]\n';
