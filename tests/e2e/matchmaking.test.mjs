@@ -459,8 +459,17 @@ test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker re
     const range = await textOf(page, '#matrix-table-range', /^Jobs [\d,]+–[\d,]+ of 2,000 × machines/);
     const [r0, c0] = [...range.matchAll(/([\d,]+)–/g)].map((m) => Number(m[1].replace(/,/g, '')) - 1);
     const words = { both: 'both accept', job: 'only the job rejects', machine: 'only the machine rejects', none: 'both reject' };
-    const tabled = await page.$$eval('#matrix-table tbody tr', (trs, at) => trs[at[0]].cells[at[1] + 1].textContent.trim(), [1003 - r0, 1203 - c0]);
-    assert.equal(tabled, words[seen[0]], 'the table says what the canvas paints');
+    // Read both at the same moment (a pool with time-dependent policies
+    // repaints as the clock moves): they must agree.
+    let tabled;
+    let painted;
+    for (let i = 0; i < 20; i++) {
+      tabled = await page.$$eval('#matrix-table tbody tr', (trs, at) => trs[at[0]].cells[at[1] + 1].textContent.trim(), [1003 - r0, 1203 - c0]);
+      painted = words[(await cells(page, [[1003, 1203]]))[0]];
+      if (tabled === painted) break;
+      await page.waitForTimeout(250);
+    }
+    assert.equal(tabled, painted, 'the table says what the canvas paints');
     await page.click('#matrix-table-toggle');
     // Counting 4,000,000 pairs: progress, then cancel; the matrix goes on.
     await page.click('button:has-text("Count all 4,000,000 pairs")');
