@@ -62,14 +62,14 @@ const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL
 
 pub fn encode(state: &AppState) -> String {
     let env = Envelope {
-        engine: classad::VERSION.to_string(),
+        engine: classad::api::VERSION.to_string(),
         state: state.clone(),
     };
     let json = serde_json::to_vec(&env).unwrap_or_default();
     let packed = miniz_oxide::deflate::compress_to_vec_zlib(&json, 9);
     format!(
         "s={LINK_VERSION}.{}.{}",
-        classad::VERSION,
+        classad::api::VERSION,
         B64.encode(packed)
     )
 }
@@ -199,7 +199,7 @@ pub fn decode_prefill(fragment: &str) -> Result<AppState, LinkError> {
     let (my, target) = (get("my")?, get("target")?);
     let mode = match get("mode")? {
         Some(m) => m.trim().parse().map_err(bad)?,
-        None => classad::Mode::default(),
+        None => classad::api::Mode::default(),
     };
     let mut pools = Vec::new();
     let mut pool = |name: &str, text: Option<String>| {
@@ -320,7 +320,7 @@ mod tests {
         assert_eq!(&*s.pools[0].text, "[ Memory = 2048 ]");
         assert_eq!(s.my, Some(AdRef { pool: 0, ad: 0 }));
         assert_eq!(s.target, None);
-        assert_eq!(s.mode, classad::Mode::HTCondor);
+        assert_eq!(s.mode, classad::api::Mode::HTCondor);
         assert_eq!(s.view, crate::state::View::Evaluate);
         // Any order; target and mode too.
         let s = prefill("target=%5Ba%3D1%5D&mode=strict&expr=a&my=%5Bb%3D2%5D");
@@ -330,7 +330,7 @@ mod tests {
         );
         assert_eq!(s.my, Some(AdRef { pool: 0, ad: 0 }));
         assert_eq!(s.target, Some(AdRef { pool: 1, ad: 0 }));
-        assert_eq!(s.mode, classad::Mode::Strict);
+        assert_eq!(s.mode, classad::api::Mode::Strict);
         // No ads: MY is an empty ad, as in a fresh evaluator; an empty
         // part is no pool.
         let s = prefill("expr=1%2B2&my=");
