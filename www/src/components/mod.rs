@@ -1,36 +1,23 @@
-//! The playground's components, one per file.
+//! The playground's UI, one folder per view (workbench, matchmaking,
+//! analysis, gangmatching, query), the shell around them, and the widgets
+//! they share. Every component module is also reachable by its own name
+//! (`crate::components::explain`), so views name each other plainly.
 
-pub mod ad_editor;
-pub mod ad_list;
-pub mod ad_picker;
-pub mod analyzer;
-pub mod analyzer_lattice;
-pub mod analyzer_plane;
-pub mod analyzer_report;
-pub mod analyzer_results;
-pub mod autocluster_view;
-pub mod classroom;
-pub mod evaluator;
-pub mod explain;
-pub mod gallery;
-pub mod gang_compare;
-pub mod gang_detail;
-pub mod gang_index;
-pub mod gang_steps;
-pub mod gang_view;
-pub mod header;
-pub mod highlight;
-pub mod intro;
-pub mod match_bar;
-pub mod match_matrix;
-pub mod matrix_canvas;
-pub mod matrix_handle;
-pub mod matrix_table;
-pub mod negotiation;
-pub mod pair_detail;
-pub mod pool_editor;
-pub mod pool_viewer;
-pub mod query_view;
-pub mod set_aside;
-pub mod term;
-pub mod text_editor;
+pub mod analysis;
+pub mod gangmatching;
+pub mod matchmaking;
+pub mod query;
+pub mod shell;
+pub mod widgets;
+pub mod workbench;
+
+pub use analysis::{analyzer, analyzer_lattice, analyzer_plane, analyzer_report, analyzer_results};
+pub use gangmatching::{gang_compare, gang_detail, gang_index, gang_steps, gang_view};
+pub use matchmaking::{
+    autocluster_view, classroom, match_bar, match_matrix, matrix_canvas, matrix_handle,
+    matrix_table, negotiation, pair_detail,
+};
+pub use query::query_view;
+pub use shell::{gallery, header, intro, set_aside};
+pub use widgets::{explain, highlight, term, text_editor};
+pub use workbench::{ad_editor, ad_list, ad_picker, evaluator, pool_editor, pool_viewer};

@@ -9,10 +9,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::analyzer::Shown;
 use crate::analyzer::{
     bounds, pick_axis, plane_extents, short_number, span_text, sparse_ticks, AnalyzeSettings, Plane,
 };
+use crate::components::analyzer::Shown;
 use crate::matchmaking::{count, thousands};
 
 #[derive(Properties, PartialEq)]

@@ -7,7 +7,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::term::TermHelp;
+use crate::components::term::TermHelp;
 
 use crate::share::{self, LINK_WARN_BYTES};
 use crate::state::{AppState, View};

@@ -9,7 +9,7 @@ use classad::api::Mode;
 use classad::session::{IndexView, PoolRequest};
 use yew::prelude::*;
 
-use super::match_bar::MatchPools;
+use crate::components::match_bar::MatchPools;
 use crate::matchmaking::thousands;
 use crate::session_client::{Session, CANCELLED};
 

@@ -8,8 +8,8 @@ use classad::api::{Mode, TraceNode};
 use classad::session::PoolRequest;
 use yew::prelude::*;
 
-use super::explain::{Explain, Picked, Trace};
-use super::match_bar::MatchPools;
+use crate::components::explain::{Explain, Picked, Trace};
+use crate::components::match_bar::MatchPools;
 use crate::session_client::{Session, CANCELLED};
 use crate::trace::{why, AdFacts, Ctx, Origin, Side};
 

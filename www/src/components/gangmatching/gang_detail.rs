@@ -9,8 +9,8 @@ use classad::api::Mode;
 use classad::session::{Gang, GangAdRef, GangDetail, PoolRequest};
 use yew::prelude::*;
 
-use super::explain::{Explain, Trace};
-use super::match_bar::MatchPools;
+use crate::components::explain::{Explain, Trace};
+use crate::components::match_bar::MatchPools;
 use crate::session_client::{Session, CANCELLED};
 use crate::trace::{AdFacts, Ctx};
 

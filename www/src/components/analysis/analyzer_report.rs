@@ -8,8 +8,8 @@ use classad::api::Mode;
 use classad::session::PoolRequest;
 use yew::prelude::*;
 
-use super::match_bar::MatchPools;
 use crate::analyzer::Reverse;
+use crate::components::match_bar::MatchPools;
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 
 #[derive(Properties, PartialEq)]

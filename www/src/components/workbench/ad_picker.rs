@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use super::term::TermHelp;
+use crate::components::term::TermHelp;
 
 use crate::parses::Parsed;
 use crate::state::AdRef;

@@ -10,9 +10,9 @@ use classad::session::{CompareRequest, CompareRow, GangAlgorithm, PoolRequest};
 use serde::Deserialize;
 use yew::prelude::*;
 
-use super::gang_view::{algorithm_name, ALGORITHMS};
-use super::match_bar::{use_stop_on_leave, Progress};
 use crate::clock::now_ms;
+use crate::components::gang_view::{algorithm_name, ALGORITHMS};
+use crate::components::match_bar::{use_stop_on_leave, Progress};
 use crate::matchmaking::thousands;
 use crate::session_client::{Session, CANCELLED};
 

@@ -10,16 +10,16 @@ use crate::answers::Gangs as Answer;
 use classad::session::{GangAlgorithm, GangRequest, PoolRequest};
 use yew::prelude::*;
 
-use super::term::TermHelp;
+use crate::components::term::TermHelp;
 
-use super::gang_compare::GangCompare;
-use super::gang_detail::GangDetailPanel;
-use super::gang_index::GangIndex;
-use super::gang_steps::GangSteps;
-use super::match_bar::{
+use crate::clock::now_ms;
+use crate::components::gang_compare::GangCompare;
+use crate::components::gang_detail::GangDetailPanel;
+use crate::components::gang_index::GangIndex;
+use crate::components::gang_steps::GangSteps;
+use crate::components::match_bar::{
     pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
 };
-use crate::clock::now_ms;
 use crate::matchmaking::{count, duration, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::state::{GangSettings, GangTab};

@@ -13,15 +13,15 @@ use classad::session::PoolRequest;
 use gloo_events::EventListener;
 use yew::prelude::*;
 
-use super::header::THEME_EVENT;
-use super::match_bar::{
+use crate::clock::now_ms;
+use crate::components::header::THEME_EVENT;
+use crate::components::match_bar::{
     pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
 };
-use super::matrix_canvas::{LEFT, TOP};
-use super::matrix_handle::{Handle, MatrixState};
-use super::matrix_table::CellsTable;
-use super::pair_detail::PairDetail;
-use crate::clock::now_ms;
+use crate::components::matrix_canvas::{LEFT, TOP};
+use crate::components::matrix_handle::{Handle, MatrixState};
+use crate::components::matrix_table::CellsTable;
+use crate::components::pair_detail::PairDetail;
 use crate::matchmaking::{arrange, count, needs_counts, thousands, Filter, Sort};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::store::Action;

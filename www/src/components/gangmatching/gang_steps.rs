@@ -8,7 +8,7 @@ use std::rc::Rc;
 use crate::answers::GangStep as Step;
 use yew::prelude::*;
 
-use super::gang_view::{algorithm_name, Shown};
+use crate::components::gang_view::{algorithm_name, Shown};
 use crate::matchmaking::thousands;
 use gloo_timers::callback::Timeout;
 

@@ -8,14 +8,14 @@ use std::rc::Rc;
 use classad::api::{Diagnostic, Mode, Request};
 use yew::prelude::*;
 
-use super::term::TermHelp;
+use crate::components::term::TermHelp;
 
-use super::ad_picker::AdPicker;
-use super::explain::{Explain, Picked, Trace};
-use super::highlight::Mark;
-use super::text_editor::{TextEditor, Tokens};
 use crate::answers::{AdNames, Answer, Evaluated};
 use crate::clock::now_ms;
+use crate::components::ad_picker::AdPicker;
+use crate::components::explain::{Explain, Picked, Trace};
+use crate::components::highlight::Mark;
+use crate::components::text_editor::{TextEditor, Tokens};
 use crate::engine;
 use crate::parses::{Busy, Parsed, PoolParse};
 use crate::state::{AdRef, AppState};

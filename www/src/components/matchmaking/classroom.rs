@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::negotiation::Shown;
+use crate::components::negotiation::Shown;
 use crate::matchmaking::thousands;
 use gloo_timers::callback::Timeout;
 

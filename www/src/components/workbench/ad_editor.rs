@@ -6,8 +6,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::highlight::Mark;
-use super::text_editor::{TextEditor, Tokens};
+use crate::components::highlight::Mark;
+use crate::components::text_editor::{TextEditor, Tokens};
 use crate::parses::PoolSummary;
 
 #[derive(Properties, PartialEq)]

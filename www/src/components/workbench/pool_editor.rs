@@ -11,12 +11,12 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
-use super::ad_editor::AdEditor;
-use super::ad_list::AdList;
-use super::highlight::Mark;
-use super::pool_viewer::PoolViewer;
-use super::text_editor::{Focus, TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT};
 use crate::answers::Answer;
+use crate::components::ad_editor::AdEditor;
+use crate::components::ad_list::AdList;
+use crate::components::highlight::Mark;
+use crate::components::pool_viewer::PoolViewer;
+use crate::components::text_editor::{Focus, TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT};
 use crate::engine::{self, WORKER_THRESHOLD_BYTES};
 use crate::parses::Parsed;
 use crate::parses::{Busy, PoolParse};
@@ -478,7 +478,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         let text = text.clone();
         let name = s.pools.get(idx).map(|p| p.name.clone()).unwrap_or_default();
         Callback::from(move |_| {
-            super::header::download(&format!("{name}.txt"), &text, "text/plain")
+            crate::components::header::download(&format!("{name}.txt"), &text, "text/plain")
         })
     };
     let on_clear = {

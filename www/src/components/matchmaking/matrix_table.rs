@@ -4,8 +4,8 @@
 
 use yew::prelude::*;
 
-use super::matrix_handle::Handle;
-use super::pair_detail::{outcome_class, outcome_words};
+use crate::components::matrix_handle::Handle;
+use crate::components::pair_detail::{outcome_class, outcome_words};
 use crate::matchmaking::thousands;
 
 /// At most this many rows and columns of the sight are tabled.

@@ -12,8 +12,8 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use super::matrix_canvas::{context, paint, Geometry, Palette, Scene, LEFT, TOP};
-use super::pair_detail::{outcome_class, outcome_words};
+use crate::components::matrix_canvas::{context, paint, Geometry, Palette, Scene, LEFT, TOP};
+use crate::components::pair_detail::{outcome_class, outcome_words};
 use crate::matchmaking::{tile_range, tiles_for};
 use crate::matrix_cache::{Tile, TileCache};
 use crate::session_client::{PoolInfo, Session, CANCELLED};

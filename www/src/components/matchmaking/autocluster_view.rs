@@ -8,8 +8,8 @@ use std::rc::Rc;
 use classad::session::PoolRequest;
 use yew::prelude::*;
 
-use super::match_bar::{pools_gate, MatchBar, MatchPools, MatchViewProps, Progress};
 use crate::clock::now_ms;
+use crate::components::match_bar::{pools_gate, MatchBar, MatchPools, MatchViewProps, Progress};
 use crate::matchmaking::{count, duration, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 

@@ -10,13 +10,13 @@ use classad::api::Mode;
 use classad::session::PoolRequest;
 use yew::prelude::*;
 
-use super::term::TermHelp;
+use crate::components::term::TermHelp;
 
-use super::classroom::Classroom;
-use super::match_bar::{
+use crate::clock::now_ms;
+use crate::components::classroom::Classroom;
+use crate::components::match_bar::{
     pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
 };
-use crate::clock::now_ms;
 use crate::matchmaking::{count, duration, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::state::MatchSettings;

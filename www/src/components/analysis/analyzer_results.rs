@@ -6,9 +6,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::analyzer::Shown;
-use super::analyzer_lattice::conflicts_section;
 use crate::analyzer::{apply_job_change, apply_suggestion, bar, Analysis, AnalyzeSettings};
+use crate::components::analyzer::Shown;
+use crate::components::analyzer_lattice::conflicts_section;
 use crate::matchmaking::{count, duration, thousands};
 
 /// Everything below the tools: summary, clauses, suggestions, job

@@ -14,14 +14,14 @@ use classad::api::Mode;
 use classad::session::{AnalyzeRequest, PoolRequest};
 use yew::prelude::*;
 
-use super::analyzer_plane::PlaneView;
-use super::analyzer_report::{ReportView, ReverseView};
-use super::analyzer_results::results;
-use super::match_bar::{
-    pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
-};
 use crate::analyzer::{override_of, plane_axes, AnalysisView, AnalyzeSettings, Edits};
 use crate::clock::now_ms;
+use crate::components::analyzer_plane::PlaneView;
+use crate::components::analyzer_report::{ReportView, ReverseView};
+use crate::components::analyzer_results::results;
+use crate::components::match_bar::{
+    pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
+};
 use crate::matchmaking::{count, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::store::Action;
