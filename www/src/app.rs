@@ -165,11 +165,16 @@ pub fn App() -> Html {
     // whenever they change).
     {
         let session = (*session).clone();
-        let deps = (state.view.is_matchmaking(), match_pools.args());
+        let args: Vec<(usize, crate::state::TextKey)> = match_pools
+            .args()
+            .into_iter()
+            .map(|(i, t)| (i, crate::state::TextKey(t)))
+            .collect();
+        let deps = (state.view.is_matchmaking(), args);
         use_effect_with(deps, move |(on, args)| {
             if *on {
                 for (i, t) in args {
-                    session.ensure(*i, t, true);
+                    session.ensure(*i, &t.0, true);
                 }
             }
         });

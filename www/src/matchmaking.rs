@@ -23,7 +23,11 @@ pub fn role_of(pool: &PoolText) -> Option<Role> {
     }
     let (mut jobs, mut machines) = (0, 0);
     // New syntax puts several definitions on a line; old one per line.
-    for def in pool.text[..end].split(['\n', ';']) {
+    // Split on bytes (both separators are ASCII): no UTF-8 decoding.
+    for def in pool.text.as_bytes()[..end].split(|&b| b == b'\n' || b == b';') {
+        let Ok(def) = std::str::from_utf8(def) else {
+            continue;
+        };
         let d = def.trim().trim_start_matches('[').trim_start();
         let Some((name, value)) = d.split_once('=') else {
             continue;

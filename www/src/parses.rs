@@ -209,9 +209,14 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
         let inner = inner.clone();
         let redraw = redraw.clone();
         let client = client.clone();
-        let texts: Vec<Rc<str>> = pools.iter().map(|p| p.text.clone()).collect();
+        // Compared by identity on every render (see `state::same_text`).
+        let keys: Vec<crate::state::TextKey> = pools
+            .iter()
+            .map(|p| crate::state::TextKey(p.text.clone()))
+            .collect();
         let generation = inner.borrow().generation;
-        use_effect_with((texts, generation), move |(texts, _)| {
+        use_effect_with((keys, generation), move |(keys, _)| {
+            let texts: Vec<Rc<str>> = keys.iter().map(|k| k.0.clone()).collect();
             let mut st = inner.borrow_mut();
             // Small pools: at once, in the quick worker (asked with no
             // borrow held: a failure to start the worker answers at once).

@@ -7,13 +7,37 @@ use std::rc::Rc;
 use classad::api::Mode;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PoolText {
     pub name: String,
     /// Shared, not copied: pools can be tens of megabytes and the state is
-    /// cloned on every change (and `Rc` equality is a pointer check first).
+    /// cloned on every change.
     #[serde(serialize_with = "ser_rc", deserialize_with = "de_rc")]
     pub text: Rc<str>,
+}
+
+/// Is it the same text? A pointer check first: `Rc<str>`'s own `==` compares
+/// every byte even of one and the same text (std's pointer shortcut is for
+/// sized types only), and states, props and hook dependencies are compared
+/// on every render.
+pub fn same_text(a: &Rc<str>, b: &Rc<str>) -> bool {
+    Rc::ptr_eq(a, b) || (a.len() == b.len() && a == b)
+}
+
+impl PartialEq for PoolText {
+    fn eq(&self, o: &Self) -> bool {
+        self.name == o.name && same_text(&self.text, &o.text)
+    }
+}
+
+/// A text as a hook dependency: compared by identity (see [`same_text`]).
+#[derive(Clone, Debug)]
+pub struct TextKey(pub Rc<str>);
+
+impl PartialEq for TextKey {
+    fn eq(&self, o: &Self) -> bool {
+        same_text(&self.0, &o.0)
+    }
 }
 
 fn ser_rc<S: Serializer>(t: &Rc<str>, s: S) -> Result<S::Ok, S::Error> {

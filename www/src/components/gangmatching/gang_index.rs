@@ -29,7 +29,10 @@ pub fn GangIndex(props: &IndexProps) -> Html {
     {
         let (session, view, mode) = (props.session.clone(), view.clone(), props.mode);
         let offers = props.pools.machines.clone();
-        use_effect_with((offers.as_ref().map(|o| o.text.clone()), mode), move |_| {
+        let key = offers
+            .as_ref()
+            .map(|o| crate::state::TextKey(o.text.clone()));
+        use_effect_with((key, mode), move |_| {
             view.set(None);
             if let Some(o) = offers {
                 session.request(

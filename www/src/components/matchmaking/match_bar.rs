@@ -12,13 +12,22 @@ use crate::state::{AppState, MatchSettings};
 use crate::store::Action;
 
 /// One side of the match: a pool, and what the worker has of it.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct PoolSide {
     pub index: usize,
     pub name: String,
     pub text: Rc<str>,
     /// `None`: not loaded (yet, or any more after a cancel).
     pub load: Option<PoolLoad>,
+}
+
+impl PartialEq for PoolSide {
+    fn eq(&self, o: &Self) -> bool {
+        self.index == o.index
+            && self.name == o.name
+            && crate::state::same_text(&self.text, &o.text)
+            && self.load == o.load
+    }
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]

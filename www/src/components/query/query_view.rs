@@ -182,7 +182,8 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
     {
         let run = run.clone();
         let timer = use_mut_ref(|| None::<Timeout>);
-        use_effect_with((spec.clone(), text.clone(), pool, s.mode), move |_| {
+        let key = crate::state::TextKey(text.clone());
+        use_effect_with((spec.clone(), key, pool, s.mode), move |_| {
             *timer.borrow_mut() = live.then(|| Timeout::new(250, move || run.emit(())));
         });
     }

@@ -40,7 +40,9 @@ fn line_starts(text: &str) -> Vec<usize> {
 
 #[component]
 pub fn PoolViewer(props: &PoolViewerProps) -> Html {
-    let starts = use_memo(props.text.clone(), |t| line_starts(t));
+    let starts = use_memo(crate::state::TextKey(props.text.clone()), |t| {
+        line_starts(&t.0)
+    });
     let top_line = use_state(|| 0usize);
     let height = use_state(|| 24usize);
     let box_ref = use_node_ref();
