@@ -17,6 +17,7 @@ pub mod identity;
 pub mod matchmaking;
 pub mod matrix_cache;
 pub mod parses;
+pub mod pool_summary;
 pub mod session_client;
 pub mod share;
 pub mod state;

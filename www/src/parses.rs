@@ -6,8 +6,6 @@
 
 use std::rc::Rc;
 
-use classad::api::Diagnostic;
-use serde::{Deserialize, Serialize};
 use yew::prelude::*;
 
 use crate::clock::now_ms;
@@ -16,23 +14,7 @@ use crate::state::PoolText;
 use crate::worker::WorkerClient;
 use gloo_timers::callback::Timeout;
 
-/// One ad of a pool: what the lists show and where its text is.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct AdInfo {
-    pub label: String,
-    pub start: usize,
-    pub end: usize,
-    pub line: u32,
-    pub n_attrs: usize,
-}
-
-/// The ads and problems of one pool text (what the worker sends back: no
-/// attribute lists, which for 10,000 ads would be megabytes of JSON).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct PoolSummary {
-    pub ads: Vec<AdInfo>,
-    pub diagnostics: Vec<Diagnostic>,
-}
+pub use crate::pool_summary::{AdInfo, PoolSummary};
 
 /// A parse result and the text it belongs to.
 pub struct ParsedPool {

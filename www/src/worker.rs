@@ -8,7 +8,7 @@
 //! `answers::Evaluated`: the response and the attribute names and nested
 //! records of MY and TARGET, for the pickers and the explain tree), `pool`
 //! (payload is the raw pool text, so megabytes are not JSON-escaped; the
-//! answer is a `parses::PoolSummary` as JSON), and for the matchmaking
+//! answer is a `pool_summary::PoolSummary` as JSON), and for the matchmaking
 //! views, which keep pools in the worker's `classad::session::Session`:
 //! `load` (payload `<pool id>\n<raw text>`) and `session` (payload a
 //! `PoolRequest` as JSON); both answer a `PoolResponse` as JSON, except
@@ -29,7 +29,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::answers::{AdNames, Candidate, Clusters, Cycle, GangStep, Gangs, Outcome};
-use crate::parses::{AdInfo, PoolSummary};
+use crate::pool_summary::{AdInfo, PoolSummary};
 
 pub(crate) const READY: &str = "ready";
 
