@@ -390,7 +390,7 @@ pub fn short_number(v: f64) -> String {
     }
     if v.fract() == 0.0 && v.abs() < 1e15 {
         let sign = if v < 0.0 { "-" } else { "" };
-        return format!("{sign}{}", crate::matchmaking::thousands(v.abs() as u64));
+        return format!("{sign}{}", crate::words::thousands(v.abs() as u64));
     }
     let s = format!("{v:.6}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
