@@ -16,8 +16,12 @@ fn classad(args: &[&str]) -> (i32, String, String) {
     )
 }
 
+/// Write `text` to a file of its own (tests run in parallel: two writing
+/// one path would read each other's half-written file).
 fn write(name: &str, text: &str) -> String {
-    let dir = std::env::temp_dir().join(format!("classad-query-{}", std::process::id()));
+    static NEXT: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("classad-query-{}-{n}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let p = dir.join(name);
     std::fs::write(&p, text).unwrap();
@@ -133,15 +137,22 @@ fn the_summary_counts_as_a_plain_count_does() {
         }
     }
     assert_eq!(v["summary"]["total"]["total"], chosen.len());
-    // As text: a head, one row per platform, and the total.
+    // As text: a head, one row per platform, and the total, after a blank line.
     let (_, text, _) = classad(&["query", &f, "--const", "Memory > 100", "--summary"]);
-    let last = text.lines().last().unwrap();
-    assert!(
-        last.trim_start()
-            .starts_with(&format!("Total {:>5}", chosen.len()))
-            || last.contains(&format!("Total    {}", chosen.len())),
-        "{text}"
-    );
+    let lines: Vec<&str> = text.lines().collect();
+    let blank = lines
+        .iter()
+        .position(|l| l.is_empty())
+        .expect("a blank line before the summary");
+    let summary = &lines[blank + 1..];
+    let platforms = v["summary"]["rows"].as_object().unwrap().len();
+    assert_eq!(summary.len(), platforms + 2, "{text}");
+    assert!(summary[0]
+        .trim_start()
+        .starts_with("Total Owner Claimed Unclaimed Matched Preempting Backfill Drain"));
+    let total: Vec<&str> = summary.last().unwrap().split_whitespace().collect();
+    assert_eq!(total[0], "Total");
+    assert_eq!(total[1], chosen.len().to_string());
 }
 
 #[test]

@@ -23,7 +23,8 @@ pub use crate::lang::eval::{Mode, TraceNode};
 pub use crate::lang::lexer::{Dialect, Highlight, TokenClass};
 pub use crate::query::summary::{JobTotals, MachineSummary, StateCounts, Summary, STATES};
 pub use crate::query::tables::AdKind;
-pub use crate::query::view::{QueryAnswer, QueryExplain, QueryRow, QuerySpec, SpecError};
+pub use crate::query::view::{QueryAnswer, QueryExplain, QueryRow, QuerySpec};
+pub use crate::query::QueryError;
 /// The engine version carried in share links and reports.
 pub use crate::VERSION;
 

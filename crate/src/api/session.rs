@@ -272,7 +272,7 @@ pub enum PoolResponse {
         labels: Vec<String>,
     },
     /// A query's expression that does not parse, to show in place.
-    QueryInvalid(crate::query::view::SpecError),
+    QueryInvalid(crate::query::QueryError),
     QueryExplained(Box<crate::query::view::QueryExplain>),
     Gangs(Box<GangView>),
     GangDetail(Box<GangDetail>),
@@ -521,10 +521,9 @@ impl Session {
                 now,
                 tz_offset,
             } => {
-                let Some(p) = self.pools.get(&pool) else {
-                    return PoolResponse::Failed {
-                        message: format!("pool `{pool}` is not loaded"),
-                    };
+                let p = match self.pool(&pool) {
+                    Ok(p) => p,
+                    Err(e) => return *e,
                 };
                 match crate::query::view::run(&p.ads, &spec, opts(mode, now, tz_offset), progress) {
                     Ok(Some(run)) => {
@@ -646,20 +645,22 @@ impl Session {
         }
     }
 
+    /// A loaded pool, or the `Failed` answer saying it is not loaded.
+    fn pool(&self, id: &str) -> Result<&LoadedPool, Box<PoolResponse>> {
+        self.pools.get(id).ok_or_else(|| {
+            Box::new(PoolResponse::Failed {
+                message: format!("pool `{id}` is not loaded"),
+            })
+        })
+    }
+
     /// Both pools, or the `Failed` answer saying which is not loaded.
     fn pair_of(
         &self,
         jobs: &str,
         machines: &str,
     ) -> Result<(&LoadedPool, &LoadedPool), Box<PoolResponse>> {
-        let get = |id: &str| {
-            self.pools.get(id).ok_or_else(|| {
-                Box::new(PoolResponse::Failed {
-                    message: format!("pool `{id}` is not loaded"),
-                })
-            })
-        };
-        Ok((get(jobs)?, get(machines)?))
+        Ok((self.pool(jobs)?, self.pool(machines)?))
     }
 }
 

@@ -68,22 +68,26 @@ impl Clustering {
     }
 }
 
-/// Significant attributes of the machine side: every attribute a machine ad
-/// (or a policy expression) refers to but does not define itself.
-pub fn significant_attributes(machines: &[&ClassAd], policy: &[Expr]) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
-    // Machine ads of one pool mostly share their policy expressions; work
-    // on distinct attribute-name sets only once.
-    let mut seen_shapes: FxHashMap<u64, ()> = FxHashMap::default();
-    for m in machines {
+/// The machines with a shape (attribute names and expressions) not seen
+/// before them: machine ads of one pool mostly share their policy
+/// expressions, so what depends on those alone is worked out once.
+fn distinct_shapes<'a>(machines: &'a [&'a ClassAd]) -> impl Iterator<Item = &'a ClassAd> + 'a {
+    let mut seen = rustc_hash::FxHashSet::default();
+    machines.iter().copied().filter(move |m| {
         let mut h = FxHasher::default();
         for (n, e) in m.iter() {
             n.hash(&mut h);
             hash_expr(e, &mut h);
         }
-        if seen_shapes.insert(h.finish(), ()).is_some() {
-            continue;
-        }
+        seen.insert(h.finish())
+    })
+}
+
+/// Significant attributes of the machine side: every attribute a machine ad
+/// (or a policy expression) refers to but does not define itself.
+pub fn significant_attributes(machines: &[&ClassAd], policy: &[Expr]) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    for m in distinct_shapes(machines) {
         out.extend(refs::ad_refs(m).target_attributes());
     }
     // Policy expressions are evaluated with MY = the job: what they need
@@ -116,18 +120,9 @@ pub fn spelled_as_written(
             out.insert(name.clone(), d);
         }
     }
-    let mut seen_shapes: FxHashMap<u64, ()> = FxHashMap::default();
-    for m in machines {
+    for m in distinct_shapes(machines) {
         if out.len() == names.len() {
             break;
-        }
-        let mut h = FxHasher::default();
-        for (n, e) in m.iter() {
-            n.hash(&mut h);
-            hash_expr(e, &mut h);
-        }
-        if seen_shapes.insert(h.finish(), ()).is_some() {
-            continue;
         }
         for r in refs::ad_refs(m).external {
             let bare = r.strip_prefix("TARGET.").unwrap_or(&r);

@@ -17,7 +17,7 @@ use std::sync::Arc;
 
 use crate::lang::ast::{ClassAd, Expr};
 use crate::lang::diagnostic::Diagnostic;
-use crate::lang::eval::{EvalOptions, Evaluator};
+use crate::lang::eval::Evaluator;
 use crate::lang::lexer::Dialect;
 use crate::lang::parser::parse_expr_in;
 use crate::lang::value::Value;
@@ -33,7 +33,7 @@ pub struct Query {
 }
 
 /// Which expression of a query did not parse, and why.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct QueryError {
     /// `constraint`, `column 2`, `sort key 1`.
     pub which: String,
@@ -161,14 +161,10 @@ pub fn compare_keys(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
     Ordering::Equal
 }
 
-/// An evaluator for queries: HTCondor's mode unless asked otherwise.
-pub fn evaluator(opts: EvalOptions) -> Evaluator {
-    Evaluator::new(opts)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lang::eval::EvalOptions;
     use crate::lang::parser::parse_classad;
 
     fn ad(text: &str) -> Arc<ClassAd> {
@@ -184,7 +180,7 @@ mod tests {
             Dialect::Auto,
         )
         .unwrap();
-        let mut ev = evaluator(EvalOptions::default());
+        let mut ev = Evaluator::new(EvalOptions::default());
         let yes = ad("[ KeyboardIdle = 1201; Memory = 128 ]");
         let idle_small = ad("[ KeyboardIdle = 5000; Memory = 64 ]");
         let busy = ad("[ KeyboardIdle = 60; Memory = 1024 ]");

@@ -44,10 +44,7 @@ pub struct MachineSummary {
 }
 
 fn text(ev: &mut Evaluator, attr: &str) -> String {
-    match ev.eval_attr(attr) {
-        Value::Str(s) => s.to_string(),
-        _ => "?".into(),
-    }
+    super::tables::string(ev, attr).unwrap_or_else(|| "?".into())
 }
 
 impl MachineSummary {
@@ -156,6 +153,15 @@ pub enum Summary {
 }
 
 impl Summary {
+    /// The summary the tools print for ads of this kind: condor_q's totals
+    /// for jobs, condor_status's table for anything else.
+    pub fn for_kind(kind: super::tables::AdKind) -> Summary {
+        match kind {
+            super::tables::AdKind::Job => Summary::Jobs(JobTotals::default()),
+            _ => Summary::Machines(MachineSummary::default()),
+        }
+    }
+
     pub fn add(&mut self, ev: &mut Evaluator) {
         match self {
             Summary::Machines(m) => m.add(ev),

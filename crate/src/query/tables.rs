@@ -69,7 +69,8 @@ impl AdKind {
     }
 }
 
-fn string(ev: &mut Evaluator, attr: &str) -> Option<String> {
+/// Attribute `attr` of the ad held as MY, when it is a string.
+pub(super) fn string(ev: &mut Evaluator, attr: &str) -> Option<String> {
     match ev.eval_attr(attr) {
         Value::Str(s) => Some(s.to_string()),
         _ => None,

@@ -14,9 +14,9 @@ use crate::lang::ast::ClassAd;
 use crate::lang::eval::{EvalOptions, Evaluator, TraceNode};
 use crate::lang::lexer::Dialect;
 
-use super::summary::{JobTotals, MachineSummary, Summary};
+use super::summary::Summary;
 use super::tables::AdKind;
-use super::{autoformat, compare_keys, holds, Query};
+use super::{autoformat, compare_keys, holds, Query, QueryError};
 
 /// A query as the view states it.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -32,14 +32,6 @@ pub struct QuerySpec {
     pub sort: Option<usize>,
     #[serde(default)]
     pub descending: bool,
-}
-
-/// A problem with one of the query's expressions, for showing in place.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SpecError {
-    /// `constraint`, `column 2`.
-    pub which: String,
-    pub diagnostic: crate::lang::diagnostic::Diagnostic,
 }
 
 /// One matching ad: its place in the pool and its cells (as `-af` prints).
@@ -81,19 +73,13 @@ pub fn run(
     spec: &QuerySpec,
     opts: EvalOptions,
     mut progress: impl FnMut(usize, usize) -> bool,
-) -> Result<Option<QueryRun>, Box<SpecError>> {
+) -> Result<Option<QueryRun>, Box<QueryError>> {
     let sort: Vec<String> = spec
         .sort
         .and_then(|i| spec.columns.get(i))
         .map(|c| vec![c.clone()])
         .unwrap_or_default();
-    let q =
-        Query::parse(Some(&spec.constraint), &spec.columns, &sort, Dialect::Auto).map_err(|e| {
-            Box::new(SpecError {
-                which: e.which,
-                diagnostic: e.diagnostic,
-            })
-        })?;
+    let q = Query::parse(Some(&spec.constraint), &spec.columns, &sort, Dialect::Auto)?;
     let mut ev = Evaluator::new(opts);
     let mut rows: Vec<(QueryRow, Vec<crate::lang::value::Value>)> = Vec::new();
     let mut summary: Option<Summary> = None;
@@ -107,10 +93,7 @@ pub fn run(
         };
         let k = *kind.get_or_insert_with(|| AdKind::of(ad));
         summary
-            .get_or_insert_with(|| match k {
-                AdKind::Job => Summary::Jobs(JobTotals::default()),
-                _ => Summary::Machines(MachineSummary::default()),
-            })
+            .get_or_insert_with(|| Summary::for_kind(k))
             .add(&mut ev);
         rows.push((
             QueryRow {
@@ -170,13 +153,8 @@ pub fn explain(
     ad: &Arc<ClassAd>,
     constraint: &str,
     opts: EvalOptions,
-) -> Result<QueryExplain, Box<SpecError>> {
-    let q = Query::parse(Some(constraint), &[], &[], Dialect::Auto).map_err(|e| {
-        Box::new(SpecError {
-            which: e.which,
-            diagnostic: e.diagnostic,
-        })
-    })?;
+) -> Result<QueryExplain, Box<QueryError>> {
+    let q = Query::parse(Some(constraint), &[], &[], Dialect::Auto)?;
     let mut ev = Evaluator::new(opts);
     ev.set_ads(Some(ad.clone()), None);
     let Some(c) = &q.constraint else {

@@ -10,7 +10,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use classad::formats::stream::{AdStream, Streamed};
-use classad::query::summary::{JobTotals, MachineSummary, Summary};
+use classad::query::summary::Summary;
 use classad::query::tables::{self, AdKind};
 use classad::query::{autoformat, compare_keys, Query};
 use classad::{Dialect, EvalOptions, Evaluator, Value};
@@ -76,10 +76,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             let k = *kind.get_or_insert_with(|| AdKind::of(&ad));
             if a.summary {
                 summary
-                    .get_or_insert_with(|| match k {
-                        AdKind::Job => Summary::Jobs(JobTotals::default()),
-                        _ => Summary::Machines(MachineSummary::default()),
-                    })
+                    .get_or_insert_with(|| Summary::for_kind(k))
                     .add(&mut ev);
             }
             if stream_lines {
@@ -146,9 +143,8 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             }
         }
         if let Some(s) = &summary {
-            if matched > 0 && !stream_lines || a.af.is_empty() {
-                println!();
-            }
+            // A summary exists only after matching rows: set it apart.
+            println!();
             for line in s.lines() {
                 println!("{line}");
             }
