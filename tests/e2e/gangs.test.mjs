@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { serve, launch, openPage, screenshot, ROOT } from './harness.mjs';
+import { serve, launch, ROOT, scenarios } from './harness.mjs';
 
 let server;
 let chrome;
@@ -28,20 +28,7 @@ after(async () => {
   await server?.close();
 });
 
-async function scenario(name, body, { hash = '', colorScheme, viewport } = {}) {
-  const ctx = await chrome.newContext({ ...(colorScheme ? { colorScheme } : {}), ...(viewport ? { viewport } : {}) });
-  const { page, problems } = await openPage(ctx);
-  try {
-    await page.goto(server.url + hash);
-    await page.waitForSelector('main', { timeout: 30_000 });
-    await body({ page, problems });
-    const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
-    assert.deepEqual(fatal, [], 'no uncaught exceptions');
-  } finally {
-    await screenshot(page, name).catch(() => {});
-    await ctx.close();
-  }
-}
+const scenario = scenarios(() => ({ chrome, server }));
 
 const CLI = ['target/debug/classad', 'target/release/classad'].map((p) => path.join(ROOT, p)).find(existsSync);
 const FILES = {

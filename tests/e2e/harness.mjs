@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { deflateRawSync } from 'node:zlib';
+import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -183,3 +185,52 @@ export const PROBE = () => {
   new MutationObserver((_, obs) => { if (check()) obs.disconnect(); })
     .observe(document, { childList: true, subtree: true });
 };
+
+/**
+ * A `scenario(name, body, { hash, colorScheme, viewport })` for a test
+ * file: `body({ page, problems })` runs on the playground opened at `hash`
+ * in a fresh context; the page is screenshot as `name`; any uncaught
+ * exception or page crash fails it. `env()` gives the file's browser and
+ * server (made in its `before`).
+ */
+export function scenarios(env) {
+  return async function scenario(name, body, { hash = '', colorScheme, viewport } = {}) {
+    const { chrome, server } = env();
+    const ctx = await chrome.newContext({ ...(colorScheme ? { colorScheme } : {}), ...(viewport ? { viewport } : {}) });
+    const { page, problems } = await openPage(ctx);
+    try {
+      await page.goto(server.url + hash);
+      await page.waitForSelector('main', { timeout: 30_000 });
+      await body({ page, problems });
+      const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
+      assert.deepEqual(fatal, [], 'no uncaught exceptions');
+    } finally {
+      await screenshot(page, name).catch(() => {});
+      await ctx.close();
+    }
+  };
+}
+
+/** Wait until `sel`'s text matches `re`; its text (a clear failure if it never does). */
+export async function textOf(page, sel, re, timeout = 20_000) {
+  try {
+    await page.waitForFunction(([s, src]) => new RegExp(src).test(document.querySelector(s)?.textContent ?? ''), [sel, re.source], { timeout });
+  } catch {
+    assert.fail(`${sel} should match ${re}, is ${JSON.stringify(await page.locator(sel).first().textContent().catch(() => null))}`);
+  }
+  return page.locator(sel).first().textContent();
+}
+
+/** A share link (`#s=…`) opening `state` (missing fields take their defaults). */
+export function stateLink(state) {
+  const json = JSON.stringify({ engine: '0.1.0', state });
+  return `#s=1.0.1.0.${deflateRawSync(Buffer.from(json)).toString('base64url')}`;
+}
+
+/** The `classad` CLI, when it is built (CI builds target/debug/classad); else null. */
+export function cliBinary() {
+  for (const p of ['target/release/classad', 'target/debug/classad']) {
+    if (existsSync(path.join(ROOT, p))) return path.join(ROOT, p);
+  }
+  return null;
+}

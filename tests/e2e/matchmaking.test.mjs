@@ -8,10 +8,9 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
-import { deflateRawSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serve, launch, openPage, screenshot, ROOT } from './harness.mjs';
+import { serve, launch, screenshot, ROOT, scenarios, textOf, stateLink, cliBinary as cli } from './harness.mjs';
 
 let server;
 let chrome;
@@ -30,39 +29,11 @@ after(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Run `body` on the playground opened at `hash`; screenshot as `name`; fail on uncaught errors. */
-async function scenario(name, body, { hash = '', colorScheme, viewport } = {}) {
-  const ctx = await chrome.newContext({ ...(colorScheme ? { colorScheme } : {}), ...(viewport ? { viewport } : {}) });
-  const { page, problems } = await openPage(ctx);
-  try {
-    await page.goto(server.url + hash);
-    await page.waitForSelector('main', { timeout: 30_000 });
-    await body({ page, problems });
-    const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
-    assert.deepEqual(fatal, [], 'no uncaught exceptions');
-  } finally {
-    await screenshot(page, name).catch(() => {});
-    await ctx.close();
-  }
-}
-
-/** A share link (`#s=…`) opening `state` (missing fields take their defaults). */
-function stateLink(state) {
-  const json = JSON.stringify({ engine: '0.1.0', state });
-  return `#s=1.0.1.0.${deflateRawSync(Buffer.from(json)).toString('base64url')}`;
-}
+const scenario = scenarios(() => ({ chrome, server }));
 
 /** `s` as a literal inside a RegExp. */
 function esc(s) {
   return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
-/** The CLI, when it is built (CI builds target/debug/classad). */
-function cli() {
-  for (const p of ['target/release/classad', 'target/debug/classad']) {
-    if (existsSync(path.join(ROOT, p))) return path.join(ROOT, p);
-  }
-  return null;
 }
 
 function write(name, text) {
@@ -166,15 +137,6 @@ async function cellPoint(page, r, c) {
 async function clickCell(page, r, c) {
   const p = await cellPoint(page, r, c);
   await page.mouse.click(p.x, p.y);
-}
-
-async function textOf(page, sel, re, timeout = 20_000) {
-  try {
-    await page.waitForFunction(([s, src]) => new RegExp(src).test(document.querySelector(s)?.textContent ?? ''), [sel, re.source], { timeout });
-  } catch {
-    assert.fail(`${sel} should match ${re}, is ${JSON.stringify(await page.locator(sel).first().textContent().catch(() => null))}`);
-  }
-  return page.locator(sel).first().textContent();
 }
 
 // Figures 2 and 3 of seed 000 with variants (the gallery entry 000-matrix):

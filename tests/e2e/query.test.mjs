@@ -7,10 +7,8 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { deflateRawSync } from 'node:zlib';
 import path from 'node:path';
-import { serve, launch, openPage, screenshot, ROOT } from './harness.mjs';
+import { serve, launch, ROOT, scenarios, textOf, stateLink, cliBinary as cli } from './harness.mjs';
 
 let server;
 let chrome;
@@ -26,41 +24,7 @@ after(async () => {
   await server?.close();
 });
 
-async function scenario(name, body, { hash = '', colorScheme, viewport } = {}) {
-  const ctx = await chrome.newContext({ ...(colorScheme ? { colorScheme } : {}), ...(viewport ? { viewport } : {}) });
-  const { page, problems } = await openPage(ctx);
-  try {
-    await page.goto(server.url + hash);
-    await page.waitForSelector('main', { timeout: 30_000 });
-    await body({ page, problems });
-    const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
-    assert.deepEqual(fatal, [], 'no uncaught exceptions');
-  } finally {
-    await screenshot(page, name).catch(() => {});
-    await ctx.close();
-  }
-}
-
-async function textOf(page, sel, re, timeout = 30_000) {
-  try {
-    await page.waitForFunction(([s, src]) => new RegExp(src).test(document.querySelector(s)?.textContent ?? ''), [sel, re.source], { timeout });
-  } catch {
-    assert.fail(`${sel} should match ${re}, is ${JSON.stringify(await page.locator(sel).first().textContent().catch(() => null))}`);
-  }
-  return page.locator(sel).first().textContent();
-}
-
-function stateLink(state) {
-  const json = JSON.stringify({ engine: '0.1.0', state });
-  return `#s=1.0.1.0.${deflateRawSync(Buffer.from(json)).toString('base64url')}`;
-}
-
-function cli() {
-  for (const p of ['target/release/classad', 'target/debug/classad']) {
-    if (existsSync(path.join(ROOT, p))) return path.join(ROOT, p);
-  }
-  return null;
-}
+const scenario = scenarios(() => ({ chrome, server }));
 
 /** The table's rows as arrays of cell texts (without the # column). */
 async function tableRows(page) {

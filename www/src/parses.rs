@@ -10,6 +10,7 @@ use yew::prelude::*;
 
 use crate::clock::now_ms;
 use crate::engine::WORKER_THRESHOLD_BYTES;
+use crate::state::same_text;
 use crate::state::PoolText;
 use crate::worker::WorkerClient;
 use gloo_timers::callback::Timeout;
@@ -76,10 +77,6 @@ pub struct PoolParse {
     pub busy: Busy,
 }
 
-fn same(a: &Rc<str>, b: &Rc<str>) -> bool {
-    Rc::ptr_eq(a, b) || (a.len() == b.len() && a == b)
-}
-
 #[derive(Default)]
 struct Inner {
     /// Recent results, newest last (a few: pools are switched, not many).
@@ -105,24 +102,24 @@ impl Inner {
             .iter()
             .flatten()
             .chain(self.cache.iter().rev())
-            .find(|p| same(&p.text, text))
+            .find(|p| same_text(&p.text, text))
             .cloned()
     }
     fn failure(&self, text: &Rc<str>) -> Option<&String> {
         self.failed
             .iter()
-            .find(|(t, _)| same(t, text))
+            .find(|(t, _)| same_text(t, text))
             .map(|(_, why)| why)
     }
     fn fail(&mut self, text: Rc<str>, why: String) {
-        self.failed.retain(|(t, _)| !same(t, &text));
+        self.failed.retain(|(t, _)| !same_text(t, &text));
         self.failed.push((text, why));
         if self.failed.len() > 16 {
             self.failed.remove(0);
         }
     }
     fn store(&mut self, p: Parsed) {
-        self.cache.retain(|c| !same(&c.text, &p.text));
+        self.cache.retain(|c| !same_text(&c.text, &p.text));
         self.cache.push(p);
         // Bounded by count and size: old versions of a 5 MB pool being
         // edited must not pile up.
@@ -161,12 +158,12 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
             }
             let small = p.text.len() <= WORKER_THRESHOLD_BYTES;
             let busy = match &st.running {
-                Some((j, t, since)) if *j == i && same(t, &p.text) => Busy::Parsing {
+                Some((j, t, since)) if *j == i && same_text(t, &p.text) => Busy::Parsing {
                     bytes: t.len(),
                     since: *since,
                 },
                 _ if current => Busy::Idle,
-                _ if st.cancelled.iter().any(|c| same(c, &p.text)) => Busy::Cancelled,
+                _ if st.cancelled.iter().any(|c| same_text(c, &p.text)) => Busy::Cancelled,
                 _ => match st.failure(&p.text) {
                     Some(why) => Busy::Failed(why.clone()),
                     None if small => Busy::Quick,
@@ -208,7 +205,7 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
                 if text.len() > WORKER_THRESHOLD_BYTES
                     || st.lookup(text).is_some()
                     || st.failure(text).is_some()
-                    || st.asked[i].as_ref().is_some_and(|a| same(a, text))
+                    || st.asked[i].as_ref().is_some_and(|a| same_text(a, text))
                 {
                     continue;
                 }
@@ -223,7 +220,7 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
                 crate::engine::request(&key, "pool", &text, move |resp| {
                     let mut st = inner.borrow_mut();
                     if let Some(a) = st.asked.get_mut(i) {
-                        if a.as_ref().is_some_and(|a| same(a, &t)) {
+                        if a.as_ref().is_some_and(|a| same_text(a, &t)) {
                             *a = None;
                         }
                     }
@@ -246,13 +243,13 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
             let todo = texts.iter().enumerate().find(|(_, t)| {
                 t.len() > WORKER_THRESHOLD_BYTES
                     && st.lookup(t).is_none()
-                    && !st.cancelled.iter().any(|c| same(c, t))
+                    && !st.cancelled.iter().any(|c| same_text(c, t))
                     && st.failure(t).is_none()
             });
             let Some((i, text)) = todo.map(|(i, t)| (i, t.clone())) else {
                 return;
             };
-            if matches!(&st.running, Some((j, t, _)) if *j == i && same(t, &text)) {
+            if matches!(&st.running, Some((j, t, _)) if *j == i && same_text(t, &text)) {
                 return;
             }
             let inner2 = inner.clone();
@@ -311,8 +308,8 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
         Callback::from(move |i: usize| {
             if let Some(t) = texts.get(i) {
                 let mut st = inner.borrow_mut();
-                st.cancelled.retain(|c| !same(c, t));
-                st.failed.retain(|(f, _)| !same(f, t));
+                st.cancelled.retain(|c| !same_text(c, t));
+                st.failed.retain(|(f, _)| !same_text(f, t));
                 st.generation += 1;
             }
             redraw.force_update();

@@ -20,6 +20,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use yew::Callback;
 
+use crate::state::same_text;
 use crate::worker::READY;
 
 /// The error a cancelled request gets.
@@ -87,10 +88,6 @@ struct Inner {
     slots: Vec<Option<Slot>>,
     /// Texts whose load the user cancelled: not reloaded on their own.
     cancelled: Vec<Rc<str>>,
-}
-
-fn same(a: &Rc<str>, b: &Rc<str>) -> bool {
-    Rc::ptr_eq(a, b) || (a.len() == b.len() && a == b)
 }
 
 pub struct SessionClient {
@@ -195,7 +192,7 @@ impl SessionClient {
     pub fn status(&self, index: usize, text: &Rc<str>) -> Option<PoolLoad> {
         let st = self.inner.borrow();
         match st.slots.get(index) {
-            Some(Some(s)) if same(&s.text, text) => Some(s.load.clone()),
+            Some(Some(s)) if same_text(&s.text, text) => Some(s.load.clone()),
             _ => None,
         }
     }
@@ -207,16 +204,16 @@ impl SessionClient {
     pub fn ensure(&self, index: usize, text: &Rc<str>, auto: bool) {
         {
             let mut st = self.inner.borrow_mut();
-            if auto && st.cancelled.iter().any(|c| same(c, text)) {
+            if auto && st.cancelled.iter().any(|c| same_text(c, text)) {
                 return;
             }
-            st.cancelled.retain(|c| !same(c, text));
+            st.cancelled.retain(|c| !same_text(c, text));
             if st.slots.len() <= index {
                 st.slots.resize_with(index + 1, || None);
             }
             match &mut st.slots[index] {
-                Some(s) if same(&s.text, text) && auto => return,
-                Some(s) if same(&s.text, text) && !matches!(s.load, PoolLoad::Failed(_)) => {
+                Some(s) if same_text(&s.text, text) && auto => return,
+                Some(s) if same_text(&s.text, text) && !matches!(s.load, PoolLoad::Failed(_)) => {
                     if s.in_worker {
                         return;
                     }
@@ -264,7 +261,7 @@ impl SessionClient {
             }
             let mut st = inner.borrow_mut();
             if let Some(Some(s)) = st.slots.get_mut(index) {
-                if same(&s.text, &t) {
+                if same_text(&s.text, &t) {
                     match (&s.load, load) {
                         // A quiet reload after a restart: the page keeps
                         // what it has (same text, same labels).

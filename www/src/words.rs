@@ -30,3 +30,21 @@ pub fn duration(ms: f64) -> String {
         format!("{} min {} s", s / 60, s % 60)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_for_people() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(100_000_000), "100,000,000");
+        assert_eq!(count(1, "job", "jobs"), "1 job");
+        assert_eq!(count(2000, "job", "jobs"), "2,000 jobs");
+        assert_eq!(duration(850.2), "850 ms");
+        assert_eq!(duration(2449.0), "2.4 s");
+        assert_eq!(duration(185_000.0), "3 min 5 s");
+    }
+}

@@ -22,9 +22,9 @@ use crate::components::analyzer_results::results;
 use crate::components::match_bar::{
     pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
 };
-use crate::matchmaking::{count, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::store::Action;
+use crate::words::{count, thousands};
 
 /// Pools up to this many jobs get a list to pick from; bigger ones a number.
 const JOB_LIST_MAX: usize = 2_000;

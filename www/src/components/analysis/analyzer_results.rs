@@ -9,7 +9,7 @@ use yew::prelude::*;
 use crate::analyzer::{apply_job_change, apply_suggestion, bar, Analysis, AnalyzeSettings};
 use crate::components::analyzer::Shown;
 use crate::components::analyzer_lattice::conflicts_section;
-use crate::matchmaking::{count, duration, thousands};
+use crate::words::{count, duration, thousands};
 
 /// Everything below the tools: summary, clauses, suggestions, job
 /// changes, conflicts.

@@ -13,8 +13,8 @@ use yew::prelude::*;
 use crate::clock::now_ms;
 use crate::components::gang_view::{algorithm_name, ALGORITHMS};
 use crate::components::match_bar::{use_stop_on_leave, Progress};
-use crate::matchmaking::thousands;
 use crate::session_client::{Session, CANCELLED};
+use crate::words::thousands;
 
 #[derive(Properties, PartialEq)]
 pub struct CompareProps {

@@ -10,8 +10,8 @@ use classad::session::{IndexView, PoolRequest};
 use yew::prelude::*;
 
 use crate::components::match_bar::MatchPools;
-use crate::matchmaking::thousands;
 use crate::session_client::{Session, CANCELLED};
+use crate::words::thousands;
 
 #[derive(Properties, PartialEq)]
 pub struct IndexProps {

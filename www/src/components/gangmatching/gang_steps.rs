@@ -9,7 +9,7 @@ use crate::answers::GangStep as Step;
 use yew::prelude::*;
 
 use crate::components::gang_view::{algorithm_name, Shown};
-use crate::matchmaking::thousands;
+use crate::words::thousands;
 use gloo_timers::callback::Timeout;
 
 const PLAY_MS: u32 = 900;

@@ -20,10 +20,10 @@ use crate::components::gang_steps::GangSteps;
 use crate::components::match_bar::{
     pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
 };
-use crate::matchmaking::{count, duration, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::state::{GangSettings, GangTab};
 use crate::store::Action;
+use crate::words::{count, duration, thousands};
 
 /// Runs over this many request × offer pairs wait for the Run button.
 const RUN_AT_ONCE: u64 = 40_000;

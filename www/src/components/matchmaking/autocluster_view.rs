@@ -10,8 +10,8 @@ use yew::prelude::*;
 
 use crate::clock::now_ms;
 use crate::components::match_bar::{pools_gate, MatchBar, MatchPools, MatchViewProps, Progress};
-use crate::matchmaking::{count, duration, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
+use crate::words::{count, duration, thousands};
 
 const PAGE: usize = 50;
 /// Jobs named per cluster (the rest are counted).

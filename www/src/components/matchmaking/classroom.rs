@@ -8,7 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::components::negotiation::Shown;
-use crate::matchmaking::thousands;
+use crate::words::thousands;
 use gloo_timers::callback::Timeout;
 
 #[derive(Properties, PartialEq)]

@@ -6,10 +6,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::matchmaking::{count, thousands};
 use crate::session_client::{PoolInfo, PoolLoad, Session};
 use crate::state::{AppState, MatchSettings};
 use crate::store::Action;
+use crate::words::{count, thousands};
 
 /// One side of the match: a pool, and what the worker has of it.
 #[derive(Clone, Debug)]
@@ -278,7 +278,7 @@ pub fn Progress(props: &ProgressProps) -> Html {
             <span>{ props.label.clone() }</span>
             <span class="muted">{ count }</span>
             if let Some(ms) = props.elapsed {
-                <span class="muted">{ crate::matchmaking::duration(ms) }</span>
+                <span class="muted">{ crate::words::duration(ms) }</span>
             }
             <button class="cancel" onclick={cancel}>{ "Cancel" }</button>
         </div>

@@ -22,9 +22,10 @@ use crate::components::matrix_canvas::{LEFT, TOP};
 use crate::components::matrix_handle::{Handle, MatrixState};
 use crate::components::matrix_table::CellsTable;
 use crate::components::pair_detail::PairDetail;
-use crate::matchmaking::{arrange, count, needs_counts, thousands, Filter, Sort};
+use crate::matchmaking::{arrange, needs_counts, Filter, Sort};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::store::Action;
+use crate::words::{count, thousands};
 
 /// Matrices up to this many pairs are counted at once (for the summary).
 const COUNT_AT_ONCE: u64 = 250_000;

@@ -6,7 +6,7 @@ use yew::prelude::*;
 
 use crate::components::matrix_handle::Handle;
 use crate::components::pair_detail::{outcome_class, outcome_words};
-use crate::matchmaking::thousands;
+use crate::words::thousands;
 
 /// At most this many rows and columns of the sight are tabled.
 const MAX_ROWS: usize = 40;

@@ -17,10 +17,10 @@ use crate::components::classroom::Classroom;
 use crate::components::match_bar::{
     pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
 };
-use crate::matchmaking::{count, duration, thousands};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::state::MatchSettings;
 use crate::store::Action;
+use crate::words::{count, duration, thousands};
 
 /// Cycles up to this many pairs run by themselves when the view opens.
 const RUN_AT_ONCE: u64 = 250_000;

@@ -7,7 +7,7 @@
 
 use std::rc::Rc;
 
-use classad::api::{QueryAnswer, QueryExplain, QueryRow, QuerySpec, SpecError, Summary, STATES};
+use classad::api::{QueryAnswer, QueryError, QueryExplain, QueryRow, QuerySpec, Summary, STATES};
 use classad::session::PoolRequest;
 use gloo_timers::callback::Timeout;
 use serde::Deserialize;
@@ -20,11 +20,11 @@ use crate::components::highlight::Mark;
 use crate::components::match_bar::{use_stop_on_leave, Progress};
 use crate::components::term::TermHelp;
 use crate::components::text_editor::{TextEditor, Tokens};
-use crate::matchmaking::{count, thousands};
 use crate::session_client::{Session, CANCELLED};
 use crate::state::{AdRef, AppState, QuerySettings, View};
 use crate::store::Action;
 use crate::trace::{AdFacts, Ctx};
+use crate::words::{count, thousands};
 
 /// Rows shown at once.
 const PAGE: usize = 100;
@@ -50,7 +50,7 @@ struct Rows {
 #[serde(tag = "kind", rename_all = "snake_case")]
 enum Outcome {
     QueryResult(Ran),
-    QueryInvalid(SpecError),
+    QueryInvalid(QueryError),
 }
 
 /// A finished run, and the rows fetched so far (by result index).
@@ -58,8 +58,6 @@ struct Shown {
     answer: QueryAnswer,
     spec: QuerySpec,
     rows: Vec<Option<(QueryRow, String)>>,
-    /// A page is being fetched (one at a time).
-    fetching: bool,
     ms: f64,
 }
 
@@ -90,7 +88,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
         .unwrap_or_else(|| Rc::from(""));
     let spec = s.query.spec.clone();
     let shown = use_state(|| None::<Rc<std::cell::RefCell<Shown>>>);
-    let invalid = use_state(|| None::<SpecError>);
+    let invalid = use_state(|| None::<QueryError>);
     let running = use_state(|| None::<(Option<(usize, usize)>, f64)>);
     let error = use_state(|| None::<String>);
     let page = use_state(|| 0usize);
@@ -165,7 +163,6 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                                 answer: ran.answer,
                                 spec: spec1,
                                 rows,
-                                fetching: false,
                                 ms: now_ms() - started,
                             }))));
                         }
@@ -189,26 +186,31 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
     }
     use_stop_on_leave(&props.session, running.is_some());
 
-    // The rows of the page in sight, fetched when missing.
+    // The rows of the page in sight, fetched when missing: once per page
+    // shown of each run (a row that arrives redraws; it does not refetch).
     let pg = *page;
-    if let Some(sh) = &*shown {
-        let (from, to, missing) = {
-            let b = sh.borrow();
-            let from = (pg * PAGE).min(b.rows.len());
-            let to = ((pg + 1) * PAGE).min(b.rows.len());
-            let missing = !b.fetching && b.rows[from..to].iter().any(|r| r.is_none());
-            (from, to, missing)
-        };
-        if missing && running.is_none() {
-            sh.borrow_mut().fetching = true;
-            let (sh, redraw) = (sh.clone(), redraw.clone());
-            let text = text.clone();
-            props.session.request(
+    {
+        let (session, redraw, text) = (props.session.clone(), redraw.clone(), text.clone());
+        let sh = (*shown).clone();
+        let run_id = sh.as_ref().map(|s| Rc::as_ptr(s) as usize);
+        use_effect_with((pg, run_id, running.is_none()), move |(pg, _, idle)| {
+            let Some(sh) = sh.filter(|_| *idle) else {
+                return;
+            };
+            let (from, to) = {
+                let b = sh.borrow();
+                let from = (pg * PAGE).min(b.rows.len());
+                let to = ((pg + 1) * PAGE).min(b.rows.len());
+                if b.rows[from..to].iter().all(|r| r.is_some()) {
+                    return;
+                }
+                (from, to)
+            };
+            session.request(
                 &[(pool, text)],
                 move |_| PoolRequest::QueryPage { from, to },
                 None,
                 move |r: Result<Rows, String>| {
-                    sh.borrow_mut().fetching = false;
                     if let Ok(r) = r {
                         let mut b = sh.borrow_mut();
                         for (k, (row, label)) in r.rows.into_iter().zip(r.labels).enumerate() {
@@ -221,7 +223,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                     }
                 },
             );
-        }
+        });
     }
 
     let explain_row = {

@@ -254,7 +254,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
             if props.root.0.cut {
                 <p class="muted trace-cut" role="note">{ format!(
                     "This explanation stops after {} steps: the deepest parts are left out. The value is exact all the same.",
-                    crate::matchmaking::thousands(classad::api::TRACE_MAX_NODES as u64)
+                    crate::words::thousands(classad::api::TRACE_MAX_NODES as u64)
                 ) }</p>
             }
             <ul class="explain" aria-label="Explain tree">

@@ -597,9 +597,9 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 <p class="summary" id="pool-summary">
                     { format!(
                         "{}, {}, {}",
-                        crate::matchmaking::count(n_ads as u64, "ad", "ads"),
-                        crate::matchmaking::count(errors as u64, "error", "errors"),
-                        crate::matchmaking::count(warnings as u64, "warning", "warnings")
+                        crate::words::count(n_ads as u64, "ad", "ads"),
+                        crate::words::count(errors as u64, "error", "errors"),
+                        crate::words::count(warnings as u64, "warning", "warnings")
                     ) }
                     if parse.parsed.is_some() && !parse.current && !quick { <span class="muted">{ " (of the text before your last edits)" }</span> }
                     if let (Some(p), true) = (&parse.parsed, parse.current) {
