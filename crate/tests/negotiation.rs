@@ -92,6 +92,44 @@ fn check_cycle(jobs: &[Arc<ClassAd>], machines: &[Arc<ClassAd>], cfg: &Negotiati
                 used[m] = true;
             }
             None => {
+                // The reason's counts, worked out the slow way over the
+                // whole pool as it was when the job's turn came.
+                let job_accepts: Vec<bool> = machines
+                    .iter()
+                    .map(|m| accepts(&mut ev, job, m, &req))
+                    .collect();
+                let machine_accepts: Vec<bool> = machines
+                    .iter()
+                    .map(|m| accepts(&mut ev, m, job, &req))
+                    .collect();
+                let compatible = (0..machines.len())
+                    .filter(|&m| job_accepts[m] && machine_accepts[m])
+                    .count();
+                let free_compatible = (0..machines.len())
+                    .filter(|&m| job_accepts[m] && machine_accepts[m] && !used[m])
+                    .count();
+                let count = |v: &[bool]| v.iter().filter(|&&b| b).count();
+                let expected = if machines.is_empty() {
+                    Reason::NoMachines
+                } else if compatible > 0 && free_compatible == 0 {
+                    Reason::AllTaken { compatible }
+                } else if compatible > 0 {
+                    Reason::NoValidVector {
+                        compatible: free_compatible,
+                    }
+                } else if count(&job_accepts) == 0 {
+                    Reason::JobRejectsAll
+                } else if count(&machine_accepts) == 0 {
+                    Reason::MachinesRejectJob
+                } else {
+                    Reason::NoMutualMatch {
+                        job_accepts: count(&job_accepts),
+                        machines_accept: count(&machine_accepts),
+                    }
+                };
+                if !matches!(o.reason, Reason::SkippedCluster { .. }) {
+                    assert_eq!(o.reason, expected, "job {}", o.job_id);
+                }
                 // Unmatched: no free machine was compatible (with a valid
                 // docking vector) when its turn came.
                 for (m, machine) in machines.iter().enumerate() {

@@ -18,10 +18,9 @@
 //!
 //! All three support removal of a consumed id.
 
-use std::collections::BTreeSet;
-
+use fixedbitset::FixedBitSet;
 use iset::IntervalMap;
-use rustc_hash::{FxHashMap, FxHashSet};
+use rustc_hash::FxHashMap;
 
 use crate::analysis::intervals::NumInterval;
 
@@ -213,59 +212,108 @@ impl NumberDim {
     }
 }
 
-/// Numeric points of ads, queried by an interval.
+/// Points sorted by key, queried by a window. Built by [`insert`]s and
+/// one [`finish`]; a removal only marks the id dead (windows skip it), so
+/// consuming offers one by one costs nothing per point.
+///
+/// [`insert`]: PointIndex::insert
+/// [`finish`]: PointIndex::finish
 #[derive(Default)]
 pub struct PointIndex {
-    set: BTreeSet<(u64, usize)>,
+    /// (key, id), sorted once finished.
+    points: Vec<(u64, u32)>,
+    finished: bool,
+    dead: FixedBitSet,
+    live: usize,
 }
 
 impl PointIndex {
     pub fn insert(&mut self, x: f64, id: usize) {
-        self.set.insert((key(x + 0.0), id));
+        let p = (key(x + 0.0), id as u32);
+        if self.finished {
+            // After the build: keep the order (rare; O(n)).
+            let at = self.points.partition_point(|q| *q < p);
+            self.points.insert(at, p);
+        } else {
+            self.points.push(p);
+        }
+        if self.dead.contains(id) {
+            self.dead.set(id, false);
+        }
+        self.live += 1;
+    }
+    /// Sort what was inserted: windows need it.
+    pub fn finish(&mut self) {
+        self.points.sort_unstable();
+        self.finished = true;
     }
     pub fn remove(&mut self, x: f64, id: usize) {
-        self.set.remove(&(key(x + 0.0), id));
+        let p = (key(x + 0.0), id as u32);
+        let present = if self.finished {
+            self.points.binary_search(&p).is_ok()
+        } else {
+            self.points.contains(&p)
+        };
+        if present && !self.dead.contains(id) {
+            self.dead.grow(id + 1);
+            self.dead.insert(id);
+            self.live -= 1;
+        }
     }
-    /// Ids of the points inside `i`.
+    /// Ids of the live points inside `i`.
     pub fn window(&self, i: &NumInterval, out: &mut impl FnMut(usize)) {
+        debug_assert!(
+            self.finished || self.points.is_empty(),
+            "window before finish"
+        );
         if let Some((lo, hi)) = key_range(i) {
-            for &(_, id) in self.set.range((lo, 0)..=(hi, usize::MAX)) {
-                out(id);
+            let from = self.points.partition_point(|&(k, _)| k < lo);
+            for &(k, id) in &self.points[from..] {
+                if k > hi {
+                    break;
+                }
+                if !self.dead.contains(id as usize) {
+                    out(id as usize);
+                }
             }
         }
     }
     pub fn len(&self) -> usize {
-        self.set.len()
+        self.live
     }
     pub fn is_empty(&self) -> bool {
-        self.set.is_empty()
+        self.live == 0
     }
 }
 
 /// Case-folded strings to ids.
 #[derive(Default)]
 pub struct StringIndex {
-    map: FxHashMap<String, FxHashSet<usize>>,
+    /// Ids per folded string, in insertion order (a list iterates faster
+    /// than a set; an id listed twice is harmless to the callers' sets).
+    map: FxHashMap<String, Vec<usize>>,
 }
 
 impl StringIndex {
     pub fn insert(&mut self, s: &str, id: usize) {
-        self.map
-            .entry(s.to_ascii_lowercase())
-            .or_default()
-            .insert(id);
+        self.map.entry(s.to_ascii_lowercase()).or_default().push(id);
     }
     pub fn remove(&mut self, s: &str, id: usize) {
         let k = s.to_ascii_lowercase();
         if let Some(set) = self.map.get_mut(&k) {
-            set.remove(&id);
+            set.retain(|&x| x != id);
             if set.is_empty() {
                 self.map.remove(&k);
             }
         }
     }
     pub fn get(&self, s: &str, out: &mut impl FnMut(usize)) {
-        if let Some(set) = self.map.get(&s.to_ascii_lowercase()) {
+        let found = if s.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.map.get(&s.to_ascii_lowercase())
+        } else {
+            self.map.get(s)
+        };
+        if let Some(set) = found {
             set.iter().for_each(|&id| out(id));
         }
     }
@@ -341,6 +389,7 @@ mod tests {
         for (i, x) in [1.0, 5.0, 5.0, 9.0, -0.0].into_iter().enumerate() {
             p.insert(x, i);
         }
+        p.finish();
         let mut v = vec![];
         p.window(&iv(0.0, true, 5.0, false), &mut |i| v.push(i));
         assert_eq!(v, vec![4, 0]);

@@ -286,6 +286,9 @@ impl Structures {
                 }
             }
         }
+        for d in s.imp.values_mut() {
+            d.number.finish();
+        }
         s
     }
 

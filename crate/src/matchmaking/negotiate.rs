@@ -17,7 +17,7 @@ use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::parser::parse_expr;
 use crate::lang::value::Value;
 use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
-use crate::matchmaking::compiled::{Columns, CompiledAd, CompiledExpr};
+use crate::matchmaking::compiled::{compile_pool, Columns, CompiledAd, CompiledExpr};
 
 /// A root-ordering key: an expression evaluated in the job ad alone.
 #[derive(Clone, Debug)]
@@ -320,6 +320,10 @@ struct Survey {
     /// Compatible machines, taken or free, and those still free.
     compatible: usize,
     compatible_free: usize,
+    /// Whether the counts include the machines taken this cycle (a survey
+    /// that ranks only free machines skips them: they are counted only
+    /// when a failure needs them, see [`SurveyCtx::count_taken`]).
+    counted_taken: bool,
 }
 
 /// The machines a survey looks at: all, or a superset of the compatible
@@ -334,6 +338,9 @@ enum Among<'a> {
 struct SurveyCtx<'a, 'b> {
     ev: &'a mut Evaluator,
     machines: &'a [CompiledAd],
+    /// Machines whose requirements accept no job at all
+    /// ([`CompiledAd::rejects_every_ad`]): never compatible, not surveyed.
+    idle: &'a [bool],
     columns: &'a mut Columns<'b>,
     cfg: &'a NegotiationConfig,
     evals: &'a mut u64,
@@ -359,6 +366,7 @@ impl SurveyCtx<'_, '_> {
             job_accepts: 0,
             compatible: 0,
             compatible_free: 0,
+            counted_taken: rank_taken,
         };
         let n = self.machines.len();
         let all: Box<dyn Iterator<Item = usize>> = match among {
@@ -370,6 +378,10 @@ impl SurveyCtx<'_, '_> {
         };
         let keep = keep.map(|k| k.max(1));
         for mi in all {
+            let is_free = free.get(mi).copied().unwrap_or(true);
+            if !(is_free || rank_taken) || self.idle[mi] {
+                continue;
+            }
             let m = &self.machines[mi];
             *self.evals += 1;
             // The machine's side only where the job's accepts: how many
@@ -386,7 +398,6 @@ impl SurveyCtx<'_, '_> {
                 continue;
             }
             s.compatible += 1;
-            let is_free = free.get(mi).copied().unwrap_or(true);
             s.compatible_free += is_free as usize;
             if !(is_free || rank_taken) {
                 continue;
@@ -412,6 +423,42 @@ impl SurveyCtx<'_, '_> {
         }
         s.ranked.sort_by(better);
         s
+    }
+
+    /// Add to `s` (a survey of the free machines among `among`) the
+    /// machines taken this cycle that are compatible.
+    fn count_taken(&mut self, job: &CompiledAd, among: Among<'_>, free: &[bool], s: &mut Survey) {
+        if s.counted_taken {
+            return;
+        }
+        s.counted_taken = true;
+        let idle = self.idle;
+        let taken = |&mi: &usize| !free.get(mi).copied().unwrap_or(true) && !idle[mi];
+        let all: Box<dyn Iterator<Item = usize>> = match among {
+            Among::All => Box::new((0..self.machines.len()).filter(taken)),
+            Among::Only(c) => Box::new(c.iter().copied().filter(taken)),
+        };
+        for mi in all {
+            let Some(m) = self.machines.get(mi) else {
+                continue;
+            };
+            *self.evals += 1;
+            s.compatible += (job.accepts(m, self.ev) && m.accepts(job, self.ev)) as usize;
+        }
+    }
+
+    /// How many machines of the whole pool the job's requirements accept.
+    fn count_job_accepts(&mut self, job: &CompiledAd) -> usize {
+        let prefilter = self.columns.prefilter(job);
+        let mut n = 0;
+        for (mi, m) in self.machines.iter().enumerate() {
+            *self.evals += 1;
+            n += match self.columns.decide(&prefilter, mi) {
+                Some(known) => known,
+                None => job.accepts(m, self.ev),
+            } as usize;
+        }
+        n
     }
 }
 
@@ -499,16 +546,21 @@ fn explain_failure(
     ctx: &mut SurveyCtx<'_, '_>,
     job: &CompiledAd,
     among: Among<'_>,
-    s: &Survey,
+    s: &mut Survey,
     free: &[bool],
 ) -> Reason {
+    if s.compatible_free == 0 {
+        // All taken? Only now are the taken machines looked at.
+        ctx.count_taken(job, among, free, s);
+    }
     if s.compatible > 0 {
         return failure(ctx.ev, job, ctx.machines, s, s.compatible_free);
     }
-    if let Among::Only(_) = among {
-        let all = ctx.survey(job, Among::All, free, false, Some(1));
-        return failure(ctx.ev, job, ctx.machines, &all, 0);
-    }
+    // No machine is compatible: not among the candidates (a superset of
+    // the compatible ones), nor among those skipped as accepting no job.
+    // How many the job accepts is counted over the whole pool.
+    let _ = among;
+    s.job_accepts = ctx.count_job_accepts(job);
     failure(ctx.ev, job, ctx.machines, s, 0)
 }
 
@@ -597,9 +649,14 @@ pub fn negotiate_with(
     });
     let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
     let compile = |ad: &Arc<ClassAd>| CompiledAd::new(ad.clone(), cfg.opts, &req);
-    let cmachines: Vec<CompiledAd> = machines.iter().map(compile).collect();
+    // Slots of one policy share a compilation (and stay in cache together).
+    let cmachines: Vec<CompiledAd> = compile_pool(machines, cfg.opts, &req);
     let machines = &cmachines[..];
     let mut columns = Columns::new(machines);
+    let idle: Vec<bool> = machines
+        .iter()
+        .map(|m| m.rejects_every_ad(&mut ev))
+        .collect();
     let mut free = vec![true; machines.len()];
     let mut outcomes = Vec::with_capacity(jobs.len());
     let mut evals = 0u64;
@@ -655,6 +712,7 @@ pub fn negotiate_with(
                 let mut ctx = SurveyCtx {
                     ev: &mut ev,
                     machines,
+                    idle: &idle,
                     columns: &mut columns,
                     cfg,
                     evals: &mut evals,
@@ -672,8 +730,8 @@ pub fn negotiate_with(
                 match own {
                     Some(p) => Some(p),
                     None => {
-                        let mine = ctx.survey(job, among, &free, false, Some(1));
-                        outcome.reason = explain_failure(&mut ctx, job, among, &mine, &free);
+                        let mut mine = ctx.survey(job, among, &free, false, Some(1));
+                        outcome.reason = explain_failure(&mut ctx, job, among, &mut mine, &free);
                         // No compatible machine is left for the cluster:
                         // skip the rest of it. (Some are left, just not for
                         // this job: the cluster goes on.)
@@ -689,16 +747,17 @@ pub fn negotiate_with(
                 let mut ctx = SurveyCtx {
                     ev: &mut ev,
                     machines,
+                    idle: &idle,
                     columns: &mut columns,
                     cfg,
                     evals: &mut evals,
                 };
-                let s = ctx.survey(job, among, &free, false, Some(1));
+                let mut s = ctx.survey(job, among, &free, false, Some(1));
                 outcome.candidates = s.rankable;
                 match s.ranked.first() {
                     Some(best) => Some(best.clone()),
                     None => {
-                        outcome.reason = explain_failure(&mut ctx, job, among, &s, &free);
+                        outcome.reason = explain_failure(&mut ctx, job, among, &mut s, &free);
                         None
                     }
                 }

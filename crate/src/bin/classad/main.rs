@@ -157,6 +157,10 @@ enum Cmd {
         now: Option<f64>,
         #[arg(long, allow_hyphen_values = true)]
         tz_offset: Option<i32>,
+        /// Print where the time went (reading, the cycle, `$$()`
+        /// expansion) and the pair evaluations to stderr.
+        #[arg(long)]
+        stats: bool,
     },
     /// Show the significant attributes and the auto-clusters of the jobs.
     Autocluster {
@@ -389,8 +393,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             mode,
             now,
             tz_offset,
+            stats,
         } => {
             use classad::negotiate::NegotiationConfig;
+            let started = std::time::Instant::now();
             let (job_ads, mut libs) = read_ads(&jobs)?;
             let (machine_ads, more) = read_ads(&machines)?;
             libs.extend(more);
@@ -413,13 +419,27 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             }
             cfg.opts = eval_options(mode, now, tz_offset);
             cfg.functions = (!fns.is_empty()).then(|| Arc::new(fns));
+            let read = started.elapsed();
             let result = classad::index::negotiation::negotiate_indexed(
                 &job_ads,
                 &machine_ads,
                 &cfg,
                 |_, _| true,
             );
+            let cycle = started.elapsed() - read;
             let augmented = classad::negotiate::augment(&result, &job_ads, &machine_ads, cfg.opts);
+            if stats {
+                eprintln!(
+                    "read {:.2} s ({} jobs, {} machines), cycle {:.2} s ({} pair evaluations, {} matched), $$() {:.2} s",
+                    read.as_secs_f64(),
+                    job_ads.len(),
+                    machine_ads.len(),
+                    cycle.as_secs_f64(),
+                    result.pair_evaluations,
+                    result.matched,
+                    (started.elapsed() - read - cycle).as_secs_f64(),
+                );
+            }
             if json {
                 let out = serde_json::json!({
                     "cycle": result,

@@ -25,6 +25,7 @@ enum Cell {
     /// The machine does not define it.
     Absent,
     Int(i64),
+    Bool(bool),
     /// A string, by its case-folded id.
     Str(u32),
     /// Anything else: only the full evaluation can tell.
@@ -50,7 +51,9 @@ pub struct Prefilter {
 
 struct Check {
     column: usize,
-    op: BinaryOp,
+    /// `None`: the clause is the attribute itself (`TARGET.HasFileTransfer`),
+    /// which must be `true`.
+    op: Option<BinaryOp>,
     /// The constant, and whether it is on the left (`5 < TARGET.x`).
     konst: Cell,
     konst_left: bool,
@@ -75,6 +78,7 @@ impl<'a> Columns<'a> {
     fn cell(&mut self, v: &Value) -> Cell {
         match v {
             Value::Int(i) => Cell::Int(*i),
+            Value::Bool(b) => Cell::Bool(*b),
             Value::Str(s) => Cell::Str(self.string_id(s)),
             _ => Cell::Unknown,
         }
@@ -121,29 +125,37 @@ impl<'a> Columns<'a> {
         }
         let items: &[Node] = match node {
             Node::Chain(super::run::Chain::All, items) => items,
-            n @ Node::CmpOther { .. } => std::slice::from_ref(n),
+            n @ (Node::CmpOther { .. } | Node::Other(_)) => std::slice::from_ref(n),
             _ => &[],
         };
         for item in items {
-            let Node::CmpOther {
-                op,
-                name,
-                konst,
-                konst_left,
-            } = item
-            else {
-                break;
+            let check = match item {
+                Node::CmpOther {
+                    op,
+                    name,
+                    konst,
+                    konst_left,
+                } => {
+                    let konst = self.cell(konst);
+                    if !matches!(konst, Cell::Int(_) | Cell::Str(_)) {
+                        break;
+                    }
+                    Check {
+                        column: self.column(&name.name),
+                        op: Some(*op),
+                        konst,
+                        konst_left: *konst_left,
+                    }
+                }
+                Node::Other(name) => Check {
+                    column: self.column(&name.name),
+                    op: None,
+                    konst: Cell::Unknown,
+                    konst_left: false,
+                },
+                _ => break,
             };
-            let konst = self.cell(konst);
-            if !matches!(konst, Cell::Int(_) | Cell::Str(_)) {
-                break;
-            }
-            checks.push(Check {
-                column: self.column(&name.name),
-                op: *op,
-                konst,
-                konst_left: *konst_left,
-            });
+            checks.push(check);
         }
         let complete = !items.is_empty() && checks.len() == items.len();
         Prefilter { checks, complete }
@@ -158,6 +170,18 @@ impl<'a> Columns<'a> {
         let mut all = p.complete;
         for c in &p.checks {
             let &cell = self.columns.get(c.column)?.get(m)?;
+            let Some(op) = c.op else {
+                // A bare attribute: an `&&` clause holds only when `true`
+                // (undefined, a number or anything else is not).
+                match cell {
+                    Cell::Bool(true) => continue,
+                    Cell::Bool(false) | Cell::Absent => return Some(false),
+                    _ => {
+                        all = false;
+                        continue;
+                    }
+                }
+            };
             let (l, r) = if c.konst_left {
                 (c.konst, cell)
             } else {
@@ -167,7 +191,7 @@ impl<'a> Columns<'a> {
             let holds = match (l, r) {
                 // A comparison with an undefined operand is undefined.
                 (Cell::Absent, _) | (_, Cell::Absent) => Some(false),
-                (Cell::Int(a), Cell::Int(b)) => match c.op {
+                (Cell::Int(a), Cell::Int(b)) => match op {
                     BinaryOp::Eq => Some(a == b),
                     BinaryOp::Ne => Some(a != b),
                     BinaryOp::Lt => Some(a < b),
@@ -176,7 +200,7 @@ impl<'a> Columns<'a> {
                     BinaryOp::Ge => Some(a >= b),
                     _ => None,
                 },
-                (Cell::Str(a), Cell::Str(b)) => match c.op {
+                (Cell::Str(a), Cell::Str(b)) => match op {
                     BinaryOp::Eq => Some(a == b),
                     BinaryOp::Ne => Some(a != b),
                     _ => None,

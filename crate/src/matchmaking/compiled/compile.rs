@@ -349,6 +349,12 @@ fn run_pure(node: &Node) -> Option<Value> {
     run(node, &empty, &empty, &mut ev, &mut hops)
 }
 
+/// Run `f` with an ad that defines nothing (for nodes that read no ad).
+pub(super) fn with_empty_ad<R>(f: impl FnOnce(&CompiledAd) -> R) -> R {
+    let empty = EMPTY.with(|e| e.clone());
+    f(&empty)
+}
+
 thread_local! {
     static EMPTY: Arc<CompiledAd> = Arc::new(CompiledAd {
         ad: Arc::new(ClassAd::new()),
@@ -356,6 +362,7 @@ thread_local! {
         params: Box::new([]),
         requirements: None,
         mode: Mode::HTCondor,
+        layout: super::NO_LAYOUT,
     });
 }
 

@@ -72,34 +72,51 @@ enum Node {
     Bail,
 }
 
-/// A name looked up in the other ad, with the position it had there last
-/// time: ads of one pool mostly list their attributes in the same order,
-/// so checking that position first usually saves the hash lookup.
+/// A name looked up in the other ad, with where it was there last time.
+/// Ads of one pool mostly list their attributes in the same order, so
+/// the last answer usually holds: for an ad of the same layout (see
+/// [`CompiledAd::layout`]) it holds without reading the ad at all, even
+/// when the name is absent; otherwise the position is checked first,
+/// which usually saves the hash lookup.
 #[derive(Debug)]
 struct OtherName {
     name: Name,
-    guess: std::sync::atomic::AtomicU32,
+    /// The layout and the position (or [`ABSENT`]) of the last lookup,
+    /// packed so that threads sharing a compilation never see one without
+    /// the other.
+    guess: std::sync::atomic::AtomicU64,
 }
+
+/// A position meaning "the ad lacks the name".
+const ABSENT: u32 = u32::MAX;
 
 impl OtherName {
     fn new(name: Name) -> OtherName {
         OtherName {
             name,
-            guess: std::sync::atomic::AtomicU32::new(u32::MAX),
+            guess: std::sync::atomic::AtomicU64::new(ABSENT as u64),
         }
     }
 
-    /// The attribute's position in `ad`.
+    /// The attribute's position in `other`.
     #[inline]
-    fn find(&self, ad: &ClassAd) -> Option<u32> {
+    fn find(&self, other: &CompiledAd) -> Option<u32> {
         use std::sync::atomic::Ordering::Relaxed;
-        let g = self.guess.load(Relaxed);
-        if (g as usize) < ad.len() && Arc::ptr_eq(ad.key_at(g), &self.name.key) {
-            return Some(g);
+        let packed = self.guess.load(Relaxed);
+        let (layout, g) = ((packed >> 32) as u32, packed as u32);
+        if layout == other.layout && layout != NO_LAYOUT {
+            return (g != ABSENT).then_some(g);
         }
-        let i = ad.position_name(&self.name)?;
-        self.guess.store(i, Relaxed);
-        Some(i)
+        let ad = &*other.ad;
+        let found = if (g as usize) < ad.len() && Arc::ptr_eq(ad.key_at(g), &self.name.key) {
+            Some(g)
+        } else {
+            ad.position_name(&self.name)
+        };
+        let pos = found.unwrap_or(ABSENT);
+        self.guess
+            .store(((other.layout as u64) << 32) | pos as u64, Relaxed);
+        found
     }
 }
 
@@ -107,11 +124,23 @@ impl Clone for OtherName {
     fn clone(&self) -> OtherName {
         OtherName {
             name: self.name.clone(),
-            guess: std::sync::atomic::AtomicU32::new(
+            guess: std::sync::atomic::AtomicU64::new(
                 self.guess.load(std::sync::atomic::Ordering::Relaxed),
             ),
         }
     }
+}
+
+/// The layout id no lookup trusts (ids ran out, or none was given).
+const NO_LAYOUT: u32 = 0;
+
+/// A layout id no other ad has.
+fn fresh_layout() -> u32 {
+    use std::sync::atomic::{AtomicU32, Ordering::Relaxed};
+    static NEXT: AtomicU32 = AtomicU32::new(1);
+    // Past u32::MAX ids (never, in practice) lookups just stop trusting.
+    NEXT.fetch_update(Relaxed, Relaxed, |n| n.checked_add(1))
+        .unwrap_or(NO_LAYOUT)
 }
 
 /// Most nodes one compiled attribute may stand for, counting a shared
@@ -135,6 +164,9 @@ pub struct CompiledAd {
     /// A template's parameters: this ad's values of them, copied out of
     /// the ad (as `literal_value` gives them) so runs read one small block.
     params: Box<[Value]>,
+    /// Ads with the same layout id name the same attributes in the same
+    /// order (one id per distinct list in a pool, see `compile_pool`).
+    layout: u32,
 }
 
 impl std::fmt::Debug for CompiledAd {
@@ -155,6 +187,7 @@ impl CompiledAd {
             attrs,
             mode: opts.mode,
             params: Box::new([]),
+            layout: fresh_layout(),
         }
     }
 
@@ -206,6 +239,35 @@ impl CompiledAd {
         })
     }
 
+    /// Whether the requirements are true for no other ad at all: they are
+    /// missing, or one of their `&&` clauses reads nothing of the other ad
+    /// and is not true (an `&&` chain is true only when every clause is).
+    /// A machine whose `START` has `KeyboardIdle > 15 * 60` while its
+    /// keyboard is busy accepts no job; a cycle need not ask it.
+    pub fn rejects_every_ad(&self, ev: &mut Evaluator) -> bool {
+        let Some(i) = self.requirements else {
+            return true;
+        };
+        let Some(node) = &self.attrs[i as usize] else {
+            return !literal_value(&self.ad.at(i).1.kind).is_true();
+        };
+        let mut node: &Node = node;
+        while let Node::Own(n) = node {
+            node = n;
+        }
+        let clauses = match node {
+            Node::Chain(run::Chain::All, items) => &items[..],
+            n => std::slice::from_ref(n),
+        };
+        compile::with_empty_ad(|empty| {
+            clauses.iter().filter(|c| reads_own_ad_only(c)).any(|c| {
+                let mut hops = 0;
+                truth(c, self, empty, ev, &mut hops)
+                    .is_some_and(|t| t != crate::lang::eval::ops::Truth::True)
+            })
+        })
+    }
+
     /// An id shared by ads compiled as one shape (`compile_pool`): same
     /// attribute names in the same order, literals at the same positions,
     /// the same expressions elsewhere. Other ads' ids are their own.
@@ -231,6 +293,19 @@ impl CompiledAd {
             Some(i) => self.attrs[i as usize].as_deref().is_none_or(whole),
             None => true,
         }
+    }
+}
+
+/// Whether a node reads nothing of the other ad (and can be run).
+fn reads_own_ad_only(n: &Node) -> bool {
+    match n {
+        Node::Const(_) | Node::Param(_) => true,
+        Node::Unary(_, a) | Node::IsKind(_, a) => reads_own_ad_only(a),
+        Node::Binary(_, a, b) | Node::Elvis(a, b) => reads_own_ad_only(a) && reads_own_ad_only(b),
+        Node::Cond(c, a, b) => reads_own_ad_only(c) && reads_own_ad_only(a) && reads_own_ad_only(b),
+        Node::Chain(_, items) | Node::Call(_, items) => items.iter().all(reads_own_ad_only),
+        Node::Own(n) => reads_own_ad_only(n),
+        Node::Other(_) | Node::CmpOther { .. } | Node::Bail => false,
     }
 }
 

@@ -130,7 +130,7 @@ fn other_attr<'a>(
     ev: &mut Evaluator,
     hops: &mut u32,
 ) -> Option<R<'a>> {
-    let Some(i) = name.find(&other.ad) else {
+    let Some(i) = name.find(other) else {
         return Some(R::O(Value::Undefined));
     };
     match other.attrs.get(i as usize)? {

@@ -54,11 +54,13 @@ pub fn compile_pool(
         opts,
         requirements,
     };
+    let mut layouts = Layouts::default();
     ads.iter()
         .map(|ad| match shapes.template(ad) {
             Some(t) => {
                 let t = &shapes.templates[t];
                 CompiledAd {
+                    layout: layouts.id(ad),
                     ad: ad.clone(),
                     attrs: t.attrs.clone(),
                     requirements: t.requirements,
@@ -70,9 +72,41 @@ pub fn compile_pool(
                         .collect(),
                 }
             }
-            None => CompiledAd::new(ad.clone(), opts, requirements),
+            None => CompiledAd {
+                layout: layouts.id(ad),
+                ..CompiledAd::new(ad.clone(), opts, requirements)
+            },
         })
         .collect()
+}
+
+/// One layout id per distinct list of attribute names (by their interned
+/// keys, so equal lists are found by pointer).
+#[derive(Default)]
+struct Layouts {
+    ids: FxHashMap<Box<[usize]>, u32>,
+    last: Option<(Arc<ClassAd>, u32)>,
+}
+
+impl Layouts {
+    fn id(&mut self, ad: &Arc<ClassAd>) -> u32 {
+        let keys = |ad: &ClassAd| -> Box<[usize]> {
+            (0..ad.len() as u32)
+                .map(|i| Arc::as_ptr(ad.key_at(i)) as *const u8 as usize)
+                .collect()
+        };
+        if let Some((last, id)) = &self.last {
+            let same = last.len() == ad.len()
+                && (0..ad.len() as u32).all(|i| Arc::ptr_eq(last.key_at(i), ad.key_at(i)));
+            if same {
+                return *id;
+            }
+        }
+        // The keys live as long as the ads, which outlive this map.
+        let id = *self.ids.entry(keys(ad)).or_insert_with(super::fresh_layout);
+        self.last = Some((ad.clone(), id));
+        id
+    }
 }
 
 struct Shapes<'r> {
