@@ -104,7 +104,7 @@ impl<'a> Reader<'a> {
                         scan::indentation(self.b, start).unwrap_or(usize::MAX)
                     });
                     match self.object(1) {
-                        Ok(ad) => self.pool.ads.push(PoolAd {
+                        Ok(ad) => self.pool.push(PoolAd {
                             ad,
                             span: Span::new(start, self.pos),
                             label: String::new(),

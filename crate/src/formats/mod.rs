@@ -80,6 +80,20 @@ pub struct Pool {
     pub format: Option<InputFormat>,
 }
 
+impl Pool {
+    /// Add an ad, keeping one copy of the attribute names it shares with
+    /// one of the ads just before it (see [`ClassAd::share_names`]): pools
+    /// interleave a few kinds of ad (idle and claimed slots, say).
+    pub fn push(&mut self, mut ad: PoolAd) {
+        for prev in self.ads.iter().rev().take(8) {
+            if ad.ad.share_names(&prev.ad) {
+                break;
+            }
+        }
+        self.ads.push(ad);
+    }
+}
+
 /// Guess the format from the first significant character (after
 /// whitespace, a byte-order mark and `#`, `//` or `/* */` comments):
 ///

@@ -91,7 +91,7 @@ fn read_record(text: &str, start: usize, dialect: Dialect, pool: &mut Pool) -> u
             for (n, e) in ad.iter() {
                 shifted_ad.insert(n, shifted(e, start));
             }
-            pool.ads.push(PoolAd {
+            pool.push(PoolAd {
                 ad: shifted_ad,
                 span: Span::new(start, end),
                 label: String::new(),
@@ -156,7 +156,7 @@ fn read_bare(text: &str, start: usize, dialect: Dialect, pool: &mut Pool) {
         pos = end + 1;
     }
     if let Some(first) = first {
-        pool.ads.push(PoolAd {
+        pool.push(PoolAd {
             ad,
             span: Span::new(first, last),
             label: String::new(),

@@ -173,7 +173,7 @@ impl<'a> Reader<'a> {
         if let Some(span) = self.ad_span.take() {
             // The next ad is probably about as big.
             let next = ClassAd::with_capacity(self.ad.len());
-            self.pool.ads.push(PoolAd {
+            self.pool.push(PoolAd {
                 ad: std::mem::replace(&mut self.ad, next),
                 span,
                 label: String::new(),

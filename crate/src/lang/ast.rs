@@ -362,18 +362,53 @@ impl Expr {
 /// names.
 #[derive(Clone, Default)]
 pub struct ClassAd {
-    attrs: Vec<(Arc<str>, Expr)>,
-    /// Per attribute: its folded key and the key's hash.
-    keys: Vec<(Arc<str>, u64)>,
-    /// Positions into `attrs`, by key hash.
+    /// The definitions, in the order of `names`.
+    exprs: Vec<Expr>,
+    /// The names and their lookup table: shared by the ads of a pool that
+    /// name the same attributes in the same order ([`share_names`]), which
+    /// most do — a pool's worth of names is then kept once, not per ad.
+    /// Copied on write.
+    ///
+    /// [`share_names`]: ClassAd::share_names
+    names: Arc<Names>,
+}
+
+#[derive(Clone, Default)]
+struct Names {
+    /// Per attribute: its spelling, its folded key and the key's hash.
+    list: Vec<(Arc<str>, Arc<str>, u64)>,
+    /// Positions into `list`, by key hash.
     table: hashbrown::HashTable<u32>,
+}
+
+impl Names {
+    fn with_capacity(n: usize) -> Names {
+        Names {
+            list: Vec::with_capacity(n),
+            table: hashbrown::HashTable::with_capacity(n),
+        }
+    }
+
+    #[inline]
+    fn find(&self, hash: u64, name: &str) -> Option<u32> {
+        self.table
+            .find(hash, |&i| {
+                self.list[i as usize].1.eq_ignore_ascii_case(name)
+            })
+            .copied()
+    }
+
+    fn push(&mut self, text: Arc<str>, key: Arc<str>, hash: u64) {
+        let i = self.list.len() as u32;
+        let list = &self.list;
+        self.table.insert_unique(hash, i, |&j| list[j as usize].2);
+        self.list.push((text, key, hash));
+    }
 }
 
 impl std::fmt::Debug for ClassAd {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_map()
-            .entries(self.attrs.iter().map(|(n, e)| (n, e)))
-            .finish()
+        f.debug_map().entries(self.iter()).finish()
     }
 }
 
@@ -392,9 +427,9 @@ impl ClassAd {
     /// (its interned spelling, key and hash: no hashing, no interning).
     /// Ads of one pool mostly list the same names in the same order.
     pub(crate) fn insert_like(&mut self, like: &ClassAd, i: u32, expr: Expr) {
-        let (text, (key, hash)) = (&like.attrs[i as usize].0, &like.keys[i as usize]);
+        let (text, key, hash) = &like.names.list[i as usize];
         let parts = (text.clone(), key.clone());
-        self.insert_hashed(&like.attrs[i as usize].0, *hash, Some(parts), expr)
+        self.insert_hashed(text, *hash, Some(parts), expr)
     }
 
     fn insert_hashed(
@@ -404,22 +439,12 @@ impl ClassAd {
         interned: Option<(Arc<str>, Arc<str>)>,
         expr: Expr,
     ) {
-        let i = self.attrs.len() as u32;
-        let keys = &self.keys;
-        match self.table.entry(
-            hash,
-            |&j| keys[j as usize].0.eq_ignore_ascii_case(name),
-            |&j| keys[j as usize].1,
-        ) {
-            hashbrown::hash_table::Entry::Occupied(o) => {
-                let j = *o.get();
-                self.attrs[j as usize].1 = expr;
-            }
-            hashbrown::hash_table::Entry::Vacant(v) => {
-                v.insert(i);
+        match self.names.find(hash, name) {
+            Some(j) => self.exprs[j as usize] = expr,
+            None => {
                 let (text, key) = interned.unwrap_or_else(|| intern_name(name, hash));
-                self.keys.push((key, hash));
-                self.attrs.push((text, expr));
+                Arc::make_mut(&mut self.names).push(text, key, hash);
+                self.exprs.push(expr);
             }
         }
     }
@@ -427,10 +452,29 @@ impl ClassAd {
     /// An empty ad with room for `n` attributes.
     pub fn with_capacity(n: usize) -> ClassAd {
         ClassAd {
-            attrs: Vec::with_capacity(n),
-            keys: Vec::with_capacity(n),
-            table: hashbrown::HashTable::with_capacity(n),
+            exprs: Vec::with_capacity(n),
+            names: Arc::new(Names::with_capacity(n)),
         }
+    }
+
+    /// Keep one copy of the names when `other` names the same attributes,
+    /// spelled the same, in the same order (readers call this with the
+    /// previous ad of a pool). Nothing about the ad changes but memory.
+    /// Returns whether the names are now shared.
+    pub fn share_names(&mut self, other: &ClassAd) -> bool {
+        if Arc::ptr_eq(&self.names, &other.names) {
+            return true;
+        }
+        let (a, b) = (&self.names.list, &other.names.list);
+        let same = a.len() == b.len()
+            && a.iter().zip(b).all(|(x, y)| {
+                // Interned: equal names are usually the same strings.
+                (Arc::ptr_eq(&x.0, &y.0) || x.0 == y.0) && x.2 == y.2 && x.1 == y.1
+            });
+        if same {
+            self.names = other.names.clone();
+        }
+        same
     }
 
     pub fn insert_value(&mut self, name: &str, v: Value) {
@@ -439,25 +483,23 @@ impl ClassAd {
 
     pub fn remove(&mut self, name: &str) -> Option<Expr> {
         let i = self.position(name)? as usize;
-        let (_, e) = self.attrs.remove(i);
-        self.keys.remove(i);
+        let e = self.exprs.remove(i);
+        let names = Arc::make_mut(&mut self.names);
+        names.list.remove(i);
         // Rebuild the index (removal is rare).
-        self.table.clear();
-        for (j, (_, h)) in self.keys.iter().enumerate() {
-            let keys = &self.keys;
-            self.table
-                .insert_unique(*h, j as u32, |&k| keys[k as usize].1);
+        names.table.clear();
+        let list = &names.list;
+        for (j, (_, _, h)) in list.iter().enumerate() {
+            names
+                .table
+                .insert_unique(*h, j as u32, |&k| list[k as usize].2);
         }
         Some(e)
     }
 
     #[inline]
     fn position_hashed(&self, name: &str, hash: u64) -> Option<u32> {
-        self.table
-            .find(hash, |&i| {
-                self.keys[i as usize].0.eq_ignore_ascii_case(name)
-            })
-            .copied()
+        self.names.find(hash, name)
     }
 
     /// Position of an attribute by name (any case).
@@ -470,9 +512,11 @@ impl ClassAd {
     /// already folded (and usually the very same interned string).
     #[inline]
     pub fn position_name(&self, name: &Name) -> Option<u32> {
-        self.table
+        let names = &*self.names;
+        names
+            .table
             .find(name.hash, |&i| {
-                let k = &self.keys[i as usize].0;
+                let k = &names.list[i as usize].1;
                 Arc::ptr_eq(k, &name.key) || **k == *name.key
             })
             .copied()
@@ -481,28 +525,31 @@ impl ClassAd {
     /// The folded, interned key of attribute `i` (see [`intern_name`]).
     #[inline]
     pub fn key_at(&self, i: u32) -> &Arc<str> {
-        &self.keys[i as usize].0
+        &self.names.list[i as usize].1
     }
 
     pub fn get(&self, name: &str) -> Option<&Expr> {
         let i = self.position(name)?;
-        Some(&self.attrs[i as usize].1)
+        Some(&self.exprs[i as usize])
     }
 
     #[inline]
     pub fn at(&self, i: u32) -> (&str, &Expr) {
-        let (n, e) = &self.attrs[i as usize];
-        (n, e)
+        (&self.names.list[i as usize].0, &self.exprs[i as usize])
     }
 
     pub fn len(&self) -> usize {
-        self.attrs.len()
+        self.exprs.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.attrs.is_empty()
+        self.exprs.is_empty()
     }
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Expr)> {
-        self.attrs.iter().map(|(n, e)| (&**n, e))
+        self.names
+            .list
+            .iter()
+            .map(|(n, _, _)| &**n)
+            .zip(&self.exprs)
     }
 
     /// The attributes in libclassad's order (by name length, then name

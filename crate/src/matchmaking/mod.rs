@@ -8,5 +8,6 @@ pub mod compiled;
 pub mod matching;
 pub mod negotiate;
 pub mod substitute;
+mod survey;
 pub mod userfn;
 pub mod workload;

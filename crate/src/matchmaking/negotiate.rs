@@ -17,7 +17,8 @@ use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::parser::parse_expr;
 use crate::lang::value::Value;
 use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
-use crate::matchmaking::compiled::{compile_pool, Columns, CompiledAd, CompiledExpr};
+use crate::matchmaking::compiled::{compile_pool, Columns, CompiledAd};
+use crate::matchmaking::survey::{Among, Docking, Survey, SurveyCtx};
 
 /// A root-ordering key: an expression evaluated in the job ad alone.
 #[derive(Clone, Debug)]
@@ -215,7 +216,7 @@ pub fn machine_name(ad: &ClassAd, index: usize) -> String {
 
 /// Order of two sort-key values: numbers and strings compare, anything
 /// else sorts after them.
-fn key_cmp(a: &Value, b: &Value) -> Ordering {
+pub(super) fn key_cmp(a: &Value, b: &Value) -> Ordering {
     let rank = |v: &Value| match v {
         Value::Int(_) | Value::Real(_) | Value::Bool(_) => 0,
         Value::Str(_) => 1,
@@ -230,7 +231,7 @@ fn key_cmp(a: &Value, b: &Value) -> Ordering {
     }
 }
 
-fn num(v: &Value) -> Option<f64> {
+pub(super) fn num(v: &Value) -> Option<f64> {
     match v {
         Value::Int(i) => Some(*i as f64),
         Value::Real(r) => Some(*r),
@@ -271,195 +272,6 @@ pub fn root_order(jobs: &[Arc<ClassAd>], cfg: &NegotiationConfig) -> Vec<usize> 
         a.cmp(&b)
     });
     order
-}
-
-/// The docking vector compiled against one job.
-struct Docking(Vec<CompiledExpr>);
-
-impl Docking {
-    fn new(job: &CompiledAd, cfg: &NegotiationConfig) -> Docking {
-        Docking(
-            cfg.docking_vector
-                .iter()
-                .map(|e| CompiledExpr::new(e, job, cfg.opts))
-                .collect(),
-        )
-    }
-
-    /// The vector of numbers, or `None` when a component is not one.
-    fn vector(&self, ev: &mut Evaluator, job: &CompiledAd, m: &CompiledAd) -> Option<Vec<Value>> {
-        let mut out = Vec::with_capacity(self.0.len());
-        for e in &self.0 {
-            let v = e.eval(job, m, ev);
-            num(&v)?;
-            out.push(v);
-        }
-        Some(out)
-    }
-}
-
-fn vector_cmp(a: &[Value], b: &[Value]) -> Ordering {
-    for (x, y) in a.iter().zip(b) {
-        let o = key_cmp(x, y);
-        if o != Ordering::Equal {
-            return o;
-        }
-    }
-    Ordering::Equal
-}
-
-/// What one job sees of the pool: its compatible machines, best first.
-struct Survey {
-    /// (machine, vector) for the best ranked machines — compatible, with a
-    /// valid vector, and free unless the survey ranks taken ones too —
-    /// best first: all of them, or the first `keep` asked for.
-    ranked: Vec<(usize, Vec<Value>)>,
-    /// Machines that could be ranked (`ranked` may hold fewer).
-    rankable: usize,
-    job_accepts: usize,
-    /// Compatible machines, taken or free, and those still free.
-    compatible: usize,
-    compatible_free: usize,
-    /// Whether the counts include the machines taken this cycle (a survey
-    /// that ranks only free machines skips them: they are counted only
-    /// when a failure needs them, see [`SurveyCtx::count_taken`]).
-    counted_taken: bool,
-}
-
-/// The machines a survey looks at: all, or a superset of the compatible
-/// ones (ascending) that a [`CandidateSource`] gave.
-#[derive(Clone, Copy)]
-enum Among<'a> {
-    All,
-    Only(&'a [usize]),
-}
-
-/// What every survey of a cycle works with.
-struct SurveyCtx<'a, 'b> {
-    ev: &'a mut Evaluator,
-    machines: &'a [CompiledAd],
-    /// Machines whose requirements accept no job at all
-    /// ([`CompiledAd::rejects_every_ad`]): never compatible, not surveyed.
-    idle: &'a [bool],
-    columns: &'a mut Columns<'b>,
-    cfg: &'a NegotiationConfig,
-    evals: &'a mut u64,
-}
-
-impl SurveyCtx<'_, '_> {
-    /// Survey `among`: count the compatible machines (all, and the free
-    /// ones) and rank the free ones (`rank_taken`: the taken ones too),
-    /// keeping the best `keep` (all when `None`).
-    fn survey(
-        &mut self,
-        job: &CompiledAd,
-        among: Among<'_>,
-        free: &[bool],
-        rank_taken: bool,
-        keep: Option<usize>,
-    ) -> Survey {
-        let docking = Docking::new(job, self.cfg);
-        let prefilter = self.columns.prefilter(job);
-        let mut s = Survey {
-            ranked: Vec::new(),
-            rankable: 0,
-            job_accepts: 0,
-            compatible: 0,
-            compatible_free: 0,
-            counted_taken: rank_taken,
-        };
-        let n = self.machines.len();
-        let all: Box<dyn Iterator<Item = usize>> = match among {
-            Among::All => Box::new(0..n),
-            Among::Only(c) => Box::new(c.iter().copied().filter(move |&m| m < n)),
-        };
-        let better = |a: &(usize, Vec<Value>), b: &(usize, Vec<Value>)| {
-            vector_cmp(&b.1, &a.1).then(a.0.cmp(&b.0))
-        };
-        let keep = keep.map(|k| k.max(1));
-        for mi in all {
-            let is_free = free.get(mi).copied().unwrap_or(true);
-            if !(is_free || rank_taken) || self.idle[mi] {
-                continue;
-            }
-            let m = &self.machines[mi];
-            *self.evals += 1;
-            // The machine's side only where the job's accepts: how many
-            // machines accept the job is asked only when it fails.
-            let job_accepts = match self.columns.decide(&prefilter, mi) {
-                Some(known) => known,
-                None => job.accepts(m, self.ev),
-            };
-            if !job_accepts {
-                continue;
-            }
-            s.job_accepts += 1;
-            if !m.accepts(job, self.ev) {
-                continue;
-            }
-            s.compatible += 1;
-            s.compatible_free += is_free as usize;
-            if !(is_free || rank_taken) {
-                continue;
-            }
-            if let Some(v) = docking.vector(self.ev, job, m) {
-                s.rankable += 1;
-                s.ranked.push((mi, v));
-                // Bounded: keep the best `keep` as we go (amortized).
-                if let Some(k) = keep {
-                    if s.ranked.len() >= 2 * k + 64 {
-                        s.ranked.select_nth_unstable_by(k - 1, better);
-                        s.ranked.truncate(k);
-                    }
-                }
-            }
-        }
-        // Best first; ties keep pool order.
-        if let Some(k) = keep {
-            if s.ranked.len() > k {
-                s.ranked.select_nth_unstable_by(k - 1, better);
-                s.ranked.truncate(k);
-            }
-        }
-        s.ranked.sort_by(better);
-        s
-    }
-
-    /// Add to `s` (a survey of the free machines among `among`) the
-    /// machines taken this cycle that are compatible.
-    fn count_taken(&mut self, job: &CompiledAd, among: Among<'_>, free: &[bool], s: &mut Survey) {
-        if s.counted_taken {
-            return;
-        }
-        s.counted_taken = true;
-        let idle = self.idle;
-        let taken = |&mi: &usize| !free.get(mi).copied().unwrap_or(true) && !idle[mi];
-        let all: Box<dyn Iterator<Item = usize>> = match among {
-            Among::All => Box::new((0..self.machines.len()).filter(taken)),
-            Among::Only(c) => Box::new(c.iter().copied().filter(taken)),
-        };
-        for mi in all {
-            let Some(m) = self.machines.get(mi) else {
-                continue;
-            };
-            *self.evals += 1;
-            s.compatible += (job.accepts(m, self.ev) && m.accepts(job, self.ev)) as usize;
-        }
-    }
-
-    /// How many machines of the whole pool the job's requirements accept.
-    fn count_job_accepts(&mut self, job: &CompiledAd) -> usize {
-        let prefilter = self.columns.prefilter(job);
-        let mut n = 0;
-        for (mi, m) in self.machines.iter().enumerate() {
-            *self.evals += 1;
-            n += match self.columns.decide(&prefilter, mi) {
-                Some(known) => known,
-                None => job.accepts(m, self.ev),
-            } as usize;
-        }
-        n
-    }
 }
 
 /// A cluster's candidates: the best few, as many as it has jobs left (and
@@ -640,6 +452,8 @@ pub fn negotiate_with(
 ) -> CycleResult {
     let mut ev = Evaluator::new(cfg.opts);
     ev.set_user_functions(cfg.functions.clone());
+    let mut helper = Evaluator::new(cfg.opts);
+    helper.set_user_functions(cfg.functions.clone());
     let order = root_order(jobs, cfg);
     let clustering = cfg.autocluster.as_ref().map(|ac| {
         let mref: Vec<&ClassAd> = machines.iter().map(|m| &**m).collect();
@@ -711,6 +525,7 @@ pub fn negotiate_with(
                 let job = &compile(&jobs[j]);
                 let mut ctx = SurveyCtx {
                     ev: &mut ev,
+                    helper: &mut helper,
                     machines,
                     idle: &idle,
                     columns: &mut columns,
@@ -746,6 +561,7 @@ pub fn negotiate_with(
                 let job = &compile(&jobs[j]);
                 let mut ctx = SurveyCtx {
                     ev: &mut ev,
+                    helper: &mut helper,
                     machines,
                     idle: &idle,
                     columns: &mut columns,

@@ -81,10 +81,14 @@ enum Node {
 #[derive(Debug)]
 struct OtherName {
     name: Name,
-    /// The layout and the position (or [`ABSENT`]) of the last lookup,
-    /// packed so that threads sharing a compilation never see one without
-    /// the other.
-    guess: std::sync::atomic::AtomicU64,
+    /// Per slot (a layout id's lowest bit): the layout and the position
+    /// (or [`ABSENT`]) of the last lookup in an ad of that slot, packed so
+    /// that threads sharing a compilation never see one without the other.
+    /// Two slots: pools mostly hold two kinds of ad (idle and claimed
+    /// slots), whose ids a pool's compilation makes consecutive; a cached
+    /// answer is then written once, not at every change of kind (which two
+    /// threads surveying at once would fight over).
+    guess: [std::sync::atomic::AtomicU64; 2],
 }
 
 /// A position meaning "the ad lacks the name".
@@ -92,9 +96,10 @@ const ABSENT: u32 = u32::MAX;
 
 impl OtherName {
     fn new(name: Name) -> OtherName {
+        use std::sync::atomic::AtomicU64;
         OtherName {
             name,
-            guess: std::sync::atomic::AtomicU64::new(ABSENT as u64),
+            guess: [AtomicU64::new(ABSENT as u64), AtomicU64::new(ABSENT as u64)],
         }
     }
 
@@ -102,7 +107,8 @@ impl OtherName {
     #[inline]
     fn find(&self, other: &CompiledAd) -> Option<u32> {
         use std::sync::atomic::Ordering::Relaxed;
-        let packed = self.guess.load(Relaxed);
+        let slot = &self.guess[(other.layout & 1) as usize];
+        let packed = slot.load(Relaxed);
         let (layout, g) = ((packed >> 32) as u32, packed as u32);
         if layout == other.layout && layout != NO_LAYOUT {
             return (g != ABSENT).then_some(g);
@@ -114,19 +120,20 @@ impl OtherName {
             ad.position_name(&self.name)
         };
         let pos = found.unwrap_or(ABSENT);
-        self.guess
-            .store(((other.layout as u64) << 32) | pos as u64, Relaxed);
+        slot.store(((other.layout as u64) << 32) | pos as u64, Relaxed);
         found
     }
 }
 
 impl Clone for OtherName {
     fn clone(&self) -> OtherName {
+        use std::sync::atomic::{AtomicU64, Ordering::Relaxed};
         OtherName {
             name: self.name.clone(),
-            guess: std::sync::atomic::AtomicU64::new(
-                self.guess.load(std::sync::atomic::Ordering::Relaxed),
-            ),
+            guess: [
+                AtomicU64::new(self.guess[0].load(Relaxed)),
+                AtomicU64::new(self.guess[1].load(Relaxed)),
+            ],
         }
     }
 }

@@ -1,0 +1,294 @@
+//! One job's survey of the pool in a negotiation cycle: which machines are
+//! compatible with it, and the best of them by the docking vector.
+//!
+//! A survey is the cycle's inner loop (jobs × candidates), so it works on
+//! compiled ads, asks the column prefilter before evaluating, skips the
+//! machines that cannot be compatible, and — natively, on a long list of
+//! candidates — splits the list in two halves surveyed at once, each with
+//! an evaluator of its own; the halves' findings merge into the same
+//! answer a single pass gives.
+
+use std::cmp::Ordering;
+
+use crate::lang::eval::Evaluator;
+use crate::lang::value::Value;
+use crate::matchmaking::compiled::{Columns, CompiledAd, CompiledExpr, Prefilter};
+use crate::matchmaking::negotiate::{key_cmp, num, NegotiationConfig};
+
+/// Below this many candidates a survey is not split (the split's cost
+/// would be most of the work).
+#[cfg(not(target_arch = "wasm32"))]
+const SPLIT_FROM: usize = 384;
+
+/// The docking vector compiled against one job.
+pub(super) struct Docking(Vec<CompiledExpr>);
+
+impl Docking {
+    pub(super) fn new(job: &CompiledAd, cfg: &NegotiationConfig) -> Docking {
+        Docking(
+            cfg.docking_vector
+                .iter()
+                .map(|e| CompiledExpr::new(e, job, cfg.opts))
+                .collect(),
+        )
+    }
+
+    /// The vector of numbers, or `None` when a component is not one.
+    pub(super) fn vector(
+        &self,
+        ev: &mut Evaluator,
+        job: &CompiledAd,
+        m: &CompiledAd,
+    ) -> Option<Vec<Value>> {
+        let mut out = Vec::with_capacity(self.0.len());
+        for e in &self.0 {
+            let v = e.eval(job, m, ev);
+            num(&v)?;
+            out.push(v);
+        }
+        Some(out)
+    }
+}
+
+fn vector_cmp(a: &[Value], b: &[Value]) -> Ordering {
+    for (x, y) in a.iter().zip(b) {
+        let o = key_cmp(x, y);
+        if o != Ordering::Equal {
+            return o;
+        }
+    }
+    Ordering::Equal
+}
+
+/// Best first: the larger vector, then the machine earlier in the pool.
+fn better(a: &(usize, Vec<Value>), b: &(usize, Vec<Value>)) -> Ordering {
+    vector_cmp(&b.1, &a.1).then(a.0.cmp(&b.0))
+}
+
+/// What one job sees of the pool: its compatible machines, best first.
+#[derive(Default)]
+pub(super) struct Survey {
+    /// (machine, vector) for the best ranked machines — compatible, with a
+    /// valid vector, and free unless the survey ranks taken ones too —
+    /// best first: all of them, or the first `keep` asked for.
+    pub ranked: Vec<(usize, Vec<Value>)>,
+    /// Machines that could be ranked (`ranked` may hold fewer).
+    pub rankable: usize,
+    pub job_accepts: usize,
+    /// Compatible machines, taken or free, and those still free.
+    pub compatible: usize,
+    pub compatible_free: usize,
+    /// Whether the counts include the machines taken this cycle (a survey
+    /// that ranks only free machines skips them: they are counted only
+    /// when a failure needs them, see [`SurveyCtx::count_taken`]).
+    pub counted_taken: bool,
+}
+
+impl Survey {
+    /// Keep the best `keep` of `ranked` (all when `None`), best first.
+    fn settle(&mut self, keep: Option<usize>) {
+        if let Some(k) = keep {
+            if self.ranked.len() > k {
+                self.ranked.select_nth_unstable_by(k - 1, better);
+                self.ranked.truncate(k);
+            }
+        }
+        self.ranked.sort_by(better);
+    }
+
+    /// The findings of two halves of one list as one.
+    #[cfg(not(target_arch = "wasm32"))]
+    fn merge(mut self, other: Survey, keep: Option<usize>) -> Survey {
+        self.ranked.extend(other.ranked);
+        self.rankable += other.rankable;
+        self.job_accepts += other.job_accepts;
+        self.compatible += other.compatible;
+        self.compatible_free += other.compatible_free;
+        self.settle(keep);
+        self
+    }
+}
+
+/// The machines a survey looks at: all, or a superset of the compatible
+/// ones (ascending) that a `CandidateSource` gave.
+#[derive(Clone, Copy)]
+pub(super) enum Among<'a> {
+    All,
+    Only(&'a [usize]),
+}
+
+/// What every survey of a cycle works with.
+pub(super) struct SurveyCtx<'a, 'b> {
+    pub ev: &'a mut Evaluator,
+    /// A second evaluator, for the other half of a split survey.
+    pub helper: &'a mut Evaluator,
+    pub machines: &'a [CompiledAd],
+    /// Machines whose requirements accept no job at all
+    /// ([`CompiledAd::rejects_every_ad`]): never compatible, not surveyed.
+    pub idle: &'a [bool],
+    pub columns: &'a mut Columns<'b>,
+    pub cfg: &'a NegotiationConfig,
+    pub evals: &'a mut u64,
+}
+
+/// One job's survey of a list of machines (either half of a split one).
+struct Pass<'a, 'b> {
+    job: &'a CompiledAd,
+    machines: &'a [CompiledAd],
+    columns: &'a Columns<'b>,
+    prefilter: &'a Prefilter,
+    docking: &'a Docking,
+    free: &'a [bool],
+    keep: Option<usize>,
+}
+
+impl Pass<'_, '_> {
+    fn run(&self, todo: &[usize], ev: &mut Evaluator) -> Survey {
+        let mut s = Survey::default();
+        for &mi in todo {
+            let m = &self.machines[mi];
+            // The machine's side only where the job's accepts: how many
+            // machines accept the job is asked only when it fails.
+            let job_accepts = match self.columns.decide(self.prefilter, mi) {
+                Some(known) => known,
+                None => self.job.accepts(m, ev),
+            };
+            if !job_accepts {
+                continue;
+            }
+            s.job_accepts += 1;
+            if !m.accepts(self.job, ev) {
+                continue;
+            }
+            s.compatible += 1;
+            s.compatible_free += self.free.get(mi).copied().unwrap_or(true) as usize;
+            if let Some(v) = self.docking.vector(ev, self.job, m) {
+                s.rankable += 1;
+                s.ranked.push((mi, v));
+                // Bounded: keep the best `keep` as we go (amortized).
+                if let Some(k) = self.keep {
+                    if s.ranked.len() >= 2 * k + 64 {
+                        s.ranked.select_nth_unstable_by(k - 1, better);
+                        s.ranked.truncate(k);
+                    }
+                }
+            }
+        }
+        s
+    }
+}
+
+impl SurveyCtx<'_, '_> {
+    /// Survey `among`: count the compatible machines (all, and the free
+    /// ones) and rank the free ones (`rank_taken`: the taken ones too),
+    /// keeping the best `keep` (all when `None`).
+    pub fn survey(
+        &mut self,
+        job: &CompiledAd,
+        among: Among<'_>,
+        free: &[bool],
+        rank_taken: bool,
+        keep: Option<usize>,
+    ) -> Survey {
+        let docking = Docking::new(job, self.cfg);
+        let prefilter = self.columns.prefilter(job);
+        let n = self.machines.len();
+        let idle = self.idle;
+        let wanted = |mi: &usize| {
+            *mi < n && !idle[*mi] && (rank_taken || free.get(*mi).copied().unwrap_or(true))
+        };
+        let todo: Vec<usize> = match among {
+            Among::All => (0..n).filter(wanted).collect(),
+            Among::Only(c) => c.iter().copied().filter(wanted).collect(),
+        };
+        *self.evals += todo.len() as u64;
+        let keep = keep.map(|k| k.max(1));
+        let pass = Pass {
+            job,
+            machines: self.machines,
+            columns: self.columns,
+            prefilter: &prefilter,
+            docking: &docking,
+            free,
+            keep,
+        };
+        let mut s = run_split(&pass, &todo, self.ev, self.helper, keep);
+        s.counted_taken = rank_taken;
+        s
+    }
+
+    /// Add to `s` (a survey of the free machines among `among`) the
+    /// machines taken this cycle that are compatible.
+    pub fn count_taken(
+        &mut self,
+        job: &CompiledAd,
+        among: Among<'_>,
+        free: &[bool],
+        s: &mut Survey,
+    ) {
+        if s.counted_taken {
+            return;
+        }
+        s.counted_taken = true;
+        let idle = self.idle;
+        let taken = |&mi: &usize| !free.get(mi).copied().unwrap_or(true) && !idle[mi];
+        let all: Box<dyn Iterator<Item = usize>> = match among {
+            Among::All => Box::new((0..self.machines.len()).filter(taken)),
+            Among::Only(c) => Box::new(c.iter().copied().filter(taken)),
+        };
+        for mi in all {
+            let Some(m) = self.machines.get(mi) else {
+                continue;
+            };
+            *self.evals += 1;
+            s.compatible += (job.accepts(m, self.ev) && m.accepts(job, self.ev)) as usize;
+        }
+    }
+
+    /// How many machines of the whole pool the job's requirements accept.
+    pub fn count_job_accepts(&mut self, job: &CompiledAd) -> usize {
+        let prefilter = self.columns.prefilter(job);
+        let mut n = 0;
+        for (mi, m) in self.machines.iter().enumerate() {
+            *self.evals += 1;
+            n += match self.columns.decide(&prefilter, mi) {
+                Some(known) => known,
+                None => job.accepts(m, self.ev),
+            } as usize;
+        }
+        n
+    }
+}
+
+/// Run `pass` over `todo`: natively in two halves at once when the list
+/// is long, else in one go.
+#[cfg(not(target_arch = "wasm32"))]
+fn run_split(
+    pass: &Pass<'_, '_>,
+    todo: &[usize],
+    ev: &mut Evaluator,
+    helper: &mut Evaluator,
+    keep: Option<usize>,
+) -> Survey {
+    if todo.len() < SPLIT_FROM {
+        let mut s = pass.run(todo, ev);
+        s.settle(keep);
+        return s;
+    }
+    let (a, b) = todo.split_at(todo.len() / 2);
+    let (x, y) = rayon::join(|| pass.run(a, ev), || pass.run(b, helper));
+    x.merge(y, keep)
+}
+
+#[cfg(target_arch = "wasm32")]
+fn run_split(
+    pass: &Pass<'_, '_>,
+    todo: &[usize],
+    ev: &mut Evaluator,
+    _helper: &mut Evaluator,
+    keep: Option<usize>,
+) -> Survey {
+    let mut s = pass.run(todo, ev);
+    s.settle(keep);
+    s
+}
