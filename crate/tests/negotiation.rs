@@ -453,3 +453,26 @@ fn the_index_changes_no_outcome() {
         }
     }
 }
+
+#[test]
+fn match_stats_go_to_stderr_and_change_nothing_else() {
+    let run = |extra: &[&str]| {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/corpora/grid");
+        std::process::Command::new(env!("CARGO_BIN_EXE_classad"))
+            .args(["match", "--jobs", &format!("{dir}/jobs.classad")])
+            .args(["--machines", &format!("{dir}/sites.classad")])
+            .args(["--functions", &format!("{dir}/functions.classad")])
+            .args(extra)
+            .output()
+            .expect("the CLI runs")
+    };
+    let (plain, stats) = (run(&[]), run(&["--stats"]));
+    assert!(plain.status.success() && stats.status.success());
+    assert_eq!(plain.stdout, stats.stdout);
+    let err = String::from_utf8_lossy(&stats.stderr);
+    assert!(
+        err.starts_with("read ") && err.contains(" pair evaluations, "),
+        "{err}"
+    );
+    assert!(plain.stderr.is_empty());
+}
