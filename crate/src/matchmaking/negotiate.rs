@@ -18,7 +18,7 @@ use crate::lang::parser::parse_expr;
 use crate::lang::value::Value;
 use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
 use crate::matchmaking::compiled::{compile_pool, Columns, CompiledAd};
-use crate::matchmaking::survey::{Among, Docking, Survey, SurveyCtx};
+use crate::matchmaking::survey::{key_cmp, num, Among, Docking, Survey, SurveyCtx};
 
 /// A root-ordering key: an expression evaluated in the job ad alone.
 #[derive(Clone, Debug)]
@@ -211,32 +211,6 @@ pub fn machine_name(ad: &ClassAd, index: usize) -> String {
     match ad.get("Name").and_then(|e| e.as_literal()) {
         Some(Value::Str(s)) => s.to_string(),
         _ => (index + 1).to_string(),
-    }
-}
-
-/// Order of two sort-key values: numbers and strings compare, anything
-/// else sorts after them.
-pub(super) fn key_cmp(a: &Value, b: &Value) -> Ordering {
-    let rank = |v: &Value| match v {
-        Value::Int(_) | Value::Real(_) | Value::Bool(_) => 0,
-        Value::Str(_) => 1,
-        _ => 2,
-    };
-    match (a, b) {
-        (Value::Str(x), Value::Str(y)) => crate::lang::value::cmp_nocase(x, y),
-        _ => match (num(a), num(b)) {
-            (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
-            _ => rank(a).cmp(&rank(b)),
-        },
-    }
-}
-
-pub(super) fn num(v: &Value) -> Option<f64> {
-    match v {
-        Value::Int(i) => Some(*i as f64),
-        Value::Real(r) => Some(*r),
-        Value::Bool(b) => Some(*b as i64 as f64),
-        _ => None,
     }
 }
 
@@ -529,7 +503,8 @@ pub fn negotiate_with(
                     machines,
                     idle: &idle,
                     columns: &mut columns,
-                    cfg,
+                    docking_vector: &cfg.docking_vector,
+                    opts: cfg.opts,
                     evals: &mut evals,
                 };
                 let list = lists[c].get_or_insert_with(|| {
@@ -565,7 +540,8 @@ pub fn negotiate_with(
                     machines,
                     idle: &idle,
                     columns: &mut columns,
-                    cfg,
+                    docking_vector: &cfg.docking_vector,
+                    opts: cfg.opts,
                     evals: &mut evals,
                 };
                 let mut s = ctx.survey(job, among, &free, false, Some(1));
@@ -611,7 +587,7 @@ fn considered(
     free: &[bool],
     cfg: &NegotiationConfig,
 ) -> Vec<Candidate> {
-    let docking = Docking::new(job, cfg);
+    let docking = Docking::new(job, &cfg.docking_vector, cfg.opts);
     let mut out = Vec::new();
     for (mi, m) in machines.iter().enumerate() {
         if job.accepts(m, ev) && m.accepts(job, ev) {

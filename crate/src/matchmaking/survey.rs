@@ -10,25 +10,51 @@
 
 use std::cmp::Ordering;
 
-use crate::lang::eval::Evaluator;
+use crate::lang::ast::Expr;
+use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::value::Value;
 use crate::matchmaking::compiled::{Columns, CompiledAd, CompiledExpr, Prefilter};
-use crate::matchmaking::negotiate::{key_cmp, num, NegotiationConfig};
 
 /// Below this many candidates a survey is not split (the split's cost
 /// would be most of the work).
 #[cfg(not(target_arch = "wasm32"))]
 const SPLIT_FROM: usize = 384;
 
+/// Order of two sort-key values: numbers and strings compare, anything
+/// else sorts after them.
+pub(super) fn key_cmp(a: &Value, b: &Value) -> Ordering {
+    let rank = |v: &Value| match v {
+        Value::Int(_) | Value::Real(_) | Value::Bool(_) => 0,
+        Value::Str(_) => 1,
+        _ => 2,
+    };
+    match (a, b) {
+        (Value::Str(x), Value::Str(y)) => crate::lang::value::cmp_nocase(x, y),
+        _ => match (num(a), num(b)) {
+            (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+            _ => rank(a).cmp(&rank(b)),
+        },
+    }
+}
+
+pub(super) fn num(v: &Value) -> Option<f64> {
+    match v {
+        Value::Int(i) => Some(*i as f64),
+        Value::Real(r) => Some(*r),
+        Value::Bool(b) => Some(*b as i64 as f64),
+        _ => None,
+    }
+}
+
 /// The docking vector compiled against one job.
 pub(super) struct Docking(Vec<CompiledExpr>);
 
 impl Docking {
-    pub(super) fn new(job: &CompiledAd, cfg: &NegotiationConfig) -> Docking {
+    pub(super) fn new(job: &CompiledAd, vector: &[Expr], opts: EvalOptions) -> Docking {
         Docking(
-            cfg.docking_vector
+            vector
                 .iter()
-                .map(|e| CompiledExpr::new(e, job, cfg.opts))
+                .map(|e| CompiledExpr::new(e, job, opts))
                 .collect(),
         )
     }
@@ -127,7 +153,9 @@ pub(super) struct SurveyCtx<'a, 'b> {
     /// ([`CompiledAd::rejects_every_ad`]): never compatible, not surveyed.
     pub idle: &'a [bool],
     pub columns: &'a mut Columns<'b>,
-    pub cfg: &'a NegotiationConfig,
+    /// The cycle's docking vector and evaluation options.
+    pub docking_vector: &'a [Expr],
+    pub opts: EvalOptions,
     pub evals: &'a mut u64,
 }
 
@@ -190,7 +218,7 @@ impl SurveyCtx<'_, '_> {
         rank_taken: bool,
         keep: Option<usize>,
     ) -> Survey {
-        let docking = Docking::new(job, self.cfg);
+        let docking = Docking::new(job, self.docking_vector, self.opts);
         let prefilter = self.columns.prefilter(job);
         let n = self.machines.len();
         let idle = self.idle;
