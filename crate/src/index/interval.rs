@@ -212,8 +212,9 @@ impl NumberDim {
     }
 }
 
-/// Points sorted by key, queried by a window. Built by [`insert`]s and
-/// one [`finish`]; a removal only marks the id dead (windows skip it), so
+/// Points sorted by key, queried by a window, at most one point per id
+/// (an ad's value in one dimension). Built by [`insert`]s and one
+/// [`finish`]; a removal only marks the id dead (windows skip it), so
 /// consuming offers one by one costs nothing per point.
 ///
 /// [`insert`]: PointIndex::insert
@@ -230,15 +231,18 @@ pub struct PointIndex {
 impl PointIndex {
     pub fn insert(&mut self, x: f64, id: usize) {
         let p = (key(x + 0.0), id as u32);
+        if self.dead.contains(id) {
+            // Back after a removal: its old point goes for good first (it
+            // must not come back to life with the id).
+            self.points.retain(|q| q.1 != p.1);
+            self.dead.set(id, false);
+        }
         if self.finished {
             // After the build: keep the order (rare; O(n)).
             let at = self.points.partition_point(|q| *q < p);
             self.points.insert(at, p);
         } else {
             self.points.push(p);
-        }
-        if self.dead.contains(id) {
-            self.dead.set(id, false);
         }
         self.live += 1;
     }
@@ -397,6 +401,15 @@ mod tests {
         let mut v = vec![];
         p.window(&iv(5.0, true, 9.0, true), &mut |i| v.push(i));
         assert_eq!(v, vec![2, 3]);
+        assert_eq!(p.len(), 4);
+        // Back at another value: only there.
+        p.insert(7.0, 1);
+        let mut v = vec![];
+        p.window(&iv(5.0, true, 9.0, true), &mut |i| v.push(i));
+        assert_eq!(v, vec![2, 1, 3]);
+        let mut v = vec![];
+        p.window(&iv(4.0, true, 6.0, true), &mut |i| v.push(i));
+        assert_eq!(v, vec![2]);
     }
 
     #[test]

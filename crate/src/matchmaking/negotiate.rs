@@ -345,7 +345,6 @@ fn explain_failure(
     // No machine is compatible: not among the candidates (a superset of
     // the compatible ones), nor among those skipped as accepting no job.
     // How many the job accepts is counted over the whole pool.
-    let _ = among;
     s.job_accepts = ctx.count_job_accepts(job);
     failure(ctx.ev, job, ctx.machines, s, 0)
 }
@@ -441,7 +440,7 @@ pub fn negotiate_with(
     let cmachines: Vec<CompiledAd> = compile_pool(machines, cfg.opts, &req);
     let machines = &cmachines[..];
     let mut columns = Columns::new(machines);
-    let idle: Vec<bool> = machines
+    let rejects_all: Vec<bool> = machines
         .iter()
         .map(|m| m.rejects_every_ad(&mut ev))
         .collect();
@@ -501,7 +500,7 @@ pub fn negotiate_with(
                     ev: &mut ev,
                     helper: &mut helper,
                     machines,
-                    idle: &idle,
+                    rejects_all: &rejects_all,
                     columns: &mut columns,
                     docking_vector: &cfg.docking_vector,
                     opts: cfg.opts,
@@ -538,7 +537,7 @@ pub fn negotiate_with(
                     ev: &mut ev,
                     helper: &mut helper,
                     machines,
-                    idle: &idle,
+                    rejects_all: &rejects_all,
                     columns: &mut columns,
                     docking_vector: &cfg.docking_vector,
                     opts: cfg.opts,

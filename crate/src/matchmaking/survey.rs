@@ -143,6 +143,36 @@ pub(super) enum Among<'a> {
     Only(&'a [usize]),
 }
 
+impl Among<'_> {
+    /// The machines (of a pool of `n`) among these that `wanted` keeps.
+    fn select(self, n: usize, wanted: impl Fn(usize) -> bool) -> Vec<usize> {
+        match self {
+            Among::All => (0..n).filter(|&mi| wanted(mi)).collect(),
+            Among::Only(c) => c
+                .iter()
+                .copied()
+                .filter(|&mi| mi < n && wanted(mi))
+                .collect(),
+        }
+    }
+}
+
+/// Whether `job`'s requirements accept machine `mi` (`m`): by the column
+/// prefilter where it can tell, else by evaluation.
+#[inline]
+fn job_accepts(
+    columns: &Columns<'_>,
+    prefilter: &Prefilter,
+    job: &CompiledAd,
+    mi: usize,
+    m: &CompiledAd,
+    ev: &mut Evaluator,
+) -> bool {
+    columns
+        .decide(prefilter, mi)
+        .unwrap_or_else(|| job.accepts(m, ev))
+}
+
 /// What every survey of a cycle works with.
 pub(super) struct SurveyCtx<'a, 'b> {
     pub ev: &'a mut Evaluator,
@@ -151,7 +181,7 @@ pub(super) struct SurveyCtx<'a, 'b> {
     pub machines: &'a [CompiledAd],
     /// Machines whose requirements accept no job at all
     /// ([`CompiledAd::rejects_every_ad`]): never compatible, not surveyed.
-    pub idle: &'a [bool],
+    pub rejects_all: &'a [bool],
     pub columns: &'a mut Columns<'b>,
     /// The cycle's docking vector and evaluation options.
     pub docking_vector: &'a [Expr],
@@ -177,11 +207,7 @@ impl Pass<'_, '_> {
             let m = &self.machines[mi];
             // The machine's side only where the job's accepts: how many
             // machines accept the job is asked only when it fails.
-            let job_accepts = match self.columns.decide(self.prefilter, mi) {
-                Some(known) => known,
-                None => self.job.accepts(m, ev),
-            };
-            if !job_accepts {
+            if !job_accepts(self.columns, self.prefilter, self.job, mi, m, ev) {
                 continue;
             }
             s.job_accepts += 1;
@@ -220,15 +246,10 @@ impl SurveyCtx<'_, '_> {
     ) -> Survey {
         let docking = Docking::new(job, self.docking_vector, self.opts);
         let prefilter = self.columns.prefilter(job);
-        let n = self.machines.len();
-        let idle = self.idle;
-        let wanted = |mi: &usize| {
-            *mi < n && !idle[*mi] && (rank_taken || free.get(*mi).copied().unwrap_or(true))
-        };
-        let todo: Vec<usize> = match among {
-            Among::All => (0..n).filter(wanted).collect(),
-            Among::Only(c) => c.iter().copied().filter(wanted).collect(),
-        };
+        let rejects_all = self.rejects_all;
+        let todo = among.select(self.machines.len(), |mi| {
+            !rejects_all[mi] && (rank_taken || free.get(mi).copied().unwrap_or(true))
+        });
         *self.evals += todo.len() as u64;
         let keep = keep.map(|k| k.max(1));
         let pass = Pass {
@@ -258,33 +279,30 @@ impl SurveyCtx<'_, '_> {
             return;
         }
         s.counted_taken = true;
-        let idle = self.idle;
-        let taken = |&mi: &usize| !free.get(mi).copied().unwrap_or(true) && !idle[mi];
-        let all: Box<dyn Iterator<Item = usize>> = match among {
-            Among::All => Box::new((0..self.machines.len()).filter(taken)),
-            Among::Only(c) => Box::new(c.iter().copied().filter(taken)),
-        };
-        for mi in all {
-            let Some(m) = self.machines.get(mi) else {
-                continue;
-            };
-            *self.evals += 1;
-            s.compatible += (job.accepts(m, self.ev) && m.accepts(job, self.ev)) as usize;
+        let rejects_all = self.rejects_all;
+        let taken = among.select(self.machines.len(), |mi| {
+            !rejects_all[mi] && !free.get(mi).copied().unwrap_or(true)
+        });
+        let prefilter = self.columns.prefilter(job);
+        *self.evals += taken.len() as u64;
+        for mi in taken {
+            let m = &self.machines[mi];
+            s.compatible += (job_accepts(self.columns, &prefilter, job, mi, m, self.ev)
+                && m.accepts(job, self.ev)) as usize;
         }
     }
 
     /// How many machines of the whole pool the job's requirements accept.
     pub fn count_job_accepts(&mut self, job: &CompiledAd) -> usize {
         let prefilter = self.columns.prefilter(job);
-        let mut n = 0;
-        for (mi, m) in self.machines.iter().enumerate() {
-            *self.evals += 1;
-            n += match self.columns.decide(&prefilter, mi) {
-                Some(known) => known,
-                None => job.accepts(m, self.ev),
-            } as usize;
-        }
-        n
+        *self.evals += self.machines.len() as u64;
+        let columns = &*self.columns;
+        let ev = &mut *self.ev;
+        self.machines
+            .iter()
+            .enumerate()
+            .filter(|&(mi, m)| job_accepts(columns, &prefilter, job, mi, m, ev))
+            .count()
     }
 }
 
