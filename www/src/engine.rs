@@ -27,7 +27,7 @@ use crate::answers::Answer;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::worker::READY;
+use crate::worker_link::{split_id, Live, READY};
 
 /// Inputs larger than this are parsed (and formatted) in a worker of their
 /// own, debounced, with progress and Stop.
@@ -36,12 +36,6 @@ pub const WORKER_THRESHOLD_BYTES: usize = 256 * 1024;
 const URL: &str = "./engine-worker_loader.js";
 
 type Done = Box<dyn FnOnce(Result<&str, String>)>;
-
-struct Live {
-    worker: web_sys::Worker,
-    ready: bool,
-    queue: Vec<String>,
-}
 
 #[derive(Default)]
 struct Inner {
@@ -108,43 +102,14 @@ fn start(inner: &Rc<RefCell<Inner>>, st: &mut Inner) -> Result<(), String> {
     if st.live.is_some() {
         return Ok(());
     }
+    let (i1, i2) = (inner.clone(), inner.clone());
+    let on_message = move |text: &str| on_message(&i1, text);
+    let on_failure = move |why: String| fail_all(&i2, &why);
     // No message can arrive between reading `ready` and installing the
-    // handlers below: the page's code runs to the end first.
-    let (worker, ready) = match early_worker() {
-        Some(w) => w,
-        None => (
-            web_sys::Worker::new(URL)
-                .map_err(|e| format!("cannot start the engine worker: {e:?}"))?,
-            false,
-        ),
-    };
-    let i2 = inner.clone();
-    let onmessage =
-        Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let text = e.data().as_string().unwrap_or_default();
-            on_message(&i2, &text);
-        });
-    worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-    onmessage.forget();
-    let i2 = inner.clone();
-    let onerror = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
-        let why = e
-            .dyn_ref::<web_sys::ErrorEvent>()
-            .map(|e| e.message())
-            .filter(|m| !m.is_empty())
-            .map_or_else(
-                || "the engine worker stopped (out of memory?)".to_string(),
-                |m| format!("the engine worker failed: {m}"),
-            );
-        web_sys::console::error_1(&JsValue::from_str(&why));
-        fail_all(&i2, &why);
-    });
-    worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-    onerror.forget();
-    st.live = Some(Live {
-        worker,
-        ready,
-        queue: vec![],
+    // handlers: the page's code runs to the end first.
+    st.live = Some(match early_worker() {
+        Some((worker, ready)) => Live::attach(worker, ready, on_message, on_failure),
+        None => Live::start(URL, on_message, on_failure)?,
     });
     Ok(())
 }
@@ -155,7 +120,7 @@ fn fail_all(inner: &Rc<RefCell<Inner>>, why: &str) {
     let (sent, waiting) = {
         let mut st = inner.borrow_mut();
         if let Some(live) = st.live.take() {
-            live.worker.terminate();
+            live.terminate();
         }
         (
             std::mem::take(&mut st.sent),
@@ -178,21 +143,13 @@ fn post(inner: &Rc<RefCell<Inner>>, key: String, body: String, done: Done) {
             Ok(()) => {
                 st.next_id += 1;
                 let id = st.next_id;
-                let msg = format!("{id}\n{body}");
-                match st.live.as_mut() {
+                match st.live.as_mut().map(|l| l.post(format!("{id}\n{body}"))) {
                     None => Some(("no engine worker".to_string(), done)),
-                    Some(live) if !live.ready => {
-                        live.queue.push(msg);
+                    Some(Err(e)) => Some((e, done)),
+                    Some(Ok(())) => {
                         st.sent.insert(id, (key, done));
                         None
                     }
-                    Some(live) => match live.worker.post_message(&JsValue::from_str(&msg)) {
-                        Err(e) => Some((format!("cannot reach the engine worker: {e:?}"), done)),
-                        Ok(()) => {
-                            st.sent.insert(id, (key, done));
-                            None
-                        }
-                    },
                 }
             }
         }
@@ -206,15 +163,11 @@ fn on_message(inner: &Rc<RefCell<Inner>>, text: &str) {
     if text == READY {
         let mut st = inner.borrow_mut();
         if let Some(live) = st.live.as_mut() {
-            live.ready = true;
-            for m in std::mem::take(&mut live.queue) {
-                let _ = live.worker.post_message(&JsValue::from_str(&m));
-            }
+            live.set_ready();
         }
         return;
     }
-    let (id, rest) = text.split_once('\n').unwrap_or(("0", ""));
-    let id: u64 = id.parse().unwrap_or(0);
+    let (id, rest) = split_id(text);
     if rest.starts_with("progress\n") {
         return;
     }

@@ -26,6 +26,7 @@ pub mod store;
 pub mod trace;
 pub mod words;
 pub mod worker;
+pub mod worker_link;
 
 pub fn start() {
     // The engine worker loads while the page does.

@@ -16,12 +16,10 @@ use std::rc::Rc;
 
 use classad::session::PoolRequest;
 use serde::de::DeserializeOwned;
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
 use yew::Callback;
 
 use crate::state::same_text;
-use crate::worker::READY;
+use crate::worker_link::{split_id, Live, READY};
 
 /// The error a cancelled request gets.
 pub const CANCELLED: &str = "cancelled";
@@ -65,13 +63,6 @@ struct Pending {
     progress: Option<Callback<(usize, usize)>>,
 }
 
-struct Live {
-    worker: web_sys::Worker,
-    ready: bool,
-    /// Messages posted before the worker said `ready`.
-    queue: Vec<String>,
-}
-
 struct Slot {
     text: Rc<str>,
     load: PoolLoad,
@@ -106,64 +97,32 @@ impl SessionClient {
         }
     }
 
-    /// The worker, started if needed.
+    /// Post `msg` to the worker, started if needed.
     fn post(&self, msg: String) -> Result<(), String> {
         let mut st = self.inner.borrow_mut();
         if st.live.is_none() {
-            let worker = web_sys::Worker::new(&self.url)
-                .map_err(|e| format!("cannot start the engine worker: {e:?}"))?;
-            self.install(&worker);
-            st.live = Some(Live {
-                worker,
-                ready: false,
-                queue: vec![],
-            });
+            st.live = Some(self.start()?);
         }
-        let Some(live) = st.live.as_mut() else {
-            return Err("no worker".into());
-        };
-        if live.ready {
-            live.worker
-                .post_message(&JsValue::from_str(&msg))
-                .map_err(|e| format!("cannot reach the engine worker: {e:?}"))
-        } else {
-            live.queue.push(msg);
-            Ok(())
+        match st.live.as_mut() {
+            Some(live) => live.post(msg),
+            None => Err("no worker".into()),
         }
     }
 
-    fn install(&self, worker: &web_sys::Worker) {
+    fn start(&self) -> Result<Live, String> {
         let inner = self.inner.clone();
-        let onmessage =
-            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-                let text = e.data().as_string().unwrap_or_default();
-                on_message(&inner, &text);
-            });
-        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-        onmessage.forget();
-        // A crash (out of memory, a panic) fails everything waiting; the
-        // next request starts afresh.
+        let on_message = move |text: &str| on_message(&inner, text);
+        // A crash fails everything waiting; the next request starts afresh.
         let inner = self.inner.clone();
         let on_change = self.on_change.clone();
-        let onerror = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
-            // Say what happened: the worker's own message when it has one.
-            let why = e
-                .dyn_ref::<web_sys::ErrorEvent>()
-                .map(|e| e.message())
-                .filter(|m| !m.is_empty())
-                .map_or_else(
-                    || "the engine worker stopped (out of memory?)".to_string(),
-                    |m| format!("the engine worker failed: {m}"),
-                );
-            web_sys::console::error_1(&JsValue::from_str(&why));
+        let on_failure = move |why: String| {
             let waiting = reset(&inner, Stop::Failed(why.clone()));
             for p in waiting {
                 (p.done)(Err(why.clone()));
             }
             on_change.emit(());
-        });
-        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-        onerror.forget();
+        };
+        Live::start(&self.url, on_message, on_failure)
     }
 
     fn send(
@@ -324,7 +283,7 @@ fn reset(inner: &Rc<RefCell<Inner>>, why: Stop) -> Vec<Pending> {
     let mut st = inner.borrow_mut();
     if let Some(live) = st.live.take() {
         // Also after an error: a worker whose wasm trapped is of no use.
-        live.worker.terminate();
+        live.terminate();
     }
     let mut cancelled = vec![];
     for slot in st.slots.iter_mut() {
@@ -355,15 +314,11 @@ fn on_message(inner: &Rc<RefCell<Inner>>, text: &str) {
     if text == READY {
         let mut st = inner.borrow_mut();
         if let Some(live) = st.live.as_mut() {
-            live.ready = true;
-            for m in std::mem::take(&mut live.queue) {
-                let _ = live.worker.post_message(&JsValue::from_str(&m));
-            }
+            live.set_ready();
         }
         return;
     }
-    let (id, rest) = text.split_once('\n').unwrap_or(("0", ""));
-    let id: u64 = id.parse().unwrap_or(0);
+    let (id, rest) = split_id(text);
     if let Some(counts) = rest.strip_prefix("progress\n") {
         let cb = inner
             .borrow()

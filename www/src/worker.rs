@@ -30,8 +30,9 @@ use wasm_bindgen::JsCast;
 
 use crate::answers::{AdNames, Candidate, Clusters, Cycle, GangStep, Gangs, Outcome};
 use crate::pool_summary::{AdInfo, PoolSummary};
+use crate::worker_link::{split_id, Live};
 
-pub(crate) const READY: &str = "ready";
+pub const READY: &str = "ready";
 
 /// Progress messages are posted at most this often: each costs the page a
 /// task, and a negotiation calls back thousands of times.
@@ -337,18 +338,9 @@ pub fn view_json(r: PoolResponse) -> String {
 type Done = Box<dyn FnOnce(Result<String, String>)>;
 type Pending = Rc<RefCell<Option<(u64, Done)>>>;
 
-/// One started worker: its handle, whether it said `ready`, and the
-/// message waiting for that.
-#[derive(Clone)]
-struct Started {
-    worker: web_sys::Worker,
-    ready: Rc<Cell<bool>>,
-    queued: Rc<RefCell<Option<String>>>,
-}
-
 /// Page side. One request at a time: a new request cancels the previous.
 pub struct WorkerClient {
-    started: RefCell<Option<Started>>,
+    live: Rc<RefCell<Option<Live>>>,
     pending: Pending,
     next_id: Cell<u64>,
     url: String,
@@ -357,62 +349,48 @@ pub struct WorkerClient {
 impl WorkerClient {
     pub fn new(url: &str) -> WorkerClient {
         WorkerClient {
-            started: RefCell::new(None),
+            live: Rc::new(RefCell::new(None)),
             pending: Rc::new(RefCell::new(None)),
             next_id: Cell::new(1),
             url: url.to_string(),
         }
     }
 
-    fn started(&self) -> Result<Started, String> {
-        if let Some(s) = self.started.borrow().as_ref() {
-            return Ok(s.clone());
+    /// Start the worker unless it runs.
+    fn ensure_started(&self) -> Result<(), String> {
+        if self.live.borrow().is_some() {
+            return Ok(());
         }
-        // Trunk builds the worker as a classic script behind a loader shim.
-        let worker = web_sys::Worker::new(&self.url)
-            .map_err(|e| format!("cannot start the engine worker: {e:?}"))?;
-        let s = Started {
-            worker: worker.clone(),
-            ready: Rc::new(Cell::new(false)),
-            queued: Rc::new(RefCell::new(None)),
+        let (live, pending) = (self.live.clone(), self.pending.clone());
+        let on_message = move |text: &str| {
+            if text == READY {
+                if let Some(l) = live.borrow_mut().as_mut() {
+                    l.set_ready();
+                }
+                return;
+            }
+            let (id, resp) = split_id(text);
+            let mut slot = pending.borrow_mut();
+            if matches!(slot.as_ref(), Some((want, _)) if *want == id) {
+                if let Some((_, done)) = slot.take() {
+                    drop(slot);
+                    done(Ok(resp.to_string()));
+                }
+            }
         };
-        let pending = self.pending.clone();
-        let s2 = s.clone();
-        let onmessage =
-            Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-                let text = e.data().as_string().unwrap_or_default();
-                if text == READY {
-                    s2.ready.set(true);
-                    if let Some(m) = s2.queued.borrow_mut().take() {
-                        let _ = s2.worker.post_message(&JsValue::from_str(&m));
-                    }
-                    return;
-                }
-                let (id, resp) = text.split_once('\n').unwrap_or(("0", ""));
-                let id: u64 = id.parse().unwrap_or(0);
-                let mut slot = pending.borrow_mut();
-                if matches!(slot.as_ref(), Some((want, _)) if *want == id) {
-                    if let Some((_, done)) = slot.take() {
-                        drop(slot);
-                        done(Ok(resp.to_string()));
-                    }
-                }
-            });
-        worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
-        onmessage.forget();
         // A crash in the worker (out of memory, a panic, a failed load) must
         // not leave the page waiting forever: fail the pending request.
         let pending = self.pending.clone();
-        let onerror = Closure::<dyn FnMut(JsValue)>::new(move |_e: JsValue| {
+        let on_failure = move |why: String| {
             let done = pending.borrow_mut().take();
             if let Some((_, done)) = done {
-                done(Err("the engine worker stopped (out of memory?)".into()));
+                done(Err(why));
             }
-        });
-        worker.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-        onerror.forget();
-        *self.started.borrow_mut() = Some(s.clone());
-        Ok(s)
+        };
+        // Trunk builds the worker as a classic script behind a loader shim.
+        let live = Live::start(&self.url, on_message, on_failure)?;
+        *self.live.borrow_mut() = Some(live);
+        Ok(())
     }
 
     /// Send a request (see the module comment for verbs); `done` gets the
@@ -426,18 +404,18 @@ impl WorkerClient {
         self.cancel();
         let id = self.next_id.get() + 1;
         self.next_id.set(id);
-        let s = match self.started() {
-            Ok(s) => s,
-            Err(e) => return done(Err(e)),
-        };
+        if let Err(e) = self.ensure_started() {
+            return done(Err(e));
+        }
         *self.pending.borrow_mut() = Some((id, Box::new(done)));
-        let msg = format!("{id}\n{verb}\n{payload}");
-        if !s.ready.get() {
-            *s.queued.borrow_mut() = Some(msg);
-        } else if let Err(e) = s.worker.post_message(&JsValue::from_str(&msg)) {
+        let posted = match self.live.borrow_mut().as_mut() {
+            Some(live) => live.post(format!("{id}\n{verb}\n{payload}")),
+            None => Err("no engine worker".into()),
+        };
+        if let Err(e) = posted {
             let done = self.pending.borrow_mut().take();
             if let Some((_, done)) = done {
-                done(Err(format!("cannot reach the engine worker: {e:?}")));
+                done(Err(e));
             }
         }
     }
@@ -449,8 +427,8 @@ impl WorkerClient {
     /// Stop the running request by terminating the worker.
     pub fn cancel(&self) {
         if self.pending.borrow_mut().take().is_some() {
-            if let Some(s) = self.started.borrow_mut().take() {
-                s.worker.terminate();
+            if let Some(live) = self.live.borrow_mut().take() {
+                live.terminate();
             }
         }
     }

@@ -20,7 +20,7 @@ use crate::components::analyzer_plane::PlaneView;
 use crate::components::analyzer_report::{ReportView, ReverseView};
 use crate::components::analyzer_results::results;
 use crate::components::match_bar::{
-    pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
+    match_view, use_stop_on_leave, MatchPools, MatchViewProps, Progress, ViewFrame,
 };
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::store::Action;
@@ -31,23 +31,19 @@ const JOB_LIST_MAX: usize = 2_000;
 
 #[component]
 pub fn AnalyzerView(props: &MatchViewProps) -> Html {
-    let gate = pools_gate(&props.pools, &props.session);
-    html! {
-        <main class="match-view analyzer" aria-label="Analyzer">
-            <MatchBar state={props.state.clone()} dispatch={props.dispatch.clone()} pools={props.pools.clone()} />
-            <h2>{ "Why doesn't it match?" }</h2>
-            <p class="view-intro">{ "One job against every machine, as in Coleman, Raman, Livny & Solomon (2003, §3): which predicates of its requirements reject which machines, the least drastic changes that gain machines (each checked by evaluating the rewritten requirements over the pool), predicates that conflict, and what to change in the job when the machines are the ones refusing." }</p>
-            { match (gate, props.pools.ready()) {
-                (None, Some((jobs, machines))) => html! {
-                    <AnalyzerBody session={props.session.clone()} pools={props.pools.clone()} {jobs} {machines}
-                        mode={props.state.mode} clock={props.state.matching.clock.clone()}
-                        settings={props.state.analyze.clone()} dispatch={props.dispatch.clone()} />
-                },
-                (Some(g), _) => g,
-                (None, None) => html! {},
-            } }
-        </main>
-    }
+    let frame = ViewFrame {
+        label: "Analyzer",
+        class: Some("analyzer"),
+        title: "Why doesn't it match?",
+        intro: "One job against every machine, as in Coleman, Raman, Livny & Solomon (2003, §3): which predicates of its requirements reject which machines, the least drastic changes that gain machines (each checked by evaluating the rewritten requirements over the pool), predicates that conflict, and what to change in the job when the machines are the ones refusing.",
+    };
+    match_view(props, frame, |jobs, machines| {
+        html! {
+            <AnalyzerBody session={props.session.clone()} pools={props.pools.clone()} {jobs} {machines}
+                mode={props.state.mode} clock={props.state.matching.clock.clone()}
+                settings={props.state.analyze.clone()} dispatch={props.dispatch.clone()} />
+        }
+    })
 }
 
 #[derive(Properties, PartialEq)]

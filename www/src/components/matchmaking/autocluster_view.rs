@@ -9,7 +9,7 @@ use classad::session::PoolRequest;
 use yew::prelude::*;
 
 use crate::clock::now_ms;
-use crate::components::match_bar::{pools_gate, MatchBar, MatchPools, MatchViewProps, Progress};
+use crate::components::match_bar::{match_view, MatchPools, MatchViewProps, Progress, ViewFrame};
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::words::{count, duration, thousands};
 
@@ -44,21 +44,17 @@ fn members(cluster_of: &[u32], clusters: usize) -> Vec<(u32, Vec<u32>)> {
 
 #[component]
 pub fn AutoclusterView(props: &MatchViewProps) -> Html {
-    let gate = pools_gate(&props.pools, &props.session);
-    html! {
-        <main class="match-view" aria-label="Auto-clusters">
-            <MatchBar state={props.state.clone()} dispatch={props.dispatch.clone()} pools={props.pools.clone()} />
-            <h2>{ "Auto-clusters" }</h2>
-            <p class="view-intro">{ "Jobs that agree on every attribute a match can depend on — the significant attributes — match the same machines, so the negotiator surveys the machines once per cluster and, once a cluster fails, skips the rest of it." }</p>
-            { match (gate, props.pools.ready()) {
-                (None, Some((jobs, machines))) => html! {
-                    <ClusterBody session={props.session.clone()} pools={props.pools.clone()} {jobs} {machines} />
-                },
-                (Some(g), _) => g,
-                (None, None) => html! {},
-            } }
-        </main>
-    }
+    let frame = ViewFrame {
+        label: "Auto-clusters",
+        class: None,
+        title: "Auto-clusters",
+        intro: "Jobs that agree on every attribute a match can depend on — the significant attributes — match the same machines, so the negotiator surveys the machines once per cluster and, once a cluster fails, skips the rest of it.",
+    };
+    match_view(props, frame, |jobs, machines| {
+        html! {
+            <ClusterBody session={props.session.clone()} pools={props.pools.clone()} {jobs} {machines} />
+        }
+    })
 }
 
 #[derive(Properties, PartialEq)]

@@ -285,6 +285,42 @@ pub fn Progress(props: &ProgressProps) -> Html {
     }
 }
 
+/// What a matchmaking view says of itself above its body.
+pub struct ViewFrame {
+    /// The `<main>`'s accessible name.
+    pub label: &'static str,
+    /// A class besides `match-view`.
+    pub class: Option<&'static str>,
+    pub title: &'static str,
+    pub intro: &'static str,
+}
+
+/// A matchmaking view: the pool bar, its title and introduction, then
+/// `body` of the jobs' and machines' pools once the worker holds them
+/// (until then, what [`pools_gate`] shows).
+pub fn match_view(
+    props: &MatchViewProps,
+    frame: ViewFrame,
+    body: impl FnOnce(Rc<PoolInfo>, Rc<PoolInfo>) -> Html,
+) -> Html {
+    let content = match (
+        pools_gate(&props.pools, &props.session),
+        props.pools.ready(),
+    ) {
+        (None, Some((jobs, machines))) => body(jobs, machines),
+        (Some(gate), _) => gate,
+        (None, None) => html! {},
+    };
+    html! {
+        <main class={classes!("match-view", frame.class)} aria-label={frame.label}>
+            <MatchBar state={props.state.clone()} dispatch={props.dispatch.clone()} pools={props.pools.clone()} />
+            <h2>{ frame.title }</h2>
+            <p class="view-intro">{ frame.intro }</p>
+            { content }
+        </main>
+    }
+}
+
 /// While the pools are being loaded into the worker (or failed to), the
 /// view shows this instead of its body; `None` once they are ready.
 pub fn pools_gate(pools: &MatchPools, session: &Session) -> Option<Html> {

@@ -16,7 +16,7 @@ use yew::prelude::*;
 use crate::clock::now_ms;
 use crate::components::header::THEME_EVENT;
 use crate::components::match_bar::{
-    pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
+    match_view, use_stop_on_leave, MatchPools, MatchViewProps, Progress, ViewFrame,
 };
 use crate::components::matrix_canvas::{LEFT, TOP};
 use crate::components::matrix_handle::{Handle, MatrixState};
@@ -32,22 +32,18 @@ const COUNT_AT_ONCE: u64 = 250_000;
 
 #[component]
 pub fn MatchMatrix(props: &MatchViewProps) -> Html {
-    let gate = pools_gate(&props.pools, &props.session);
-    html! {
-        <main class="match-view" aria-label="Match matrix">
-            <MatchBar state={props.state.clone()} dispatch={props.dispatch.clone()} pools={props.pools.clone()} />
-            <h2>{ "Match matrix" }</h2>
-            <p class="view-intro">{ "Every job against every machine: a cell's colour says whose Requirements accept the pair. Point at a cell for both ranks; click it to see both Requirements evaluated; click a job's label to ask why it does not match." }</p>
-            { match (gate, props.pools.ready()) {
-                (None, Some((jobs, machines))) => html! {
-                    <MatrixBody session={props.session.clone()} pools={props.pools.clone()} {jobs} {machines}
-                        mode={props.state.mode} clock={props.state.matching.clock.clone()} dispatch={props.dispatch.clone()} />
-                },
-                (Some(g), _) => g,
-                (None, None) => html! {},
-            } }
-        </main>
-    }
+    let frame = ViewFrame {
+        label: "Match matrix",
+        class: None,
+        title: "Match matrix",
+        intro: "Every job against every machine: a cell's colour says whose Requirements accept the pair. Point at a cell for both ranks; click it to see both Requirements evaluated; click a job's label to ask why it does not match.",
+    };
+    match_view(props, frame, |jobs, machines| {
+        html! {
+            <MatrixBody session={props.session.clone()} pools={props.pools.clone()} {jobs} {machines}
+                mode={props.state.mode} clock={props.state.matching.clock.clone()} dispatch={props.dispatch.clone()} />
+        }
+    })
 }
 
 #[derive(Properties, PartialEq)]

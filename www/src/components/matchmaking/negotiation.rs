@@ -15,7 +15,7 @@ use crate::components::term::TermHelp;
 use crate::clock::now_ms;
 use crate::components::classroom::Classroom;
 use crate::components::match_bar::{
-    pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
+    match_view, use_stop_on_leave, MatchPools, MatchViewProps, Progress, ViewFrame,
 };
 use crate::session_client::{PoolInfo, Session, CANCELLED};
 use crate::state::MatchSettings;
@@ -73,22 +73,18 @@ impl Shown {
 
 #[component]
 pub fn NegotiationView(props: &MatchViewProps) -> Html {
-    let gate = pools_gate(&props.pools, &props.session);
-    html! {
-        <main class="match-view" aria-label="Negotiation">
-            <MatchBar state={props.state.clone()} dispatch={props.dispatch.clone()} pools={props.pools.clone()} />
-            <h2>{ "Negotiation cycle" }</h2>
-            <p class="view-intro">{ "The negotiator takes the jobs in priority order and gives each the free machine that matches it both ways with the best docking vector (the job's Rank, then the preemption policy); a matched machine is taken. Auto-clustering surveys the machines once per group of alike jobs." }</p>
-            { match (gate, props.pools.ready()) {
-                (None, Some((jobs, machines))) => html! {
-                    <NegotiationBody session={props.session.clone()} pools={props.pools.clone()} {jobs} {machines}
-                        mode={props.state.mode} settings={props.state.matching.clone()} dispatch={props.dispatch.clone()} />
-                },
-                (Some(g), _) => g,
-                (None, None) => html! {},
-            } }
-        </main>
-    }
+    let frame = ViewFrame {
+        label: "Negotiation",
+        class: None,
+        title: "Negotiation cycle",
+        intro: "The negotiator takes the jobs in priority order and gives each the free machine that matches it both ways with the best docking vector (the job's Rank, then the preemption policy); a matched machine is taken. Auto-clustering surveys the machines once per group of alike jobs.",
+    };
+    match_view(props, frame, |jobs, machines| {
+        html! {
+            <NegotiationBody session={props.session.clone()} pools={props.pools.clone()} {jobs} {machines}
+                mode={props.state.mode} settings={props.state.matching.clone()} dispatch={props.dispatch.clone()} />
+        }
+    })
 }
 
 #[derive(Properties, PartialEq)]
