@@ -78,8 +78,7 @@ use serde::Serialize;
 
 use crate::lang::ast::ClassAd;
 use crate::lang::eval::{EvalOptions, Evaluator};
-pub use rectangle::rectangles;
-use rectangle::{own_value, rectangles_scoped, Conflict, Point, Rectangles};
+use rectangle::{own_value, rectangles, rectangles_scoped, Conflict, Point, Rectangles};
 
 /// How to build an [`Index`].
 #[derive(Clone, Debug, Default)]
@@ -139,23 +138,10 @@ impl Index {
         requests: &[Arc<ClassAd>],
         eval: EvalOptions,
     ) -> Index {
-        let rects: Vec<Rectangles> = requests.iter().map(|r| rectangles(r, eval)).collect();
-        Index::build_for_rectangles(offers, &rects, eval)
-    }
-
-    /// [`build_for`](Self::build_for) from the requests' rectangles, made
-    /// by [`rectangles`] with the same options: the very rectangles this
-    /// index reads a request by, so a caller that keeps them can query
-    /// with [`query_prepared`](Self::query_prepared) and not make them twice.
-    pub fn build_for_rectangles(
-        offers: &[Arc<ClassAd>],
-        requests: &[Rectangles],
-        eval: EvalOptions,
-    ) -> Index {
-        let imports: std::collections::BTreeSet<String> = requests
-            .iter()
-            .flat_map(|r| r.external.iter().cloned())
-            .collect();
+        let mut imports = std::collections::BTreeSet::new();
+        for r in requests {
+            imports.extend(rectangles(r, eval).external);
+        }
         Index::with_options(
             offers,
             &IndexOptions {

@@ -12,8 +12,7 @@ use crate::matchmaking::negotiate::{
     negotiate, negotiate_with, CandidateSource, CycleResult, NegotiationConfig,
 };
 
-use super::rectangle::Rectangles;
-use super::{rectangles, Index};
+use super::Index;
 
 /// Below this many job × machine pairs the index does not pay for itself
 /// (building it costs about what surveying a few hundred jobs does).
@@ -23,9 +22,6 @@ pub const INDEX_FROM_PAIRS: u64 = 250_000;
 pub struct IndexedMachines<'a> {
     index: Index,
     jobs: &'a [Arc<ClassAd>],
-    /// Each job's rectangles: made once, for the index' imports and for
-    /// the job's query.
-    rects: Vec<Rectangles>,
 }
 
 impl<'a> IndexedMachines<'a> {
@@ -34,19 +30,16 @@ impl<'a> IndexedMachines<'a> {
         machines: &[Arc<ClassAd>],
         cfg: &NegotiationConfig,
     ) -> Self {
-        let rects: Vec<Rectangles> = jobs.iter().map(|j| rectangles(j, cfg.opts)).collect();
         IndexedMachines {
-            index: Index::build_for_rectangles(machines, &rects, cfg.opts),
+            index: Index::build_for(machines, jobs, cfg.opts),
             jobs,
-            rects,
         }
     }
 }
 
 impl CandidateSource for IndexedMachines<'_> {
     fn candidates(&mut self, job: usize) -> Option<Vec<usize>> {
-        let (j, rects) = (self.jobs.get(job)?, self.rects.get(job)?);
-        Some(self.index.query_prepared(j, rects))
+        self.jobs.get(job).map(|j| self.index.query(j))
     }
 }
 
