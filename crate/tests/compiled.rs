@@ -7,12 +7,15 @@ use std::sync::Arc;
 
 use classad::compiled::{compile_pool, Columns, CompiledAd, CompiledExpr};
 use classad::matching::DEFAULT_REQUIREMENTS;
-use classad::{parse_classad, parse_expr, ClassAd, EvalOptions, Evaluator, Mode, Name, Value};
+use classad::{parse_classad, parse_expr, ClassAd, Clock, EvalOptions, Evaluator, Mode, Name, Value};
 use proptest::prelude::*;
 
+/// The clock is pinned: `CurrentTime` read by the compiled ad and by the
+/// evaluator a moment later must be the same second.
 fn opts(mode: Mode) -> EvalOptions {
     EvalOptions {
         mode,
+        clock: Clock::fixed(1_700_000_000.0, 0),
         ..Default::default()
     }
 }
