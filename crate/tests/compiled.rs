@@ -7,7 +7,9 @@ use std::sync::Arc;
 
 use classad::compiled::{compile_pool, Columns, CompiledAd, CompiledExpr};
 use classad::matching::DEFAULT_REQUIREMENTS;
-use classad::{parse_classad, parse_expr, ClassAd, Clock, EvalOptions, Evaluator, Mode, Name, Value};
+use classad::{
+    parse_classad, parse_expr, ClassAd, Clock, EvalOptions, Evaluator, Mode, Name, Value,
+};
 use proptest::prelude::*;
 
 /// The clock is pinned: `CurrentTime` read by the compiled ad and by the

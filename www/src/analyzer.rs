@@ -14,7 +14,7 @@ pub use answers::*;
 // What persists (autosave and share links): `AppState::analyze`.
 
 /// A set of edits to the job: its overrides and pinned predicates.
-#[derive(Clone, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Edits {
     /// Job attributes replaced before analysis (name, expression text).
     pub overrides: Vec<(String, String)>,

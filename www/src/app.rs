@@ -8,26 +8,14 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::components::{
-    analyzer::AnalyzerView,
-    autocluster_view::AutoclusterView,
-    evaluator::EvaluatorPanel,
-    gallery::Gallery,
-    gang_view::GangView,
-    header::Header,
-    intro::Intro,
-    match_bar::{MatchPools, PoolSide},
-    match_matrix::MatchMatrix,
-    negotiation::NegotiationView,
-    pool_editor::PoolEditor,
-    query_view::QueryView,
-    set_aside::SetAsideList,
+    evaluator::EvaluatorPanel, gallery::Gallery, header::Header, intro::Intro,
+    pool_editor::PoolEditor, set_aside::SetAsideList,
 };
-use crate::matchmaking::pick_pools;
 use crate::parses::use_parses;
-use crate::session_client::{Session, SessionClient};
 use crate::share::{self, Fragment};
 use crate::state::{AppState, View};
 use crate::store::{Action, PoolMark, Store};
+use crate::views::host::ViewsHost;
 use gloo_timers::callback::Timeout;
 
 fn location_hash() -> String {
@@ -46,35 +34,39 @@ fn clear_hash() {
     }
 }
 
-/// What a URL fragment asks for: a state to open, or why it cannot be.
-fn from_hash(hash: &str) -> Result<Option<AppState>, String> {
+/// What a URL fragment opens: a state it carries, or a gallery example
+/// (which the worker sends: the page does not hold the examples' pools).
+enum Opening {
+    State(Box<AppState>),
+    Example(String),
+}
+
+/// What a URL fragment asks for, or why it cannot be.
+fn from_hash(hash: &str) -> Result<Option<Opening>, String> {
     match share::decode(hash) {
         Ok(Fragment::Empty) => Ok(None),
-        Ok(Fragment::State(s)) => Ok(Some(*s)),
-        Ok(Fragment::Example(id)) => match crate::examples::find(&id) {
-            Some(ex) => Ok(Some(ex.state())),
-            None => Err(format!(
-                "There is no example called \u{201c}{id}\u{201d}; showing your own work."
-            )),
-        },
+        Ok(Fragment::State(s)) => Ok(Some(Opening::State(s))),
+        Ok(Fragment::Example(id)) => Ok(Some(Opening::Example(id))),
         Err(e) => Err(e.to_string()),
     }
 }
 
-/// The state at start-up: a share link or example in the URL wins over the
-/// autosave (which is kept aside, to be restored); a bad link leaves the
-/// autosave in place and says why. The third item: work was kept aside.
-fn initial() -> (AppState, Option<String>, bool) {
+/// The state at start-up: a share link in the URL wins over the autosave
+/// (which is kept aside, to be restored); a bad link leaves the autosave
+/// in place and says why. The third item: work was kept aside; the
+/// fourth: an example the URL asks for, opened when the worker sends it.
+fn initial() -> (AppState, Option<String>, bool, Option<String>) {
     let saved = crate::storage::load();
     match from_hash(&location_hash()) {
-        Ok(Some(s)) => {
+        Ok(Some(Opening::State(s))) => {
             let kept = saved
                 .as_ref()
                 .is_some_and(|old| worth_keeping(old, &s) && crate::storage::set_aside(old));
-            (s, None, kept)
+            (*s, None, kept, None)
         }
-        Ok(None) => (saved.unwrap_or_default(), None, false),
-        Err(msg) => (saved.unwrap_or_default(), Some(msg), false),
+        Ok(Some(Opening::Example(id))) => (saved.unwrap_or_default(), None, false, Some(id)),
+        Ok(None) => (saved.unwrap_or_default(), None, false, None),
+        Err(msg) => (saved.unwrap_or_default(), Some(msg), false, None),
     }
 }
 
@@ -82,10 +74,7 @@ fn initial() -> (AppState, Option<String>, bool) {
 fn worth_keeping(old: &AppState, new: &AppState) -> bool {
     let same = |a: &AppState, b: &AppState| a.pools == b.pools && a.expr == b.expr;
     // An example opened and not changed is not work to keep.
-    let untouched_example = crate::examples::EXAMPLES
-        .iter()
-        .any(|e| same(old, &e.state()));
-    !same(old, new) && !same(old, &AppState::default()) && !untouched_example
+    !same(old, new) && !same(old, &AppState::default()) && !old.is_untouched_example()
 }
 
 /// Saves above this size wait for a pause, so typing in a big pool does
@@ -136,50 +125,6 @@ pub fn App() -> Html {
             }
         });
     }
-    // The matchmaking worker; the app redraws when a pool's load changes.
-    let redraw = use_force_update();
-    let session = use_memo((), move |_| {
-        Session(Rc::new(SessionClient::new(
-            "./engine-worker_loader.js",
-            Callback::from(move |_| redraw.force_update()),
-        )))
-    });
-    let match_pools = {
-        let (jobs, machines) = pick_pools(&state.pools, &state.matching);
-        let side = |i: Option<usize>| {
-            let i = i?;
-            let p = state.pools.get(i)?;
-            Some(PoolSide {
-                index: i,
-                name: p.name.clone(),
-                text: p.text.clone(),
-                load: session.status(i, &p.text),
-            })
-        };
-        MatchPools {
-            jobs: side(jobs),
-            machines: side(machines),
-        }
-    };
-    // While a matchmaking view is open, the worker gets its pools (again
-    // whenever they change).
-    {
-        let session = (*session).clone();
-        let args: Vec<(usize, crate::state::TextKey)> = match_pools
-            .args()
-            .into_iter()
-            .map(|(i, t)| (i, crate::state::TextKey(t)))
-            .collect();
-        let deps = (state.view.is_matchmaking(), args);
-        use_effect_with(deps, move |(on, args)| {
-            if *on {
-                for (i, t) in args {
-                    session.ensure(*i, &t.0, true);
-                }
-            }
-        });
-    }
-
     // Autosave every change; a refusal (quota) is shown, not swallowed.
     // A save still waiting when the page is hidden or closed runs then.
     {
@@ -238,26 +183,53 @@ pub fn App() -> Html {
             }
         });
     }
+    // Open a whole new state (example, link, state file), keeping the old
+    // aside. It may come from the worker later: the old state is the one
+    // showing then, not the one of the render that asked.
+    let showing = use_mut_ref(|| state.clone());
+    *showing.borrow_mut() = state.clone();
+    let on_open = {
+        let store = store.clone();
+        let can_restore = can_restore.clone();
+        let notice = notice.clone();
+        Callback::from(move |s: AppState| {
+            notice.set(None);
+            let old = showing.borrow().clone();
+            if worth_keeping(&old, &s) && crate::storage::set_aside(&old) {
+                can_restore.set(true);
+            }
+            store.dispatch(Action::Replace(Box::new(s)));
+        })
+    };
+    // A gallery example: the worker builds its state.
+    let open_example = {
+        let (on_open, notice) = (on_open.clone(), notice.clone());
+        Callback::from(move |id: String| {
+            let (on_open, notice) = (on_open.clone(), notice.clone());
+            crate::engine::example(&id, move |r| match r {
+                Ok(s) => on_open.emit(s),
+                Err(msg) => notice.set(Some(msg)),
+            });
+        })
+    };
     // A link was consumed: drop it from the address bar so a reload keeps
     // the user's (autosaved) edits rather than re-opening the link. A link
     // followed later in this tab (gallery deep link, pasted URL) applies.
     {
-        let store = store.clone();
         let notice = notice.clone();
-        let can_restore = can_restore.clone();
+        let (on_open, open_example) = (on_open.clone(), open_example.clone());
+        let pending = boot.3.clone();
         use_effect_with((), move |_| {
             if !location_hash().is_empty() {
                 clear_hash();
             }
+            if let Some(id) = pending {
+                open_example.emit(id);
+            }
             let onhash = Closure::<dyn FnMut()>::new(move || {
                 match from_hash(&location_hash()) {
-                    Ok(Some(s)) => {
-                        notice.set(None);
-                        if worth_keeping(&store.0, &s) && crate::storage::set_aside(&store.0) {
-                            can_restore.set(true);
-                        }
-                        store.dispatch(Action::Replace(Box::new(s)));
-                    }
+                    Ok(Some(Opening::State(s))) => on_open.emit(*s),
+                    Ok(Some(Opening::Example(id))) => open_example.emit(id),
                     Ok(None) => {}
                     Err(msg) => notice.set(Some(msg)),
                 }
@@ -278,19 +250,6 @@ pub fn App() -> Html {
         let notice = notice.clone();
         Callback::from(move |m: Option<String>| notice.set(m))
     };
-    // Open a whole new state (example, state file), keeping the old aside.
-    let on_open = {
-        let store = store.clone();
-        let can_restore = can_restore.clone();
-        let notice = notice.clone();
-        Callback::from(move |s: AppState| {
-            notice.set(None);
-            if worth_keeping(&store.0, &s) && crate::storage::set_aside(&store.0) {
-                can_restore.set(true);
-            }
-            store.dispatch(Action::Replace(Box::new(s)));
-        })
-    };
     // Set-aside work: the newest comes back from the banner; any of the
     // kept ones from the header's list (after a reload too).
     let aside = use_state(crate::storage::set_aside_list);
@@ -308,11 +267,11 @@ pub fn App() -> Html {
         })
     };
     let intro_open = {
-        let (intro, on_open) = (intro.clone(), on_open.clone());
-        Callback::from(move |s: AppState| {
+        let (intro, open_example) = (intro.clone(), open_example.clone());
+        Callback::from(move |id: String| {
             crate::storage::set_intro_seen();
             intro.set(false);
-            on_open.emit(s);
+            open_example.emit(id);
         })
     };
     let bring_back = {
@@ -394,21 +353,10 @@ pub fn App() -> Html {
                     <button onclick={dismiss} aria-label="Dismiss message">{ "×" }</button>
                 </div>
             }
+            <ViewsHost state={state.clone()} dispatch={dispatch.clone()} />
             if state.view == View::Examples {
-                <Gallery on_open={on_open.clone()} />
-            } else if state.view == View::Matrix {
-                <MatchMatrix state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
-            } else if state.view == View::Negotiation {
-                <NegotiationView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
-            } else if state.view == View::Clusters {
-                <AutoclusterView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
-            } else if state.view == View::Analyze {
-                <AnalyzerView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
-            } else if state.view == View::Gangs {
-                <GangView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} pools={match_pools.clone()} />
-            } else if state.view == View::Query {
-                <QueryView state={state.clone()} dispatch={dispatch.clone()} session={(*session).clone()} />
-            } else {
+                <Gallery on_open={open_example.clone()} />
+            } else if !state.view.is_lazy_loaded() {
                 <main class="workbench">
                     <PoolEditor state={state.clone()} dispatch={dispatch.clone()} parses={parses.pools.clone()}
                         on_cancel={parses.cancel.clone()} on_retry={parses.retry.clone()} mark={mark_here} />

@@ -24,6 +24,7 @@ use std::rc::Rc;
 use classad::api::Request;
 
 use crate::answers::Answer;
+use crate::state::AppState;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -209,6 +210,23 @@ pub fn request(
         }
     }
     post(&inner, key.to_string(), body, done);
+}
+
+/// A gallery example's state, as the worker builds it: the page does not
+/// link the examples' pools (most of their bytes), only their cards.
+pub fn example(id: &str, done: impl FnOnce(Result<AppState, String>) + 'static) {
+    let name = id.to_string();
+    request("example", "example", id, move |r| {
+        done(r.and_then(|j| {
+            if j.is_empty() {
+                return Err(format!(
+                    "There is no example called \u{201c}{name}\u{201d}; showing your own work."
+                ));
+            }
+            serde_json::from_str::<AppState>(j)
+                .map_err(|e| format!("unreadable example from the engine worker: {e}"))
+        }))
+    });
 }
 
 /// An engine API request (`classad::api`), answered as its `Response`

@@ -11,7 +11,9 @@ pub struct Example {
     pub source: &'static str,
     /// What the paper claims the example shows.
     pub claim: &'static str,
-    pub pools: &'static [(&'static str, &'static str)],
+    // The pools (most of an example's bytes) are not here but in
+    // `pools_of`: the page shows the cards and never links the pools; the
+    // worker builds an example's state (`Example::state`) and sends it.
     pub expr: &'static str,
     pub my: Option<(usize, usize)>,
     pub target: Option<(usize, usize)>,
@@ -44,8 +46,7 @@ const QUERIES: &[(&str, &str, &[&str])] = &[
 impl Example {
     pub fn state(&self) -> AppState {
         let mut s = AppState {
-            pools: self
-                .pools
+            pools: pools_of(self.id)
                 .iter()
                 .map(|(n, t)| PoolText {
                     name: n.to_string(),
@@ -68,6 +69,7 @@ impl Example {
             analyze: Default::default(),
             gang: Default::default(),
             query: Default::default(),
+            example: None,
         };
         if let Some((_, constraint, columns)) = QUERIES.iter().find(|q| q.0 == self.id) {
             s.query.spec = classad::api::QuerySpec {
@@ -82,6 +84,7 @@ impl Example {
             s.matching.machines = Some(1);
         }
         s.normalize();
+        s.example = Some(s.fingerprint());
         s
     }
 }
@@ -151,7 +154,48 @@ const DOCK_FIG9: &str = r#"// `label` bound to candidate machines (what docking 
 [ Name = "serving a worse-priority user for 1 h"; label = [ RemoteUser = "bob"; CurrentRank = 1; Rank = 1; RemoteUserPrio = 20; ServiceTime = '1:00'; ImageSize = 1000 ] ]
 "#;
 
-pub const EXAMPLES: &[Example] = &[
+/// One table for every example: the cards (`EXAMPLES`, which the page
+/// links) and, apart, their pools (`pools_of`, which only the worker does).
+macro_rules! examples {
+    ($(Example {
+        id: $id:literal,
+        title: $title:expr,
+        source: $source:expr,
+        claim: $claim:expr,
+        pools: $pools:expr,
+        expr: $expr:expr,
+        my: $my:expr,
+        target: $target:expr,
+        scope: $scope:expr,
+        expect: $expect:expr,
+        view: $view:expr,
+        clock: $clock:expr $(,)?
+    }),* $(,)?) => {
+        pub const EXAMPLES: &[Example] = &[$(Example {
+            id: $id,
+            title: $title,
+            source: $source,
+            claim: $claim,
+            expr: $expr,
+            my: $my,
+            target: $target,
+            scope: $scope,
+            expect: $expect,
+            view: $view,
+            clock: $clock,
+        }),*];
+
+        /// An example's pools: (name, text).
+        fn pools_of(id: &str) -> &'static [(&'static str, &'static str)] {
+            match id {
+                $($id => $pools,)*
+                _ => &[],
+            }
+        }
+    };
+}
+
+examples! {
     Example {
         id: "000-fig2-3",
         title: "A workstation and a job that want each other",
@@ -668,7 +712,7 @@ pub const EXAMPLES: &[Example] = &[
         view: View::Gangs,
         clock: None,
     },
-];
+}
 
 pub fn find(id: &str) -> Option<&'static Example> {
     EXAMPLES.iter().find(|e| e.id == id)

@@ -24,6 +24,7 @@ pub mod state;
 pub mod storage;
 pub mod store;
 pub mod trace;
+pub mod views;
 pub mod words;
 pub mod worker;
 pub mod worker_link;

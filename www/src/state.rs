@@ -40,11 +40,11 @@ impl PartialEq for TextKey {
     }
 }
 
-fn ser_rc<S: Serializer>(t: &Rc<str>, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn ser_rc<S: Serializer>(t: &Rc<str>, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(t)
 }
 
-fn de_rc<'de, D: Deserializer<'de>>(d: D) -> Result<Rc<str>, D::Error> {
+pub(crate) fn de_rc<'de, D: Deserializer<'de>>(d: D) -> Result<Rc<str>, D::Error> {
     String::deserialize(d).map(Rc::from)
 }
 
@@ -76,6 +76,12 @@ pub enum View {
 }
 
 impl View {
+    /// The views in the second page module (`views/`), loaded when first
+    /// wanted: every view but the workbench and the gallery.
+    pub fn is_lazy_loaded(self) -> bool {
+        !matches!(self, View::Evaluate | View::Examples)
+    }
+
     /// The views that work on a jobs pool and a machines pool.
     pub fn is_matchmaking(self) -> bool {
         matches!(
@@ -139,6 +145,11 @@ pub struct AppState {
     pub gang: GangSettings,
     /// The Query view's pool and query.
     pub query: QuerySettings,
+    /// Set on a state opened from the gallery: the [`AppState::fingerprint`]
+    /// it was opened with, so an example left unchanged is not mistaken for
+    /// work to keep.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example: Option<u64>,
 }
 
 /// The Query view's choices (absent in older links: the defaults).
@@ -212,11 +223,34 @@ impl Default for AppState {
             analyze: Default::default(),
             gang: Default::default(),
             query: Default::default(),
+            example: None,
         }
     }
 }
 
 impl AppState {
+    /// A fingerprint of the pools (names and texts) and the expression:
+    /// FNV-1a, stable across builds (autosaves outlive them).
+    pub fn fingerprint(&self) -> u64 {
+        let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+        let mut eat = |bytes: &[u8]| {
+            for &b in bytes.iter().chain([0xffu8].iter()) {
+                h = (h ^ b as u64).wrapping_mul(0x0000_0100_0000_01b3);
+            }
+        };
+        for p in &self.pools {
+            eat(p.name.as_bytes());
+            eat(p.text.as_bytes());
+        }
+        eat(self.expr.as_bytes());
+        h
+    }
+
+    /// Opened from the gallery and not changed since.
+    pub fn is_untouched_example(&self) -> bool {
+        self.example == Some(self.fingerprint())
+    }
+
     /// Clamp indices after pools were edited or a link was loaded.
     pub fn normalize(&mut self) {
         if self.pools.is_empty() {

@@ -4,15 +4,25 @@
 
 use std::rc::Rc;
 
+use serde::{Deserialize, Serialize};
 use yew::prelude::*;
 
 use crate::analyzer::AnalyzeSettings;
 use crate::matchmaking::pick_pools;
 use crate::state::{AdRef, AppState, MatchSettings, PoolText, View};
 
-/// Every change the UI can make to the state.
+/// Every change the UI can make to the state. Serializable: the views of
+/// the second page module send theirs to the shell (`views::wire`).
+#[derive(Serialize, Deserialize)]
 pub enum Action {
-    SetPoolText(usize, Rc<str>),
+    SetPoolText(
+        usize,
+        #[serde(
+            serialize_with = "crate::state::ser_rc",
+            deserialize_with = "crate::state::de_rc"
+        )]
+        Rc<str>,
+    ),
     AddPool,
     RenamePool(usize, String),
     RemovePool(usize),

@@ -56,6 +56,10 @@ pub fn run_worker() {
             let resp = match verb {
                 "pool" => serde_json::to_string(&summarize(payload)).unwrap_or_default(),
                 "evaluate" => evaluate_json(payload),
+                // The gallery's pools live here, not in the page's wasm.
+                "example" => crate::examples::find(payload)
+                    .map(|e| serde_json::to_string(&e.state()).unwrap_or_default())
+                    .unwrap_or_default(),
                 "load" => {
                     let (pool, body) = payload.split_once('\n').unwrap_or((payload, ""));
                     let req = classad::session::PoolRequest::LoadPool {

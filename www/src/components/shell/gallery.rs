@@ -4,7 +4,7 @@
 use yew::prelude::*;
 
 use crate::examples::EXAMPLES;
-use crate::state::{AppState, View};
+use crate::state::View;
 
 /// What a matchmaking example opens, in words.
 fn view_name(v: View) -> Option<&'static str> {
@@ -21,8 +21,8 @@ fn view_name(v: View) -> Option<&'static str> {
 
 #[derive(Properties, PartialEq)]
 pub struct GalleryProps {
-    /// Open an example's state (the app keeps the previous work aside).
-    pub on_open: Callback<AppState>,
+    /// Open the example of this id (the app keeps the previous work aside).
+    pub on_open: Callback<String>,
 }
 
 #[component]
@@ -34,7 +34,7 @@ pub fn Gallery(props: &GalleryProps) -> Html {
             <ul class="cards">
                 { for EXAMPLES.iter().map(|ex| {
                     let on_open = props.on_open.clone();
-                    let open = Callback::from(move |_| on_open.emit(ex.state()));
+                    let open = Callback::from(move |_| on_open.emit(ex.id.to_string()));
                     let first_line = ex.expr.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim();
                     let shown = if ex.expr.trim().lines().count() > 1 { format!("{first_line} …") } else { first_line.to_string() };
                     html! {

@@ -5,12 +5,10 @@
 
 use yew::prelude::*;
 
-use crate::state::AppState;
-
 #[derive(Properties, PartialEq)]
 pub struct IntroProps {
-    /// Open a gallery example (what is open now is set aside).
-    pub on_open: Callback<AppState>,
+    /// Open the gallery example of this id (what is open now is set aside).
+    pub on_open: Callback<String>,
     pub on_close: Callback<()>,
 }
 
@@ -42,11 +40,7 @@ pub fn Intro(props: &IntroProps) -> Html {
     let steps = STEPS.iter().map(|(id, title, what)| {
         let open = {
             let (o, id) = (props.on_open.clone(), *id);
-            Callback::from(move |_| {
-                if let Some(ex) = crate::examples::find(id) {
-                    o.emit(ex.state());
-                }
-            })
+            Callback::from(move |_| o.emit(id.to_string()))
         };
         html! {
             <li>

@@ -1,0 +1,308 @@
+//! The page's side of the views module: the element the views live in,
+//! loading the module (`views.js`, `views_bg.wasm`, built by trunk from
+//! `bin/views.rs` like the worker) when a view of it is first wanted, or a
+//! moment after the page has settled so that a later click finds it ready,
+//! and feeding it the state as it changes.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use gloo_events::EventListener;
+use gloo_timers::callback::Timeout;
+use wasm_bindgen::closure::Closure;
+use wasm_bindgen::{JsCast, JsValue};
+use yew::prelude::*;
+
+use super::wire;
+use crate::state::{same_text, AppState};
+use crate::store::Action;
+
+const SCRIPT: &str = "./views.js";
+const WASM: &str = "./views_bg.wasm";
+/// After this long on a page that needs no view of the module, it loads
+/// anyway (off the critical path of the first value).
+const PREFETCH_MS: u32 = 1500;
+
+/// The module's exports (`mount`, `set_pools`, `set_state`), once loaded.
+#[derive(Clone)]
+struct Module(JsValue);
+
+impl Module {
+    fn call(&self, name: &str, args: &[&JsValue]) -> Result<(), String> {
+        let f: js_sys::Function = js_sys::Reflect::get(&self.0, &JsValue::from_str(name))
+            .ok()
+            .and_then(|f| f.dyn_into().ok())
+            .ok_or_else(|| format!("the views module has no {name}"))?;
+        let args: js_sys::Array = args.iter().copied().collect();
+        f.apply(&JsValue::NULL, &args)
+            .map(|_| ())
+            .map_err(|e| e.as_string().unwrap_or_else(|| format!("{e:?}")))
+    }
+}
+
+type Waiter = Box<dyn FnOnce(Result<Module, String>)>;
+
+enum Load {
+    Idle,
+    Loading(Vec<Waiter>),
+    Ready(Module),
+    Failed(String),
+}
+
+thread_local! {
+    static LOAD: RefCell<Load> = const { RefCell::new(Load::Idle) };
+}
+
+/// Load the module once; `done` gets it (or why it could not load).
+fn with_module(done: impl FnOnce(Result<Module, String>) + 'static) {
+    let start = LOAD.with(|l| {
+        let mut l = l.borrow_mut();
+        match &mut *l {
+            Load::Ready(m) => {
+                let m = m.clone();
+                drop(l);
+                done(Ok(m));
+                false
+            }
+            Load::Failed(e) => {
+                let e = e.clone();
+                drop(l);
+                done(Err(e));
+                false
+            }
+            Load::Loading(w) => {
+                w.push(Box::new(done));
+                false
+            }
+            Load::Idle => {
+                *l = Load::Loading(vec![Box::new(done)]);
+                true
+            }
+        }
+    });
+    if start {
+        start_loading();
+    }
+}
+
+fn finish(r: Result<Module, String>) {
+    let waiters = LOAD.with(|l| {
+        let next = match &r {
+            Ok(m) => Load::Ready(m.clone()),
+            Err(e) => Load::Failed(e.clone()),
+        };
+        match std::mem::replace(&mut *l.borrow_mut(), next) {
+            Load::Loading(w) => w,
+            _ => vec![],
+        }
+    });
+    for w in waiters {
+        w(r.clone());
+    }
+}
+
+fn start_loading() {
+    let fail = |what: &str| {
+        finish(Err(format!(
+            "The view could not be loaded ({what}); reload the page to try again."
+        )))
+    };
+    let Some(doc) = web_sys::window().and_then(|w| w.document()) else {
+        return fail("no document");
+    };
+    let Ok(script) = doc.create_element("script") else {
+        return fail("no script element");
+    };
+    let _ = script.set_attribute("src", SCRIPT);
+    // The listeners live until the script has loaded or failed.
+    let held: Rc<RefCell<Vec<EventListener>>> = Rc::default();
+    let on_load = {
+        let held = held.clone();
+        EventListener::once(&script, "load", move |_| {
+            held.borrow_mut().clear();
+            wasm_bindgen_futures::spawn_local(async {
+                finish(init().await);
+            });
+        })
+    };
+    let on_error = {
+        let held = held.clone();
+        EventListener::once(&script, "error", move |_| {
+            held.borrow_mut().clear();
+            finish(Err(format!(
+                "The view could not be loaded ({SCRIPT} did not load); reload the page to try again."
+            )));
+        })
+    };
+    held.borrow_mut().extend([on_load, on_error]);
+    match doc.body() {
+        Some(b) if b.append_child(&script).is_ok() => {}
+        _ => fail("the script could not be added"),
+    }
+}
+
+/// Run the glue's initializer (wasm-bindgen's no-modules `wasm_bindgen`).
+async fn init() -> Result<Module, String> {
+    // A top-level `let` of a classic script: global, but not a property of
+    // `window`; a function body made here sees it.
+    let glue = js_sys::Function::new_no_args(
+        "return typeof wasm_bindgen === 'undefined' ? undefined : wasm_bindgen",
+    )
+    .call0(&JsValue::NULL)
+    .map_err(|_| "views.js defined no wasm_bindgen".to_string())?;
+    let init: js_sys::Function = glue
+        .clone()
+        .dyn_into()
+        .map_err(|_| "views.js defined no wasm_bindgen".to_string())?;
+    let arg = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(
+        &arg,
+        &JsValue::from_str("module_or_path"),
+        &JsValue::from_str(WASM),
+    );
+    let promise: js_sys::Promise = init
+        .call1(&JsValue::NULL, &arg)
+        .map_err(|e| format!("the views module did not start: {e:?}"))?
+        .dyn_into()
+        .map_err(|_| "the views module did not start".to_string())?;
+    wasm_bindgen_futures::JsFuture::from(promise)
+        .await
+        .map_err(|e| {
+            format!(
+                "the views module did not start: {}",
+                e.as_string().unwrap_or_else(|| format!("{e:?}"))
+            )
+        })?;
+    Ok(Module(glue))
+}
+
+#[derive(Properties, PartialEq)]
+pub struct HostProps {
+    pub state: Rc<AppState>,
+    pub dispatch: Callback<Action>,
+}
+
+/// What the host last sent the module.
+#[derive(Default)]
+struct Sent {
+    /// The pools' texts (by pointer) and names.
+    pools: Vec<(Rc<str>, String)>,
+    /// A view of the module was shown.
+    shown: bool,
+}
+
+#[component]
+pub fn ViewsHost(props: &HostProps) -> Html {
+    let state = props.state.clone();
+    let shown = state.view.is_lazy_loaded();
+    let root = use_node_ref();
+    let module = use_state(|| None::<Result<Module, String>>);
+    // The views' actions reach the dispatch of the newest render.
+    let dispatch = use_mut_ref(|| props.dispatch.clone());
+    *dispatch.borrow_mut() = props.dispatch.clone();
+    // Load when a view is wanted, else a moment after the page settled.
+    {
+        let (module, root, dispatch) = (module.clone(), root.clone(), dispatch.clone());
+        let prefetch = use_mut_ref(|| None::<Timeout>);
+        use_effect_with(shown, move |&shown| {
+            let load = move || {
+                if module.is_some() {
+                    return;
+                }
+                with_module(move |r| {
+                    let r = r.and_then(|m| {
+                        let host = root
+                            .cast::<web_sys::Element>()
+                            .ok_or("the views have no place on the page")?;
+                        let on_action = Closure::<dyn Fn(String)>::new(move |json: String| {
+                            match wire::decode_action(&json) {
+                                Ok(a) => dispatch.borrow().emit(a),
+                                Err(e) => web_sys::console::error_1(&JsValue::from_str(&e)),
+                            }
+                        });
+                        let f: js_sys::Function = on_action
+                            .as_ref()
+                            .unchecked_ref::<js_sys::Function>()
+                            .clone();
+                        // The views live as long as the page.
+                        on_action.forget();
+                        m.call("mount", &[host.as_ref(), f.as_ref()])?;
+                        Ok(m)
+                    });
+                    module.set(Some(r));
+                });
+            };
+            if shown {
+                *prefetch.borrow_mut() = None;
+                load();
+            } else if prefetch.borrow().is_none() {
+                *prefetch.borrow_mut() = Some(Timeout::new(PREFETCH_MS, load));
+            }
+        });
+    }
+    // Feed the module: the pools when they change, the state on every
+    // change while a view of it is shown (and once more on leaving, so the
+    // view there stops).
+    {
+        let sent = use_mut_ref(Sent::default);
+        let ready = match &*module {
+            Some(Ok(m)) => Some(m.clone()),
+            _ => None,
+        };
+        let error = use_state(|| None::<String>);
+        let err = error.clone();
+        use_effect_with((state.clone(), ready.is_some()), move |(state, _)| {
+            let Some(m) = ready else { return };
+            let mut sent = sent.borrow_mut();
+            let shown = state.view.is_lazy_loaded();
+            if !shown && !sent.shown {
+                return;
+            }
+            let mut r = Ok(());
+            if shown {
+                let pools: Vec<(Rc<str>, String)> = state
+                    .pools
+                    .iter()
+                    .map(|p| (p.text.clone(), p.name.clone()))
+                    .collect();
+                let same = pools.len() == sent.pools.len()
+                    && pools
+                        .iter()
+                        .zip(&sent.pools)
+                        .all(|(a, b)| same_text(&a.0, &b.0) && a.1 == b.1);
+                if !same {
+                    r = m.call(
+                        "set_pools",
+                        &[&JsValue::from_str(&wire::encode_pools(&state.pools))],
+                    );
+                    sent.pools = pools;
+                }
+            }
+            let r = r.and_then(|_| {
+                m.call(
+                    "set_state",
+                    &[&JsValue::from_str(&wire::encode_state(state))],
+                )
+            });
+            sent.shown = shown;
+            if let Err(e) = r {
+                err.set(Some(e));
+            }
+        });
+        let failure = match &*module {
+            Some(Err(e)) => Some(e.clone()),
+            _ => (*error).clone(),
+        };
+        html! {
+            <div class="views-host" hidden={!shown}>
+                if shown && module.is_none() {
+                    <p class="views-loading" role="status">{ "Loading the view…" }</p>
+                }
+                if let Some(e) = failure.filter(|_| shown) {
+                    <p class="notice" role="alert">{ e }</p>
+                }
+                <div class="views-root" ref={root}></div>
+            </div>
+        }
+    }
+}
