@@ -14,6 +14,7 @@ pub mod components;
 pub mod engine;
 pub mod examples;
 pub mod identity;
+pub mod js_text;
 pub mod matchmaking;
 pub mod matrix_cache;
 pub mod parses;

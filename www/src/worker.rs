@@ -47,7 +47,7 @@ pub fn run_worker() {
     let mut session = classad::session::Session::new();
     let onmessage =
         Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-            let text = e.data().as_string().unwrap_or_default();
+            let text = crate::js_text::string_of(&e.data()).unwrap_or_default();
             let (id, rest) = text.split_once('\n').unwrap_or(("0", ""));
             let (verb, payload) = rest.split_once('\n').unwrap_or((rest, ""));
             let post = |m: String| {

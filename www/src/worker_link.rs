@@ -41,7 +41,7 @@ impl Live {
     ) -> Live {
         let onmessage =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-                on_message(&e.data().as_string().unwrap_or_default());
+                on_message(&crate::js_text::string_of(&e.data()).unwrap_or_default());
             });
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
         onmessage.forget();

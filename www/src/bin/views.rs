@@ -17,8 +17,10 @@ pub fn mount(host: web_sys::Element, on_action: js_sys::Function) {
 
 /// The pools (JSON), used by the states that follow.
 #[wasm_bindgen]
-pub fn set_pools(json: &str) -> Result<(), JsValue> {
-    classad_playground::views::root::set_pools(json).map_err(|e| JsValue::from_str(&e))
+pub fn set_pools(json: JsValue) -> Result<(), JsValue> {
+    // Megabytes: taken over natively (see js_text).
+    let json = classad_playground::js_text::string_of(&json).unwrap_or_default();
+    classad_playground::views::root::set_pools(&json).map_err(|e| JsValue::from_str(&e))
 }
 
 /// The state without its pools (JSON): the views show it.

@@ -224,44 +224,58 @@ pub fn TextEditor(props: &TextEditorProps) -> Html {
                 data,
                 get.and_then(|f| f.dyn_into::<js_sys::Function>().ok()),
             ) {
-                (Some(d), Some(f)) => f
-                    .call1(&d, &"text/plain".into())
-                    .ok()
-                    .and_then(|v| v.as_string()),
+                (Some(d), Some(f)) => f.call1(&d, &"text/plain".into()).ok(),
                 _ => None,
             };
-            let Some(pasted) = pasted.filter(|p| p.len() > BIG_PASTE) else {
+            let Some(pasted) = pasted.filter(|p| {
+                p.dyn_ref::<js_sys::JsString>()
+                    .is_some_and(|s| s.length() as usize > BIG_PASTE)
+            }) else {
                 return;
             };
             e.prevent_default();
             let ta: HtmlTextAreaElement = e.target_unchecked_into();
-            let v = ta.value();
-            let at = |u: Option<u32>| {
-                let u = u.unwrap_or(0) as usize;
-                let mut n = 0;
-                v.char_indices()
-                    .find(|(_, c)| {
-                        let here = n >= u;
-                        n += c.len_utf16();
-                        here
-                    })
-                    .map(|(i, _)| i)
-                    .unwrap_or(v.len())
-            };
-            let (s, t) = (
-                at(ta.selection_start().ok().flatten()),
-                at(ta.selection_end().ok().flatten()),
+            let (from, to) = (
+                ta.selection_start().ok().flatten(),
+                ta.selection_end().ok().flatten(),
             );
-            let (s, t) = (s.min(t), s.max(t));
-            let new: Rc<str> = Rc::from(format!("{}{}{}", &v[..s], pasted, &v[t..]));
-            // Past EDIT_LIMIT the pool editor shows a viewer instead.
-            if new.len() <= EDIT_LIMIT {
-                ta.set_value(&new);
-                let caret = utf16_at(&new, s + pasted.len());
-                let _ = ta.set_selection_range(caret, caret);
-            }
-            *synced.borrow_mut() = Some(new.clone());
-            on_change.emit(new);
+            // The text comes into Rust a slice per task after this one (the
+            // browser's own reading of a 17.6 MB clipboard fills it), and
+            // the views' work on it in the task after that.
+            let (on_change, synced) = (on_change.clone(), synced.clone());
+            crate::js_text::string_of_in_steps(pasted, move |pasted| {
+                let Some(pasted) = pasted else {
+                    return;
+                };
+                let v = ta.value();
+                let at = |u: Option<u32>| {
+                    let u = u.unwrap_or(0) as usize;
+                    let mut n = 0;
+                    v.char_indices()
+                        .find(|(_, c)| {
+                            let here = n >= u;
+                            n += c.len_utf16();
+                            here
+                        })
+                        .map(|(i, _)| i)
+                        .unwrap_or(v.len())
+                };
+                let (s, t) = (at(from), at(to));
+                let (s, t) = (s.min(t), s.max(t));
+                let new: Rc<str> = if s == 0 && t == v.len() {
+                    Rc::from(pasted.as_str())
+                } else {
+                    Rc::from(format!("{}{}{}", &v[..s], pasted, &v[t..]))
+                };
+                // Past EDIT_LIMIT the pool editor shows a viewer instead.
+                if new.len() <= EDIT_LIMIT {
+                    ta.set_value(&new);
+                    let caret = utf16_at(&new, s + pasted.len());
+                    let _ = ta.set_selection_range(caret, caret);
+                }
+                *synced.borrow_mut() = Some(new.clone());
+                Timeout::new(0, move || on_change.emit(new)).forget();
+            });
         })
     };
     // Keep the highlight layer scrolled with the textarea.

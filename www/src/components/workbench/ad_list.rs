@@ -8,8 +8,9 @@ use crate::parses::Parsed;
 use crate::state::AdRef;
 use crate::store::Action;
 
-/// Rows shown at once; a filter finds the others.
-const SHOWN: usize = 200;
+/// Rows shown at once (more made the parse answer of a 10,000-ad pool a
+/// long task); a filter finds the others.
+const SHOWN: usize = 100;
 
 #[derive(Properties, PartialEq)]
 pub struct AdListProps {

@@ -7,6 +7,7 @@
 use std::rc::Rc;
 
 use classad::api::{OutputFormat, Request};
+use gloo_timers::callback::Timeout;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
@@ -20,7 +21,7 @@ use crate::components::text_editor::{Focus, TextEditor, Tokens, EDIT_LIMIT, HIGH
 use crate::engine::{self, WORKER_THRESHOLD_BYTES};
 use crate::parses::Parsed;
 use crate::parses::{Busy, PoolParse};
-use crate::state::AppState;
+use crate::state::{AppState, TextKey};
 use crate::store::{Action, PoolMark};
 use crate::worker::WorkerClient;
 
@@ -82,10 +83,12 @@ fn read_file(
     let st = status.clone();
     let n2 = name.clone();
     let onload = Closure::<dyn FnMut()>::new(move || {
+        // The bytes, not a JavaScript string: megabytes of text come over
+        // in one copy (see js_text).
         let text = r2
             .result()
             .ok()
-            .and_then(|v| v.as_string())
+            .map(|v| crate::js_text::text_of_bytes(js_sys::Uint8Array::new(&v).to_vec()))
             .unwrap_or_default();
         let note = if text.len() > WORKER_THRESHOLD_BYTES {
             format!(
@@ -96,12 +99,23 @@ fn read_file(
             format!("Loaded {n2}.")
         };
         let after: Rc<str> = Rc::from(text);
-        // Nothing typed is lost: what the file replaced can come back.
-        if !before.trim().is_empty() && *before != *after {
-            replaced.set(Some((pool, before.clone(), after.clone())));
-        }
-        dispatch.emit(Action::SetPoolText(pool, after));
-        st.set(Some(note));
+        // The page takes the text in a task of its own (the views'
+        // work on it is the next one): neither blocks the page for long.
+        let (before, replaced, dispatch, st) = (
+            before.clone(),
+            replaced.clone(),
+            dispatch.clone(),
+            st.clone(),
+        );
+        Timeout::new(0, move || {
+            // Nothing typed is lost: what the file replaced can come back.
+            if !before.trim().is_empty() && *before != *after {
+                replaced.set(Some((pool, before.clone(), after.clone())));
+            }
+            dispatch.emit(Action::SetPoolText(pool, after));
+            st.set(Some(note));
+        })
+        .forget();
     });
     // Progress for big files (ProgressEvent read by name: no extra bindings).
     let st = status.clone();
@@ -130,7 +144,23 @@ fn read_file(
     onload.forget();
     onprogress.forget();
     onerror.forget();
-    let _ = reader.read_as_text(&file);
+    let _ = reader.read_as_array_buffer(&file);
+}
+
+/// How many leading bytes `a` and `b` share: compared a block at a time
+/// (a byte loop took 17 ms over a 17.6 MB pool on every parse answer).
+fn common_prefix(a: &[u8], b: &[u8]) -> usize {
+    const BLOCK: usize = 4096;
+    let n = a.len().min(b.len());
+    let mut at = 0;
+    while at + BLOCK <= n && a[at..at + BLOCK] == b[at..at + BLOCK] {
+        at += BLOCK;
+    }
+    at + a[at..n]
+        .iter()
+        .zip(&b[at..n])
+        .take_while(|(x, y)| x == y)
+        .count()
 }
 
 /// The diagnostics of `p` as marks over `text`: as they are when `p` is
@@ -139,7 +169,11 @@ fn read_file(
 fn diagnostic_marks(p: &Parsed, text: &str) -> Vec<Mark> {
     let old = &*p.text;
     let (o, n) = (old.as_bytes(), text.as_bytes());
-    let mut pre = o.iter().zip(n).take_while(|(a, b)| a == b).count();
+    let mut pre = if std::ptr::eq(old, text) {
+        o.len()
+    } else {
+        common_prefix(o, n)
+    };
     while !old.is_char_boundary(pre) {
         pre -= 1;
     }
@@ -195,7 +229,9 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         current: false,
         busy: Busy::Idle,
     });
-    let tokens = use_memo(text.clone(), |t| {
+    // Texts as dependencies by identity: comparing a 17.6 MB pool with
+    // itself byte by byte on every render cost milliseconds each.
+    let tokens = use_memo(TextKey(text.clone()), |TextKey(t)| {
         if t.len() > HIGHLIGHT_LIMIT {
             vec![]
         } else {
@@ -207,8 +243,13 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
     // moved past the edit, so the squiggles do not blink as you type.
     let quick = parse.busy == Busy::Quick;
     let marks = use_memo(
-        (parse.parsed.clone(), parse.current, quick, text.clone()),
-        |(p, current, quick, text)| match p {
+        (
+            parse.parsed.clone(),
+            parse.current,
+            quick,
+            TextKey(text.clone()),
+        ),
+        |(p, current, quick, TextKey(text))| match p {
             Some(p) if *current || *quick => diagnostic_marks(p, text),
             _ => vec![],
         },
@@ -628,5 +669,22 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
             </div>
             <AdList pool={idx} parsed={parse.parsed.clone()} my={s.my} target={s.target} dispatch={props.dispatch.clone()} on_goto={on_goto_ad} on_edit={on_edit_ad} />
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::common_prefix;
+
+    #[test]
+    fn common_prefix_across_blocks() {
+        let a: Vec<u8> = (0..10_000u32).map(|i| (i % 251) as u8).collect();
+        for cut in [0, 1, 4095, 4096, 4097, 9_999] {
+            let mut b = a.clone();
+            b[cut] ^= 1;
+            assert_eq!(common_prefix(&a, &b), cut);
+        }
+        assert_eq!(common_prefix(&a, &a), a.len());
+        assert_eq!(common_prefix(&a[..5000], &a), 5000);
     }
 }

@@ -16,7 +16,7 @@ const LINE_PX: f64 = 20.0;
 /// Lines rendered beyond the visible ones, above and below.
 const SLACK: usize = 30;
 
-#[derive(Properties, PartialEq)]
+#[derive(Properties)]
 pub struct PoolViewerProps {
     pub text: Rc<str>,
     pub marks: Rc<Vec<Mark>>,
@@ -25,16 +25,23 @@ pub struct PoolViewerProps {
     pub label: AttrValue,
 }
 
+/// The text by identity (see `state::same_text`): it is megabytes.
+impl PartialEq for PoolViewerProps {
+    fn eq(&self, o: &Self) -> bool {
+        crate::state::same_text(&self.text, &o.text)
+            && self.marks == o.marks
+            && self.focus == o.focus
+            && self.label == o.label
+    }
+}
+
 /// Byte offsets where lines start.
 fn line_starts(text: &str) -> Vec<usize> {
     let mut v = Vec::with_capacity(text.len() / 40 + 1);
     v.push(0);
-    v.extend(
-        text.bytes()
-            .enumerate()
-            .filter(|(_, b)| *b == b'\n')
-            .map(|(i, _)| i + 1),
-    );
+    // `match_indices` of a char searches with memchr: a byte-at-a-time
+    // filter took 15 ms over a 17.6 MB pool.
+    v.extend(text.match_indices('\n').map(|(i, _)| i + 1));
     v
 }
 
