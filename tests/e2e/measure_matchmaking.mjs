@@ -154,10 +154,15 @@ try {
   log(`uploading ${machines} and ${jobs}`);
   await upload(page, 'machines', machines);
   await upload(page, 'jobs', jobs);
+  await page.waitForTimeout(2_500); // the uploads' autosave debounce
   const t = Date.now();
+  const from = await page.evaluate(() => performance.now());
   await page.click('nav .tab:has-text("Negotiation")');
   await page.locator('#run-cycle').waitFor({ timeout: 600_000 });
   const loadMs = Date.now() - t;
+  // Opening the view: the pools cross to the views module and go to the
+  // matchmaking worker.
+  const openTasks = await longTasks(page, from, await page.evaluate(() => performance.now()));
   log(`pools loaded into the matchmaking worker in ${loadMs} ms`);
   const result = {
     when: new Date().toISOString(),
@@ -168,6 +173,7 @@ try {
     jobs: path.relative(ROOT, jobs),
     machines: path.relative(ROOT, machines),
     pools_into_worker_ms: loadMs,
+    opening_the_view_long_tasks: openTasks,
     auto_clustered: await cycle(page, true),
     naive: SKIP_NAIVE ? null : await cycle(page, false),
   };

@@ -15,12 +15,10 @@ pub fn mount(host: web_sys::Element, on_action: js_sys::Function) {
     classad_playground::views::root::mount(host, on_action);
 }
 
-/// The pools (JSON), used by the states that follow.
+/// Pool `index` of `count`: its name and text (a JavaScript string).
 #[wasm_bindgen]
-pub fn set_pools(json: JsValue) -> Result<(), JsValue> {
-    // Megabytes: taken over natively (see js_text).
-    let json = classad_playground::js_text::string_of(&json).unwrap_or_default();
-    classad_playground::views::root::set_pools(&json).map_err(|e| JsValue::from_str(&e))
+pub fn set_pool(index: u32, count: u32, name: String, text: JsValue) {
+    classad_playground::views::root::set_pool(index as usize, count as usize, name, text);
 }
 
 /// The state without its pools (JSON): the views show it.

@@ -23,7 +23,7 @@ const WASM: &str = "./views_bg.wasm";
 /// anyway (off the critical path of the first value).
 const PREFETCH_MS: u32 = 1500;
 
-/// The module's exports (`mount`, `set_pools`, `set_state`), once loaded.
+/// The module's exports (`mount`, `set_pool`, `set_state`), once loaded.
 #[derive(Clone)]
 struct Module(JsValue);
 
@@ -176,6 +176,74 @@ async fn init() -> Result<Module, String> {
     Ok(Module(glue))
 }
 
+/// What the host sends the module, in order.
+enum Message {
+    /// A pool that changed (index, how many pools there are, name, text).
+    Pool {
+        index: usize,
+        count: usize,
+        name: String,
+        text: Rc<str>,
+    },
+    /// The state without its pools (`wire::encode_state`).
+    State(String),
+}
+
+thread_local! {
+    /// Messages not sent yet, and whether a task is sending them.
+    static OUTBOX: RefCell<(std::collections::VecDeque<Message>, bool)> = RefCell::default();
+}
+
+/// Send `messages` after those already waiting, in order. A pool's text
+/// becomes a JavaScript string on the way (a copy: 15 ms for 17.6 MB), so
+/// each pool goes in a task of its own.
+fn send(m: Module, messages: Vec<Message>, on_error: impl Fn(String) + 'static) {
+    let start = OUTBOX.with(|o| {
+        let mut o = o.borrow_mut();
+        o.0.extend(messages);
+        !std::mem::replace(&mut o.1, true)
+    });
+    if start {
+        pump(m, Rc::new(on_error));
+    }
+}
+
+fn pump(m: Module, on_error: Rc<dyn Fn(String)>) {
+    loop {
+        let Some(next) = OUTBOX.with(|o| o.borrow_mut().0.pop_front()) else {
+            OUTBOX.with(|o| o.borrow_mut().1 = false);
+            return;
+        };
+        let r = match &next {
+            Message::Pool {
+                index,
+                count,
+                name,
+                text,
+            } => m.call(
+                "set_pool",
+                &[
+                    &JsValue::from(*index as u32),
+                    &JsValue::from(*count as u32),
+                    &JsValue::from_str(name),
+                    &JsValue::from_str(text),
+                ],
+            ),
+            Message::State(json) => m.call("set_state", &[&JsValue::from_str(json)]),
+        };
+        if let Err(e) = r {
+            on_error(e);
+        }
+        let big = matches!(&next, Message::Pool { text, .. } if text.len() > 1 << 20);
+        let more = OUTBOX.with(|o| !o.borrow().0.is_empty());
+        if big && more {
+            let m = m.clone();
+            Timeout::new(0, move || pump(m, on_error)).forget();
+            return;
+        }
+    }
+}
+
 #[derive(Properties, PartialEq)]
 pub struct HostProps {
     pub state: Rc<AppState>,
@@ -258,36 +326,38 @@ pub fn ViewsHost(props: &HostProps) -> Html {
             if !shown && !sent.shown {
                 return;
             }
-            let mut r = Ok(());
+            let mut out: Vec<Message> = vec![];
             if shown {
                 let pools: Vec<(Rc<str>, String)> = state
                     .pools
                     .iter()
                     .map(|p| (p.text.clone(), p.name.clone()))
                     .collect();
-                let same = pools.len() == sent.pools.len()
-                    && pools
-                        .iter()
-                        .zip(&sent.pools)
-                        .all(|(a, b)| same_text(&a.0, &b.0) && a.1 == b.1);
-                if !same {
-                    r = m.call(
-                        "set_pools",
-                        &[&JsValue::from_str(&wire::encode_pools(&state.pools))],
-                    );
-                    sent.pools = pools;
+                for (i, (text, name)) in pools.iter().enumerate() {
+                    // The last one goes whenever the count changed: it
+                    // carries the count.
+                    let unchanged = sent
+                        .pools
+                        .get(i)
+                        .is_some_and(|(t, n)| same_text(t, text) && n == name)
+                        && !(i + 1 == pools.len() && pools.len() != sent.pools.len());
+                    if !unchanged {
+                        out.push(Message::Pool {
+                            index: i,
+                            count: pools.len(),
+                            name: name.clone(),
+                            text: text.clone(),
+                        });
+                    }
                 }
+                sent.pools = pools;
             }
-            let r = r.and_then(|_| {
-                m.call(
-                    "set_state",
-                    &[&JsValue::from_str(&wire::encode_state(state))],
-                )
-            });
+            out.push(Message::State(wire::encode_state(state)));
             sent.shown = shown;
-            if let Err(e) = r {
-                err.set(Some(e));
-            }
+            // Sending can bring a view's action back, and this effect with it.
+            drop(sent);
+            let err = err.clone();
+            send(m, out, move |e| err.set(Some(e)));
         });
         let failure = match &*module {
             Some(Err(e)) => Some(e.clone()),

@@ -154,22 +154,55 @@ fn skip_page_root_ids() {
     }
 }
 
-/// The pools, as `wire::encode_pools` sent them (the next state uses them).
-pub fn set_pools(json: &str) -> Result<(), String> {
-    let pools = wire::decode_pools(json)?;
-    PENDING.with(|p| p.borrow_mut().0 = Some(pools));
-    drain()
+/// Pool `index` of `count` (the page sends each pool that changed): its
+/// text comes into Rust a slice per task (see `js_text`), and the states
+/// sent meanwhile wait for it, so the views never show a pool half-sent.
+pub fn set_pool(index: usize, count: usize, name: String, text: JsValue) {
+    let seq = PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        p.converting += 1;
+        p.seq += 1;
+        let n = p.latest.len().max(index + 1);
+        p.latest.resize(n, 0);
+        p.latest[index] = p.seq;
+        p.seq
+    });
+    crate::js_text::string_of_in_steps(text, move |text| {
+        PENDING.with(|p| {
+            let mut p = p.borrow_mut();
+            p.converting -= 1;
+            // A newer text of this pool may have come in meanwhile.
+            if p.latest.get(index) == Some(&seq) {
+                p.pools.push((index, count, name, text.unwrap_or_default()));
+            }
+        });
+        if let Err(e) = drain() {
+            web_sys::console::error_1(&JsValue::from_str(&e));
+        }
+    });
 }
 
 /// The state, as `wire::encode_state` sent it: the views show it.
 pub fn set_state(json: &str) -> Result<(), String> {
-    PENDING.with(|p| p.borrow_mut().1 = Some(json.to_string()));
+    PENDING.with(|p| p.borrow_mut().state = Some(json.to_string()));
     drain()
 }
 
+/// What was sent and is not shown yet.
+#[derive(Default)]
+struct Pending {
+    /// Pools converted: (index, count, name, text).
+    pools: Vec<(usize, usize, String, String)>,
+    state: Option<String>,
+    /// Pool texts still coming into Rust.
+    converting: usize,
+    /// The newest `set_pool` per pool (numbered by `seq`).
+    latest: Vec<u64>,
+    seq: u64,
+}
+
 thread_local! {
-    /// Pools and state sent and not yet shown.
-    static PENDING: RefCell<(Option<Vec<PoolText>>, Option<String>)> = const { RefCell::new((None, None)) };
+    static PENDING: RefCell<Pending> = RefCell::default();
     static DRAINING: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
 
@@ -182,15 +215,29 @@ fn drain() -> Result<(), String> {
     }
     let mut result = Ok(());
     loop {
-        let (pools, state) = PENDING.with(|p| std::mem::take(&mut *p.borrow_mut()));
-        if pools.is_none() && state.is_none() {
+        let (pools, state) = PENDING.with(|p| {
+            let mut p = p.borrow_mut();
+            if p.converting > 0 {
+                return (vec![], None);
+            }
+            (std::mem::take(&mut p.pools), p.state.take())
+        });
+        if pools.is_empty() && state.is_none() {
             break;
         }
         result = MOUNTED.with(|m| {
             let mut m = m.borrow_mut();
             let m = m.as_mut().ok_or("the views are not mounted")?;
-            if let Some(p) = pools {
-                m.pools = p;
+            for (index, count, name, text) in pools {
+                m.pools.resize_with(count.max(index + 1), || PoolText {
+                    name: String::new(),
+                    text: Rc::from(""),
+                });
+                m.pools.truncate(count.max(index + 1));
+                m.pools[index] = PoolText {
+                    name,
+                    text: Rc::from(text),
+                };
             }
             if let Some(json) = state {
                 let state = wire::decode_state(&json, &m.pools)?;

@@ -1,7 +1,8 @@
 //! What crosses between the page and the views module: JSON text. The
-//! pools go apart (and only when they change: they can be megabytes); the
-//! rest of the state goes on every change, with the analyzer's undo
-//! history, which links and autosaves leave out but the views need.
+//! pools go apart, as JavaScript strings (`root::set_pool`), and only when
+//! they change: they can be megabytes. The rest of the state goes on every
+//! change, with the analyzer's undo history, which links and autosaves
+//! leave out but the views need.
 
 use serde::{Deserialize, Serialize};
 
@@ -36,14 +37,6 @@ pub fn decode_state(json: &str, pools: &[PoolText]) -> Result<AppState, String> 
     s.pools = pools.to_vec();
     s.analyze.undo = w.undo;
     Ok(s)
-}
-
-pub fn encode_pools(pools: &[PoolText]) -> String {
-    serde_json::to_string(pools).unwrap_or_default()
-}
-
-pub fn decode_pools(json: &str) -> Result<Vec<PoolText>, String> {
-    serde_json::from_str(json).map_err(|e| format!("pools: {e}"))
 }
 
 pub fn encode_action(a: Action) -> String {
