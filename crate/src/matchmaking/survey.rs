@@ -67,12 +67,26 @@ impl Docking {
         m: &CompiledAd,
     ) -> Option<Vec<Value>> {
         let mut out = Vec::with_capacity(self.0.len());
+        self.vector_into(ev, job, m, &mut out).then_some(out)
+    }
+
+    /// [`Docking::vector`] into `out` (cleared first): whether it is one.
+    fn vector_into(
+        &self,
+        ev: &mut Evaluator,
+        job: &CompiledAd,
+        m: &CompiledAd,
+        out: &mut Vec<Value>,
+    ) -> bool {
+        out.clear();
         for e in &self.0 {
             let v = e.eval(job, m, ev);
-            num(&v)?;
+            if num(&v).is_none() {
+                return false;
+            }
             out.push(v);
         }
-        Some(out)
+        true
     }
 }
 
@@ -203,6 +217,7 @@ struct Pass<'a, 'b> {
 impl Pass<'_, '_> {
     fn run(&self, todo: &[usize], ev: &mut Evaluator) -> Survey {
         let mut s = Survey::default();
+        let mut scratch = Vec::with_capacity(self.docking.0.len());
         for &mi in todo {
             let m = &self.machines[mi];
             // The machine's side only where the job's accepts: how many
@@ -216,15 +231,28 @@ impl Pass<'_, '_> {
             }
             s.compatible += 1;
             s.compatible_free += self.free.get(mi).copied().unwrap_or(true) as usize;
-            if let Some(v) = self.docking.vector(ev, self.job, m) {
-                s.rankable += 1;
-                s.ranked.push((mi, v));
-                // Bounded: keep the best `keep` as we go (amortized).
-                if let Some(k) = self.keep {
-                    if s.ranked.len() >= 2 * k + 64 {
-                        s.ranked.select_nth_unstable_by(k - 1, better);
-                        s.ranked.truncate(k);
-                    }
+            if !self.docking.vector_into(ev, self.job, m, &mut scratch) {
+                continue;
+            }
+            s.rankable += 1;
+            if self.keep == Some(1) {
+                // The best only (a job's own survey): a vector is kept, and
+                // allocated, only when it beats the best so far.
+                let beats = s.ranked.first().is_none_or(|b| {
+                    vector_cmp(&scratch, &b.1).then(b.0.cmp(&mi)) == Ordering::Greater
+                });
+                if beats {
+                    s.ranked.clear();
+                    s.ranked.push((mi, std::mem::take(&mut scratch)));
+                }
+                continue;
+            }
+            s.ranked.push((mi, std::mem::take(&mut scratch)));
+            // Bounded: keep the best `keep` as we go (amortized).
+            if let Some(k) = self.keep {
+                if s.ranked.len() >= 2 * k + 64 {
+                    s.ranked.select_nth_unstable_by(k - 1, better);
+                    s.ranked.truncate(k);
                 }
             }
         }
