@@ -255,6 +255,17 @@ pub fn App() -> Html {
     let aside = use_state(crate::storage::set_aside_list);
     // The introduction: on a first visit, and from the header's "?".
     let intro = use_state(|| !crate::storage::intro_seen());
+    // The first render draws the shell; the workbench comes in the next
+    // task. The browser compiles each wasm function on its first call, on
+    // the page's thread: drawing everything at once made one task of
+    // 74-107 ms on a loaded 2-core machine, half of it that compiling.
+    let settled = use_state(|| false);
+    {
+        let settled = settled.clone();
+        use_effect_with((), move |_| {
+            Timeout::new(0, move || settled.set(true)).forget();
+        });
+    }
     let on_help = {
         let intro = intro.clone();
         Callback::from(move |_| intro.set(true))
@@ -356,6 +367,8 @@ pub fn App() -> Html {
             <ViewsHost state={state.clone()} dispatch={dispatch.clone()} />
             if state.view == View::Examples {
                 <Gallery on_open={open_example.clone()} />
+            } else if !state.view.is_lazy_loaded() && !*settled {
+                <main class="workbench" aria-busy="true"></main>
             } else if !state.view.is_lazy_loaded() {
                 <main class="workbench">
                     <PoolEditor state={state.clone()} dispatch={dispatch.clone()} parses={parses.pools.clone()}

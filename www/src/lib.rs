@@ -35,7 +35,13 @@ pub fn start() {
     engine::warm_up();
     // The saved theme before the first paint, so a dark choice never flashes light.
     components::header::set_theme(storage::load_theme());
-    yew::Renderer::<app::App>::new().render();
+    // The app draws in a task of its own, after the one in which the
+    // module was instantiated (which also takes the streaming compiler's
+    // last bytes): one task for both was 53-68 ms on a loaded machine.
+    gloo_timers::callback::Timeout::new(0, || {
+        yew::Renderer::<app::App>::new().render();
+    })
+    .forget();
 }
 
 #[cfg(all(test, not(target_arch = "wasm32")))]
