@@ -7,7 +7,8 @@
 //   * loading both pools into the matchmaking worker;
 //   * one negotiation cycle with and without auto-clustering: wall time
 //     from the click to the table, the engine's pair evaluations, and the
-//     longest main-thread task meanwhile (PerformanceObserver 'longtask');
+//     longest main-thread task meanwhile (PerformanceObserver 'longtask'),
+//     and the engine worker's wasm memory after it (its peak);
 //   * scrolling the N × N match matrix: long tasks and frame gaps while
 //     scrolling, and how long until the cells in sight are all computed.
 // Usage: node tests/e2e/measure_matchmaking.mjs [--n 10000] [--skip-naive] [--skip-matrix]
@@ -78,7 +79,9 @@ async function cycle(page, autocluster) {
   const summary = await page.locator('#cycle-summary').textContent();
   const lt = await longTasks(page, t0, t1 + 1_000);
   log(`${autocluster ? 'auto-clustered' : 'naive'}: ${round((t1 - t0) / 1000, 2)} s; ${summary}; longest task ${round(lt.longest_ms)} ms`);
-  return { autocluster, click_to_table_ms: round(t1 - t0), summary, longest_main_thread_task_ms: round(lt.longest_ms), long_tasks: lt.count, total_long_task_ms: round(lt.total_ms), long_task_list: lt.list };
+  // The worker's wasm memory after the cycle (it only grows: its peak).
+  const mem = /The engine's memory: ([\d,]+) MB/.exec(summary);
+  return { autocluster, click_to_table_ms: round(t1 - t0), summary, engine_memory_mb: mem ? Number(mem[1].replace(/,/g, '')) : null, longest_main_thread_task_ms: round(lt.longest_ms), long_tasks: lt.count, total_long_task_ms: round(lt.total_ms), long_task_list: lt.list };
 }
 
 async function matrix(page) {

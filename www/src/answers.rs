@@ -103,6 +103,10 @@ pub struct Cycle {
     pub pair_evaluations: u64,
     /// Auto-clusters, when the cycle used them.
     pub clusters: Option<usize>,
+    /// The engine worker's wasm memory after the cycle, in bytes: its peak,
+    /// since wasm memory only grows (absent natively).
+    #[serde(default)]
+    pub engine_memory: Option<u64>,
 }
 
 #[derive(Debug, Serialize, Deserialize)]

@@ -179,6 +179,14 @@ pub fn evaluate_json(payload: &str) -> String {
 }
 
 /// A cycle as the negotiation view shows it: reasons in words, shared.
+/// The worker's wasm memory in bytes (it only grows: the peak so far).
+fn wasm_memory_bytes() -> Option<u64> {
+    #[cfg(target_arch = "wasm32")]
+    return Some(core::arch::wasm32::memory_size(0) as u64 * 65_536);
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
 pub fn cycle_view(cycle: CycleResult, augmented: Vec<Augmented>) -> Cycle {
     let clusters = cycle.clustering.as_ref().map(|c| c.clusters());
     let mut aug = augmented.into_iter();
@@ -240,6 +248,7 @@ pub fn cycle_view(cycle: CycleResult, augmented: Vec<Augmented>) -> Cycle {
         matched: cycle.matched,
         pair_evaluations: cycle.pair_evaluations,
         clusters,
+        engine_memory: wasm_memory_bytes(),
     }
 }
 

@@ -275,7 +275,11 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             Some(c) => format!(", {}", count(c as u64, "auto-cluster", "auto-clusters")),
             None => ", without auto-clustering".to_string(),
         }
-    );
+    ) + &r
+        .cycle
+        .engine_memory
+        .map(|b| format!(" The engine's memory: {} MB.", thousands(b.div_ceil(1 << 20))))
+        .unwrap_or_default();
     let rows: Vec<usize> = (0..n)
         .filter(|&i| match *show {
             Show::All => true,
