@@ -132,6 +132,18 @@ impl SessionClient {
         progress: Option<Callback<(usize, usize)>>,
         done: Done,
     ) {
+        self.send_parts(verb, &[payload], progress, done);
+    }
+
+    /// [`Self::send`] with a payload in parts, joined once into the message
+    /// (a pool's text is tens of MB: each copy counts).
+    fn send_parts(
+        &self,
+        verb: &str,
+        payload: &[&str],
+        progress: Option<Callback<(usize, usize)>>,
+        done: Done,
+    ) {
         let id = {
             let mut st = self.inner.borrow_mut();
             st.next_id += 1;
@@ -139,7 +151,14 @@ impl SessionClient {
             st.pending.insert(id, Pending { done, progress });
             id
         };
-        if let Err(e) = self.post(format!("{id}\n{verb}\n{payload}")) {
+        let head = format!("{id}\n{verb}\n");
+        let mut msg =
+            String::with_capacity(head.len() + payload.iter().map(|p| p.len()).sum::<usize>());
+        msg.push_str(&head);
+        for p in payload {
+            msg.push_str(p);
+        }
+        if let Err(e) = self.post(msg) {
             let p = self.inner.borrow_mut().pending.remove(&id);
             if let Some(p) = p {
                 (p.done)(Err(e));
@@ -232,7 +251,7 @@ impl SessionClient {
             drop(st);
             on_change.emit(());
         });
-        self.send("load", &format!("p{index}\n{text}"), None, done);
+        self.send_parts("load", &[&format!("p{index}\n"), text], None, done);
     }
 
     /// Send `req` (built from the pools' worker ids) once the pools are

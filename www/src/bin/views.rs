@@ -15,10 +15,18 @@ pub fn mount(host: web_sys::Element, on_action: js_sys::Function) {
     classad_playground::views::root::mount(host, on_action);
 }
 
-/// Pool `index` of `count`: its name and text (a JavaScript string).
+/// A part of pool `index` of `count` (its name, a part of its text as a
+/// JavaScript string, whether it is the first and the last part).
 #[wasm_bindgen]
-pub fn set_pool(index: u32, count: u32, name: String, text: JsValue) {
-    classad_playground::views::root::set_pool(index as usize, count as usize, name, text);
+pub fn set_pool_part(index: u32, count: u32, name: String, part: JsValue, first: bool, last: bool) {
+    classad_playground::views::root::set_pool_part(
+        index as usize,
+        count as usize,
+        name,
+        part,
+        first,
+        last,
+    );
 }
 
 /// The state without its pools (JSON): the views show it.

@@ -23,7 +23,7 @@ const WASM: &str = "./views_bg.wasm";
 /// anyway (off the critical path of the first value).
 const PREFETCH_MS: u32 = 1500;
 
-/// The module's exports (`mount`, `set_pool`, `set_state`), once loaded.
+/// The module's exports (`mount`, `set_pool_part`, `set_state`), once loaded.
 #[derive(Clone)]
 struct Module(JsValue);
 
@@ -184,6 +184,8 @@ enum Message {
         count: usize,
         name: String,
         text: Rc<str>,
+        /// Where the part still to send starts.
+        from: usize,
     },
     /// The state without its pools (`wire::encode_state`).
     State(String),
@@ -208,38 +210,68 @@ fn send(m: Module, messages: Vec<Message>, on_error: impl Fn(String) + 'static) 
     }
 }
 
+/// A pool crosses in parts of this many bytes (at most), one per task:
+/// making a 36 MB text a JavaScript string in one go took 50-70 ms.
+const PART_BYTES: usize = 4 << 20;
+
 fn pump(m: Module, on_error: Rc<dyn Fn(String)>) {
     loop {
         let Some(next) = OUTBOX.with(|o| o.borrow_mut().0.pop_front()) else {
             OUTBOX.with(|o| o.borrow_mut().1 = false);
             return;
         };
-        let r = match &next {
+        let (r, rest) = match next {
             Message::Pool {
                 index,
                 count,
                 name,
                 text,
-            } => m.call(
-                "set_pool",
-                &[
-                    &JsValue::from(*index as u32),
-                    &JsValue::from(*count as u32),
-                    &JsValue::from_str(name),
-                    &JsValue::from_str(text),
-                ],
-            ),
-            Message::State(json) => m.call("set_state", &[&JsValue::from_str(json)]),
+                from,
+            } => {
+                let mut to = (from + PART_BYTES).min(text.len());
+                while !text.is_char_boundary(to) {
+                    to -= 1;
+                }
+                let r = m.call(
+                    "set_pool_part",
+                    &[
+                        &JsValue::from(index as u32),
+                        &JsValue::from(count as u32),
+                        &JsValue::from_str(&name),
+                        &JsValue::from_str(&text[from..to]),
+                        &JsValue::from(from == 0),
+                        &JsValue::from(to == text.len()),
+                    ],
+                );
+                let rest = (to < text.len()).then(|| Message::Pool {
+                    index,
+                    count,
+                    name,
+                    text: text.clone(),
+                    from: to,
+                });
+                (r, Some(rest))
+            }
+            Message::State(json) => (m.call("set_state", &[&JsValue::from_str(&json)]), None),
         };
         if let Err(e) = r {
             on_error(e);
         }
-        let big = matches!(&next, Message::Pool { text, .. } if text.len() > 1 << 20);
-        let more = OUTBOX.with(|o| !o.borrow().0.is_empty());
-        if big && more {
-            let m = m.clone();
-            Timeout::new(0, move || pump(m, on_error)).forget();
-            return;
+        // After a part of a pool, the rest (its next part first) waits for
+        // the next task.
+        if let Some(rest) = rest {
+            let more = OUTBOX.with(|o| {
+                let mut o = o.borrow_mut();
+                if let Some(part) = rest {
+                    o.0.push_front(part);
+                }
+                !o.0.is_empty()
+            });
+            if more {
+                let m = m.clone();
+                Timeout::new(0, move || pump(m, on_error)).forget();
+                return;
+            }
         }
     }
 }
@@ -347,6 +379,7 @@ pub fn ViewsHost(props: &HostProps) -> Html {
                             count: pools.len(),
                             name: name.clone(),
                             text: text.clone(),
+                            from: 0,
                         });
                     }
                 }

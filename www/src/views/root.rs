@@ -154,32 +154,41 @@ fn skip_page_root_ids() {
     }
 }
 
-/// Pool `index` of `count` (the page sends each pool that changed): its
-/// text comes into Rust a slice per task (see `js_text`), and the states
-/// sent meanwhile wait for it, so the views never show a pool half-sent.
-pub fn set_pool(index: usize, count: usize, name: String, text: JsValue) {
-    let seq = PENDING.with(|p| {
+/// A part of pool `index` of `count` (the page sends each pool that
+/// changed, in parts of a few MB, one per task: `first` and `last` mark the
+/// ends). The states sent meanwhile wait for it, so the views never show a
+/// pool half-sent.
+pub fn set_pool_part(
+    index: usize,
+    count: usize,
+    name: String,
+    part: JsValue,
+    first: bool,
+    last: bool,
+) {
+    let text = crate::js_text::string_of(&part).unwrap_or_default();
+    let done = PENDING.with(|p| {
         let mut p = p.borrow_mut();
-        p.converting += 1;
-        p.seq += 1;
-        let n = p.latest.len().max(index + 1);
-        p.latest.resize(n, 0);
-        p.latest[index] = p.seq;
-        p.seq
-    });
-    crate::js_text::string_of_in_steps(text, move |text| {
-        PENDING.with(|p| {
-            let mut p = p.borrow_mut();
+        if first {
+            p.converting += 1;
+            p.receiving = Some((index, String::with_capacity(text.len())));
+        }
+        match &mut p.receiving {
+            Some((i, buf)) if *i == index => buf.push_str(&text),
+            _ => return false,
+        }
+        if last {
+            let (_, buf) = p.receiving.take().unwrap_or_default();
             p.converting -= 1;
-            // A newer text of this pool may have come in meanwhile.
-            if p.latest.get(index) == Some(&seq) {
-                p.pools.push((index, count, name, text.unwrap_or_default()));
-            }
-        });
+            p.pools.push((index, count, name, buf));
+        }
+        last
+    });
+    if done {
         if let Err(e) = drain() {
             web_sys::console::error_1(&JsValue::from_str(&e));
         }
-    });
+    }
 }
 
 /// The state, as `wire::encode_state` sent it: the views show it.
@@ -194,11 +203,11 @@ struct Pending {
     /// Pools converted: (index, count, name, text).
     pools: Vec<(usize, usize, String, String)>,
     state: Option<String>,
-    /// Pool texts still coming into Rust.
+    /// Pools still coming (the page sends their parts in order, one pool
+    /// after the other).
     converting: usize,
-    /// The newest `set_pool` per pool (numbered by `seq`).
-    latest: Vec<u64>,
-    seq: u64,
+    /// The pool coming in: (index, its text so far).
+    receiving: Option<(usize, String)>,
 }
 
 thread_local! {

@@ -278,7 +278,12 @@ fn NegotiationBody(props: &BodyProps) -> Html {
     ) + &r
         .cycle
         .engine_memory
-        .map(|b| format!(" The engine's memory: {} MB.", thousands(b.div_ceil(1 << 20))))
+        .map(|b| {
+            format!(
+                " The engine's memory: {} MB.",
+                thousands(b.div_ceil(1 << 20))
+            )
+        })
         .unwrap_or_default();
     let rows: Vec<usize> = (0..n)
         .filter(|&i| match *show {
