@@ -30,9 +30,7 @@ use wasm_bindgen::JsCast;
 
 use crate::answers::{AdNames, Candidate, Clusters, Cycle, GangStep, Gangs, Outcome};
 use crate::pool_summary::{AdInfo, PoolSummary};
-use crate::worker_link::{split_id, Live};
-
-pub const READY: &str = "ready";
+use crate::worker_link::{split_id, Live, READY};
 
 /// Progress messages are posted at most this often: each costs the page a
 /// task, and a negotiation calls back thousands of times.

@@ -7,7 +7,8 @@
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-pub use crate::worker::READY;
+/// What a worker posts once its module is running and it can take requests.
+pub const READY: &str = "ready";
 
 /// A running worker.
 pub struct Live {
