@@ -754,6 +754,22 @@ mod tests {
         }
     }
 
+    /// An example opened is marked untouched, and any change to its pools
+    /// or its expression, even back to an equal length, takes the mark off
+    /// (opening a link then keeps the work aside).
+    #[test]
+    fn an_opened_example_is_untouched_until_changed() {
+        let s = find("000-matrix").unwrap().state();
+        assert!(s.is_untouched_example());
+        let mut e = s.clone();
+        e.expr = e.expr.replace("&&", "||");
+        assert!(!e.is_untouched_example());
+        let mut p = s.clone();
+        p.pools[1].text = p.pools[1].text.replace("riffraff", "riffruff").into();
+        assert!(!p.is_untouched_example());
+        assert!(!crate::state::AppState::default().is_untouched_example());
+    }
+
     /// The other ads an example's card points to show the contrast it
     /// describes.
     #[test]

@@ -220,7 +220,9 @@ fn pump(m: Module, on_error: Rc<dyn Fn(String)>) {
             OUTBOX.with(|o| o.borrow_mut().1 = false);
             return;
         };
-        let (r, rest) = match next {
+        // A part of a pool is a task's work: what follows waits for the
+        // next task (the pool's next part first).
+        let (r, part_sent) = match next {
             Message::Pool {
                 index,
                 count,
@@ -243,35 +245,27 @@ fn pump(m: Module, on_error: Rc<dyn Fn(String)>) {
                         &JsValue::from(to == text.len()),
                     ],
                 );
-                let rest = (to < text.len()).then(|| Message::Pool {
-                    index,
-                    count,
-                    name,
-                    text: text.clone(),
-                    from: to,
-                });
-                (r, Some(rest))
+                if to < text.len() {
+                    let rest = Message::Pool {
+                        index,
+                        count,
+                        name,
+                        text,
+                        from: to,
+                    };
+                    OUTBOX.with(|o| o.borrow_mut().0.push_front(rest));
+                }
+                (r, true)
             }
-            Message::State(json) => (m.call("set_state", &[&JsValue::from_str(&json)]), None),
+            Message::State(json) => (m.call("set_state", &[&JsValue::from_str(&json)]), false),
         };
         if let Err(e) = r {
             on_error(e);
         }
-        // After a part of a pool, the rest (its next part first) waits for
-        // the next task.
-        if let Some(rest) = rest {
-            let more = OUTBOX.with(|o| {
-                let mut o = o.borrow_mut();
-                if let Some(part) = rest {
-                    o.0.push_front(part);
-                }
-                !o.0.is_empty()
-            });
-            if more {
-                let m = m.clone();
-                Timeout::new(0, move || pump(m, on_error)).forget();
-                return;
-            }
+        if part_sent && OUTBOX.with(|o| !o.borrow().0.is_empty()) {
+            let m = m.clone();
+            Timeout::new(0, move || pump(m, on_error)).forget();
+            return;
         }
     }
 }

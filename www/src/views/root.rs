@@ -170,7 +170,6 @@ pub fn set_pool_part(
     let done = PENDING.with(|p| {
         let mut p = p.borrow_mut();
         if first {
-            p.converting += 1;
             p.receiving = Some((index, String::with_capacity(text.len())));
         }
         match &mut p.receiving {
@@ -179,7 +178,6 @@ pub fn set_pool_part(
         }
         if last {
             let (_, buf) = p.receiving.take().unwrap_or_default();
-            p.converting -= 1;
             p.pools.push((index, count, name, buf));
         }
         last
@@ -203,10 +201,9 @@ struct Pending {
     /// Pools converted: (index, count, name, text).
     pools: Vec<(usize, usize, String, String)>,
     state: Option<String>,
-    /// Pools still coming (the page sends their parts in order, one pool
-    /// after the other).
-    converting: usize,
-    /// The pool coming in: (index, its text so far).
+    /// The pool coming in, (index, its text so far): the page sends a
+    /// pool's parts in order, one pool after the other, and the states sent
+    /// meanwhile wait for it.
     receiving: Option<(usize, String)>,
 }
 
@@ -226,7 +223,7 @@ fn drain() -> Result<(), String> {
     loop {
         let (pools, state) = PENDING.with(|p| {
             let mut p = p.borrow_mut();
-            if p.converting > 0 {
+            if p.receiving.is_some() {
                 return (vec![], None);
             }
             (std::mem::take(&mut p.pools), p.state.take())
