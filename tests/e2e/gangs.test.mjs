@@ -7,28 +7,15 @@
 //
 // Screenshots: tests/e2e/screenshots/gang-*.png.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { serve, launch, ROOT, scenarios } from './harness.mjs';
+import { ROOT, browserScenarios } from './harness.mjs';
 
-let server;
-let chrome;
 const T = { timeout: 300_000 };
-
-before(async () => {
-  server = await serve();
-  chrome = await launch();
-});
-
-after(async () => {
-  await chrome?.close();
-  await server?.close();
-});
-
-const scenario = scenarios(() => ({ chrome, server }));
+const scenario = browserScenarios();
 
 const CLI = ['target/debug/classad', 'target/release/classad'].map((p) => path.join(ROOT, p)).find(existsSync);
 const FILES = {

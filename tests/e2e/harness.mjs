@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
+import { before, after } from 'node:test';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 export const DIST = path.join(ROOT, 'dist');
@@ -209,6 +210,24 @@ export function scenarios(env) {
       await ctx.close();
     }
   };
+}
+
+/**
+ * A test file's browser and server, made once before its tests and closed
+ * after them; its `scenario` (see `scenarios`). Call at the top of the file.
+ */
+export function browserScenarios() {
+  let server;
+  let chrome;
+  before(async () => {
+    server = await serve();
+    chrome = await launch();
+  });
+  after(async () => {
+    await chrome?.close();
+    await server?.close();
+  });
+  return scenarios(() => ({ chrome, server }));
 }
 
 /** Wait until `sel`'s text matches `re`; its text (a clear failure if it never does). */

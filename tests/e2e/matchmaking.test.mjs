@@ -10,26 +10,20 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serve, launch, screenshot, ROOT, scenarios, textOf, stateLink, cliBinary as cli } from './harness.mjs';
+import { screenshot, ROOT, browserScenarios, textOf, stateLink, cliBinary as cli } from './harness.mjs';
 
-let server;
-let chrome;
 let scratch;
 const T = { timeout: 300_000 };
 
-before(async () => {
-  server = await serve();
-  chrome = await launch();
+const scenario = browserScenarios();
+
+before(() => {
   scratch = mkdtempSync(path.join(tmpdir(), 'classad-mm-'));
 });
 
-after(async () => {
-  await chrome?.close();
-  await server?.close();
+after(() => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
-
-const scenario = scenarios(() => ({ chrome, server }));
 
 /** `s` as a literal inside a RegExp. */
 function esc(s) {

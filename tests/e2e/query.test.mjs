@@ -4,27 +4,14 @@
 // Run: node --test tests/e2e/query.test.mjs   (after `trunk build --release`)
 // Screenshots: tests/e2e/screenshots/query-*.png.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { serve, launch, ROOT, scenarios, textOf, stateLink, cliBinary as cli } from './harness.mjs';
+import { ROOT, browserScenarios, textOf, stateLink, cliBinary as cli } from './harness.mjs';
 
-let server;
-let chrome;
 const T = { timeout: 300_000 };
-
-before(async () => {
-  server = await serve();
-  chrome = await launch();
-});
-
-after(async () => {
-  await chrome?.close();
-  await server?.close();
-});
-
-const scenario = scenarios(() => ({ chrome, server }));
+const scenario = browserScenarios();
 
 /** The table's rows as arrays of cell texts (without the # column). */
 async function tableRows(page) {

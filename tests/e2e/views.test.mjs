@@ -3,25 +3,12 @@
 // module), the page never scrolls sideways, and nothing is reported on
 // the console. Screenshots: tests/e2e/screenshots/views-<view>-<width>-<scheme>.png.
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { serve, launch, scenarios } from './harness.mjs';
+import { browserScenarios } from './harness.mjs';
 
-let server;
-let chrome;
 const T = { timeout: 600_000 };
-
-before(async () => {
-  server = await serve();
-  chrome = await launch();
-});
-
-after(async () => {
-  await chrome?.close();
-  await server?.close();
-});
-
-const scenario = scenarios(() => ({ chrome, server }));
+const scenario = browserScenarios();
 
 // (view, the example it opens with, a tab to click after, what shows it is drawn)
 const VIEWS = [
