@@ -202,6 +202,9 @@ export function scenarios(env) {
     try {
       await page.goto(server.url + hash);
       await page.waitForSelector('main', { timeout: 30_000 });
+      // An example in the link comes from the worker and replaces what
+      // shows: the test starts once it has.
+      await page.waitForFunction(() => !document.querySelector('.opening-example'), null, { timeout: 30_000 });
       await body({ page, problems });
       const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
       assert.deepEqual(fatal, [], 'no uncaught exceptions');

@@ -10,13 +10,15 @@ import { browserScenarios } from './harness.mjs';
 const T = { timeout: 600_000 };
 const scenario = browserScenarios();
 
-// (view, the example it opens with, a tab to click after, what shows it is drawn)
+// (view, the example it opens with, a tab to click once the example is
+// open — the worker sends it, and it replaces what shows — and what shows
+// the view is drawn)
 const VIEWS = [
   ['workbench', '000-fig2-3', null, '#value'],
-  ['gallery', '000-fig2-3', 'Examples', 'main.gallery .card'],
+  ['gallery', '000-fig2-3', ['#value', 'Examples'], 'main.gallery .card'],
   ['matrix', '000-matrix', null, '.views-root main canvas'],
   ['negotiation', '003-negotiation', null, '.views-root main #run-cycle'],
-  ['clusters', '003-negotiation', 'Clusters', '.views-root main'],
+  ['clusters', '003-negotiation', ['.views-root main #run-cycle', 'Clusters'], '.views-root main'],
   ['analyzer', '000-eight', null, '.views-root main'],
   ['gangs', '001-fig8-gang', null, '.views-root main'],
   ['query', '004-query-idle', null, '.views-root main'],
@@ -27,7 +29,10 @@ for (const [view, example, tab, drawn] of VIEWS) {
     for (const width of [1400, 420]) {
       for (const colorScheme of ['light', 'dark']) {
         await scenario(`views-${view}-${width}-${colorScheme}`, async ({ page, problems }) => {
-          if (tab) await page.click(`nav .tab:has-text("${tab}")`);
+          if (tab) {
+            await page.waitForSelector(tab[0], { timeout: 30_000 });
+            await page.click(`nav .tab:has-text("${tab[1]}")`);
+          }
           await page.waitForSelector(drawn, { timeout: 30_000 });
           await page.waitForTimeout(300);
           const over = await page.evaluate(() => document.scrollingElement.scrollWidth - document.scrollingElement.clientWidth);

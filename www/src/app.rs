@@ -202,13 +202,19 @@ pub fn App() -> Html {
         })
     };
     // A gallery example: the worker builds its state.
+    // Said while under way: what shows is replaced when it comes.
+    let opening = use_state(|| None::<String>);
     let open_example = {
-        let (on_open, notice) = (on_open.clone(), notice.clone());
+        let (on_open, notice, opening) = (on_open.clone(), notice.clone(), opening.clone());
         Callback::from(move |id: String| {
-            let (on_open, notice) = (on_open.clone(), notice.clone());
-            crate::engine::example(&id, move |r| match r {
-                Ok(s) => on_open.emit(s),
-                Err(msg) => notice.set(Some(msg)),
+            let (on_open, notice, opening) = (on_open.clone(), notice.clone(), opening.clone());
+            opening.set(Some(id.clone()));
+            crate::engine::example(&id, move |r| {
+                opening.set(None);
+                match r {
+                    Ok(s) => on_open.emit(s),
+                    Err(msg) => notice.set(Some(msg)),
+                }
             });
         })
     };
@@ -357,6 +363,9 @@ pub fn App() -> Html {
                     <button onclick={on_restore}>{ "Bring it back" }</button>
                     <button onclick={forget_restore} aria-label="Hide this message">{ "×" }</button>
                 </div>
+            }
+            if let Some(id) = (*opening).clone() {
+                <p class="opening-example" role="status">{ format!("Opening the example \u{201c}{id}\u{201d}\u{2026}") }</p>
             }
             if let Some(msg) = (*notice).clone() {
                 <div class="notice" role="alert">
