@@ -120,7 +120,10 @@ pub struct Outcome {
     /// Skipped: its auto-cluster had failed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub skipped: bool,
-    pub candidates: usize,
+    /// Free compatible machines at its turn; `None` when the cycle did not
+    /// count them (past `classad::negotiate::COUNT_CANDIDATES_UP_TO` pairs).
+    #[serde(default)]
+    pub candidates: Option<usize>,
     pub cluster: Option<u32>,
     /// Every compatible machine when its turn came (small pools only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

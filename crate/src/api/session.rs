@@ -417,6 +417,9 @@ impl Session {
                         opts: opts(mode, now, tz_offset),
                         detail,
                         detail_jobs,
+                        // Past a size, the view shows no counts but the
+                        // stepper's and the failures' (see `counting_pays`).
+                        count_candidates: negotiate::counting_pays(j.ads.len(), m.ads.len()),
                         ..Default::default()
                     };
                     if !autocluster {

@@ -4,6 +4,7 @@
 //! `$$(attr)` substitution (Condor-G), and the thesis' base workload.
 
 pub mod autocluster;
+mod best_first;
 pub mod compiled;
 pub mod matching;
 pub mod negotiate;

@@ -17,6 +17,7 @@ use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::parser::parse_expr;
 use crate::lang::value::Value;
 use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
+use crate::matchmaking::best_first::RankTables;
 use crate::matchmaking::compiled::{compile_pool, Columns, CompiledAd};
 use crate::matchmaking::survey::{key_cmp, num, Among, Docking, Survey, SurveyCtx};
 
@@ -48,6 +49,23 @@ pub struct NegotiationConfig {
     /// cycle considers (`None`: every job): a big pool can still be
     /// stepped through from its start.
     pub detail_jobs: Option<usize>,
+    /// Count every job's compatible machines (`JobOutcome::candidates`).
+    /// Without, a job surveyed on its own is given its best machine by a
+    /// best-first walk (`best_first`), which evaluates a few machines
+    /// instead of all the compatible ones: the same pick, no count.
+    /// Failures are still explained with their counts.
+    pub count_candidates: bool,
+}
+
+/// Up to this many job × machine pairs a cycle counts every job's
+/// candidates by default ([`counting_pays`]); past it, the count costs
+/// most of the cycle.
+pub const COUNT_CANDIDATES_UP_TO: u64 = 1_000_000;
+
+/// Whether counting every job's candidates is cheap enough to do by
+/// default for a cycle of this size.
+pub fn counting_pays(jobs: usize, machines: usize) -> bool {
+    jobs as u64 * machines as u64 <= COUNT_CANDIDATES_UP_TO
 }
 
 /// Condor's policy as a docking vector (thesis Figure 9), written with
@@ -97,6 +115,7 @@ impl Default for NegotiationConfig {
             functions: None,
             detail: false,
             detail_jobs: None,
+            count_candidates: true,
         }
     }
 }
@@ -167,8 +186,10 @@ pub struct JobOutcome {
     /// The chosen docking vector, canonically unparsed.
     pub vector: Vec<String>,
     pub reason: Reason,
-    /// Compatible machines still free when the job's turn came.
-    pub candidates: usize,
+    /// Compatible machines still free when the job's turn came (with a
+    /// valid docking vector); `None` when the cycle did not count them
+    /// (`NegotiationConfig::count_candidates`).
+    pub candidates: Option<usize>,
     pub cluster: Option<u32>,
     /// With `detail`: every compatible machine when the job's turn came.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -459,6 +480,7 @@ pub fn negotiate_with(
         }
     }
     let mut failed = vec![false; nclusters];
+    let mut tables = RankTables::default();
     // Sharing a survey pays when clusters are few. With nearly one cluster
     // per job it only adds work (each list is ranked for taken machines
     // too), so then every job is surveyed on its own: the assignment is
@@ -477,7 +499,7 @@ pub fn negotiate_with(
             machine_name: None,
             vector: vec![],
             reason: Reason::Matched,
-            candidates: 0,
+            candidates: None,
             cluster,
             considered: vec![],
         };
@@ -510,7 +532,7 @@ pub fn negotiate_with(
                     ClusterList::new(&mut ctx, job, &free, true, jobs_left[c], cands.clone())
                 });
                 let (candidates, own) = list.pick(&mut ctx, job, &free, jobs_left[c]);
-                outcome.candidates = candidates;
+                outcome.candidates = Some(candidates);
                 jobs_left[c] -= 1;
                 if jobs_left[c] == 0 {
                     // The cluster is done: its list goes.
@@ -543,13 +565,32 @@ pub fn negotiate_with(
                     opts: cfg.opts,
                     evals: &mut evals,
                 };
-                let mut s = ctx.survey(job, among, &free, false, Some(1));
-                outcome.candidates = s.rankable;
-                match s.ranked.first() {
-                    Some(best) => Some(best.clone()),
-                    None => {
+                let walked = if cfg.count_candidates {
+                    None
+                } else {
+                    let docking = Docking::new(job, &cfg.docking_vector, cfg.opts);
+                    tables
+                        .get(&docking, job, machines, ctx.ev)
+                        .map(|t| ctx.best_first(job, &docking, &t, among, &free))
+                };
+                match walked {
+                    Some(Ok(best)) => Some(best),
+                    Some(Err(mut s)) => {
+                        outcome.candidates = Some(0);
                         outcome.reason = explain_failure(&mut ctx, job, among, &mut s, &free);
                         None
+                    }
+                    None => {
+                        let mut s = ctx.survey(job, among, &free, false, Some(1));
+                        outcome.candidates = Some(s.rankable);
+                        match s.ranked.first() {
+                            Some(best) => Some(best.clone()),
+                            None => {
+                                outcome.reason =
+                                    explain_failure(&mut ctx, job, among, &mut s, &free);
+                                None
+                            }
+                        }
                     }
                 }
             }
@@ -559,6 +600,12 @@ pub fn negotiate_with(
             && !matches!(outcome.reason, Reason::SkippedCluster { .. })
         {
             outcome.considered = considered(&mut ev, &compile(&jobs[j]), machines, &free, cfg);
+            // What the stepper shows is counted, whatever the cycle did.
+            let counted = outcome
+                .considered
+                .iter()
+                .filter(|c| !c.taken && c.vector.is_some());
+            outcome.candidates.get_or_insert(counted.count());
         }
         if let Some((m, v)) = pick {
             free[m] = false;

@@ -13,6 +13,7 @@ use std::cmp::Ordering;
 use crate::lang::ast::Expr;
 use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::value::Value;
+use crate::matchmaking::best_first::{self, RankTable};
 use crate::matchmaking::compiled::{Columns, CompiledAd, CompiledExpr, Prefilter};
 
 /// Below this many candidates a survey is not split (the split's cost
@@ -59,6 +60,10 @@ impl Docking {
         )
     }
 
+    pub(super) fn components(&self) -> &[CompiledExpr] {
+        &self.0
+    }
+
     /// The vector of numbers, or `None` when a component is not one.
     pub(super) fn vector(
         &self,
@@ -71,7 +76,7 @@ impl Docking {
     }
 
     /// [`Docking::vector`] into `out` (cleared first): whether it is one.
-    fn vector_into(
+    pub(super) fn vector_into(
         &self,
         ev: &mut Evaluator,
         job: &CompiledAd,
@@ -90,7 +95,7 @@ impl Docking {
     }
 }
 
-fn vector_cmp(a: &[Value], b: &[Value]) -> Ordering {
+pub(super) fn vector_cmp(a: &[Value], b: &[Value]) -> Ordering {
     for (x, y) in a.iter().zip(b) {
         let o = key_cmp(x, y);
         if o != Ordering::Equal {
@@ -292,6 +297,55 @@ impl SurveyCtx<'_, '_> {
         let mut s = run_split(&pass, &todo, self.ev, self.helper, keep);
         s.counted_taken = rank_taken;
         s
+    }
+
+    /// The best free machine among `among` for `job`, walking them in the
+    /// order of `table`'s bounds ([`best_first`]): the pick a survey
+    /// makes, without counting the compatible machines. When there is
+    /// none, the survey of the free machines that explains why (the walk
+    /// evaluated every machine but those no job ranks, which are counted
+    /// then).
+    pub fn best_first(
+        &mut self,
+        job: &CompiledAd,
+        docking: &Docking,
+        table: &RankTable,
+        among: Among<'_>,
+        free: &[bool],
+    ) -> Result<(usize, Vec<Value>), Survey> {
+        let rejects_all = self.rejects_all;
+        let todo = among.select(self.machines.len(), |mi| {
+            !rejects_all[mi] && free.get(mi).copied().unwrap_or(true)
+        });
+        let prefilter = self.columns.prefilter(job);
+        let (columns, machines) = (&*self.columns, self.machines);
+        let mut compatible = |mi: usize, ev: &mut Evaluator| {
+            let m = &machines[mi];
+            job_accepts(columns, &prefilter, job, mi, m, ev) && m.accepts(job, ev)
+        };
+        let w = best_first::walk(
+            table,
+            &todo,
+            job,
+            docking,
+            machines,
+            self.ev,
+            &mut compatible,
+        );
+        *self.evals += w.evaluated as u64;
+        if let Some(best) = w.best {
+            return Ok(best);
+        }
+        let never: Vec<usize> = todo.into_iter().filter(|&m| table.is_never(m)).collect();
+        *self.evals += never.len() as u64;
+        let ev = &mut *self.ev;
+        let free_compatible =
+            w.compatible + never.into_iter().filter(|&m| compatible(m, ev)).count();
+        Err(Survey {
+            compatible: free_compatible,
+            compatible_free: free_compatible,
+            ..Survey::default()
+        })
     }
 
     /// Add to `s` (a survey of the free machines among `among`) the

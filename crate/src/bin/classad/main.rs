@@ -148,6 +148,11 @@ enum Cmd {
         /// Cluster jobs by significant attributes and skip failed clusters.
         #[arg(long)]
         autocluster: bool,
+        /// Count every job's compatible machines (`candidates` in the JSON)
+        /// even past 1,000,000 job × machine pairs, where a cycle otherwise
+        /// finds each job's best machine without counting them.
+        #[arg(long)]
+        count_candidates: bool,
         /// A file with `MyType = "Functions"` ads defining extra functions.
         #[arg(long)]
         functions: Option<String>,
@@ -385,6 +390,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             dialect: dialect(d),
         }),
         Cmd::Match {
+            count_candidates,
             jobs,
             machines,
             json,
@@ -417,6 +423,8 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             if !autocluster {
                 cfg.autocluster = None;
             }
+            cfg.count_candidates = count_candidates
+                || classad::negotiate::counting_pays(job_ads.len(), machine_ads.len());
             cfg.opts = eval_options(mode, now, tz_offset);
             cfg.functions = (!fns.is_empty()).then(|| Arc::new(fns));
             let read = started.elapsed();

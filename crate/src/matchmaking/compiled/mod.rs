@@ -22,6 +22,7 @@
 
 mod columns;
 mod compile;
+mod fingerprint;
 mod run;
 mod template;
 

@@ -92,12 +92,21 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
         .partition(|c| Some(c.machine) == o.machine);
     cands.extend(rest);
     let result = match o.machine.map(|m| s.machine_label(m)) {
-        Some(m) => format!(
-            "Gets {m}: the best docking vector {{{}}} among {} free compatible machine{}.",
-            o.vector.join(", "),
-            o.candidates,
-            if o.candidates == 1 { "" } else { "s" }
-        ),
+        // A stepped job's candidates are always counted (its `considered`).
+        Some(m) => {
+            let n = o.candidates.unwrap_or_else(|| {
+                let free = o
+                    .considered
+                    .iter()
+                    .filter(|c| !c.taken && c.vector.is_some());
+                free.count()
+            });
+            format!(
+                "Gets {m}: the best docking vector {{{}}} among {n} free compatible machine{}.",
+                o.vector.join(", "),
+                if n == 1 { "" } else { "s" }
+            )
+        }
         None => format!("Gets no machine — {}.", s.cycle.reason(o)),
     };
     let rows = cands.iter().take(SHOWN_CANDIDATES).map(|c| {

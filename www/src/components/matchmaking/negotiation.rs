@@ -107,11 +107,17 @@ enum Show {
 
 fn reason_text(c: &crate::answers::Cycle, o: &crate::answers::Outcome) -> String {
     match o.machine {
-        Some(_) => format!(
-            "matched (best of {} free compatible machine{})",
-            o.candidates,
-            if o.candidates == 1 { "" } else { "s" }
-        ),
+        Some(_) => match o.candidates {
+            Some(n) => format!(
+                "matched (best of {n} free compatible machine{})",
+                if n == 1 { "" } else { "s" }
+            ),
+            // Past a million pairs the cycle finds the best without
+            // counting the rest (`classad::negotiate::counting_pays`).
+            None => "matched (best docking vector; the other free compatible machines are \
+                     not counted on a cycle this size)"
+                .to_string(),
+        },
         None => c.reason(o).to_string(),
     }
 }

@@ -1,0 +1,158 @@
+//! The best-first walk (`NegotiationConfig::count_candidates = false`)
+//! picks what the full survey picks: same machine, same vector, same
+//! reason (with the same counts) for every job, on the libclassad pair
+//! corpus, on generated workloads, and on pools built to trip the rank
+//! bounds — ranks that read the job through the machine, NaN, errors,
+//! ties, claimed slots.
+
+use std::sync::Arc;
+
+use classad::index::negotiation::IndexedMachines;
+use classad::negotiate::{negotiate, negotiate_with, CycleResult, NegotiationConfig, Reason};
+use classad::{parse_classad, ClassAd};
+use proptest::prelude::*;
+
+fn outcome(r: &CycleResult) -> Vec<String> {
+    r.outcomes
+        .iter()
+        .map(|o| format!("{} {:?} {:?} {:?}", o.job, o.machine, o.vector, o.reason))
+        .collect()
+}
+
+/// Counted and uncounted cycles agree, with and without the index; the
+/// uncounted one leaves a count out only where it matched.
+fn agree(jobs: &[Arc<ClassAd>], machines: &[Arc<ClassAd>], auto: bool) -> (u64, u64) {
+    let mut counted = NegotiationConfig::default();
+    if !auto {
+        counted.autocluster = None;
+    }
+    let walked = NegotiationConfig {
+        count_candidates: false,
+        ..counted.clone()
+    };
+    let a = negotiate(jobs, machines, &counted, |_, _| true);
+    let b = negotiate(jobs, machines, &walked, |_, _| true);
+    let mut source = IndexedMachines::build(jobs, machines, &walked);
+    let c = negotiate_with(jobs, machines, &walked, &mut source, |_, _| true);
+    assert_eq!(outcome(&a), outcome(&b), "auto-clustered: {auto}");
+    assert_eq!(outcome(&a), outcome(&c), "indexed, auto-clustered: {auto}");
+    for (x, y) in a.outcomes.iter().zip(&b.outcomes) {
+        // Only a skipped job (its cluster failed) is not counted.
+        let skipped = matches!(x.reason, Reason::SkippedCluster { .. });
+        assert_eq!(x.candidates.is_none(), skipped, "job {}", x.job_id);
+        match y.candidates {
+            Some(n) => assert_eq!(Some(n), x.candidates, "job {}", x.job_id),
+            None => assert!(
+                y.machine.is_some() || skipped,
+                "job {} failed uncounted",
+                y.job_id
+            ),
+        }
+    }
+    (a.pair_evaluations, b.pair_evaluations)
+}
+
+fn ads(texts: &[String]) -> Vec<Arc<ClassAd>> {
+    texts
+        .iter()
+        .map(|t| Arc::new(parse_classad(t).unwrap_or_else(|e| panic!("{t}: {e:?}"))))
+        .collect()
+}
+
+#[test]
+fn generated_workloads_pick_alike_with_fewer_evaluations() {
+    for seed in [3, 8] {
+        let machines = classad::workload::ads(&classad::workload::machines(500, seed));
+        let jobs = classad::workload::ads(&classad::workload::jobs(400, seed + 1));
+        for auto in [false, true] {
+            let (counted, walked) = agree(&jobs, &machines, auto);
+            if !auto {
+                assert!(walked < counted, "{walked} !< {counted}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_libclassad_pair_corpus_picks_alike() {
+    #[derive(serde::Deserialize)]
+    struct Pairs {
+        jobs: Vec<String>,
+        machines: Vec<String>,
+    }
+    let p: Pairs = serde_json::from_str(include_str!("matching/pairs.json")).unwrap();
+    for auto in [false, true] {
+        agree(&ads(&p.jobs), &ads(&p.machines), auto);
+    }
+}
+
+/// Machine ranks a job may use: literal, reading the job through the
+/// machine (`Boosted`), not a number, NaN, ties.
+const JOB_RANKS: [&str; 8] = [
+    "TARGET.Mips",
+    "TARGET.Boosted",
+    "0",
+    "TARGET.Mips / (TARGET.Mips - 300)",
+    "real(\"NaN\")",
+    "TARGET.Flag",
+    "TARGET.Mips > 250",
+    "-TARGET.Mips + Weight",
+];
+
+fn machine(
+    i: usize,
+    mips: i64,
+    claimed: bool,
+    boost_reads_job: bool,
+    rank_reads_job: bool,
+) -> String {
+    let boosted = if boost_reads_job {
+        "Mips * TARGET.Weight".to_string()
+    } else {
+        format!("{}", mips * 2)
+    };
+    let rank = if rank_reads_job { "TARGET.Weight" } else { "1" };
+    let claim = if claimed {
+        "RemoteUser = \"zed@example.org\"; CurrentRank = 0; RemoteUserPrio = 10.0; ServiceTime = 20000;"
+    } else {
+        ""
+    };
+    format!(
+        "[ Name = \"slot{i}\"; Mips = {mips}; Boosted = {boosted}; Flag = {}; Rank = {rank}; {claim} \
+         Requirements = TARGET.Size <= {} ]",
+        if mips % 3 == 0 { "undefined" } else { "true" },
+        100 + (mips % 7) * 50
+    )
+}
+
+fn job(i: usize, rank: &str, size: i64, weight: i64) -> String {
+    format!(
+        "[ ClusterId = 1; ProcId = {i}; Size = {size}; Weight = {weight}; UserPrio = 1.0; \
+         Rank = {rank}; Requirements = TARGET.Mips >= {} ]",
+        size / 2
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn tricky_ranks_pick_alike(
+        ms in proptest::collection::vec((100i64..600, any::<bool>(), any::<bool>(), any::<bool>()), 0..40),
+        js in proptest::collection::vec((0usize..JOB_RANKS.len(), 50i64..500, -3i64..4), 1..40),
+    ) {
+        let machines: Vec<String> = ms
+            .iter()
+            .enumerate()
+            .map(|(i, &(mips, c, b, r))| machine(i, mips, c, b, r))
+            .collect();
+        let jobs: Vec<String> = js
+            .iter()
+            .enumerate()
+            .map(|(i, &(r, size, w))| job(i, JOB_RANKS[r], size, w))
+            .collect();
+        for auto in [false, true] {
+            agree(&ads(&jobs), &ads(&machines), auto);
+        }
+    }
+}
