@@ -112,10 +112,16 @@ fn machine(
         format!("{}", mips * 2)
     };
     let rank = if rank_reads_job { "TARGET.Weight" } else { "1" };
+    // A claimed slot's preemption components are valid (ImageSize is what
+    // the third one reads), so claimed slots compete too.
     let claim = if claimed {
-        "RemoteUser = \"zed@example.org\"; CurrentRank = 0; RemoteUserPrio = 10.0; ServiceTime = 20000;"
+        format!(
+            "RemoteUser = \"zed@example.org\"; CurrentRank = 0; RemoteUserPrio = 10.0; \
+             ServiceTime = 20000; ImageSize = {};",
+            mips % 4 * 1000
+        )
     } else {
-        ""
+        String::new()
     };
     format!(
         "[ Name = \"slot{i}\"; Mips = {mips}; Boosted = {boosted}; Flag = {}; Rank = {rank}; {claim} \

@@ -5,10 +5,10 @@
 //! function of the machine alone (`TARGET.KFlops`, `TARGET.Memory`, `0`),
 //! and so is most of HTCondor's preemption vector for an idle slot. So,
 //! once per cycle for every docking vector that compiles alike (same
-//! [fingerprint](CompiledExpr::fingerprint)), each machine gets an upper
-//! bound of its vector: the components whose value reads nothing of the
-//! job are evaluated, the first one that does and all after it are
-//! bounded by +∞ ([`RankTable`]). A job then sorts its free candidates by
+//! fingerprint), each machine gets an upper bound of its vector, a bound
+//! per component ([`RankTable`]): its value where it reads nothing of the
+//! job, else the largest its conditional's branches give (a claimed slot's
+//! preemption component is at most 1), else +∞ ([`Bound`]). A job then sorts its free candidates by
 //! that bound, evaluates them in that order — compatibility first, then
 //! the vector — and stops at the first whose bound is below the best
 //! found (or equal to it, later in the pool: ties go to the earlier
@@ -25,7 +25,7 @@ use rustc_hash::FxHashMap;
 
 use crate::lang::eval::Evaluator;
 use crate::lang::value::Value;
-use crate::matchmaking::compiled::CompiledAd;
+use crate::matchmaking::compiled::{Bound, CompiledAd};
 use crate::matchmaking::survey::{num, Docking};
 
 /// Most tables a cycle builds (each costs one evaluation per machine and
@@ -95,25 +95,26 @@ fn build(
 ) -> RankTable {
     let comps = docking.components();
     let width = comps.len();
-    let names: Vec<_> = comps.iter().map(|c| c.other_names()).collect();
     let mut bounds = vec![f64::INFINITY; machines.len() * width];
     let mut never = vec![false; machines.len()];
     for (mi, m) in machines.iter().enumerate() {
-        // Past the first component that reads the job, bounds stay +∞;
-        // every component that does not is still evaluated, for `never`.
-        let mut exact = true;
+        // A vector is at most the vector of its components' bounds, each
+        // bounded on its own (lexicographic order is monotone in each).
         for (c, comp) in comps.iter().enumerate() {
-            if !names[c].iter().all(|n| m.reads_own_only(n)) {
-                exact = false;
-                continue;
-            }
-            let v = comp.eval(job, m, ev);
-            match num(&v) {
+            let at_most = match comp.bound(job, m, ev) {
+                Bound::Exact(v) => match num(&v) {
+                    None => None,
+                    // NaN compares equal to everything: no bound from it.
+                    Some(x) if x.is_nan() => Some(f64::INFINITY),
+                    Some(x) => Some(x),
+                },
+                Bound::AtMost(x) => Some(x),
+                Bound::NoNumber => None,
+                Bound::Unknown => Some(f64::INFINITY),
+            };
+            match at_most {
+                Some(x) => bounds[mi * width + c] = x,
                 None => never[mi] = true,
-                // NaN compares equal to everything: no bound from it.
-                Some(x) if x.is_nan() => exact = false,
-                Some(x) if exact => bounds[mi * width + c] = x,
-                Some(_) => {}
             }
         }
     }

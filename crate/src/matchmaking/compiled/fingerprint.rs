@@ -1,9 +1,9 @@
 //! What a compiled expression depends on, for sharing its values across
 //! ads: its fingerprint (two expressions compiled against different ads
 //! with the same fingerprint compute the same function of the other ad),
-//! the names it reads there, and whether an ad's attribute of that name
-//! reads only its own ad. The best-first survey uses these to rank each
-//! machine once per cycle for every job whose rank compiles alike.
+//! and whether an ad's attribute reads only its own ad. The best-first
+//! survey uses these to bound each machine's docking vector once per cycle
+//! for every job whose vector compiles alike.
 
 use std::fmt::Write;
 
@@ -18,13 +18,6 @@ impl CompiledExpr {
         let mut out = String::new();
         write_node(&self.node, &mut out)?;
         Some(out)
-    }
-
-    /// The names the expression looks up in the other ad.
-    pub fn other_names(&self) -> Vec<Name> {
-        let mut out: Vec<Name> = Vec::new();
-        collect_names(&self.node, &mut out);
-        out
     }
 }
 
@@ -116,30 +109,4 @@ fn write_all(items: &[Node], out: &mut String) -> Option<()> {
     }
     out.push(')');
     Some(())
-}
-
-fn collect_names(n: &Node, out: &mut Vec<Name>) {
-    let mut add = |name: &Name| {
-        if !out.iter().any(|m| m.key == name.key) {
-            out.push(name.clone());
-        }
-    };
-    match n {
-        Node::Other(name) | Node::CmpOther { name, .. } => add(&name.name),
-        Node::Unary(_, a) | Node::IsKind(_, a) => collect_names(a, out),
-        Node::Binary(_, a, b) | Node::Elvis(a, b) => {
-            collect_names(a, out);
-            collect_names(b, out);
-        }
-        Node::Cond(c, a, b) => {
-            collect_names(c, out);
-            collect_names(a, out);
-            collect_names(b, out);
-        }
-        Node::Chain(_, items) | Node::Call(_, items) => {
-            items.iter().for_each(|i| collect_names(i, out))
-        }
-        Node::Own(n) => collect_names(n, out),
-        Node::Const(_) | Node::Param(_) | Node::Bail => {}
-    }
 }

@@ -20,6 +20,7 @@
 //! faster when it answers at all (tests/compiled.rs checks this on
 //! generated ads).
 
+mod bound;
 mod columns;
 mod compile;
 mod fingerprint;
@@ -31,6 +32,7 @@ use std::sync::Arc;
 use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Name, UnaryOp};
 use crate::lang::eval::{EvalOptions, Evaluator, Mode};
 use crate::lang::value::Value;
+pub use bound::Bound;
 pub use columns::{Columns, Prefilter};
 use compile::Compiler;
 use run::{run, truth};
