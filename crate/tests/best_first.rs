@@ -162,3 +162,26 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_indexed_cycle_cancelled_midway_stops_with_the_jobs_done() {
+    // Past 250,000 pairs the index is used, and natively its queries run
+    // ahead on a thread of their own: cancelling must still stop the cycle.
+    let machines = classad::workload::ads(&classad::workload::machines(600, 5));
+    let jobs = classad::workload::ads(&classad::workload::jobs(600, 6));
+    let cfg = NegotiationConfig {
+        autocluster: None,
+        ..Default::default()
+    };
+    assert!(classad::index::negotiation::index_pays(
+        jobs.len(),
+        machines.len(),
+        &cfg
+    ));
+    let full = classad::index::negotiation::negotiate_indexed(&jobs, &machines, &cfg, |_, _| true);
+    let cut = classad::index::negotiation::negotiate_indexed(&jobs, &machines, &cfg, |done, _| {
+        done < 256
+    });
+    assert_eq!(cut.outcomes.len(), 256);
+    assert_eq!(outcome(&cut)[..], outcome(&full)[..256]);
+}

@@ -18,10 +18,18 @@ use super::Index;
 /// (building it costs about what surveying a few hundred jobs does).
 pub const INDEX_FROM_PAIRS: u64 = 250_000;
 
+/// Lists a cycle's queries may run ahead of its surveys (held meanwhile).
+#[cfg(not(target_arch = "wasm32"))]
+const AHEAD: usize = 64;
+
 /// Candidates from an index over the machines.
 pub struct IndexedMachines<'a> {
-    index: Index,
+    index: Arc<Index>,
     jobs: &'a [Arc<ClassAd>],
+    /// Natively, the lists of the jobs in the cycle's order, worked out
+    /// ahead by a thread of their own ([`CandidateSource::prefetch`]).
+    #[cfg(not(target_arch = "wasm32"))]
+    ahead: Option<std::sync::mpsc::Receiver<(usize, Vec<usize>)>>,
 }
 
 impl<'a> IndexedMachines<'a> {
@@ -31,15 +39,50 @@ impl<'a> IndexedMachines<'a> {
         cfg: &NegotiationConfig,
     ) -> Self {
         IndexedMachines {
-            index: Index::build_for(machines, jobs, cfg.opts),
+            index: Arc::new(Index::build_for(machines, jobs, cfg.opts)),
             jobs,
+            #[cfg(not(target_arch = "wasm32"))]
+            ahead: None,
         }
     }
 }
 
 impl CandidateSource for IndexedMachines<'_> {
     fn candidates(&mut self, job: usize) -> Option<Vec<usize>> {
+        #[cfg(not(target_arch = "wasm32"))]
+        if let Some(rx) = &self.ahead {
+            match rx.recv() {
+                Ok((j, list)) if j == job => return Some(list),
+                // Asked out of the order told: on without the thread.
+                _ => self.ahead = None,
+            }
+        }
         self.jobs.get(job).map(|j| self.index.query(j))
+    }
+
+    /// Natively, a thread runs the queries in the cycle's order while the
+    /// cycle surveys (the index does not change during a cycle, so a query
+    /// need not wait for its job's turn): the other core's work. It stops
+    /// when the cycle drops the lists' receiver (at its end, or cancelled).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn prefetch(&mut self, order: &[usize]) {
+        let jobs: Vec<(usize, Arc<ClassAd>)> = order
+            .iter()
+            .filter_map(|&j| self.jobs.get(j).map(|ad| (j, ad.clone())))
+            .collect();
+        let (tx, rx) = std::sync::mpsc::sync_channel(AHEAD);
+        let index = self.index.clone();
+        let spawned = std::thread::Builder::new()
+            .name("index-queries".into())
+            .spawn(move || {
+                for (j, ad) in jobs {
+                    if tx.send((j, index.query(&ad))).is_err() {
+                        break;
+                    }
+                }
+            });
+        // No thread (the system refused one): every query in its turn.
+        self.ahead = spawned.is_ok().then_some(rx);
     }
 }
 

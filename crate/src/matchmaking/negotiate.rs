@@ -425,6 +425,10 @@ pub trait CandidateSource {
     /// Machines (ascending) among which every machine compatible with job
     /// `job` is, or `None` for all of them.
     fn candidates(&mut self, job: usize) -> Option<Vec<usize>>;
+
+    /// The order in which the cycle will ask for the jobs' candidates
+    /// (told once, before the first): a source may work them out ahead.
+    fn prefetch(&mut self, _order: &[usize]) {}
 }
 
 /// Every machine, every time.
@@ -481,6 +485,7 @@ pub fn negotiate_with(
     }
     let mut failed = vec![false; nclusters];
     let mut tables = RankTables::default();
+    source.prefetch(&order);
     // Sharing a survey pays when clusters are few. With nearly one cluster
     // per job it only adds work (each list is ranked for taken machines
     // too), so then every job is surveyed on its own: the assignment is
