@@ -99,13 +99,11 @@ const JOB_RANKS: [&str; 8] = [
     "-TARGET.Mips + Weight",
 ];
 
-fn machine(
-    i: usize,
-    mips: i64,
-    claimed: bool,
-    boost_reads_job: bool,
-    rank_reads_job: bool,
-) -> String {
+/// Which of a machine's `Boosted`, `Rank` and `ImageSize` read the job.
+type ReadsJob = (bool, bool, bool);
+
+fn machine(i: usize, mips: i64, claimed: bool, reads_job: ReadsJob) -> String {
+    let (boost_reads_job, rank_reads_job, image_reads_job) = reads_job;
     let boosted = if boost_reads_job {
         "Mips * TARGET.Weight".to_string()
     } else {
@@ -113,12 +111,18 @@ fn machine(
     };
     let rank = if rank_reads_job { "TARGET.Weight" } else { "1" };
     // A claimed slot's preemption components are valid (ImageSize is what
-    // the third one reads), so claimed slots compete too.
+    // the third one reads), so claimed slots compete too; an ImageSize
+    // that reads the job leaves the third unbounded, and often ties one
+    // that does not (the walk must still give a tie to the earlier slot).
+    let image = if image_reads_job {
+        "TARGET.Weight * 1000".to_string()
+    } else {
+        (mips % 4 * 1000).to_string()
+    };
     let claim = if claimed {
         format!(
             "RemoteUser = \"zed@example.org\"; CurrentRank = 0; RemoteUserPrio = 10.0; \
-             ServiceTime = 20000; ImageSize = {};",
-            mips % 4 * 1000
+             ServiceTime = 20000; ImageSize = {image};"
         )
     } else {
         String::new()
@@ -144,13 +148,16 @@ proptest! {
 
     #[test]
     fn tricky_ranks_pick_alike(
-        ms in proptest::collection::vec((100i64..600, any::<bool>(), any::<bool>(), any::<bool>()), 0..40),
+        ms in proptest::collection::vec(
+            (100i64..600, any::<bool>(), (any::<bool>(), any::<bool>(), any::<bool>())),
+            0..40,
+        ),
         js in proptest::collection::vec((0usize..JOB_RANKS.len(), 50i64..500, -3i64..4), 1..40),
     ) {
         let machines: Vec<String> = ms
             .iter()
             .enumerate()
-            .map(|(i, &(mips, c, b, r))| machine(i, mips, c, b, r))
+            .map(|(i, &(mips, claimed, reads_job))| machine(i, mips, claimed, reads_job))
             .collect();
         let jobs: Vec<String> = js
             .iter()

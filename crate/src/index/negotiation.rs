@@ -51,13 +51,27 @@ impl CandidateSource for IndexedMachines<'_> {
     fn candidates(&mut self, job: usize) -> Option<Vec<usize>> {
         #[cfg(not(target_arch = "wasm32"))]
         if let Some(rx) = &self.ahead {
-            match rx.recv() {
-                Ok((j, list)) if j == job => return Some(list),
-                // Asked out of the order told: on without the thread.
-                _ => self.ahead = None,
+            // Jobs the cycle settled without asking are passed over.
+            loop {
+                match rx.recv() {
+                    Ok((j, list)) if j == job => return Some(list),
+                    Ok(_) => continue,
+                    // Asked out of the order told: on without the thread.
+                    Err(_) => {
+                        self.ahead = None;
+                        break;
+                    }
+                }
             }
         }
         self.jobs.get(job).map(|j| self.index.query(j))
+    }
+
+    fn runs_ahead(&self) -> bool {
+        #[cfg(not(target_arch = "wasm32"))]
+        return self.ahead.is_some();
+        #[cfg(target_arch = "wasm32")]
+        false
     }
 
     /// Natively, a thread runs the queries in the cycle's order while the

@@ -33,15 +33,20 @@ use crate::matchmaking::survey::{num, Docking};
 /// in full.
 const MAX_TABLES: usize = 64;
 
-/// Upper bounds of one docking vector's value on every machine.
+/// Upper bounds of one docking vector's value on every machine, and the
+/// machines in the order of them.
 pub(super) struct RankTable {
     width: usize,
-    /// Machine-major, `width` per machine: the component's value where it
-    /// reads nothing of the job, +∞ from the first one that does.
+    /// Machine-major, `width` per machine: each component's bound.
     bounds: Vec<f64>,
     /// A component reading nothing of the job is not a number: no job's
     /// vector for this machine is valid, so no job ranks it.
     never: Vec<bool>,
+    /// The machines any job may rank (not `never`, accepting some ad),
+    /// largest bound first, ties in pool order.
+    order: Vec<u32>,
+    /// Each machine's position in `order` (`u32::MAX`: not in it).
+    position: Vec<u32>,
 }
 
 impl RankTable {
@@ -53,37 +58,119 @@ impl RankTable {
     fn bound(&self, m: usize) -> &[f64] {
         &self.bounds[m * self.width..(m + 1) * self.width]
     }
+
+    /// Whether no machine from `m` on (in the order of the bounds) can
+    /// beat the best so far, `best` (machine, vector as numbers).
+    fn beyond(&self, m: usize, best: &(usize, Vec<f64>)) -> bool {
+        match lex_cmp(self.bound(m), &best.1) {
+            Ordering::Less => true,
+            // Ties go to the machine earlier in the pool.
+            Ordering::Equal => m > best.0,
+            Ordering::Greater => false,
+        }
+    }
 }
+
+/// Which positions of a table's order are still free, skipping the taken
+/// ones in amortized constant time (a next-live pointer per position,
+/// path-halved as it is followed).
+struct Live {
+    next: Vec<u32>,
+}
+
+impl Live {
+    fn new(len: usize) -> Live {
+        Live {
+            next: (0..=len as u32).collect(),
+        }
+    }
+
+    /// The first live position at or after `p` (the length when none).
+    fn find(&mut self, mut p: usize) -> usize {
+        while self.next[p] as usize != p {
+            let up = self.next[self.next[p] as usize];
+            self.next[p] = up;
+            p = up as usize;
+        }
+        p
+    }
+
+    fn kill(&mut self, p: usize) {
+        self.next[p] = p as u32 + 1;
+    }
+}
+
+/// A table of the cycle, by number.
+#[derive(Clone, Copy)]
+pub(super) struct TableId(usize);
 
 /// The cycle's tables, by the fingerprints of the vector's components.
 #[derive(Default)]
 pub(super) struct RankTables {
-    tables: FxHashMap<Vec<String>, Option<Arc<RankTable>>>,
+    ids: FxHashMap<Vec<String>, Option<TableId>>,
+    built: Vec<(Arc<RankTable>, Live)>,
 }
 
 impl RankTables {
     /// The table for `docking` (compiled against `job`), built on first
-    /// use; `None` when a component cannot be fingerprinted or the cycle
-    /// has built as many tables as it may.
+    /// use (the machines `free` then, those not rejecting every ad);
+    /// `None` when a component cannot be fingerprinted or the cycle has
+    /// built as many tables as it may.
     pub fn get(
         &mut self,
         docking: &Docking,
         job: &CompiledAd,
         machines: &[CompiledAd],
+        walkable: impl Fn(usize) -> bool,
         ev: &mut Evaluator,
-    ) -> Option<Arc<RankTable>> {
+    ) -> Option<TableId> {
         let key: Vec<String> = docking
             .components()
             .iter()
             .map(|c| c.fingerprint())
             .collect::<Option<_>>()?;
-        if let Some(t) = self.tables.get(&key) {
-            return t.clone();
+        if let Some(t) = self.ids.get(&key) {
+            return *t;
         }
-        let built =
-            (self.tables.len() < MAX_TABLES).then(|| Arc::new(build(docking, job, machines, ev)));
-        self.tables.insert(key, built.clone());
-        built
+        let id = (self.built.len() < MAX_TABLES).then(|| {
+            let t = build(docking, job, machines, walkable, ev);
+            let live = Live::new(t.order.len());
+            self.built.push((Arc::new(t), live));
+            TableId(self.built.len() - 1)
+        });
+        self.ids.insert(key, id);
+        id
+    }
+
+    pub fn table(&self, id: TableId) -> &RankTable {
+        &self.built[id.0].0
+    }
+
+    /// Machine `m` is taken: no walk of the pool's order sees it again.
+    pub fn take(&mut self, m: usize) {
+        for (t, live) in &mut self.built {
+            if let Some(&p) = t.position.get(m) {
+                if p != u32::MAX {
+                    live.kill(p as usize);
+                }
+            }
+        }
+    }
+
+    /// [`walk_pool`] over table `id`.
+    #[allow(clippy::too_many_arguments)]
+    pub fn walk_pool(
+        &mut self,
+        id: TableId,
+        budget: usize,
+        job: &CompiledAd,
+        docking: &Docking,
+        machines: &[CompiledAd],
+        ev: &mut Evaluator,
+        compatible: impl FnMut(usize, &mut Evaluator) -> bool,
+    ) -> Walk {
+        let (t, live) = &mut self.built[id.0];
+        walk_pool(t, live, budget, job, docking, machines, ev, compatible)
     }
 }
 
@@ -91,6 +178,7 @@ fn build(
     docking: &Docking,
     job: &CompiledAd,
     machines: &[CompiledAd],
+    walkable: impl Fn(usize) -> bool,
     ev: &mut Evaluator,
 ) -> RankTable {
     let comps = docking.components();
@@ -118,11 +206,24 @@ fn build(
             }
         }
     }
-    RankTable {
+    let mut t = RankTable {
         width,
         bounds,
         never,
+        order: vec![],
+        position: vec![u32::MAX; machines.len()],
+    };
+    let mut order: Vec<u32> = (0..machines.len() as u32)
+        .filter(|&m| !t.never[m as usize] && walkable(m as usize))
+        .collect();
+    order.sort_unstable_by(|&a, &b| {
+        lex_cmp(t.bound(b as usize), t.bound(a as usize)).then(a.cmp(&b))
+    });
+    for (p, &m) in order.iter().enumerate() {
+        t.position[m as usize] = p as u32;
     }
+    t.order = order;
+    t
 }
 
 fn lex_cmp(a: &[f64], b: &[f64]) -> Ordering {
@@ -141,9 +242,11 @@ pub(super) struct Walk {
     pub best: Option<(usize, Vec<Value>)>,
     /// Machines evaluated.
     pub evaluated: usize,
-    /// How many of them are compatible. Without a best, every machine
-    /// but the `never` ones was evaluated.
+    /// How many of them are compatible. Without a best, and unless it
+    /// gave up, every machine but the `never` ones was evaluated.
     pub compatible: usize,
+    /// A pool walk ran out of budget before it could tell.
+    pub gave_up: bool,
 }
 
 /// The best of `todo` (free candidates, ascending) for `job`: machines in
@@ -164,41 +267,113 @@ pub(super) fn walk(
         .filter(|&m| !table.is_never(m))
         .collect();
     order.sort_unstable_by(|&a, &b| lex_cmp(table.bound(b), table.bound(a)).then(a.cmp(&b)));
-    let mut best: Option<(usize, Vec<Value>)> = None;
-    // The best's vector as the bounds compare it (`None`: it holds a NaN,
-    // which compares equal to anything, so no bound rules a machine out).
-    let mut best_key: Option<Vec<f64>> = None;
+    let mut best = Best::default();
     let (mut evaluated, mut compat) = (0, 0);
-    let mut scratch = Vec::with_capacity(table.width);
     for mi in order {
-        if let (Some((b, _)), Some(key)) = (&best, &best_key) {
-            match lex_cmp(table.bound(mi), key) {
-                Ordering::Less => break,
-                Ordering::Equal if mi > *b => break,
-                _ => {}
-            }
+        if best.rules_out(table, mi) {
+            break;
         }
         evaluated += 1;
         if !compatible(mi, ev) {
             continue;
         }
         compat += 1;
-        if !docking.vector_into(ev, job, &machines[mi], &mut scratch) {
-            continue;
-        }
-        let beats = best.as_ref().is_none_or(|(b, v)| {
-            crate::matchmaking::survey::vector_cmp(&scratch, v).then(b.cmp(&mi))
-                == Ordering::Greater
-        });
-        if beats {
-            let key: Vec<f64> = scratch.iter().filter_map(num).collect();
-            best_key = (!key.iter().any(|x| x.is_nan())).then_some(key);
-            best = Some((mi, std::mem::take(&mut scratch)));
-        }
+        best.consider(mi, job, docking, &machines[mi], ev);
     }
+    let best = best.found;
+    let gave_up = false;
     Walk {
         best,
         evaluated,
         compatible: compat,
+        gave_up,
+    }
+}
+
+/// The best machine of a walk so far.
+#[derive(Default)]
+struct Best {
+    found: Option<(usize, Vec<Value>)>,
+    /// It as the bounds compare it (`None` while there is none, or when
+    /// its vector holds a NaN, which compares equal to anything: then no
+    /// bound rules a machine out).
+    key: Option<(usize, Vec<f64>)>,
+    scratch: Vec<Value>,
+}
+
+impl Best {
+    /// No machine from `m` on, in the table's order, can beat it.
+    fn rules_out(&self, table: &RankTable, m: usize) -> bool {
+        self.key.as_ref().is_some_and(|k| table.beyond(m, k))
+    }
+
+    /// Rank compatible machine `mi` for `job`; keep it if it beats the best.
+    fn consider(
+        &mut self,
+        mi: usize,
+        job: &CompiledAd,
+        docking: &Docking,
+        m: &CompiledAd,
+        ev: &mut Evaluator,
+    ) {
+        if !docking.vector_into(ev, job, m, &mut self.scratch) {
+            return;
+        }
+        let beats = self.found.as_ref().is_none_or(|(b, v)| {
+            crate::matchmaking::survey::vector_cmp(&self.scratch, v).then(b.cmp(&mi))
+                == Ordering::Greater
+        });
+        if beats {
+            let key: Vec<f64> = self.scratch.iter().filter_map(num).collect();
+            self.key = (!key.iter().any(|x| x.is_nan())).then_some((mi, key));
+            self.found = Some((mi, std::mem::take(&mut self.scratch)));
+        }
+    }
+}
+
+/// The best free machine of the whole pool for `job`, walking the table's
+/// order (largest bound first) until no later machine can beat the best
+/// found. When the order ends with none, no free machine but the `never`
+/// ones was compatible with a valid vector; when `budget` machines were
+/// evaluated first, it gives up, and the caller surveys the job's
+/// candidates instead. A job that matches usually finds its machine in a few steps,
+/// without asking the index.
+#[allow(clippy::too_many_arguments)]
+fn walk_pool(
+    table: &RankTable,
+    live: &mut Live,
+    budget: usize,
+    job: &CompiledAd,
+    docking: &Docking,
+    machines: &[CompiledAd],
+    ev: &mut Evaluator,
+    mut compatible: impl FnMut(usize, &mut Evaluator) -> bool,
+) -> Walk {
+    let mut best = Best::default();
+    let (mut evaluated, mut compat, mut gave_up) = (0, 0, false);
+    let mut p = live.find(0);
+    while let Some(&m) = table.order.get(p) {
+        let mi = m as usize;
+        if best.rules_out(table, mi) {
+            break;
+        }
+        if evaluated == budget {
+            // Not proven best: the caller starts over from the index.
+            best.found = None;
+            gave_up = true;
+            break;
+        }
+        evaluated += 1;
+        if compatible(mi, ev) {
+            compat += 1;
+            best.consider(mi, job, docking, &machines[mi], ev);
+        }
+        p = live.find(p + 1);
+    }
+    Walk {
+        best: best.found,
+        evaluated,
+        compatible: compat,
+        gave_up,
     }
 }

@@ -19,7 +19,7 @@ use crate::lang::value::Value;
 use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
 use crate::matchmaking::best_first::RankTables;
 use crate::matchmaking::compiled::{compile_pool, Columns, CompiledAd};
-use crate::matchmaking::survey::{key_cmp, num, Among, Docking, Survey, SurveyCtx};
+use crate::matchmaking::survey::{key_cmp, num, Among, Docking, PoolWalk, Survey, SurveyCtx};
 
 /// A root-ordering key: an expression evaluated in the job ad alone.
 #[derive(Clone, Debug)]
@@ -56,6 +56,10 @@ pub struct NegotiationConfig {
     /// Failures are still explained with their counts.
     pub count_candidates: bool,
 }
+
+/// Most machines a job's walk of the whole pool evaluates before it asks
+/// the index for its candidates instead (see `best_first`).
+const POOL_WALK_BUDGET: usize = 4096;
 
 /// Up to this many job × machine pairs a cycle counts every job's
 /// candidates by default ([`counting_pays`]); past it, the count costs
@@ -429,6 +433,12 @@ pub trait CandidateSource {
     /// The order in which the cycle will ask for the jobs' candidates
     /// (told once, before the first): a source may work them out ahead.
     fn prefetch(&mut self, _order: &[usize]) {}
+
+    /// Whether the candidates are worked out ahead, on another core (then
+    /// they cost the cycle nothing, and a job asks for them at once).
+    fn runs_ahead(&self) -> bool {
+        false
+    }
 }
 
 /// Every machine, every time.
@@ -508,11 +518,6 @@ pub fn negotiate_with(
             cluster,
             considered: vec![],
         };
-        let cands = source.candidates(j);
-        let among = match &cands {
-            Some(c) => Among::Only(c),
-            None => Among::All,
-        };
         let pick = match cluster.filter(|_| shared) {
             Some(c) if failed[c as usize] => {
                 jobs_left[c as usize] -= 1;
@@ -522,6 +527,11 @@ pub fn negotiate_with(
             }
             Some(c) => {
                 let c = c as usize;
+                let cands = source.candidates(j);
+                let among = match &cands {
+                    Some(c) => Among::Only(c),
+                    None => Among::All,
+                };
                 let job = &compile(&jobs[j]);
                 let mut ctx = SurveyCtx {
                     ev: &mut ev,
@@ -570,13 +580,49 @@ pub fn negotiate_with(
                     opts: cfg.opts,
                     evals: &mut evals,
                 };
-                let walked = if cfg.count_candidates {
+                // Uncounted: first the pool in the order of the rank
+                // bounds, which usually settles it in a few steps; else
+                // the index' candidates, in the same order.
+                let ranked = if cfg.count_candidates {
                     None
                 } else {
                     let docking = Docking::new(job, &cfg.docking_vector, cfg.opts);
+                    let walkable = |m: usize| !rejects_all[m] && free[m];
                     tables
-                        .get(&docking, job, machines, ctx.ev)
-                        .map(|t| ctx.best_first(job, &docking, &t, among, &free))
+                        .get(&docking, job, machines, walkable, ctx.ev)
+                        .map(|t| (docking, t))
+                };
+                let budget = if source.runs_ahead() {
+                    0
+                } else {
+                    POOL_WALK_BUDGET
+                };
+                let quick = match &ranked {
+                    Some((docking, t)) if budget > 0 => {
+                        ctx.best_in_pool(job, docking, &mut tables, *t, budget)
+                    }
+                    _ => PoolWalk::GaveUp,
+                };
+                let cands = match quick {
+                    PoolWalk::Best(_) => None,
+                    _ => source.candidates(j),
+                };
+                let among = match &cands {
+                    Some(c) => Among::Only(c),
+                    None => Among::All,
+                };
+                let walked = match (quick, &ranked) {
+                    (PoolWalk::Best(best), _) => Some(Ok(best)),
+                    (PoolWalk::NoneFree { compatible }, Some((_, t))) => {
+                        let table = tables.table(*t);
+                        Some(Err(
+                            ctx.failure_after_walk(job, table, among, &free, compatible)
+                        ))
+                    }
+                    (_, Some((docking, t))) => {
+                        Some(ctx.best_first(job, docking, tables.table(*t), among, &free))
+                    }
+                    (_, None) => None,
                 };
                 match walked {
                     Some(Ok(best)) => Some(best),
@@ -614,6 +660,7 @@ pub fn negotiate_with(
         }
         if let Some((m, v)) = pick {
             free[m] = false;
+            tables.take(m);
             matched += 1;
             outcome.machine = Some(m);
             outcome.machine_name = Some(machine_name(&machines[m].ad, m));

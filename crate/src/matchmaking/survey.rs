@@ -13,7 +13,7 @@ use std::cmp::Ordering;
 use crate::lang::ast::Expr;
 use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::value::Value;
-use crate::matchmaking::best_first::{self, RankTable};
+use crate::matchmaking::best_first::{self, RankTable, RankTables, TableId};
 use crate::matchmaking::compiled::{Columns, CompiledAd, CompiledExpr, Prefilter};
 
 /// Below this many candidates a survey is not split (the split's cost
@@ -192,6 +192,17 @@ fn job_accepts(
         .unwrap_or_else(|| job.accepts(m, ev))
 }
 
+/// What a walk of the whole pool found ([`SurveyCtx::best_in_pool`]).
+pub(super) enum PoolWalk {
+    /// The job's best free machine, and its vector.
+    Best((usize, Vec<Value>)),
+    /// No free machine any job may rank is compatible with a valid vector;
+    /// this many of them are compatible.
+    NoneFree { compatible: usize },
+    /// The budget ran out first.
+    GaveUp,
+}
+
 /// What every survey of a cycle works with.
 pub(super) struct SurveyCtx<'a, 'b> {
     pub ev: &'a mut Evaluator,
@@ -299,6 +310,66 @@ impl SurveyCtx<'_, '_> {
         s
     }
 
+    /// Walk the whole pool for `job` in the order of table `id`'s bounds
+    /// ([`best_first`]'s pool walk), evaluating at most `budget` machines.
+    pub fn best_in_pool(
+        &mut self,
+        job: &CompiledAd,
+        docking: &Docking,
+        tables: &mut RankTables,
+        id: TableId,
+        budget: usize,
+    ) -> PoolWalk {
+        let prefilter = self.columns.prefilter(job);
+        let (columns, machines) = (&*self.columns, self.machines);
+        let compatible = |mi: usize, ev: &mut Evaluator| {
+            let m = &machines[mi];
+            job_accepts(columns, &prefilter, job, mi, m, ev) && m.accepts(job, ev)
+        };
+        let w = tables.walk_pool(id, budget, job, docking, machines, self.ev, compatible);
+        *self.evals += w.evaluated as u64;
+        match w.best {
+            Some(best) => PoolWalk::Best(best),
+            None if w.gave_up => PoolWalk::GaveUp,
+            None => PoolWalk::NoneFree {
+                compatible: w.compatible,
+            },
+        }
+    }
+
+    /// The survey that explains why `job` got no machine, after a walk
+    /// found `seen` compatible machines among the free ones any job may
+    /// rank: the rest, those no job ranks (`table`'s `never`), are counted
+    /// among the job's free candidates `among`.
+    pub fn failure_after_walk(
+        &mut self,
+        job: &CompiledAd,
+        table: &RankTable,
+        among: Among<'_>,
+        free: &[bool],
+        seen: usize,
+    ) -> Survey {
+        let rejects_all = self.rejects_all;
+        let never = among.select(self.machines.len(), |mi| {
+            !rejects_all[mi] && free.get(mi).copied().unwrap_or(true) && table.is_never(mi)
+        });
+        *self.evals += never.len() as u64;
+        let prefilter = self.columns.prefilter(job);
+        let (columns, machines, ev) = (&*self.columns, self.machines, &mut *self.ev);
+        let more = never
+            .into_iter()
+            .filter(|&mi| {
+                let m = &machines[mi];
+                job_accepts(columns, &prefilter, job, mi, m, ev) && m.accepts(job, ev)
+            })
+            .count();
+        Survey {
+            compatible: seen + more,
+            compatible_free: seen + more,
+            ..Survey::default()
+        }
+    }
+
     /// The best free machine among `among` for `job`, walking them in the
     /// order of `table`'s bounds ([`best_first`]): the pick a survey
     /// makes, without counting the compatible machines. When there is
@@ -333,19 +404,10 @@ impl SurveyCtx<'_, '_> {
             &mut compatible,
         );
         *self.evals += w.evaluated as u64;
-        if let Some(best) = w.best {
-            return Ok(best);
+        match w.best {
+            Some(best) => Ok(best),
+            None => Err(self.failure_after_walk(job, table, among, free, w.compatible)),
         }
-        let never: Vec<usize> = todo.into_iter().filter(|&m| table.is_never(m)).collect();
-        *self.evals += never.len() as u64;
-        let ev = &mut *self.ev;
-        let free_compatible =
-            w.compatible + never.into_iter().filter(|&m| compatible(m, ev)).count();
-        Err(Survey {
-            compatible: free_compatible,
-            compatible_free: free_compatible,
-            ..Survey::default()
-        })
     }
 
     /// Add to `s` (a survey of the free machines among `among`) the
