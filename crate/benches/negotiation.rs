@@ -1,6 +1,7 @@
 //! Negotiation benchmarks on the thesis base workload (`classad::workload`):
 //! auto-clustering a million jobs, and cycles of 10,000 jobs × 10,000
-//! machines with auto-clustering. The naive loop at that size takes tens of
+//! machines with auto-clustering, and 4,000 × 4,000 indexed cycles with and
+//! without counting every job's candidates. The naive loop at that size takes tens of
 //! seconds per run; `cargo run --release --example negotiation_timing`
 //! measures it once.
 
@@ -57,6 +58,32 @@ fn benches(c: &mut Criterion) {
     g.bench_function("1000_jobs_x_1000_machines_autoclustered", |b| {
         b.iter(|| black_box(negotiate(j1k, m1k, &cfg, |_, _| true)))
     });
+    g.finish();
+
+    // Issue 13: the cycle as `classad match` runs it (the index past
+    // 250,000 pairs), every job's candidates counted or each job's best
+    // found by the best-first walk.
+    let mut g = c.benchmark_group("negotiate_indexed");
+    g.sample_size(10);
+    let (j4k, m4k) = (&jobs[..4000], &machines[..4000]);
+    g.throughput(Throughput::Elements(4000));
+    for (name, count) in [("counted", true), ("best_first", false)] {
+        let cfg = NegotiationConfig {
+            autocluster: None,
+            count_candidates: count,
+            ..Default::default()
+        };
+        g.bench_function(format!("4000_jobs_x_4000_machines_{name}"), |b| {
+            b.iter(|| {
+                black_box(classad::index::negotiation::negotiate_indexed(
+                    j4k,
+                    m4k,
+                    &cfg,
+                    |_, _| true,
+                ))
+            })
+        });
+    }
     g.finish();
 }
 
