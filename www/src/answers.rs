@@ -121,7 +121,7 @@ pub struct Outcome {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub skipped: bool,
     /// Free compatible machines at its turn; `None` when the cycle did not
-    /// count them (past `classad::negotiate::COUNT_CANDIDATES_UP_TO` pairs).
+    /// count them (past `classad::session::COUNT_CANDIDATES_UP_TO` pairs).
     #[serde(default)]
     pub candidates: Option<usize>,
     pub cluster: Option<u32>,

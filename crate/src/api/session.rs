@@ -18,6 +18,9 @@ use crate::lang::time::Clock;
 use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
 use crate::matchmaking::compiled::CompiledAd;
 use crate::matchmaking::matching::{matches_compiled, DEFAULT_REQUIREMENTS};
+/// Past this many job × machine pairs a cycle does not count every matched
+/// job's candidates (the views say so).
+pub use crate::matchmaking::negotiate::COUNT_CANDIDATES_UP_TO;
 use crate::matchmaking::negotiate::{self, Augmented, CycleResult, NegotiationConfig};
 use crate::matchmaking::userfn::{self, UserFunctions};
 

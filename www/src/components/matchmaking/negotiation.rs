@@ -113,10 +113,9 @@ fn reason_text(c: &crate::answers::Cycle, o: &crate::answers::Outcome) -> String
                 if n == 1 { "" } else { "s" }
             ),
             // Past a million pairs the cycle finds the best without
-            // counting the rest (`classad::negotiate::counting_pays`).
-            None => "matched (best docking vector; the other free compatible machines are \
-                     not counted on a cycle this size)"
-                .to_string(),
+            // counting the rest (`classad::session::COUNT_CANDIDATES_UP_TO`); the
+            // summary says so once.
+            None => "matched (the best docking vector)".to_string(),
         },
         None => c.reason(o).to_string(),
     }
@@ -368,6 +367,15 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 <p class="status">{ "The pools, mode or clock changed since this cycle ran: run it again to update it." }</p>
             }
             <p class="matrix-summary" id="cycle-summary">{ summary }</p>
+            if r.cycle.outcomes.iter().any(|o| o.machine.is_some() && o.candidates.is_none()) {
+                <p class="muted" id="cycle-uncounted">{ format!(
+                    "On a cycle of more than {} job × machine pairs, each job's best machine is found \
+                     without ranking every compatible one (its Rank bounds which machines can win), so a \
+                     matched job does not say how many free compatible machines it had; the stepped \
+                     jobs and the unmatched ones do.",
+                    thousands(classad::session::COUNT_CANDIDATES_UP_TO)
+                ) }</p>
+            }
             if detail {
                 <p>
                     <button id="classroom" onclick={open_step(0)} aria-expanded={step.is_some().to_string()}>{ "Step through it (classroom)" }</button>
