@@ -36,6 +36,15 @@ fn agree(jobs: &[Arc<ClassAd>], machines: &[Arc<ClassAd>], auto: bool) -> (u64, 
     let c = negotiate_with(jobs, machines, &walked, &mut source, |_, _| true);
     assert_eq!(outcome(&a), outcome(&b), "auto-clustered: {auto}");
     assert_eq!(outcome(&a), outcome(&c), "indexed, auto-clustered: {auto}");
+    // A matched job's count, asked for afterwards, is the counted cycle's.
+    let mut taken = vec![];
+    for (x, y) in a.outcomes.iter().zip(&b.outcomes) {
+        if y.machine.is_some() && y.candidates.is_none() {
+            let n = classad::negotiate::candidates_at_turn(jobs, machines, &walked, y.job, &taken);
+            assert_eq!(n, x.candidates, "job {} asked afterwards", x.job_id);
+        }
+        taken.extend(y.machine);
+    }
     for (x, y) in a.outcomes.iter().zip(&b.outcomes) {
         // Only a skipped job (its cluster failed) is not counted.
         let skipped = matches!(x.reason, Reason::SkippedCluster { .. });

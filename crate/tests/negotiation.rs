@@ -372,6 +372,29 @@ fn session_answers_pool_requests_as_json() {
         &mut progress,
     );
     assert!(r.contains("is not loaded"), "{r}");
+    // A job's candidates at its turn, asked for afterwards: job 1.1 with
+    // nothing taken has machine a; with a taken, none.
+    let r = handle_pool_json(
+        &mut s,
+        r#"{"op":"candidates","jobs":"j","machines":"m","job":1,"taken":[]}"#,
+        &mut progress,
+    );
+    assert!(
+        r.contains(r#""kind":"candidates","job":1,"count":1"#),
+        "{r}"
+    );
+    let r = handle_pool_json(
+        &mut s,
+        r#"{"op":"candidates","jobs":"j","machines":"m","job":1,"taken":[0]}"#,
+        &mut progress,
+    );
+    assert!(r.contains(r#""count":0"#), "{r}");
+    let r = handle_pool_json(
+        &mut s,
+        r#"{"op":"candidates","jobs":"j","machines":"m","job":7,"taken":[]}"#,
+        &mut progress,
+    );
+    assert!(r.contains("has no job 8"), "{r}");
 }
 
 #[test]

@@ -389,6 +389,21 @@ test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker re
     await textOf(page, '#classroom-first', /through the first 20 of the 2,000 jobs/);
     await page.click('#classroom');
     await textOf(page, '#class-step', /^Step 1 of 20: job /);
+    // Naive, past 1,000,000 pairs: a matched job does not count the other
+    // free compatible machines; a click asks the worker (its own machine is
+    // one of them, so at least 1).
+    await page.uncheck('#autocluster');
+    await page.click('#run-cycle');
+    await textOf(page, '#cycle-summary', /^2,000 jobs considered: [\d,]+ matched.*without auto-clustering/, 240_000);
+    await textOf(page, '#cycle-uncounted', /does not say how many free compatible machines/);
+    const n = await page.$$eval('#cycle-table tbody tr', (trs) => trs.findIndex((tr) => tr.querySelector('button.count-candidates')));
+    assert.ok(n >= 20, `the first uncounted row comes after the 20 stepped jobs (row ${n})`);
+    const reason = `#cycle-table tbody tr:nth-child(${n + 1}) td.reason`;
+    assert.match(await page.locator(reason).textContent(), /^matched \(the best docking vector\)/);
+    await page.click(`${reason} button.count-candidates`);
+    const counted = await textOf(page, reason, /^matched \(best of [\d,]+ free compatible machines?\)$/, 60_000);
+    assert.ok(Number(counted.match(/best of ([\d,]+)/)[1].replace(/,/g, '')) >= 1, counted);
+    await screenshot(page, 'mm-big-counted');
     // The matrix: scrolled to the middle, the cells there come in.
     await page.click('nav .tab:has-text("Matrix")');
     await page.locator('.matrix-scroll').waitFor();

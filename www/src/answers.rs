@@ -76,6 +76,12 @@ pub struct Counts {
     pub machine_matches: Vec<u32>,
 }
 
+/// `PoolResponse::Candidates`.
+#[derive(Debug, Deserialize)]
+pub struct CandidateCount {
+    pub count: usize,
+}
+
 /// `PoolResponse::Pair`.
 #[derive(Debug, Deserialize)]
 pub struct Pair {

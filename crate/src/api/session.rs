@@ -121,6 +121,22 @@ pub enum PoolRequest {
         #[serde(default)]
         lean: bool,
     },
+    /// How many free compatible machines job `job` of a cycle had at its
+    /// turn (`taken`: the machines earlier jobs got): a matched job's count
+    /// that a cycle past `COUNT_CANDIDATES_UP_TO` pairs leaves out, asked for
+    /// when a view wants it.
+    Candidates {
+        jobs: String,
+        machines: String,
+        job: usize,
+        taken: Vec<usize>,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
     Autocluster {
         jobs: String,
         machines: String,
@@ -247,6 +263,10 @@ pub enum PoolResponse {
         job_attributes: Vec<String>,
         #[serde(default)]
         machine_attributes: Vec<String>,
+    },
+    Candidates {
+        job: usize,
+        count: usize,
     },
     Cycle {
         cycle: CycleResult,
@@ -454,6 +474,30 @@ impl Session {
                         job_labels: labels(j),
                         machine_labels: labels(m),
                         cycle,
+                    }
+                }
+                Err(e) => *e,
+            },
+            PoolRequest::Candidates {
+                jobs,
+                machines,
+                job,
+                taken,
+                mode,
+                now,
+                tz_offset,
+            } => match self.pair_of(&jobs, &machines) {
+                Ok((j, m)) => {
+                    let cfg = NegotiationConfig {
+                        opts: opts(mode, now, tz_offset),
+                        functions: j.functions.clone().or_else(|| m.functions.clone()),
+                        ..Default::default()
+                    };
+                    match negotiate::candidates_at_turn(&j.ads, &m.ads, &cfg, job, &taken) {
+                        Some(count) => PoolResponse::Candidates { job, count },
+                        None => PoolResponse::Failed {
+                            message: format!("the jobs pool has no job {}", job + 1),
+                        },
                     }
                 }
                 Err(e) => *e,

@@ -677,6 +677,49 @@ pub fn negotiate_with(
     }
 }
 
+/// How many free compatible machines, with a valid docking vector, job
+/// `job` had at its turn, the machines in `taken` having gone to earlier
+/// jobs: the `candidates` a counted cycle gives, for a view asking about
+/// one job of a cycle that did not count them. `None`: no such job.
+pub fn candidates_at_turn(
+    jobs: &[Arc<ClassAd>],
+    machines: &[Arc<ClassAd>],
+    cfg: &NegotiationConfig,
+    job: usize,
+    taken: &[usize],
+) -> Option<usize> {
+    let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
+    let job = CompiledAd::new(jobs.get(job)?.clone(), cfg.opts, &req);
+    let machines = compile_pool(machines, cfg.opts, &req);
+    let mut ev = Evaluator::new(cfg.opts);
+    ev.set_user_functions(cfg.functions.clone());
+    let mut helper = Evaluator::new(cfg.opts);
+    helper.set_user_functions(cfg.functions.clone());
+    let rejects_all: Vec<bool> = machines
+        .iter()
+        .map(|m| m.rejects_every_ad(&mut ev))
+        .collect();
+    let mut free = vec![true; machines.len()];
+    for &m in taken {
+        if let Some(f) = free.get_mut(m) {
+            *f = false;
+        }
+    }
+    let mut columns = Columns::new(&machines);
+    let mut evals = 0;
+    let mut ctx = SurveyCtx {
+        ev: &mut ev,
+        helper: &mut helper,
+        machines: &machines,
+        rejects_all: &rejects_all,
+        columns: &mut columns,
+        docking_vector: &cfg.docking_vector,
+        opts: cfg.opts,
+        evals: &mut evals,
+    };
+    Some(ctx.survey(&job, Among::All, &free, false, Some(1)).rankable)
+}
+
 /// Every compatible machine of a job, with its docking vector (detail mode).
 fn considered(
     ev: &mut Evaluator,

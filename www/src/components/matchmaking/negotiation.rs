@@ -42,6 +42,8 @@ pub struct Shown {
     pub detailed: usize,
     /// What it was run on (pools, mode, clock), to tell a stale result.
     key: Key,
+    /// The clock it ran at (a count asked for later uses the same).
+    now: (f64, i32),
 }
 
 type Key = (usize, usize, Mode, Option<String>);
@@ -105,9 +107,13 @@ enum Show {
     Unmatched,
 }
 
-fn reason_text(c: &crate::answers::Cycle, o: &crate::answers::Outcome) -> String {
+fn reason_text(
+    c: &crate::answers::Cycle,
+    o: &crate::answers::Outcome,
+    asked: Option<usize>,
+) -> String {
     match o.machine {
-        Some(_) => match o.candidates {
+        Some(_) => match o.candidates.or(asked) {
             Some(n) => format!(
                 "matched (best of {n} free compatible machine{})",
                 if n == 1 { "" } else { "s" }
@@ -121,6 +127,40 @@ fn reason_text(c: &crate::answers::Cycle, o: &crate::answers::Outcome) -> String
     }
 }
 
+/// Matched jobs' counts asked for after the cycle, by row (`None`: being
+/// counted).
+#[derive(Default, PartialEq)]
+struct Counts(std::collections::HashMap<usize, Option<usize>>);
+
+enum CountAction {
+    Asking(usize),
+    Got(usize, usize),
+    Forget(usize),
+    /// A new cycle: its rows are others.
+    Clear,
+}
+
+impl Reducible for Counts {
+    type Action = CountAction;
+
+    fn reduce(self: Rc<Self>, action: CountAction) -> Rc<Self> {
+        let mut m = self.0.clone();
+        match action {
+            CountAction::Asking(i) => {
+                m.insert(i, None);
+            }
+            CountAction::Got(i, n) => {
+                m.insert(i, Some(n));
+            }
+            CountAction::Forget(i) => {
+                m.remove(&i);
+            }
+            CountAction::Clear => m.clear(),
+        }
+        Rc::new(Counts(m))
+    }
+}
+
 #[component]
 fn NegotiationBody(props: &BodyProps) -> Html {
     let result = use_state(|| None::<Rc<Shown>>);
@@ -129,6 +169,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
     let page = use_state(|| 0usize);
     let show = use_state(|| Show::All);
     let step = use_state(|| None::<usize>);
+    let counts = use_reducer(Counts::default);
 
     let key: Key = (
         Rc::as_ptr(&props.jobs) as usize,
@@ -139,12 +180,13 @@ fn NegotiationBody(props: &BodyProps) -> Html {
     let pairs = props.jobs.ads as u64 * props.machines.ads as u64;
     let run = {
         let (session, args) = (props.session.clone(), props.pools.args());
-        let (result, running, error, page, step) = (
+        let (result, running, error, page, step, counts) = (
             result.clone(),
             running.clone(),
             error.clone(),
             page.clone(),
             step.clone(),
+            counts.clone(),
         );
         let (mode, clock, autocluster) = (
             props.mode,
@@ -166,7 +208,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 let running = running.clone();
                 Callback::from(move |at: (usize, usize)| running.set(Some((Some(at), started))))
             };
-            let (result, running, error, page, step, key, jobs, machines) = (
+            let (result, running, error, page, step, key, jobs, machines, counts) = (
                 result.clone(),
                 running.clone(),
                 error.clone(),
@@ -175,6 +217,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 key.clone(),
                 jobs.clone(),
                 machines.clone(),
+                counts.clone(),
             );
             session.request(
                 &args,
@@ -196,6 +239,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                         Ok(a) => {
                             page.set(0);
                             step.set(None);
+                            counts.dispatch(CountAction::Clear);
                             let detailed = detail_jobs.unwrap_or(usize::MAX).min(a.outcomes.len());
                             result.set(Some(Rc::new(Shown {
                                 detailed,
@@ -205,6 +249,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                                 ms: now_ms() - started,
                                 autocluster,
                                 key,
+                                now,
                             })));
                         }
                         Err(e) if e == CANCELLED => {}
@@ -305,6 +350,45 @@ fn NegotiationBody(props: &BodyProps) -> Html {
         .iter()
         .any(|o| !o.changed.is_empty() || !o.unresolved.is_empty());
     let detail = r.detailed > 0;
+    // A matched job's count, when the cycle did not keep it: asked of the
+    // worker with the machines earlier jobs took (`None` while it counts).
+    let count_for = |i: usize| {
+        let (session, args, counts, shown) = (
+            props.session.clone(),
+            props.pools.args(),
+            counts.clone(),
+            r.clone(),
+        );
+        Callback::from(move |_| {
+            let job = shown.cycle.outcomes[i].job;
+            let taken: Vec<usize> = shown.cycle.outcomes[..i]
+                .iter()
+                .filter_map(|o| o.machine)
+                .collect();
+            counts.dispatch(CountAction::Asking(i));
+            let (counts, now, mode) = (counts.clone(), shown.now, shown.key.2);
+            session.request(
+                &args,
+                move |ids| PoolRequest::Candidates {
+                    jobs: ids[0].clone(),
+                    machines: ids[1].clone(),
+                    job,
+                    taken,
+                    mode,
+                    now: Some(now.0),
+                    tz_offset: Some(now.1),
+                },
+                None,
+                move |a: Result<crate::answers::CandidateCount, String>| {
+                    counts.dispatch(match a {
+                        Ok(a) => CountAction::Got(i, a.count),
+                        // Asked again on the next click.
+                        Err(_) => CountAction::Forget(i),
+                    })
+                },
+            );
+        })
+    };
     let open_step = |i: usize| {
         let step = step.clone();
         Callback::from(move |_| step.set(Some(i)))
@@ -321,7 +405,20 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 <td>{ match o.machine { Some(m) => html! { <code>{ r.machine_label(m) }</code> }, None => html! { <span class="muted">{ "—" }</span> } } }</td>
                 <td class="num"><code>{ o.vector.first().cloned().unwrap_or_default() }</code></td>
                 <td>if !o.vector.is_empty() { <code>{ format!("{{{}}}", o.vector.join(", ")) }</code> }</td>
-                <td class="reason">{ reason_text(&r.cycle, o) }</td>
+                <td class="reason">
+                    { reason_text(&r.cycle, o, counts.0.get(&i).copied().flatten()) }
+                    if o.machine.is_some() && o.candidates.is_none() {
+                        { match counts.0.get(&i) {
+                            Some(None) => html! { <span class="muted">{ " counting…" }</span> },
+                            Some(Some(_)) => html! {},
+                            None => html! {
+                                <>{ " " }<button class="link count-candidates" onclick={count_for(i)}
+                                    title="Count the free compatible machines this job had at its turn (evaluates the whole pool for it)">
+                                    { "count the others" }</button></>
+                            },
+                        } }
+                    }
+                </td>
                 if clusters.is_some() { <td class="num">{ o.cluster.map(|c| c.to_string()).unwrap_or_default() }</td> }
                 if any_aug {
                     <td class="aug">
