@@ -141,6 +141,15 @@ impl Value {
             _ => None,
         }
     }
+    /// Integer, real or boolean as f64: how docking vectors and sort keys
+    /// read a value (a boolean ranks as 0 or 1).
+    pub fn as_ranking_number(&self) -> Option<f64> {
+        match self {
+            Value::Bool(b) => Some(*b as i64 as f64),
+            v => v.as_number(),
+        }
+    }
+
     /// Integer or real as f64 (booleans are not numbers here).
     pub fn as_number(&self) -> Option<f64> {
         match self {

@@ -26,7 +26,7 @@ use rustc_hash::FxHashMap;
 use crate::lang::eval::Evaluator;
 use crate::lang::value::Value;
 use crate::matchmaking::compiled::{Bound, CompiledAd};
-use crate::matchmaking::survey::{num, Docking};
+use crate::matchmaking::docking::{num, vector_cmp, Docking};
 
 /// Most tables a cycle builds (each costs one evaluation per machine and
 /// component); jobs whose vector compiles unlike all of them are surveyed
@@ -320,8 +320,7 @@ impl Best {
             return;
         }
         let beats = self.found.as_ref().is_none_or(|(b, v)| {
-            crate::matchmaking::survey::vector_cmp(&self.scratch, v).then(b.cmp(&mi))
-                == Ordering::Greater
+            vector_cmp(&self.scratch, v).then(b.cmp(&mi)) == Ordering::Greater
         });
         if beats {
             let key: Vec<f64> = self.scratch.iter().filter_map(num).collect();

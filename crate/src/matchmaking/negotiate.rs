@@ -19,7 +19,8 @@ use crate::lang::value::Value;
 use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
 use crate::matchmaking::best_first::RankTables;
 use crate::matchmaking::compiled::{compile_pool, Columns, CompiledAd};
-use crate::matchmaking::survey::{key_cmp, num, Among, Docking, PoolWalk, Survey, SurveyCtx};
+use crate::matchmaking::docking::{key_cmp, num, Docking};
+use crate::matchmaking::survey::{Among, PoolWalk, Survey, SurveyCtx};
 
 /// A root-ordering key: an expression evaluated in the job ad alone.
 #[derive(Clone, Debug)]
@@ -580,70 +581,16 @@ pub fn negotiate_with(
                     opts: cfg.opts,
                     evals: &mut evals,
                 };
-                // Uncounted: first the pool in the order of the rank
-                // bounds, which usually settles it in a few steps; else
-                // the index' candidates, in the same order.
-                let ranked = if cfg.count_candidates {
-                    None
-                } else {
-                    let docking = Docking::new(job, &cfg.docking_vector, cfg.opts);
-                    let walkable = |m: usize| !rejects_all[m] && free[m];
-                    tables
-                        .get(&docking, job, machines, walkable, ctx.ev)
-                        .map(|t| (docking, t))
-                };
-                let budget = if source.runs_ahead() {
-                    0
-                } else {
-                    POOL_WALK_BUDGET
-                };
-                let quick = match &ranked {
-                    Some((docking, t)) if budget > 0 => {
-                        ctx.best_in_pool(job, docking, &mut tables, *t, budget)
-                    }
-                    _ => PoolWalk::GaveUp,
-                };
-                let cands = match quick {
-                    PoolWalk::Best(_) => None,
-                    _ => source.candidates(j),
-                };
-                let among = match &cands {
-                    Some(c) => Among::Only(c),
-                    None => Among::All,
-                };
-                let walked = match (quick, &ranked) {
-                    (PoolWalk::Best(best), _) => Some(Ok(best)),
-                    (PoolWalk::NoneFree { compatible }, Some((_, t))) => {
-                        let table = tables.table(*t);
-                        Some(Err(
-                            ctx.failure_after_walk(job, table, among, &free, compatible)
-                        ))
-                    }
-                    (_, Some((docking, t))) => {
-                        Some(ctx.best_first(job, docking, tables.table(*t), among, &free))
-                    }
-                    (_, None) => None,
-                };
-                match walked {
-                    Some(Ok(best)) => Some(best),
-                    Some(Err(mut s)) => {
-                        outcome.candidates = Some(0);
-                        outcome.reason = explain_failure(&mut ctx, job, among, &mut s, &free);
-                        None
-                    }
-                    None => {
-                        let mut s = ctx.survey(job, among, &free, false, Some(1));
-                        outcome.candidates = Some(s.rankable);
-                        match s.ranked.first() {
-                            Some(best) => Some(best.clone()),
-                            None => {
-                                outcome.reason =
-                                    explain_failure(&mut ctx, job, among, &mut s, &free);
-                                None
-                            }
-                        }
-                    }
-                }
+                pick_alone(
+                    &mut ctx,
+                    job,
+                    j,
+                    cfg,
+                    &mut tables,
+                    source,
+                    &free,
+                    &mut outcome,
+                )
             }
         };
         if cfg.detail
@@ -674,6 +621,84 @@ pub fn negotiate_with(
         matched,
         pair_evaluations: evals,
         clustering,
+    }
+}
+
+/// A job surveyed on its own (not sharing its auto-cluster's survey): its
+/// best free machine, or none, with why (and the count of its candidates,
+/// when the cycle knows it) in `outcome`.
+#[allow(clippy::too_many_arguments)]
+fn pick_alone(
+    ctx: &mut SurveyCtx<'_, '_>,
+    job: &CompiledAd,
+    j: usize,
+    cfg: &NegotiationConfig,
+    tables: &mut RankTables,
+    source: &mut dyn CandidateSource,
+    free: &[bool],
+    outcome: &mut JobOutcome,
+) -> Option<(usize, Vec<Value>)> {
+    // Uncounted: first the pool in the order of the rank bounds, which
+    // usually settles it in a few steps; else the index' candidates, in the
+    // same order.
+    let ranked = if cfg.count_candidates {
+        None
+    } else {
+        let docking = Docking::new(job, &cfg.docking_vector, cfg.opts);
+        let (rejects_all, machines) = (ctx.rejects_all, ctx.machines);
+        let walkable = |m: usize| !rejects_all[m] && free[m];
+        tables
+            .get(&docking, job, machines, walkable, ctx.ev)
+            .map(|t| (docking, t))
+    };
+    let budget = if source.runs_ahead() {
+        0
+    } else {
+        POOL_WALK_BUDGET
+    };
+    let quick = match &ranked {
+        Some((docking, t)) if budget > 0 => ctx.best_in_pool(job, docking, tables, *t, budget),
+        _ => PoolWalk::GaveUp,
+    };
+    let cands = match quick {
+        PoolWalk::Best(_) => None,
+        _ => source.candidates(j),
+    };
+    let among = match &cands {
+        Some(c) => Among::Only(c),
+        None => Among::All,
+    };
+    let walked = match (quick, &ranked) {
+        (PoolWalk::Best(best), _) => Some(Ok(best)),
+        (PoolWalk::NoneFree { compatible }, Some((_, t))) => {
+            let table = tables.table(*t);
+            Some(Err(
+                ctx.failure_after_walk(job, table, among, free, compatible)
+            ))
+        }
+        (_, Some((docking, t))) => {
+            Some(ctx.best_first(job, docking, tables.table(*t), among, free))
+        }
+        (_, None) => None,
+    };
+    match walked {
+        Some(Ok(best)) => Some(best),
+        Some(Err(mut s)) => {
+            outcome.candidates = Some(0);
+            outcome.reason = explain_failure(ctx, job, among, &mut s, free);
+            None
+        }
+        None => {
+            let mut s = ctx.survey(job, among, free, false, Some(1));
+            outcome.candidates = Some(s.rankable);
+            match s.ranked.first() {
+                Some(best) => Some(best.clone()),
+                None => {
+                    outcome.reason = explain_failure(ctx, job, among, &mut s, free);
+                    None
+                }
+            }
+        }
     }
 }
 

@@ -14,96 +14,13 @@ use crate::lang::ast::Expr;
 use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::value::Value;
 use crate::matchmaking::best_first::{self, RankTable, RankTables, TableId};
-use crate::matchmaking::compiled::{Columns, CompiledAd, CompiledExpr, Prefilter};
+use crate::matchmaking::compiled::{Columns, CompiledAd, Prefilter};
+use crate::matchmaking::docking::{vector_cmp, Docking};
 
 /// Below this many candidates a survey is not split (the split's cost
 /// would be most of the work).
 #[cfg(not(target_arch = "wasm32"))]
 const SPLIT_FROM: usize = 384;
-
-/// Order of two sort-key values: numbers and strings compare, anything
-/// else sorts after them.
-pub(super) fn key_cmp(a: &Value, b: &Value) -> Ordering {
-    let rank = |v: &Value| match v {
-        Value::Int(_) | Value::Real(_) | Value::Bool(_) => 0,
-        Value::Str(_) => 1,
-        _ => 2,
-    };
-    match (a, b) {
-        (Value::Str(x), Value::Str(y)) => crate::lang::value::cmp_nocase(x, y),
-        _ => match (num(a), num(b)) {
-            (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
-            _ => rank(a).cmp(&rank(b)),
-        },
-    }
-}
-
-pub(super) fn num(v: &Value) -> Option<f64> {
-    match v {
-        Value::Int(i) => Some(*i as f64),
-        Value::Real(r) => Some(*r),
-        Value::Bool(b) => Some(*b as i64 as f64),
-        _ => None,
-    }
-}
-
-/// The docking vector compiled against one job.
-pub(super) struct Docking(Vec<CompiledExpr>);
-
-impl Docking {
-    pub(super) fn new(job: &CompiledAd, vector: &[Expr], opts: EvalOptions) -> Docking {
-        Docking(
-            vector
-                .iter()
-                .map(|e| CompiledExpr::new(e, job, opts))
-                .collect(),
-        )
-    }
-
-    pub(super) fn components(&self) -> &[CompiledExpr] {
-        &self.0
-    }
-
-    /// The vector of numbers, or `None` when a component is not one.
-    pub(super) fn vector(
-        &self,
-        ev: &mut Evaluator,
-        job: &CompiledAd,
-        m: &CompiledAd,
-    ) -> Option<Vec<Value>> {
-        let mut out = Vec::with_capacity(self.0.len());
-        self.vector_into(ev, job, m, &mut out).then_some(out)
-    }
-
-    /// [`Docking::vector`] into `out` (cleared first): whether it is one.
-    pub(super) fn vector_into(
-        &self,
-        ev: &mut Evaluator,
-        job: &CompiledAd,
-        m: &CompiledAd,
-        out: &mut Vec<Value>,
-    ) -> bool {
-        out.clear();
-        for e in &self.0 {
-            let v = e.eval(job, m, ev);
-            if num(&v).is_none() {
-                return false;
-            }
-            out.push(v);
-        }
-        true
-    }
-}
-
-pub(super) fn vector_cmp(a: &[Value], b: &[Value]) -> Ordering {
-    for (x, y) in a.iter().zip(b) {
-        let o = key_cmp(x, y);
-        if o != Ordering::Equal {
-            return o;
-        }
-    }
-    Ordering::Equal
-}
 
 /// Best first: the larger vector, then the machine earlier in the pool.
 fn better(a: &(usize, Vec<Value>), b: &(usize, Vec<Value>)) -> Ordering {
@@ -233,7 +150,7 @@ struct Pass<'a, 'b> {
 impl Pass<'_, '_> {
     fn run(&self, todo: &[usize], ev: &mut Evaluator) -> Survey {
         let mut s = Survey::default();
-        let mut scratch = Vec::with_capacity(self.docking.0.len());
+        let mut scratch = Vec::with_capacity(self.docking.components().len());
         for &mi in todo {
             let m = &self.machines[mi];
             // The machine's side only where the job's accepts: how many

@@ -26,7 +26,7 @@ impl Bound {
     /// The bound on the numbers the value can be.
     fn numeric(self) -> Bound {
         match self {
-            Bound::Exact(v) => match crate::matchmaking::survey::num(&v) {
+            Bound::Exact(v) => match v.as_ranking_number() {
                 Some(x) if x.is_nan() => Bound::Unknown,
                 Some(x) => Bound::AtMost(x),
                 None => Bound::NoNumber,
