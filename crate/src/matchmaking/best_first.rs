@@ -268,31 +268,20 @@ pub(super) fn walk(
         .collect();
     order.sort_unstable_by(|&a, &b| lex_cmp(table.bound(b), table.bound(a)).then(a.cmp(&b)));
     let mut best = Best::default();
-    let (mut evaluated, mut compat) = (0, 0);
     for mi in order {
         if best.rules_out(table, mi) {
             break;
         }
-        evaluated += 1;
-        if !compatible(mi, ev) {
-            continue;
-        }
-        compat += 1;
-        best.consider(mi, job, docking, &machines[mi], ev);
+        best.visit(mi, job, docking, &machines[mi], ev, &mut compatible);
     }
-    let best = best.found;
-    let gave_up = false;
-    Walk {
-        best,
-        evaluated,
-        compatible: compat,
-        gave_up,
-    }
+    best.into_walk(false)
 }
 
-/// The best machine of a walk so far.
+/// The best machine of a walk so far, and what the walk evaluated.
 #[derive(Default)]
 struct Best {
+    evaluated: usize,
+    compatible: usize,
     found: Option<(usize, Vec<Value>)>,
     /// It as the bounds compare it (`None` while there is none, or when
     /// its vector holds a NaN, which compares equal to anything: then no
@@ -307,15 +296,22 @@ impl Best {
         self.key.as_ref().is_some_and(|k| table.beyond(m, k))
     }
 
-    /// Rank compatible machine `mi` for `job`; keep it if it beats the best.
-    fn consider(
+    /// Evaluate machine `mi` (`m`) for `job`: when compatible, rank it, and
+    /// keep it if it beats the best.
+    fn visit(
         &mut self,
         mi: usize,
         job: &CompiledAd,
         docking: &Docking,
         m: &CompiledAd,
         ev: &mut Evaluator,
+        compatible: &mut impl FnMut(usize, &mut Evaluator) -> bool,
     ) {
+        self.evaluated += 1;
+        if !compatible(mi, ev) {
+            return;
+        }
+        self.compatible += 1;
         if !docking.vector_into(ev, job, m, &mut self.scratch) {
             return;
         }
@@ -326,6 +322,16 @@ impl Best {
             let key: Vec<f64> = self.scratch.iter().filter_map(num).collect();
             self.key = (!key.iter().any(|x| x.is_nan())).then_some((mi, key));
             self.found = Some((mi, std::mem::take(&mut self.scratch)));
+        }
+    }
+
+    fn into_walk(self, gave_up: bool) -> Walk {
+        Walk {
+            // Given up: not proven best, so none.
+            best: self.found.filter(|_| !gave_up),
+            evaluated: self.evaluated,
+            compatible: self.compatible,
+            gave_up,
         }
     }
 }
@@ -349,30 +355,18 @@ fn walk_pool(
     mut compatible: impl FnMut(usize, &mut Evaluator) -> bool,
 ) -> Walk {
     let mut best = Best::default();
-    let (mut evaluated, mut compat, mut gave_up) = (0, 0, false);
     let mut p = live.find(0);
     while let Some(&m) = table.order.get(p) {
         let mi = m as usize;
         if best.rules_out(table, mi) {
             break;
         }
-        if evaluated == budget {
+        if best.evaluated == budget {
             // Not proven best: the caller starts over from the index.
-            best.found = None;
-            gave_up = true;
-            break;
+            return best.into_walk(true);
         }
-        evaluated += 1;
-        if compatible(mi, ev) {
-            compat += 1;
-            best.consider(mi, job, docking, &machines[mi], ev);
-        }
+        best.visit(mi, job, docking, &machines[mi], ev, &mut compatible);
         p = live.find(p + 1);
     }
-    Walk {
-        best: best.found,
-        evaluated,
-        compatible: compat,
-        gave_up,
-    }
+    best.into_walk(false)
 }
