@@ -407,7 +407,8 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 <td>if !o.vector.is_empty() { <code>{ format!("{{{}}}", o.vector.join(", ")) }</code> }</td>
                 <td class="reason">
                     { reason_text(&r.cycle, o, counts.0.get(&i).copied().flatten()) }
-                    if o.machine.is_some() && o.candidates.is_none() {
+                    // Asked of the pools as they are: only while they are the cycle's.
+                    if o.machine.is_some() && o.candidates.is_none() && !stale {
                         { match counts.0.get(&i) {
                             Some(None) => html! { <span class="muted">{ " counting…" }</span> },
                             Some(Some(_)) => html! {},
