@@ -62,6 +62,34 @@ async function longTasks(page, from, to) {
   }, [from, to]);
 }
 
+/** Sample the page's own JavaScript heap (Chrome's JSHeapUsedSize) every
+ * 100 ms until `stop()`, which gives the peak in MB. (The engine's heap is
+ * the worker's wasm memory, which the view reports.) */
+async function heapPeak(page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Performance.enable');
+  let peak = 0;
+  let on = true;
+  const sample = async () => {
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const used = metrics.find((m) => m.name === 'JSHeapUsedSize')?.value ?? 0;
+    peak = Math.max(peak, used);
+  };
+  const loop = (async () => {
+    while (on) {
+      await sample().catch(() => {});
+      await new Promise((ok) => setTimeout(ok, 100));
+    }
+  })();
+  return async () => {
+    on = false;
+    await loop;
+    await sample().catch(() => {});
+    await cdp.detach().catch(() => {});
+    return round(peak / (1 << 20), 1);
+  };
+}
+
 async function cycle(page, autocluster) {
   const box = page.locator('#autocluster');
   if ((await box.isChecked()) !== autocluster) await box.click();
@@ -69,6 +97,7 @@ async function cycle(page, autocluster) {
   // runs (a debounce of 1 s), and its work is not the cycle's.
   await page.waitForTimeout(2_500);
   log(`negotiating ${N} × ${N}, ${autocluster ? 'auto-clustered' : 'naive'}…`);
+  const stopHeap = await heapPeak(page);
   const t0 = await page.evaluate(() => performance.now());
   await page.click('#run-cycle');
   await page.locator('.run-progress').waitFor({ state: 'attached', timeout: 60_000 }).catch(() => {});
@@ -76,12 +105,13 @@ async function cycle(page, autocluster) {
   await page.locator('#cycle-table tbody tr').first().waitFor({ timeout: 60_000 });
   const t1 = await page.evaluate(() => new Promise((ok) => requestAnimationFrame(() => setTimeout(() => ok(performance.now()), 0))));
   await page.waitForTimeout(1_000);
+  const pageHeapMb = await stopHeap();
   const summary = await page.locator('#cycle-summary').textContent();
   const lt = await longTasks(page, t0, t1 + 1_000);
-  log(`${autocluster ? 'auto-clustered' : 'naive'}: ${round((t1 - t0) / 1000, 2)} s; ${summary}; longest task ${round(lt.longest_ms)} ms`);
+  log(`${autocluster ? 'auto-clustered' : 'naive'}: ${round((t1 - t0) / 1000, 2)} s; ${summary}; longest task ${round(lt.longest_ms)} ms; page JS heap peak ${pageHeapMb} MB`);
   // The worker's wasm memory after the cycle (it only grows: its peak).
   const mem = /The engine's memory: ([\d,]+) MB/.exec(summary);
-  return { autocluster, click_to_table_ms: round(t1 - t0), summary, engine_memory_mb: mem ? Number(mem[1].replace(/,/g, '')) : null, longest_main_thread_task_ms: round(lt.longest_ms), long_tasks: lt.count, total_long_task_ms: round(lt.total_ms), long_task_list: lt.list };
+  return { autocluster, click_to_table_ms: round(t1 - t0), summary, engine_memory_mb: mem ? Number(mem[1].replace(/,/g, '')) : null, page_js_heap_peak_mb: pageHeapMb, longest_main_thread_task_ms: round(lt.longest_ms), long_tasks: lt.count, total_long_task_ms: round(lt.total_ms), long_task_list: lt.list };
 }
 
 async function matrix(page) {
