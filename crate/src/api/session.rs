@@ -493,8 +493,16 @@ impl Session {
                         functions: j.functions.clone().or_else(|| m.functions.clone()),
                         ..Default::default()
                     };
-                    match negotiate::candidates_at_turn(&j.ads, &m.ads, &cfg, job, &taken) {
-                        Some(count) => PoolResponse::Candidates { job, count },
+                    match j.ads.get(job) {
+                        Some(ad) => PoolResponse::Candidates {
+                            job,
+                            count: negotiate::candidates_at_turn(
+                                ad,
+                                m.compiled(mode),
+                                &cfg,
+                                &taken,
+                            ),
+                        },
                         None => PoolResponse::Failed {
                             message: format!("the jobs pool has no job {}", job + 1),
                         },

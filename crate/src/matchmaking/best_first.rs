@@ -6,27 +6,29 @@
 //! and so is most of HTCondor's preemption vector for an idle slot. So,
 //! once per cycle for every docking vector that compiles alike (same
 //! fingerprint), each machine gets an upper bound of its vector, a bound
-//! per component ([`RankTable`]): its value where it reads nothing of the
-//! job, else the largest its conditional's branches give (a claimed slot's
-//! preemption component is at most 1), else +∞ ([`Bound`]). A job then sorts its free candidates by
-//! that bound, evaluates them in that order — compatibility first, then
-//! the vector — and stops at the first whose bound is below the best
-//! found (or equal to it, later in the pool: ties go to the earlier
-//! machine). The pick is the one a full survey makes.
+//! per component ([`RankTable`], [`Bound`]): its value where it reads
+//! nothing of the job, else the largest its conditionals' branches give (a
+//! claimed slot's preemption component is at most 1), else +∞.
+//!
+//! A job then evaluates machines in the order of their bounds —
+//! compatibility first, then the vector — and stops at the first whose
+//! bound is below the best found (or equal to it, later in the pool: ties
+//! go to the earlier machine): first the whole pool ([`walk_pool`], which
+//! skips taken slots), within a budget; else its candidates from the index
+//! ([`walk`]). The pick is the one a full survey makes.
 //!
 //! What this gives up is the count of the job's compatible machines,
 //! which only a full survey knows: the cycle does this only when asked
 //! not to count them (`NegotiationConfig::count_candidates`).
 
 use std::cmp::Ordering;
-use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
 use crate::lang::eval::Evaluator;
 use crate::lang::value::Value;
 use crate::matchmaking::compiled::{Bound, CompiledAd};
-use crate::matchmaking::docking::{num, vector_cmp, Docking};
+use crate::matchmaking::docking::{vector_cmp, Docking};
 
 /// Most tables a cycle builds (each costs one evaluation per machine and
 /// component); jobs whose vector compiles unlike all of them are surveyed
@@ -60,12 +62,12 @@ impl RankTable {
     }
 
     /// Whether no machine from `m` on (in the order of the bounds) can
-    /// beat the best so far, `best` (machine, vector as numbers).
-    fn beyond(&self, m: usize, best: &(usize, Vec<f64>)) -> bool {
-        match lex_cmp(self.bound(m), &best.1) {
+    /// beat machine `best`, whose vector is `key` (as numbers).
+    fn beyond(&self, m: usize, best: usize, key: &[f64]) -> bool {
+        match lex_cmp(self.bound(m), key) {
             Ordering::Less => true,
             // Ties go to the machine earlier in the pool.
-            Ordering::Equal => m > best.0,
+            Ordering::Equal => m > best,
             Ordering::Greater => false,
         }
     }
@@ -108,7 +110,7 @@ pub(super) struct TableId(usize);
 #[derive(Default)]
 pub(super) struct RankTables {
     ids: FxHashMap<Vec<String>, Option<TableId>>,
-    built: Vec<(Arc<RankTable>, Live)>,
+    built: Vec<(RankTable, Live)>,
 }
 
 impl RankTables {
@@ -135,7 +137,7 @@ impl RankTables {
         let id = (self.built.len() < MAX_TABLES).then(|| {
             let t = build(docking, job, machines, walkable, ev);
             let live = Live::new(t.order.len());
-            self.built.push((Arc::new(t), live));
+            self.built.push((t, live));
             TableId(self.built.len() - 1)
         });
         self.ids.insert(key, id);
@@ -190,7 +192,7 @@ fn build(
         // bounded on its own (lexicographic order is monotone in each).
         for (c, comp) in comps.iter().enumerate() {
             let at_most = match comp.bound(job, m, ev) {
-                Bound::Exact(v) => match num(&v) {
+                Bound::Exact(v) => match v.as_ranking_number() {
                     None => None,
                     // NaN compares equal to everything: no bound from it.
                     Some(x) if x.is_nan() => Some(f64::INFINITY),
@@ -283,17 +285,20 @@ struct Best {
     evaluated: usize,
     compatible: usize,
     found: Option<(usize, Vec<Value>)>,
-    /// It as the bounds compare it (`None` while there is none, or when
-    /// its vector holds a NaN, which compares equal to anything: then no
-    /// bound rules a machine out).
-    key: Option<(usize, Vec<f64>)>,
+    /// Its vector as the bounds compare it (`None` while there is none, or
+    /// when it holds a NaN, which compares equal to anything: then no bound
+    /// rules a machine out).
+    key: Option<Vec<f64>>,
     scratch: Vec<Value>,
 }
 
 impl Best {
     /// No machine from `m` on, in the table's order, can beat it.
     fn rules_out(&self, table: &RankTable, m: usize) -> bool {
-        self.key.as_ref().is_some_and(|k| table.beyond(m, k))
+        match (&self.found, &self.key) {
+            (Some((best, _)), Some(key)) => table.beyond(m, *best, key),
+            _ => false,
+        }
     }
 
     /// Evaluate machine `mi` (`m`) for `job`: when compatible, rank it, and
@@ -319,8 +324,12 @@ impl Best {
             vector_cmp(&self.scratch, v).then(b.cmp(&mi)) == Ordering::Greater
         });
         if beats {
-            let key: Vec<f64> = self.scratch.iter().filter_map(num).collect();
-            self.key = (!key.iter().any(|x| x.is_nan())).then_some((mi, key));
+            let key: Vec<f64> = self
+                .scratch
+                .iter()
+                .filter_map(Value::as_ranking_number)
+                .collect();
+            self.key = (!key.iter().any(|x| x.is_nan())).then_some(key);
             self.found = Some((mi, std::mem::take(&mut self.scratch)));
         }
     }
@@ -341,8 +350,8 @@ impl Best {
 /// found. When the order ends with none, no free machine but the `never`
 /// ones was compatible with a valid vector; when `budget` machines were
 /// evaluated first, it gives up, and the caller surveys the job's
-/// candidates instead. A job that matches usually finds its machine in a few steps,
-/// without asking the index.
+/// candidates instead. A job that matches usually finds its machine in a
+/// few steps, without asking the index.
 #[allow(clippy::too_many_arguments)]
 fn walk_pool(
     table: &RankTable,

@@ -20,15 +20,11 @@ pub(super) fn key_cmp(a: &Value, b: &Value) -> Ordering {
     };
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => crate::lang::value::cmp_nocase(x, y),
-        _ => match (num(a), num(b)) {
+        _ => match (a.as_ranking_number(), b.as_ranking_number()) {
             (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
             _ => rank(a).cmp(&rank(b)),
         },
     }
-}
-
-pub(super) fn num(v: &Value) -> Option<f64> {
-    v.as_ranking_number()
 }
 
 /// The docking vector compiled against one job.
@@ -70,7 +66,7 @@ impl Docking {
         out.clear();
         for e in &self.0 {
             let v = e.eval(job, m, ev);
-            if num(&v).is_none() {
+            if v.as_ranking_number().is_none() {
                 return false;
             }
             out.push(v);

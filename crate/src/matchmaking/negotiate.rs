@@ -19,7 +19,7 @@ use crate::lang::value::Value;
 use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
 use crate::matchmaking::best_first::RankTables;
 use crate::matchmaking::compiled::{compile_pool, Columns, CompiledAd};
-use crate::matchmaking::docking::{key_cmp, num, Docking};
+use crate::matchmaking::docking::{key_cmp, Docking};
 use crate::matchmaking::survey::{Among, PoolWalk, Survey, SurveyCtx};
 
 /// A root-ordering key: an expression evaluated in the job ad alone.
@@ -257,7 +257,7 @@ pub fn root_order(jobs: &[Arc<ClassAd>], cfg: &NegotiationConfig) -> Vec<usize> 
     order.sort_by(|&a, &b| {
         for (i, k) in cfg.root_order.iter().enumerate() {
             let (x, y) = (&keys[a][i], &keys[b][i]);
-            let defined = |v: &Value| num(v).is_some() || matches!(v, Value::Str(_));
+            let defined = |v: &Value| v.as_ranking_number().is_some() || matches!(v, Value::Str(_));
             // Undefined keys go last whatever the direction.
             let o = match (defined(x), defined(y)) {
                 (true, false) => Ordering::Less,
@@ -459,10 +459,7 @@ pub fn negotiate_with(
     source: &mut dyn CandidateSource,
     mut progress: impl FnMut(usize, usize) -> bool,
 ) -> CycleResult {
-    let mut ev = Evaluator::new(cfg.opts);
-    ev.set_user_functions(cfg.functions.clone());
-    let mut helper = Evaluator::new(cfg.opts);
-    helper.set_user_functions(cfg.functions.clone());
+    let (mut ev, mut helper) = (evaluator(cfg), evaluator(cfg));
     let order = root_order(jobs, cfg);
     let clustering = cfg.autocluster.as_ref().map(|ac| {
         let mref: Vec<&ClassAd> = machines.iter().map(|m| &**m).collect();
@@ -519,30 +516,30 @@ pub fn negotiate_with(
             cluster,
             considered: vec![],
         };
-        let pick = match cluster.filter(|_| shared) {
-            Some(c) if failed[c as usize] => {
-                jobs_left[c as usize] -= 1;
-                outcome.reason = Reason::SkippedCluster { cluster: c };
-                outcomes.push(outcome);
-                continue;
-            }
+        let shared_cluster = cluster.filter(|_| shared).map(|c| c as usize);
+        if let Some(c) = shared_cluster.filter(|&c| failed[c]) {
+            jobs_left[c] -= 1;
+            outcome.reason = Reason::SkippedCluster { cluster: c as u32 };
+            outcomes.push(outcome);
+            continue;
+        }
+        let job = &compile(&jobs[j]);
+        let mut ctx = SurveyCtx {
+            ev: &mut ev,
+            helper: &mut helper,
+            machines,
+            rejects_all: &rejects_all,
+            columns: &mut columns,
+            docking_vector: &cfg.docking_vector,
+            opts: cfg.opts,
+            evals: &mut evals,
+        };
+        let pick = match shared_cluster {
             Some(c) => {
-                let c = c as usize;
                 let cands = source.candidates(j);
                 let among = match &cands {
                     Some(c) => Among::Only(c),
                     None => Among::All,
-                };
-                let job = &compile(&jobs[j]);
-                let mut ctx = SurveyCtx {
-                    ev: &mut ev,
-                    helper: &mut helper,
-                    machines,
-                    rejects_all: &rejects_all,
-                    columns: &mut columns,
-                    docking_vector: &cfg.docking_vector,
-                    opts: cfg.opts,
-                    evals: &mut evals,
                 };
                 let list = lists[c].get_or_insert_with(|| {
                     ClusterList::new(&mut ctx, job, &free, true, jobs_left[c], cands.clone())
@@ -569,35 +566,22 @@ pub fn negotiate_with(
                     }
                 }
             }
-            None => {
-                let job = &compile(&jobs[j]);
-                let mut ctx = SurveyCtx {
-                    ev: &mut ev,
-                    helper: &mut helper,
-                    machines,
-                    rejects_all: &rejects_all,
-                    columns: &mut columns,
-                    docking_vector: &cfg.docking_vector,
-                    opts: cfg.opts,
-                    evals: &mut evals,
-                };
-                pick_alone(
-                    &mut ctx,
-                    job,
-                    j,
-                    cfg,
-                    &mut tables,
-                    source,
-                    &free,
-                    &mut outcome,
-                )
-            }
+            None => pick_alone(
+                &mut ctx,
+                job,
+                j,
+                cfg,
+                &mut tables,
+                source,
+                &free,
+                &mut outcome,
+            ),
         };
         if cfg.detail
             && outcomes.len() < cfg.detail_jobs.unwrap_or(usize::MAX)
             && !matches!(outcome.reason, Reason::SkippedCluster { .. })
         {
-            outcome.considered = considered(&mut ev, &compile(&jobs[j]), machines, &free, cfg);
+            outcome.considered = considered(&mut ev, job, machines, &free, cfg);
             // What the stepper shows is counted, whatever the cycle did.
             let counted = outcome
                 .considered
@@ -702,24 +686,28 @@ fn pick_alone(
     }
 }
 
-/// How many free compatible machines, with a valid docking vector, job
-/// `job` had at its turn, the machines in `taken` having gone to earlier
-/// jobs: the `candidates` a counted cycle gives, for a view asking about
-/// one job of a cycle that did not count them. `None`: no such job.
-pub fn candidates_at_turn(
-    jobs: &[Arc<ClassAd>],
-    machines: &[Arc<ClassAd>],
-    cfg: &NegotiationConfig,
-    job: usize,
-    taken: &[usize],
-) -> Option<usize> {
-    let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
-    let job = CompiledAd::new(jobs.get(job)?.clone(), cfg.opts, &req);
-    let machines = compile_pool(machines, cfg.opts, &req);
+/// An evaluator with the cycle's options and the pool's functions.
+fn evaluator(cfg: &NegotiationConfig) -> Evaluator {
     let mut ev = Evaluator::new(cfg.opts);
     ev.set_user_functions(cfg.functions.clone());
-    let mut helper = Evaluator::new(cfg.opts);
-    helper.set_user_functions(cfg.functions.clone());
+    ev
+}
+
+/// How many free compatible machines, with a valid docking vector, `job`
+/// had at its turn, the machines in `taken` having gone to earlier jobs:
+/// the `candidates` a counted cycle gives, for a view asking about one job
+/// of a cycle that did not count them. `machines` are compiled in the
+/// cycle's mode with its requirements' names (a session keeps its pools'
+/// compiled).
+pub fn candidates_at_turn(
+    job: &Arc<ClassAd>,
+    machines: &[CompiledAd],
+    cfg: &NegotiationConfig,
+    taken: &[usize],
+) -> usize {
+    let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
+    let job = CompiledAd::new(job.clone(), cfg.opts, &req);
+    let (mut ev, mut helper) = (evaluator(cfg), evaluator(cfg));
     let rejects_all: Vec<bool> = machines
         .iter()
         .map(|m| m.rejects_every_ad(&mut ev))
@@ -730,19 +718,19 @@ pub fn candidates_at_turn(
             *f = false;
         }
     }
-    let mut columns = Columns::new(&machines);
+    let mut columns = Columns::new(machines);
     let mut evals = 0;
     let mut ctx = SurveyCtx {
         ev: &mut ev,
         helper: &mut helper,
-        machines: &machines,
+        machines,
         rejects_all: &rejects_all,
         columns: &mut columns,
         docking_vector: &cfg.docking_vector,
         opts: cfg.opts,
         evals: &mut evals,
     };
-    Some(ctx.survey(&job, Among::All, &free, false, Some(1)).rankable)
+    ctx.survey(&job, Among::All, &free, false, Some(1)).rankable
 }
 
 /// Every compatible machine of a job, with its docking vector (detail mode).

@@ -109,6 +109,21 @@ fn job_accepts(
         .unwrap_or_else(|| job.accepts(m, ev))
 }
 
+/// Whether `job` and machine `mi` accept each other (the job's side by the
+/// column prefilter where it can tell).
+#[inline]
+fn compatible(
+    columns: &Columns<'_>,
+    prefilter: &Prefilter,
+    job: &CompiledAd,
+    machines: &[CompiledAd],
+    mi: usize,
+    ev: &mut Evaluator,
+) -> bool {
+    let m = &machines[mi];
+    job_accepts(columns, prefilter, job, mi, m, ev) && m.accepts(job, ev)
+}
+
 /// What a walk of the whole pool found ([`SurveyCtx::best_in_pool`]).
 pub(super) enum PoolWalk {
     /// The job's best free machine, and its vector.
@@ -239,11 +254,9 @@ impl SurveyCtx<'_, '_> {
     ) -> PoolWalk {
         let prefilter = self.columns.prefilter(job);
         let (columns, machines) = (&*self.columns, self.machines);
-        let compatible = |mi: usize, ev: &mut Evaluator| {
-            let m = &machines[mi];
-            job_accepts(columns, &prefilter, job, mi, m, ev) && m.accepts(job, ev)
-        };
-        let w = tables.walk_pool(id, budget, job, docking, machines, self.ev, compatible);
+        let compat =
+            |mi, ev: &mut Evaluator| compatible(columns, &prefilter, job, machines, mi, ev);
+        let w = tables.walk_pool(id, budget, job, docking, machines, self.ev, compat);
         *self.evals += w.evaluated as u64;
         match w.best {
             Some(best) => PoolWalk::Best(best),
@@ -266,20 +279,9 @@ impl SurveyCtx<'_, '_> {
         free: &[bool],
         seen: usize,
     ) -> Survey {
-        let rejects_all = self.rejects_all;
-        let never = among.select(self.machines.len(), |mi| {
-            !rejects_all[mi] && free.get(mi).copied().unwrap_or(true) && table.is_never(mi)
+        let more = self.count_compatible(job, among, |mi| {
+            free.get(mi).copied().unwrap_or(true) && table.is_never(mi)
         });
-        *self.evals += never.len() as u64;
-        let prefilter = self.columns.prefilter(job);
-        let (columns, machines, ev) = (&*self.columns, self.machines, &mut *self.ev);
-        let more = never
-            .into_iter()
-            .filter(|&mi| {
-                let m = &machines[mi];
-                job_accepts(columns, &prefilter, job, mi, m, ev) && m.accepts(job, ev)
-            })
-            .count();
         Survey {
             compatible: seen + more,
             compatible_free: seen + more,
@@ -307,19 +309,9 @@ impl SurveyCtx<'_, '_> {
         });
         let prefilter = self.columns.prefilter(job);
         let (columns, machines) = (&*self.columns, self.machines);
-        let mut compatible = |mi: usize, ev: &mut Evaluator| {
-            let m = &machines[mi];
-            job_accepts(columns, &prefilter, job, mi, m, ev) && m.accepts(job, ev)
-        };
-        let w = best_first::walk(
-            table,
-            &todo,
-            job,
-            docking,
-            machines,
-            self.ev,
-            &mut compatible,
-        );
+        let compat =
+            |mi, ev: &mut Evaluator| compatible(columns, &prefilter, job, machines, mi, ev);
+        let w = best_first::walk(table, &todo, job, docking, machines, self.ev, compat);
         *self.evals += w.evaluated as u64;
         match w.best {
             Some(best) => Ok(best),
@@ -340,17 +332,26 @@ impl SurveyCtx<'_, '_> {
             return;
         }
         s.counted_taken = true;
+        s.compatible +=
+            self.count_compatible(job, among, |mi| !free.get(mi).copied().unwrap_or(true));
+    }
+
+    /// How many of the machines among `among` that `wanted` keeps (and
+    /// that accept some ad) are compatible with `job`.
+    fn count_compatible(
+        &mut self,
+        job: &CompiledAd,
+        among: Among<'_>,
+        wanted: impl Fn(usize) -> bool,
+    ) -> usize {
         let rejects_all = self.rejects_all;
-        let taken = among.select(self.machines.len(), |mi| {
-            !rejects_all[mi] && !free.get(mi).copied().unwrap_or(true)
-        });
+        let todo = among.select(self.machines.len(), |mi| !rejects_all[mi] && wanted(mi));
+        *self.evals += todo.len() as u64;
         let prefilter = self.columns.prefilter(job);
-        *self.evals += taken.len() as u64;
-        for mi in taken {
-            let m = &self.machines[mi];
-            s.compatible += (job_accepts(self.columns, &prefilter, job, mi, m, self.ev)
-                && m.accepts(job, self.ev)) as usize;
-        }
+        let (columns, machines, ev) = (&*self.columns, self.machines, &mut *self.ev);
+        todo.into_iter()
+            .filter(|&mi| compatible(columns, &prefilter, job, machines, mi, ev))
+            .count()
     }
 
     /// How many machines of the whole pool the job's requirements accept.

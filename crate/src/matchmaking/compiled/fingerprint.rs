@@ -52,56 +52,28 @@ fn write_node(n: &Node, out: &mut String) -> Option<()> {
             &*name.name.key
         )
         .ok()?,
-        Node::Unary(op, a) => {
-            write!(out, "u{op:?}(").ok()?;
-            write_node(a, out)?;
-            out.push(')');
-        }
-        Node::Binary(op, a, b) => {
-            write!(out, "b{op:?}(").ok()?;
-            write_node(a, out)?;
-            out.push(',');
-            write_node(b, out)?;
-            out.push(')');
-        }
-        Node::Chain(kind, items) => {
-            write!(out, "h{kind:?}(").ok()?;
-            write_all(items, out)?;
-        }
-        Node::Cond(c, a, b) => {
-            out.push_str("q(");
-            write_node(c, out)?;
-            out.push(',');
-            write_node(a, out)?;
-            out.push(',');
-            write_node(b, out)?;
-            out.push(')');
-        }
-        Node::Elvis(a, b) => {
-            out.push_str("e(");
-            write_node(a, out)?;
-            out.push(',');
-            write_node(b, out)?;
-            out.push(')');
-        }
-        Node::IsKind(kind, a) => {
-            write!(out, "i{kind:?}(").ok()?;
-            write_node(a, out)?;
-            out.push(')');
-        }
-        Node::Call(id, args) => {
-            write!(out, "f{id}(").ok()?;
-            write_all(args, out)?;
-        }
+        Node::Unary(op, a) => group(out, format_args!("u{op:?}"), [&**a])?,
+        Node::Binary(op, a, b) => group(out, format_args!("b{op:?}"), [&**a, &**b])?,
+        Node::Chain(kind, items) => group(out, format_args!("h{kind:?}"), items)?,
+        Node::Cond(c, a, b) => group(out, format_args!("q"), [&**c, &**a, &**b])?,
+        Node::Elvis(a, b) => group(out, format_args!("e"), [&**a, &**b])?,
+        Node::IsKind(kind, a) => group(out, format_args!("i{kind:?}"), [&**a])?,
+        Node::Call(id, args) => group(out, format_args!("f{id}"), args)?,
         Node::Own(n) => write_node(n, out)?,
         Node::Param(_) | Node::Bail => return None,
     }
     Some(())
 }
 
-/// `items` comma-separated, then the closing parenthesis.
-fn write_all(items: &[Node], out: &mut String) -> Option<()> {
-    for (i, n) in items.iter().enumerate() {
+/// `head(` then `items` comma-separated, then `)`.
+fn group<'a>(
+    out: &mut String,
+    head: std::fmt::Arguments,
+    items: impl IntoIterator<Item = &'a Node>,
+) -> Option<()> {
+    out.write_fmt(head).ok()?;
+    out.push('(');
+    for (i, n) in items.into_iter().enumerate() {
         if i > 0 {
             out.push(',');
         }
