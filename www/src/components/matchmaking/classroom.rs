@@ -92,21 +92,19 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
         .partition(|c| Some(c.machine) == o.machine);
     cands.extend(rest);
     let result = match o.machine.map(|m| s.machine_label(m)) {
-        // A stepped job's candidates are always counted (its `considered`).
-        Some(m) => {
-            let n = o.candidates.unwrap_or_else(|| {
-                let free = o
-                    .considered
-                    .iter()
-                    .filter(|c| !c.taken && c.vector.is_some());
-                free.count()
-            });
-            format!(
+        // The engine counts a stepped job's candidates whatever the cycle
+        // size (from its `considered`).
+        Some(m) => match o.candidates {
+            Some(n) => format!(
                 "Gets {m}: the best docking vector {{{}}} among {n} free compatible machine{}.",
                 o.vector.join(", "),
                 if n == 1 { "" } else { "s" }
-            )
-        }
+            ),
+            None => format!(
+                "Gets {m}: the best docking vector {{{}}}.",
+                o.vector.join(", ")
+            ),
+        },
         None => format!("Gets no machine — {}.", s.cycle.reason(o)),
     };
     let rows = cands.iter().take(SHOWN_CANDIDATES).map(|c| {
