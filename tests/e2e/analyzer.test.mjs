@@ -15,33 +15,28 @@ import { existsSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'no
 import { deflateRawSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serve, launch, openPage, screenshot, ROOT } from './harness.mjs';
+import { openPage, screenshot, ROOT, browserEnv } from './harness.mjs';
 
-let server;
-let chrome;
+const browser = browserEnv();
 let scratch;
 const T = { timeout: 300_000 };
 const AUTOSAVE = 'classad-playground/autosave/v1';
 
 before(async () => {
-  server = await serve();
-  chrome = await launch();
   scratch = mkdtempSync(path.join(tmpdir(), 'classad-an-'));
 });
 
 after(async () => {
-  await chrome?.close();
-  await server?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
 /** Run `body` on the playground opened at `hash`; screenshot as `name`; fail on uncaught errors. */
 async function scenario(name, body, { hash = '', colorScheme, clipboard = false } = {}) {
-  const ctx = await chrome.newContext(colorScheme ? { colorScheme } : {});
-  if (clipboard) await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const ctx = await browser.chrome.newContext(colorScheme ? { colorScheme } : {});
+  if (clipboard) await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: browser.server.url });
   const { page, problems } = await openPage(ctx);
   try {
-    await page.goto(server.url + hash);
+    await page.goto(browser.server.url + hash);
     await page.waitForSelector('main', { timeout: 30_000 });
     await body({ page, problems, ctx });
     const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
@@ -170,7 +165,7 @@ function expected(a) {
 
 async function openEntry(page, id) {
   await page.goto('about:blank');
-  await page.goto(server.url + `#example=${id}`);
+  await page.goto(browser.server.url + `#example=${id}`);
   await page.waitForSelector('main[aria-label="Analyzer"]', { timeout: 30_000 });
   return summary(page);
 }

@@ -10,10 +10,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serve, launch, openPage, ready, screenshot, ROOT, DIST } from './harness.mjs';
+import { openPage, ready, screenshot, ROOT, DIST, browserEnv } from './harness.mjs';
 
-let server;
-let chrome;
+const browser = browserEnv();
 let scratch;
 const T = { timeout: 180_000 };
 const CLI = path.join(ROOT, 'target', 'debug', process.platform === 'win32' ? 'classad.exe' : 'classad');
@@ -27,13 +26,9 @@ before(async () => {
     assert.equal(b.status, 0, 'the CLI builds');
   }
   scratch = mkdtempSync(path.join(tmpdir(), 'classad-embed-e2e-'));
-  server = await serve();
-  chrome = await launch();
 });
 
 after(async () => {
-  await chrome?.close();
-  await server?.close();
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
@@ -64,7 +59,7 @@ function cliEval({ expr, my, target, mode = 'htcondor' }) {
 /** Open the example page; wait for its widgets and API demos. */
 async function embedPage(context, hash = '') {
   const { page, problems } = await openPage(context);
-  await page.goto(`${server.url}embed/index.html${hash}`);
+  await page.goto(`${browser.server.url}embed/index.html${hash}`);
   await page.waitForFunction(() =>
     document.querySelectorAll('.classad-widget .cw-result code').length === 3
       && document.querySelectorAll('#api-demos .demo').length === 5, null, { timeout: 30_000 });
@@ -72,7 +67,7 @@ async function embedPage(context, hash = '') {
 }
 
 async function scenario(name, body) {
-  const context = await chrome.newContext();
+  const context = await browser.chrome.newContext();
   let page;
   try {
     const opened = await embedPage(context);
@@ -272,7 +267,7 @@ test('"Open in playground" opens the app with the widget\'s expression, ads, mod
     await w.locator('textarea.cw-expr').fill(expr);
     await expectWidget(page, 2, 'true');
     const href = await w.locator('a.cw-open').getAttribute('href');
-    assert.ok(href.startsWith(`${server.url}index.html#expr=`), href);
+    assert.ok(href.startsWith(`${browser.server.url}index.html#expr=`), href);
     assert.match(href, /&my=.*&target=.*&mode=strict$/);
     const [app] = await Promise.all([context.waitForEvent('page'), w.locator('a.cw-open').click()]);
     await ready(app);
@@ -290,11 +285,11 @@ test('"Open in playground" opens the app with the widget\'s expression, ads, mod
 });
 
 test('a prefill link typed by hand opens in the app, setting the previous work aside', T, async () => {
-  const context = await chrome.newContext();
+  const context = await browser.chrome.newContext();
   const { page, problems } = await openPage(context);
   try {
     // Some work of one's own first (autosaved).
-    await page.goto(server.url);
+    await page.goto(browser.server.url);
     await ready(page);
     await page.fill('#expr', 'MY.Cpus * 100');
     await page.waitForTimeout(400);
@@ -303,7 +298,7 @@ test('a prefill link typed by hand opens in the app, setting the previous work a
     const target = '[ Cpus = 4 ]';
     const expr = 'MY.Memory > 1024 && TARGET.Cpus >= 2 && Owner == "alice"';
     await page.goto('about:blank');
-    await page.goto(`${server.url}#expr=${expr}&my=${my}&target=${target}`);
+    await page.goto(`${browser.server.url}#expr=${expr}&my=${my}&target=${target}`);
     await ready(page);
     const want = cliEval({ expr, my, target });
     assert.equal(want, 'true');
@@ -314,10 +309,10 @@ test('a prefill link typed by hand opens in the app, setting the previous work a
     // An encoded one followed in the open app, strict mode: the value the
     // CLI gives.
     const e2 = 'strcat(Owner, "+", TARGET.Cpus)';
-    await page.goto(`${server.url}#expr=${encodeURIComponent(e2)}&my=${encodeURIComponent(my)}&target=${encodeURIComponent(target)}&mode=strict`);
+    await page.goto(`${browser.server.url}#expr=${encodeURIComponent(e2)}&my=${encodeURIComponent(my)}&target=${encodeURIComponent(target)}&mode=strict`);
     await expectAppValue(page, cliEval({ expr: e2, my, target, mode: 'strict' }));
     // A bad one says so and leaves the work alone.
-    await page.goto(`${server.url}#my=${encodeURIComponent(my)}`);
+    await page.goto(`${browser.server.url}#my=${encodeURIComponent(my)}`);
     await page.locator('.notice').waitFor({ state: 'visible', timeout: 10_000 });
     assert.match(await page.locator('.notice').textContent(), /no expr=/);
     assert.equal(await page.locator('#expr').inputValue(), e2);

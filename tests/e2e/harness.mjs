@@ -217,20 +217,26 @@ export function scenarios(env) {
 
 /**
  * A test file's browser and server, made once before its tests and closed
- * after them; its `scenario` (see `scenarios`). Call at the top of the file.
+ * after them: `{ chrome, server }`, read when a test runs. Call at the top
+ * of the file.
  */
-export function browserScenarios() {
-  let server;
-  let chrome;
+export function browserEnv() {
+  const env = {};
   before(async () => {
-    server = await serve();
-    chrome = await launch();
+    env.server = await serve();
+    env.chrome = await launch();
   });
   after(async () => {
-    await chrome?.close();
-    await server?.close();
+    await env.chrome?.close();
+    await env.server?.close();
   });
-  return scenarios(() => ({ chrome, server }));
+  return env;
+}
+
+/** [`browserEnv`]'s browser with its `scenario` (see `scenarios`). */
+export function browserScenarios() {
+  const env = browserEnv();
+  return scenarios(() => env);
 }
 
 /** Wait until `sel`'s text matches `re`; its text (a clear failure if it never does). */

@@ -3,25 +3,14 @@
 // Every test gets a fresh browser context and leaves a screenshot in
 // tests/e2e/screenshots/<name>.png (also when it fails).
 
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { serve, launch, openPage, ready, screenshot, ROOT } from './harness.mjs';
+import { openPage, ready, screenshot, ROOT, browserEnv } from './harness.mjs';
 
-let server;
-let chrome;
+const browser = browserEnv();
 /** Per test: generous for a loaded CI machine, but a hang fails instead of blocking. */
 const T = { timeout: 180_000 };
-
-before(async () => {
-  server = await serve();
-  chrome = await launch();
-});
-
-after(async () => {
-  await chrome?.close();
-  await server?.close();
-});
 
 /**
  * Run `body({ page, problems, context, url })` in a fresh context on the
@@ -29,12 +18,12 @@ after(async () => {
  * uncaught exception or page crash.
  */
 async function scenario(name, body, { hash = '', context } = {}) {
-  const ctx = context ?? (await chrome.newContext());
+  const ctx = context ?? (await browser.chrome.newContext());
   const { page, problems } = await openPage(ctx);
   try {
-    await page.goto(server.url + hash);
+    await page.goto(browser.server.url + hash);
     await ready(page);
-    await body({ page, problems, context: ctx, url: server.url });
+    await body({ page, problems, context: ctx, url: browser.server.url });
     const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
     assert.deepEqual(fatal, [], 'no uncaught exceptions');
   } finally {
@@ -119,13 +108,13 @@ test('layout: no horizontal scrolling (wide, narrow, long ad names) and a dark t
     const px = await overflow(page);
     if (px > 0) bad.push(`1280 px wide with a long ad name: page scrolls sideways by ${px} px`);
   });
-  const narrow = await chrome.newContext({ viewport: { width: 390, height: 844 } });
+  const narrow = await browser.chrome.newContext({ viewport: { width: 390, height: 844 } });
   await scenario('layout-narrow', async ({ page }) => {
     const px = await overflow(page);
     if (px > 0) bad.push(`390 px wide (phone): page scrolls sideways by ${px} px`);
   }, { context: narrow });
   await narrow.close();
-  const dark = await chrome.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
+  const dark = await browser.chrome.newContext({ viewport: { width: 1280, height: 900 }, colorScheme: 'dark' });
   await scenario('layout-dark', async ({ page }) => {
     await tree(page);
     const bg = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
@@ -323,10 +312,10 @@ test('a newcomer is guided: an empty expression prompts, the theme button says w
 });
 
 test('a first visit opens the introduction; it guides through the gallery, closes for good and comes back from "?"', T, async () => {
-  const ctx = await chrome.newContext({ viewport: { width: 1400, height: 900 } });
+  const ctx = await browser.chrome.newContext({ viewport: { width: 1400, height: 900 } });
   const { page, problems } = await openPage(ctx, { intro: true });
   try {
-    await page.goto(server.url);
+    await page.goto(browser.server.url);
     const intro = page.locator('#intro');
     await intro.waitFor({ state: 'visible', timeout: 30_000 });
     const text = await intro.textContent();
@@ -335,7 +324,7 @@ test('a first visit opens the introduction; it guides through the gallery, close
     }
     await screenshot(page, 'intro-1400');
     // The help page is there, offline, with live examples.
-    const help = await (await fetch(server.url + 'help.html')).text();
+    const help = await (await fetch(browser.server.url + 'help.html')).text();
     assert.match(help, /#example=000-eight/);
     assert.match(help, /selection/);
     // Step 3 opens the analyzer's example.
@@ -355,10 +344,10 @@ test('a first visit opens the introduction; it guides through the gallery, close
   } finally {
     await ctx.close();
   }
-  const narrow = await chrome.newContext({ viewport: { width: 420, height: 900 }, colorScheme: 'dark' });
+  const narrow = await browser.chrome.newContext({ viewport: { width: 420, height: 900 }, colorScheme: 'dark' });
   const p2 = await openPage(narrow, { intro: true });
   try {
-    await p2.page.goto(server.url);
+    await p2.page.goto(browser.server.url);
     await p2.page.locator('#intro').waitFor({ state: 'visible', timeout: 30_000 });
     const px = await p2.page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(px <= 0, `no sideways scroll at 420 px (${px})`);
@@ -480,7 +469,7 @@ test('help in place: terms explain themselves on focus and hover, with a link to
     await explain.hover();
     await explain.locator('.term-tip').waitFor({ state: 'visible', timeout: 5_000 });
     assert.match(await explain.locator('.term-tip').textContent(), /selection/);
-    const help = await (await fetch(server.url + 'help.html')).text();
+    const help = await (await fetch(browser.server.url + 'help.html')).text();
     for (const id of ['modes', 'scope', 'explain', 'autocluster', 'gangs']) assert.match(help, new RegExp(`id="${id}"`));
   });
 });
@@ -488,8 +477,8 @@ test('help in place: terms explain themselves on focus and hover, with a link to
 test('share link round trip into a fresh browser', T, async () => {
   const expr = 'strcat(MY.Name, " shares ", "<b>&amp;</b>")';
   let link;
-  const context = await chrome.newContext();
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
+  const context = await browser.chrome.newContext();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: browser.server.url });
   await scenario('share-link-make', async ({ page }) => {
     await page.fill('#pool-text', TWO_ADS);
     await expectSummary(page, /^2 ads, 0 errors/);
@@ -504,8 +493,8 @@ test('share link round trip into a fresh browser', T, async () => {
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link, 'the link is on the clipboard');
   }, { context });
   await context.close();
-  assert.match(link, new RegExp(`^${server.url.replace(/[.]/g, '\\.')}#s=2\\.`), 'the link points at this page');
-  assert.ok(link.startsWith(server.url));
+  assert.match(link, new RegExp(`^${browser.server.url.replace(/[.]/g, '\\.')}#s=2\\.`), 'the link points at this page');
+  assert.ok(link.startsWith(browser.server.url));
   // A fresh context (no autosave) opening the link as its first page.
   await scenario('share-link-open', async ({ page }) => {
     assert.equal(await page.locator('#expr').inputValue(), expr);
@@ -514,11 +503,11 @@ test('share link round trip into a fresh browser', T, async () => {
     assert.deepEqual(tabs, ['machines', 'jobs']);
     await expectValue(page, '"beta@e2e shares <b>&amp;</b>"');
     assert.equal(await page.locator('.notice').count(), 0, 'no error notice');
-  }, { hash: link.slice(server.url.length) });
+  }, { hash: link.slice(browser.server.url.length) });
 });
 
 test('a corrupt link says so and keeps the autosaved work', T, async () => {
-  const context = await chrome.newContext();
+  const context = await browser.chrome.newContext();
   try {
     const mine = TWO_ADS + '// my unsaved-looking work\n';
     await scenario('corrupt-link-before', async ({ page }) => {
