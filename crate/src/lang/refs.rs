@@ -50,87 +50,148 @@ const OTHER_WORDS: &[&str] = &["target", "other"];
 
 /// References of one expression evaluated in `ad`.
 pub fn expr_refs(e: &Expr, ad: &ClassAd) -> References {
-    let mut r = References::default();
-    let mut seen = BTreeSet::new();
-    walk(e, Some(ad), &mut r, &mut seen);
-    r
+    let mut w = Walker::default();
+    w.walk(e, Some(ad));
+    w.r
+}
+
+/// External references of one expression evaluated in `ad` as
+/// libclassad's `unresolved()` lists them (GetExternalReferences with full
+/// names): a selection from something the ad does not define keeps its
+/// whole dotted path (`a.b`, `x.y.z`), not just its first name; with
+/// `strict`, `MY` is an ordinary name (plain libclassad), so `MY.x` is
+/// one of them. `None` where libclassad gives up on the expression: a
+/// selection from an attribute of the ad that is not a record.
+pub fn expr_refs_full_names(e: &Expr, ad: &ClassAd, strict: bool) -> Option<BTreeSet<String>> {
+    let mut w = Walker {
+        full: true,
+        my_is_plain: strict,
+        ..Walker::default()
+    };
+    w.walk(e, Some(ad));
+    (!w.gave_up).then_some(w.r.external)
 }
 
 /// References of every attribute of an ad.
 pub fn ad_refs(ad: &ClassAd) -> References {
-    let mut r = References::default();
-    let mut seen = BTreeSet::new();
+    let mut w = Walker::default();
     for (_, e) in ad.iter() {
-        walk(e, Some(ad), &mut r, &mut seen);
+        w.walk(e, Some(ad));
     }
-    r
+    w.r
 }
 
 /// External references of an expression with no ad: every plain name.
 pub fn external_refs_of(e: &Expr) -> BTreeSet<String> {
-    let mut r = References::default();
-    let mut seen = BTreeSet::new();
-    walk(e, None, &mut r, &mut seen);
-    r.external
+    let mut w = Walker::default();
+    w.walk(e, None);
+    w.r.external
 }
 
-fn internal(
-    name: &str,
-    ad: Option<&ClassAd>,
-    r: &mut References,
-    seen: &mut BTreeSet<String>,
-) -> bool {
-    let Some(ad) = ad else {
-        return false;
-    };
-    let key = name.to_ascii_lowercase();
-    let Some(def) = ad.get(&key) else {
-        return false;
-    };
-    let spelled = ad
-        .iter()
-        .find(|(n, _)| n.eq_ignore_ascii_case(name))
-        .map(|(n, _)| n.to_string())
-        .unwrap_or_else(|| name.to_string());
-    r.internal.insert(spelled);
-    if seen.insert(key) {
-        let def = def.clone();
-        walk(&def, Some(ad), r, seen);
+#[derive(Default)]
+struct Walker {
+    r: References,
+    /// Definitions already followed (case-folded names).
+    seen: BTreeSet<String>,
+    /// Name a selection chain rooted at an unknown name by its whole path
+    /// (see [`expr_refs_full_names`]).
+    full: bool,
+    /// `MY` is not a scope word (strict mode, with `full`).
+    my_is_plain: bool,
+    gave_up: bool,
+}
+
+impl Walker {
+    fn is_scope_word(&self, key: &str) -> bool {
+        SCOPE_WORDS.contains(&key) && !(self.my_is_plain && key == "my")
     }
-    true
-}
 
-fn walk(e: &Expr, ad: Option<&ClassAd>, r: &mut References, seen: &mut BTreeSet<String>) {
-    match &e.kind {
-        ExprKind::Attr { name, .. } => {
-            if SCOPE_WORDS.contains(&&*name.key)
-                || OTHER_WORDS.contains(&&*name.key)
-                || &*name.key == "currenttime"
-            {
-                return;
-            }
-            if !internal(&name.text, ad, r, seen) {
-                r.external.insert(name.text.to_string());
-            }
+    /// Whether `ad` defines `name`; if so, record it and follow its definition.
+    fn internal(&mut self, name: &str, ad: Option<&ClassAd>) -> bool {
+        self.definition(name, ad).is_some()
+    }
+
+    fn definition(&mut self, name: &str, ad: Option<&ClassAd>) -> Option<Expr> {
+        let ad = ad?;
+        let key = name.to_ascii_lowercase();
+        let def = ad.get(&key)?.clone();
+        let spelled = ad
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(n, _)| n.to_string())
+            .unwrap_or_else(|| name.to_string());
+        self.r.internal.insert(spelled);
+        if self.seen.insert(key) {
+            self.walk(&def, Some(ad));
         }
-        ExprKind::Select(base, name) => match &base.kind {
-            ExprKind::Attr { name: b, .. } if OTHER_WORDS.contains(&&*b.key) => {
-                r.external.insert(format!("TARGET.{}", name.text));
-            }
-            ExprKind::Attr { name: b, .. } if SCOPE_WORDS.contains(&&*b.key) => {
-                if !internal(&name.text, ad, r, seen) && b.is("my") {
-                    // `MY.x` that the ad lacks cannot be resolved anywhere;
-                    // libclassad lists it among the external references.
-                    r.external.insert(format!("MY.{}", name.text));
+        Some(def)
+    }
+
+    fn walk(&mut self, e: &Expr, ad: Option<&ClassAd>) {
+        match &e.kind {
+            ExprKind::Attr { name, .. } => {
+                if self.is_scope_word(&name.key)
+                    || OTHER_WORDS.contains(&&*name.key)
+                    || &*name.key == "currenttime"
+                {
+                    return;
+                }
+                if !self.internal(&name.text, ad) {
+                    self.r.external.insert(name.text.to_string());
                 }
             }
-            _ => walk(base, ad, r, seen),
-        },
-        ExprKind::Record(_) => {}
-        _ => {
-            for c in e.children() {
-                walk(c, ad, r, seen);
+            ExprKind::Select(base, name) => match &base.kind {
+                ExprKind::Attr { name: b, .. } if OTHER_WORDS.contains(&&*b.key) => {
+                    self.r.external.insert(format!("TARGET.{}", name.text));
+                }
+                ExprKind::Attr { name: b, .. } if self.is_scope_word(&b.key) => {
+                    if !self.internal(&name.text, ad) && b.is("my") {
+                        // `MY.x` that the ad lacks cannot be resolved anywhere;
+                        // libclassad lists it among the external references.
+                        self.r.external.insert(format!("MY.{}", name.text));
+                    }
+                }
+                _ if self.full => match dotted_path(e, self.my_is_plain) {
+                    Some((root, path)) => match self.definition(root, ad) {
+                        None => {
+                            self.r.external.insert(path);
+                        }
+                        Some(def) if !matches!(def.kind, ExprKind::Record(_)) => {
+                            self.gave_up = true;
+                        }
+                        Some(_) => {}
+                    },
+                    None => self.walk(base, ad),
+                },
+                _ => self.walk(base, ad),
+            },
+            ExprKind::Record(_) => {}
+            _ => {
+                for c in e.children() {
+                    self.walk(c, ad);
+                }
             }
         }
+    }
+}
+
+/// `a.b.c` as (its first name, the whole path), for a chain of selections
+/// that starts at a plain name (no scope word; `MY` counts as plain when
+/// `my_is_plain`).
+fn dotted_path(e: &Expr, my_is_plain: bool) -> Option<(&str, String)> {
+    match &e.kind {
+        ExprKind::Attr {
+            name,
+            absolute: false,
+        } if (!SCOPE_WORDS.contains(&&*name.key) || (my_is_plain && name.is("my")))
+            && !OTHER_WORDS.contains(&&*name.key) =>
+        {
+            Some((&name.text, name.text.to_string()))
+        }
+        ExprKind::Select(base, name) => {
+            let (root, path) = dotted_path(base, my_is_plain)?;
+            Some((root, format!("{path}.{}", name.text)))
+        }
+        _ => None,
     }
 }

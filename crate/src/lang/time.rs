@@ -30,6 +30,30 @@ impl Clock {
         system_now()
     }
 
+    /// The name `%Z` gives the local zone at `secs`: the system zone's
+    /// standard-time abbreviation (`IST`, `CST` even in summer: glibc's
+    /// `tzname[0]`, since libclassad's `formatTime` leaves `tm_isdst` zero),
+    /// or, for a zone known only by its offset, [`zone_name`].
+    pub fn zone_name_at(&self, secs: i64) -> String {
+        if self.local_offset.is_none() {
+            if let Some(name) = system_zone_abbreviation() {
+                return name;
+            }
+        }
+        zone_name(self.offset_at(secs))
+    }
+
+    /// The local zone's standard offset (no daylight saving): what C's
+    /// `mktime` assumes for a broken-down time with `tm_isdst` zero.
+    pub fn standard_offset_at(&self, secs: i64) -> i32 {
+        if self.local_offset.is_none() {
+            if let Some((_, east)) = system_standard_zone() {
+                return east;
+            }
+        }
+        self.offset_at(secs)
+    }
+
     /// The local offset in effect at `secs` (daylight saving aware natively).
     pub fn offset_at(&self, secs: i64) -> i32 {
         if let Some(o) = self.local_offset {
@@ -61,6 +85,42 @@ fn system_offset_at(secs: i64) -> i32 {
         chrono::LocalResult::Ambiguous(t, _) => t.offset().fix().local_minus_utc(),
         chrono::LocalResult::None => 0,
     }
+}
+
+/// The C library's standard-time zone after `tzset()`: `tzname[0]` (the
+/// abbreviation libclassad's `strftime` prints for `%Z`) and `timezone`
+/// (the standard offset, west of UTC, that `mktime` uses for `%s` when
+/// `tm_isdst` is zero).
+#[cfg(all(unix, not(target_arch = "wasm32")))]
+#[allow(unsafe_code)]
+fn system_standard_zone() -> Option<(String, i32)> {
+    use std::ffi::{c_char, c_long, CStr};
+    extern "C" {
+        fn tzset();
+        static tzname: [*const c_char; 2];
+        static timezone: c_long;
+    }
+    // SAFETY: tzset() initialises tzname and timezone; tzname's entries are
+    // NUL-terminated strings owned by the C library for the process' life.
+    unsafe {
+        tzset();
+        let p = tzname[0];
+        if p.is_null() {
+            return None;
+        }
+        let name = CStr::from_ptr(p).to_string_lossy().into_owned();
+        let east = i32::try_from(-timezone).ok()?;
+        (!name.is_empty()).then_some((name, east))
+    }
+}
+
+#[cfg(not(all(unix, not(target_arch = "wasm32"))))]
+fn system_standard_zone() -> Option<(String, i32)> {
+    None
+}
+
+fn system_zone_abbreviation() -> Option<String> {
+    system_standard_zone().map(|(name, _)| name)
 }
 
 #[cfg(target_arch = "wasm32")]

@@ -32,6 +32,10 @@ pub struct ListValue {
 pub struct RecordValue {
     pub ad: Arc<ClassAd>,
     pub env: Env,
+    /// Got by subscripting a record with a name (`r["b"]`): libclassad hands
+    /// back such a record cut off from its scope, so selecting from it
+    /// (`r["b"].c`) is undefined and its attributes see no enclosing ad.
+    pub detached: bool,
 }
 
 #[derive(Clone, Debug, Default)]

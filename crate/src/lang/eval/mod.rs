@@ -299,6 +299,7 @@ impl Evaluator {
                 } else {
                     env.clone()
                 },
+                detached: false,
             }),
         }
     }
@@ -427,15 +428,25 @@ impl Evaluator {
             return Value::Record(RecordValue {
                 ad: match_context_ad(*s),
                 env: Env::MatchRoot,
+                detached: false,
             });
         }
         match self.ad_of(env) {
             Some(ad) => Value::Record(RecordValue {
                 ad,
                 env: self.parent_of(env),
+                detached: false,
             }),
             None => Value::Undefined,
         }
+    }
+
+    /// The attribute `CurrentTime` where no ad of the scope defines it: the
+    /// clock's integer seconds, like `time()` (the "ClassAd environment" of
+    /// the Condor manual; libclassad under HTCondor's old-ClassAd
+    /// semantics). Plain libclassad (strict mode) knows no such name.
+    fn current_time_attr(&self) -> Value {
+        Value::Int(self.opts.clock.now().floor() as i64)
     }
 
     /// The scope to search when looking inside a record value.
@@ -506,12 +517,8 @@ impl Evaluator {
                             let p = self.parent_of(&cur);
                             return Some(self.record_of(&p));
                         }
-                        Special::CurrentTime => {
-                            let now = self.opts.clock.now() as i64;
-                            return Some(Value::AbsTime(crate::lang::value::AbsTime {
-                                secs: now,
-                                offset: self.opts.clock.offset_at(now),
-                            }));
+                        Special::CurrentTime if self.opts.mode == Mode::HTCondor => {
+                            return Some(self.current_time_attr())
                         }
                         _ => cur = self.parent_of(&cur),
                     }
@@ -580,6 +587,7 @@ impl Evaluator {
     /// map the selection over a list.
     fn select(&mut self, base: Value, name: &Name) -> Value {
         match base {
+            Value::Record(r) if r.detached => Value::Undefined,
             Value::Record(r) => {
                 let env = self.env_of_record(&r);
                 self.lookup_from(&env, name).unwrap_or(Value::Undefined)
@@ -627,10 +635,25 @@ impl Evaluator {
                 v
             }
             (Value::Record(r), Value::Str(s)) => {
-                let env = self.env_of_record(r);
+                let env = if r.detached {
+                    Env::Frame(Arc::new(Frame {
+                        ad: r.ad.clone(),
+                        parent: Env::None,
+                    }))
+                } else {
+                    self.env_of_record(r)
+                };
                 let ad = r.ad.clone();
                 match ad.position(s) {
-                    Some(i) => self.eval_slot(&ad, i, &env),
+                    // libclassad's EvaluateAttr: a record it returns is cut
+                    // off from the scope it was found in.
+                    Some(i) => match self.eval_slot(&ad, i, &env) {
+                        Value::Record(found) => Value::Record(RecordValue {
+                            detached: true,
+                            ..found
+                        }),
+                        v => v,
+                    },
                     None => Value::Undefined,
                 }
             }
@@ -657,6 +680,20 @@ impl Evaluator {
     /// Whether this evaluation has a target ad.
     pub fn has_target(&self) -> bool {
         self.matched
+    }
+
+    /// In a match, the ad on the other side from the one `scope` is (the
+    /// TARGET of an expression of that ad).
+    pub fn target_of(&self, scope: &Arc<ClassAd>) -> Option<Arc<ClassAd>> {
+        if !self.matched {
+            return None;
+        }
+        let [my, target] = &self.roots;
+        match (my, target) {
+            (Some(m), t) if Arc::ptr_eq(m, scope) => t.clone(),
+            (m, Some(t)) if Arc::ptr_eq(t, scope) => m.clone(),
+            (_, t) => t.clone(),
+        }
     }
 
     /// The innermost ad of a scope.
@@ -733,13 +770,7 @@ impl Evaluator {
                 "self" => Some(self.record_of(&cur)),
                 "my" if self.opts.mode == Mode::HTCondor => Some(self.record_of(&cur)),
                 "parent" => Some(self.record_of(&up)),
-                "currenttime" => {
-                    let now = self.opts.clock.now() as i64;
-                    Some(Value::AbsTime(crate::lang::value::AbsTime {
-                        secs: now,
-                        offset: self.opts.clock.offset_at(now),
-                    }))
-                }
+                "currenttime" if self.opts.mode == Mode::HTCondor => Some(self.current_time_attr()),
                 _ => None,
             };
             if let Some(v) = special {

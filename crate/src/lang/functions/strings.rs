@@ -682,6 +682,16 @@ pub(super) mod pcre {
             Ok(caps.map(|c| spans(&c)))
         }
 
+        /// Whether some non-empty match exists anywhere (PCRE2_NOTEMPTY).
+        pub(crate) fn has_nonempty_match(&self, hay: &[u8]) -> Result<bool, ()> {
+            for pos in 0..=hay.len() {
+                if self.search_nonempty_at(hay, pos)?.is_some() {
+                    return Ok(true);
+                }
+            }
+            Ok(false)
+        }
+
         /// A non-empty match starting exactly at `pos`.
         pub(crate) fn search_nonempty_at(
             &self,

@@ -13,7 +13,7 @@ use super::misc::to_int;
 use super::{eval_n, f, FuncDef};
 use crate::lang::ast::{ClassAd, Expr};
 use crate::lang::eval::{Env, Evaluator};
-use crate::lang::time::{c_int, gm_tm, strftime, timegm, zone_name, StrftimeZone, Tm};
+use crate::lang::time::{c_int, gm_tm, strftime, timegm, StrftimeZone, Tm};
 use crate::lang::value::{AbsTime, RecordValue, Value};
 
 pub(super) const FUNCS: &[FuncDef] = &[
@@ -275,6 +275,7 @@ fn record(ad: ClassAd) -> Value {
     Value::Record(RecordValue {
         ad: Arc::new(ad),
         env: Env::None,
+        detached: false,
     })
 }
 
@@ -423,16 +424,17 @@ fn format_tm(ev: &mut Evaluator, v: &Value) -> Option<Tm> {
 /// format or any other argument is an error.
 fn format_time(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
     let zone = |ev: &Evaluator, at: i64| {
-        let off = local_offset(ev, at);
         StrftimeZone {
             gmtoff: 0,
-            name: zone_name(off),
-            local_offset: off,
+            name: ev.opts.clock.zone_name_at(at),
+            // libclassad's tm has tm_isdst = 0: `%s` reads it as standard time.
+            local_offset: ev.opts.clock.standard_offset_at(at),
         }
     };
     if args.is_empty() {
         let n = now(ev);
         let mut z = zone(ev, n);
+        z.local_offset = local_offset(ev, n);
         z.gmtoff = z.local_offset as i64;
         return Value::str(strftime("%c", &local_tm(ev, n), &z));
     }

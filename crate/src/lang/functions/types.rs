@@ -2,7 +2,9 @@
 //! isUndefined … isReltime, ifThenElse, eval, unparse, unresolved, debug.
 
 use super::{eval_n, f, FuncDef};
-use crate::lang::ast::{Expr, ExprKind};
+use std::sync::Arc;
+
+use crate::lang::ast::{ClassAd, Expr, ExprKind};
 use crate::lang::eval::{Env, Evaluator};
 use crate::lang::value::{Value, ValueKind};
 
@@ -128,19 +130,28 @@ fn unparse_fn(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
 /// `unresolved(attr)`: the external references of an attribute's
 /// definition (following the ad's own attributes), comma-separated in
 /// libclassad's order; undefined when the attribute does not exist.
+/// `unresolved(attr, regex)`: whether any of those references has a
+/// non-empty match of the regular expression (PCRE, caseless, as
+/// libclassad's PCRE2_NOTEMPTY search); a pattern that is not a string, or
+/// does not compile, is error.
 fn unresolved(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
-    match args.len() {
-        1 => {}
-        // libclassad: no argument is an error, extra arguments undefined.
-        0 => return Value::Error,
-        _ => return Value::Undefined,
-    }
-    let ExprKind::Attr {
-        name,
-        absolute: false,
-    } = &args[0].kind
-    else {
+    if args.is_empty() || args.len() > 2 {
         return Value::Error;
+    }
+    let name = match &args[0].kind {
+        ExprKind::Attr {
+            name,
+            absolute: false,
+        } => name,
+        // `MY.attr` names the same attribute; plain libclassad (strict mode)
+        // knows `MY` only inside a match.
+        ExprKind::Select(base, name) if is_my(base) => {
+            if ev.mode() == crate::lang::eval::Mode::Strict && !ev.has_target() {
+                return Value::Undefined;
+            }
+            name
+        }
+        _ => return Value::Error,
     };
     let Some(ad) = ev.scope_ad(env) else {
         return Value::Undefined;
@@ -148,33 +159,69 @@ fn unresolved(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
     let Some(def) = ad.get(&name.text) else {
         return Value::Undefined;
     };
-    let refs = crate::lang::refs::expr_refs(def, &ad);
+    let names = unresolved_names(ev, def, &ad);
+    let Some(pattern) = args.get(1) else {
+        return Value::str(names.join(","));
+    };
+    let Value::Str(pattern) = ev.eval(pattern, env) else {
+        return Value::Error;
+    };
+    let opts = super::strings::pcre::ReOpts {
+        caseless: true,
+        ..Default::default()
+    };
+    let Some(re) = super::strings::pcre::Pcre::new(&pattern, opts) else {
+        return Value::Error;
+    };
+    for n in &names {
+        match re.has_nonempty_match(n.as_bytes()) {
+            Ok(true) => return Value::Bool(true),
+            Ok(false) => {}
+            Err(()) => return Value::Error,
+        }
+    }
+    Value::Bool(false)
+}
+
+fn is_my(e: &Expr) -> bool {
+    matches!(&e.kind, ExprKind::Attr { name, absolute: false } if name.is("my"))
+}
+
+/// The external references of `def` in `ad` as `unresolved()` names them:
+/// sorted without regard to case, `TARGET.x` as `x` when a match target
+/// exists (and left out when that target defines `x`), `MY.x` as `x` in
+/// HTCondor mode.
+fn unresolved_names(ev: &Evaluator, def: &Expr, ad: &Arc<ClassAd>) -> Vec<String> {
+    let strict = ev.mode() == crate::lang::eval::Mode::Strict;
+    let Some(refs) = crate::lang::refs::expr_refs_full_names(def, ad, strict) else {
+        return Vec::new();
+    };
     let has_target = ev.has_target();
+    let target = ev.target_of(ad);
     // libclassad sorts the full names (`TARGET.x` sorts under T when there
     // is no target to resolve it), then prints them without the prefix.
     let mut full: Vec<String> = refs
-        .external
         .iter()
-        .map(|r| match r.strip_prefix("TARGET.") {
-            Some(bare) if has_target => bare.to_string(),
-            _ => r.clone(),
+        .filter_map(|r| match r.strip_prefix("TARGET.") {
+            Some(bare) if has_target => {
+                let defined = target.as_ref().is_some_and(|t| t.get(bare).is_some());
+                (!defined).then(|| bare.to_string())
+            }
+            _ => Some(r.clone()),
         })
         .collect();
     full.sort_by(|a, b| crate::lang::value::cmp_nocase(a, b));
     full.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
     // HTCondor mode reports `MY.x` as `x`; plain libclassad keeps the prefix.
-    let strict = ev.mode() == crate::lang::eval::Mode::Strict;
-    let bare: Vec<&str> = full
-        .iter()
+    full.iter()
         .map(|r| {
             let r = r.strip_prefix("TARGET.").unwrap_or(r);
             match r.strip_prefix("MY.") {
-                Some(b) if !strict => b,
-                _ => r,
+                Some(b) if !strict => b.to_string(),
+                _ => r.to_string(),
             }
         })
-        .collect();
-    Value::str(bare.join(","))
+        .collect()
 }
 
 /// `debug(expr)`: evaluates its argument (the trace view shows the rest).
