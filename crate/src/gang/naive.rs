@@ -178,9 +178,9 @@ impl<'a> Search<'a> {
         out.sort_by(|a, b| match (&a.2, &b.2) {
             (Some(x), Some(y)) => {
                 for (u, v) in x.iter().zip(y) {
-                    match v.partial_cmp(u) {
-                        Some(std::cmp::Ordering::Equal) | None => continue,
-                        Some(o) => return o,
+                    match crate::lang::value::rank_cmp(*v, *u) {
+                        std::cmp::Ordering::Equal => continue,
+                        o => return o,
                     }
                 }
                 std::cmp::Ordering::Equal

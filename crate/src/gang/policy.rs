@@ -123,7 +123,7 @@ pub fn root_order_by(requests: &[Arc<ClassAd>], expr: &Expr, eval: EvalOptions) 
         .collect();
     let mut order: Vec<usize> = (0..requests.len()).collect();
     order.sort_by(|&a, &b| match (keys[a], keys[b]) {
-        (Some(x), Some(y)) => y.partial_cmp(&x).unwrap_or(std::cmp::Ordering::Equal),
+        (Some(x), Some(y)) => crate::lang::value::rank_cmp(y, x),
         (Some(_), None) => std::cmp::Ordering::Less,
         (None, Some(_)) => std::cmp::Ordering::Greater,
         (None, None) => std::cmp::Ordering::Equal,

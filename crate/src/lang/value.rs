@@ -218,3 +218,18 @@ pub fn cmp_nocase(a: &str, b: &str) -> std::cmp::Ordering {
     let bi = b.bytes().map(|c| c.to_ascii_lowercase());
     ai.cmp(bi)
 }
+
+/// The one order of ranking numbers (ranks, priorities, docking vectors,
+/// sort keys): numeric order with NaN below every number, `-inf` included,
+/// and equal to itself. A total order, so sorting never panics and never
+/// depends on where a NaN happens to sit; a NaN rank loses to any number,
+/// as it does in HTCondor, where every comparison with NaN is false.
+pub fn rank_cmp(a: f64, b: f64) -> std::cmp::Ordering {
+    use std::cmp::Ordering;
+    match (a.is_nan(), b.is_nan()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        (false, false) => a.partial_cmp(&b).unwrap_or(Ordering::Equal),
+    }
+}

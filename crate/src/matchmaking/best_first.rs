@@ -228,11 +228,13 @@ fn build(
     t
 }
 
+/// Bounds compare as the vectors they bound do (NaN lowest, see
+/// `docking::key_cmp`).
 fn lex_cmp(a: &[f64], b: &[f64]) -> Ordering {
     for (x, y) in a.iter().zip(b) {
-        match x.partial_cmp(y) {
-            Some(Ordering::Equal) | None => continue,
-            Some(o) => return o,
+        match crate::lang::value::rank_cmp(*x, *y) {
+            Ordering::Equal => continue,
+            o => return o,
         }
     }
     Ordering::Equal

@@ -10,7 +10,8 @@ use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::value::Value;
 use crate::matchmaking::compiled::{CompiledAd, CompiledExpr};
 
-/// Order of two sort-key values: numbers and strings compare, anything
+/// Order of two sort-key values: numbers and strings compare (NaN below
+/// every number, see [`rank_cmp`](crate::lang::value::rank_cmp)), anything
 /// else sorts after them.
 pub(super) fn key_cmp(a: &Value, b: &Value) -> Ordering {
     let rank = |v: &Value| match v {
@@ -21,7 +22,7 @@ pub(super) fn key_cmp(a: &Value, b: &Value) -> Ordering {
     match (a, b) {
         (Value::Str(x), Value::Str(y)) => crate::lang::value::cmp_nocase(x, y),
         _ => match (a.as_ranking_number(), b.as_ranking_number()) {
-            (Some(x), Some(y)) => x.partial_cmp(&y).unwrap_or(Ordering::Equal),
+            (Some(x), Some(y)) => crate::lang::value::rank_cmp(x, y),
             _ => rank(a).cmp(&rank(b)),
         },
     }

@@ -151,7 +151,7 @@ pub fn compare_keys(a: &[Value], b: &[Value]) -> std::cmp::Ordering {
     for (x, y) in a.iter().zip(b) {
         let o = rank(x).cmp(&rank(y)).then_with(|| match (x, y) {
             (Value::Str(s), Value::Str(t)) => crate::lang::value::cmp_nocase(s, t),
-            _ if rank(x) == 0 => num(x).partial_cmp(&num(y)).unwrap_or(Ordering::Equal),
+            _ if rank(x) == 0 => crate::lang::value::rank_cmp(num(x), num(y)),
             _ => autoformat::text(x).cmp(&autoformat::text(y)),
         });
         if o != Ordering::Equal {
