@@ -51,7 +51,10 @@ def main():
     if pools:
         put(os.path.join(HERE, "corpus/parse"), "\n\n".join(pools[:3]) + "\n")
     for extra in ('[{"a": 1, "b": "x", "c": [1, 2, {"d": null}]}]', '{"Requirements": "\\/Expr(a > 1)\\/"}',
-                  "[ a = 1 ] [ b = 2 ]", "# comment\nA = 1\nB = \"x\"\n\nC = A\n", "[]", "{}"):
+                  "[ a = 1 ] [ b = 2 ]", "# comment\nA = 1\nB = \"x\"\n\nC = A\n", "[]", "{}",
+                  '<?xml version="1.0"?>\n<classads>\n<c>\n    <a n="A"><e>x &lt; 1 &amp;&amp; y</e></a>\n'
+                  '    <a n="L"><l><i>1</i><s>a&amp;b</s><b v="t"/><c>\n        <a n="r"><r>1.5E+00</r></a>\n'
+                  '    </c></l></a>\n</c>\n</classads>\n'):
         put(os.path.join(HERE, "corpus/parse"), extra)
     n_eval = len(os.listdir(os.path.join(HERE, "corpus/eval")))
     n_parse = len(os.listdir(os.path.join(HERE, "corpus/parse")))

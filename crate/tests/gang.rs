@@ -833,3 +833,63 @@ fn the_root_ordering_expression_sequences_the_requests() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("--root-order: 1:"));
 }
+
+/// A chain of offers, each port asking for the next by name: `n` offers
+/// make a gang of `n + 1` ads with the request.
+fn offer_chain(n: usize) -> (Vec<Arc<ClassAd>>, Vec<Arc<ClassAd>>) {
+    let request = r#"[ Name = "big"; Ports = { [ Label = H; Requirements = H.Name == "m0" ] } ]"#;
+    let offers: Vec<String> = (0..n)
+        .map(|i| {
+            if i + 1 < n {
+                format!(
+                    r#"[ Name = "m{i}"; Ports = {{ [ Label = N; Requirements = N.Name == "m{}" ],
+                       [ Label = up; Requirements = true ] }} ]"#,
+                    i + 1
+                )
+            } else {
+                format!(r#"[ Name = "m{i}"; Requirements = true ]"#)
+            }
+        })
+        .collect();
+    let offers: Vec<&str> = offers.iter().map(String::as_str).collect();
+    (ads(&[request]), ads(&offers))
+}
+
+/// The cap on gang size (`GangOptions::max_gang_ads`, 64) is said at once:
+/// a gang that would need more ads is an error naming the cap, not a silent
+/// `-` after a search of every smaller combination; one within it is found.
+#[test]
+fn a_gang_over_the_size_cap_is_refused_at_once_by_every_algorithm() {
+    let cap = GangOptions::default().max_gang_ads;
+    for algorithm in [
+        Algorithm::Naive,
+        Algorithm::Lr,
+        Algorithm::Dyn,
+        Algorithm::Dyns,
+    ] {
+        let opts = GangOptions {
+            algorithm,
+            ..GangOptions::default()
+        };
+        let (req, off) = offer_chain(cap - 1);
+        let r = gangmatch(&req, &off, &opts).unwrap();
+        assert!(
+            r.requests[0].gang.is_some(),
+            "{algorithm:?}: a {cap}-ad gang fits"
+        );
+        let (req, off) = offer_chain(cap);
+        let r = gangmatch(&req, &off, &opts).unwrap();
+        let out = &r.requests[0];
+        assert!(out.gang.is_none() && !out.limit_hit, "{algorithm:?}");
+        let msg = out.error.as_deref().unwrap_or_default();
+        assert!(
+            msg.contains(&format!("more than {cap} ads")),
+            "{algorithm:?}: {msg:?}"
+        );
+        assert!(
+            out.evaluations < 20_000,
+            "{algorithm:?}: stopped at the cap, not after {} evaluations",
+            out.evaluations
+        );
+    }
+}

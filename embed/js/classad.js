@@ -29,7 +29,7 @@
 // { severity, line, column, message, expected?, help?, span }
 // (line and column 1-based; 0 when a problem has no place in the text).
 // Ads may be written in any format the engine reads: new ClassAd syntax
-// ([ a = 1; b = 2 ]), the old one-attribute-a-line format, or JSON.
+// ([ a = 1; b = 2 ]), the old one-attribute-a-line format, JSON, or XML.
 
 import init, * as engine from "./classad_embed.js";
 

@@ -18,7 +18,13 @@ fuzz_target!(|data: &[u8]| {
     if let Ok(ad) = parse_classad(text) {
         let _ = unparse_ad(&ad);
     }
-    for format in [InputFormat::Auto, InputFormat::New, InputFormat::Old, InputFormat::Json] {
+    for format in [
+        InputFormat::Auto,
+        InputFormat::New,
+        InputFormat::Old,
+        InputFormat::Json,
+        InputFormat::Xml,
+    ] {
         let pool = read_pool(text, format, Dialect::Auto);
         std::hint::black_box(pool.ads.len() + pool.diagnostics.len());
     }

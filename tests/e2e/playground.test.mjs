@@ -407,7 +407,7 @@ test('evaluation answers at once while a big pool is parsed in the background', 
   });
 });
 
-test('Format, To long format and To JSON rewrite the pool (in the engine worker)', T, async () => {
+test('Format, To long format, To JSON and To XML rewrite the pool (in the engine worker)', T, async () => {
   await scenario('format-buttons', async ({ page }) => {
     await page.fill('#pool-text', '[ Name = "a"; Memory = 1024 ] [ Name = "b"; Memory = 2048 ]');
     await expectSummary(page, /^2 ads, 0 errors/);
@@ -418,6 +418,10 @@ test('Format, To long format and To JSON rewrite the pool (in the engine worker)
     await textIs(/^Name = "a"\nMemory = 1024\n\nName = "b"\nMemory = 2048\n/);
     await page.click('.pool-tools button:has-text("To JSON")');
     await textIs(/^\[\n\{\n\s+"Name": "a",/);
+    // XML as condor_status -xml prints it, read back as the same two ads.
+    await page.click('.pool-tools button:has-text("To XML")');
+    await textIs(/^<\?xml version="1\.0"\?>\n<!DOCTYPE classads SYSTEM "classads\.dtd">\n<classads>\n<c>\n\s+<a n="Name"><s>a<\/s><\/a>\n\s+<a n="Memory"><i>1024<\/i><\/a>/);
+    await expectSummary(page, /^2 ads, 0 errors/);
     await page.click('.pool-tools button:has-text("Format")');
     await textIs(/^\[\n\s+Name = "a";\n\s+Memory = 1024\n\]\n\[\n\s+Name = "b";/);
     await expectSummary(page, /^2 ads, 0 errors/);
@@ -427,6 +431,19 @@ test('Format, To long format and To JSON rewrite the pool (in the engine worker)
     await page.click('.pool-tools button:has-text("To JSON")');
     await page.locator('.pools .status', { hasText: 'Fix the errors first' }).waitFor({ timeout: 10_000 });
     assert.equal(await page.locator('#pool-text').inputValue(), '[ Name = "a"; Memory = ]');
+  });
+});
+
+test('an XML pool (condor_status -xml) uploads and is read like any other, errors located', T, async () => {
+  await scenario('xml-pool', async ({ page }) => {
+    await page.locator('.pool-tools input[type=file]').setInputFiles(path.join(ROOT, 'tests/corpora/condor_status.xml'));
+    await expectSummary(page, /^6 ads, 0 errors/);
+    // A bad value in one ad: the other ads are kept and the problem has a line.
+    const bad = '<?xml version="1.0"?>\n<classads>\n<c>\n    <a n="Name"><s>ok</s></a>\n</c>\n'
+      + '<c>\n    <a n="Memory"><i>12x</i></a>\n</c>\n</classads>\n';
+    await page.fill('#pool-text', bad);
+    await expectSummary(page, /^\d+ ads?, 1 error/);
+    assert.match(await page.locator('.diagnostics li.diag-error').first().textContent(), /^7:\d+: /);
   });
 });
 

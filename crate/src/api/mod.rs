@@ -312,11 +312,34 @@ fn evaluate(
     } else {
         (ev.eval(&e, &env), None)
     };
+    if let Some(d) = ev.take_depth_exceeded() {
+        return failed("expr", vec![depth_diagnostic(&d, expr.len())]);
+    }
     Response::Value {
         value: v.to_string(),
         value_kind: v.kind().name().to_string(),
         trace: tree,
     }
+}
+
+/// What a user is told when an evaluation went deeper than the engine's
+/// bound: the value would be `error`, not the language's answer.
+pub fn depth_diagnostic(d: &crate::lang::eval::DepthExceeded, expr_len: usize) -> Diagnostic {
+    let at = match &d.attribute {
+        Some(a) => format!(" at attribute `{a}`"),
+        None => String::new(),
+    };
+    Diagnostic::new(
+        crate::lang::ast::Span::new(0, expr_len),
+        format!(
+            "evaluation went deeper than {} levels{at}: the value would be error",
+            crate::lang::eval::MAX_EVAL_DEPTH
+        ),
+    )
+    .help(
+        "a chain of attribute references (a0 = a1 + 1; a1 = a2 + 1; …) or calls this deep is cut off; \
+         each reference counts 2 levels, each call 1 more (libclassad gives up after a few hundred)",
+    )
 }
 
 /// JSON in, JSON out. A request that is not valid JSON for [`Request`]

@@ -1,7 +1,8 @@
 //! Reading and writing pools of ads in every format users paste: new
 //! ClassAd syntax (`[ … ]` records), the old long format that
-//! `condor_q -l` / `condor_status -l` print, and JSON / JSON lines as
-//! `condor_status -json` prints. Reading never stops at the first bad ad:
+//! `condor_q -l` / `condor_status -l` print, JSON / JSON lines as
+//! `condor_status -json` prints, and XML as `condor_q -xml` prints (see
+//! [`xml`]). Reading never stops at the first bad ad:
 //! every ad that parses is kept and every problem is reported with its
 //! line and column.
 //!
@@ -17,6 +18,7 @@ mod old;
 mod pretty;
 mod scan;
 pub mod stream;
+mod xml;
 
 use serde::{Deserialize, Serialize};
 
@@ -42,6 +44,7 @@ pub enum InputFormat {
     New,
     Old,
     Json,
+    Xml,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,6 +62,8 @@ pub enum OutputFormat {
     JsonLines,
     /// Indented new syntax for people (see [`pretty_ad`]).
     Pretty,
+    /// XML, byte for byte as `condor_q -xml` prints it.
+    Xml,
 }
 
 /// One ad read from a pool, with where it came from.
@@ -102,6 +107,8 @@ impl Pool {
 ///   `condor_status -long:new` prints;
 /// * `[` — a JSON array if the next character is `{` or `]`, else new
 ///   syntax `[ … ]` records;
+/// * `<` — XML (`<?xml`, `<!DOCTYPE`, `<classads>`, `<c>`): the old long
+///   format never starts with one;
 /// * anything else — the old long format.
 pub fn detect(text: &str) -> InputFormat {
     let b = text.as_bytes();
@@ -119,6 +126,7 @@ pub fn detect(text: &str) -> InputFormat {
             Some(b'{') | Some(b']') => InputFormat::Json,
             _ => InputFormat::New,
         },
+        Some(b'<') => InputFormat::Xml,
         _ => InputFormat::Old,
     }
 }
@@ -134,6 +142,7 @@ pub fn read_pool(text: &str, format: InputFormat, dialect: Dialect) -> Pool {
         InputFormat::New | InputFormat::Auto => new::read(text, dialect),
         InputFormat::Old => old::read(text, dialect),
         InputFormat::Json => json::read(text, dialect),
+        InputFormat::Xml => xml::read(text, dialect),
     };
     pool.format = Some(format);
     for (i, a) in pool.ads.iter_mut().enumerate() {
@@ -211,8 +220,9 @@ pub fn label(ad: &ClassAd, index: usize) -> String {
 
 /// Write ads in one format. Every format but pretty reads back, through
 /// [`read_pool`], to ads whose attributes unparse the same (JSON turns
-/// relative-time literals into seconds, as HTCondor does; the old format
-/// has no way to write an ad with no attributes).
+/// relative-time literals into seconds, as HTCondor does, and so does XML,
+/// which also writes a negative zero as `0.0`; the old format has no way
+/// to write an ad with no attributes).
 pub fn write_pool(ads: &[&ClassAd], format: OutputFormat) -> String {
     let mut out = String::new();
     match format {
@@ -242,6 +252,7 @@ pub fn write_pool(ads: &[&ClassAd], format: OutputFormat) -> String {
                 out.push('\n');
             }
         }
+        OutputFormat::Xml => xml::write(&mut out, ads),
     }
     out
 }

@@ -1,9 +1,10 @@
 //! Reading a pool one ad at a time, for pools too big to hold (a query
 //! over a 10 GB `condor_status -l` dump): the text is cut into records as
 //! it is read — at blank and banner lines in the old long format, where
-//! the brackets close in the new syntax — and each record is read by the
-//! same readers as a whole pool. JSON, and a new-syntax text that is not
-//! a sequence of `[ … ]` records, are read whole.
+//! the brackets close in the new syntax, at the line where a top-level
+//! `</c>` closes an ad in XML — and each record is read by the same
+//! readers as a whole pool. JSON, and a new-syntax text that is not a
+//! sequence of `[ … ]` records, are read whole.
 
 use std::collections::VecDeque;
 use std::io::BufRead;
@@ -32,8 +33,13 @@ pub struct AdStream<R: BufRead> {
     /// Lines read so far.
     line: u32,
     /// New syntax: bracket depth and whether a `/* */` comment is open.
+    /// XML: `<c>` depth.
     depth: i64,
     in_comment: bool,
+    /// XML: what ends the comment, CDATA or `<?…?>` we are in, and
+    /// whether the record holds the start of an ad.
+    xml_in: Option<&'static [u8]>,
+    xml_opened: bool,
     ready: VecDeque<Streamed>,
     ads: usize,
     done: bool,
@@ -52,6 +58,8 @@ impl<R: BufRead> AdStream<R> {
             line: 0,
             depth: 0,
             in_comment: false,
+            xml_in: None,
+            xml_opened: false,
             ready: VecDeque::new(),
             ads: 0,
             done: false,
@@ -162,6 +170,59 @@ impl<R: BufRead> AdStream<R> {
                 }
             }
             InputFormat::Json => self.record.push_str(&line),
+            InputFormat::Xml => {
+                self.record.push_str(&line);
+                self.count_xml(&line);
+                if self.xml_opened && self.depth == 0 && self.xml_in.is_none() {
+                    self.xml_opened = false;
+                    self.flush(InputFormat::Xml);
+                }
+            }
+        }
+    }
+
+    /// Track the `<c>` depth of XML outside comments, CDATA sections and
+    /// `<?…?>` (a `<c>` in them is text). Text holds no raw `<`.
+    fn count_xml(&mut self, line: &str) {
+        let b = line.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            if let Some(end) = self.xml_in {
+                match memchr::memmem::find(&b[i..], end) {
+                    Some(e) => {
+                        i += e + end.len();
+                        self.xml_in = None;
+                    }
+                    None => return,
+                }
+                continue;
+            }
+            let Some(lt) = memchr::memchr(b'<', &b[i..]) else {
+                return;
+            };
+            i += lt;
+            let rest = &b[i..];
+            let after = |n: usize| rest.get(n).copied().unwrap_or(b' ');
+            if rest.starts_with(b"<!--") {
+                self.xml_in = Some(b"-->");
+            } else if rest.starts_with(b"<![CDATA[") {
+                self.xml_in = Some(b"]]>");
+            } else if rest.starts_with(b"<?") {
+                self.xml_in = Some(b"?>");
+            } else if rest.starts_with(b"</c")
+                && (after(3) == b'>' || after(3).is_ascii_whitespace())
+            {
+                self.depth = (self.depth - 1).max(0);
+            } else if rest.starts_with(b"<c")
+                && (after(2) == b'>' || after(2) == b'/' || after(2).is_ascii_whitespace())
+            {
+                self.xml_opened = true;
+                let gt = memchr::memchr(b'>', rest);
+                if !gt.is_some_and(|g| g > 0 && rest[g - 1] == b'/') {
+                    self.depth += 1;
+                }
+            }
+            i += 2;
         }
     }
 
@@ -298,6 +359,15 @@ mod tests {
             (ads, problems),
             (vec!["a".to_string(), "b".to_string()], vec![])
         );
+    }
+
+    #[test]
+    fn xml_records_end_at_top_level_close_tags() {
+        let text = "<?xml version=\"1.0\"?>\n<classads>\n<c>\n    <a n=\"Name\"><s>a</s></a>\n    <a n=\"R\"><c>\n        <a n=\"x\"><i>1</i></a>\n    </c></a>\n</c>\n<!-- <c> -->\n<c>\n    <a n=\"Name\"><s>b</s></a>\n    <a n=\"Bad\"><i>x</i></a>\n</c>\n<c/>\n</classads>\n";
+        let (ads, problems) = read(text);
+        assert_eq!(ads, ["a", "b", "ad 3"]);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].0, 12, "the file's line: {problems:?}");
     }
 
     #[test]

@@ -193,7 +193,7 @@ impl<'a> Search<'a> {
         let mut sized = Vec::with_capacity(ports.len());
         for p in ports {
             if self.over_budget() {
-                return Err(LimitHit);
+                return Err(LimitHit::Work);
             }
             let found = self.index.probe(self.ads, &self.nodes, n, p).len();
             sized.push((found, p));
@@ -236,7 +236,7 @@ impl<'a> Search<'a> {
 
     fn fill(&mut self, pending: &mut Vec<(usize, usize)>) -> Result<bool, LimitHit> {
         if self.over_budget() {
-            return Err(LimitHit);
+            return Err(LimitHit::Work);
         }
         let Some((n, p)) = pending.pop() else {
             return Ok(self.complete());
@@ -266,10 +266,10 @@ impl<'a> Search<'a> {
         };
         for k in 0..ids.len() {
             if self.nodes.len() >= self.max_gang_ads {
-                break;
+                return Err(LimitHit::GangSize);
             }
             if self.over_budget() {
-                return Err(LimitHit);
+                return Err(LimitHit::Work);
             }
             let id = ids[(start + k) % ids.len()];
             let nodes = &self.nodes;

@@ -481,7 +481,14 @@ pub fn gangmatch_with(
                     out.gang = Some(gang_of(&nodes, &ads, &names, nr));
                 }
                 Ok(false) => {}
-                Err(naive::LimitHit) => out.limit_hit = true,
+                Err(naive::LimitHit::Work) => out.limit_hit = true,
+                Err(naive::LimitHit::GangSize) => {
+                    out.error = Some(format!(
+                        "the gang would need more than {} ads, the most one gang may hold; \
+                         the search stopped there",
+                        opts.max_gang_ads.max(1)
+                    ))
+                }
             }
         }
         if let Some(log) = log.as_mut() {

@@ -14,9 +14,15 @@ use super::dock::{build_env, eval_port_attr, test_dock, verify, Dock, Node};
 use super::model::GangAd;
 use super::steps::{answer, Step, StepLog};
 
-/// The search gave up: its evaluation budget ran out.
-#[derive(Debug)]
-pub struct LimitHit;
+/// Why a search gave up.
+#[derive(Debug, PartialEq, Eq)]
+pub enum LimitHit {
+    /// Its evaluation budget ran out.
+    Work,
+    /// The gang would need more ads than `max_gang_ads`: the search stops
+    /// at once rather than trying every smaller combination first.
+    GangSize,
+}
 
 /// The state of one request's search. `ads[0..n_requests]` are requests,
 /// the rest offers.
@@ -65,7 +71,7 @@ impl<'a> Search<'a> {
 
     fn fill(&mut self, pending: &mut Vec<(usize, usize)>) -> Result<bool, LimitHit> {
         if self.evaluations >= self.max_evaluations {
-            return Err(LimitHit);
+            return Err(LimitHit::Work);
         }
         let Some((n, p)) = pending.pop() else {
             let ok = verify(&mut self.ev, self.ads, &self.nodes, &mut self.evaluations);
@@ -136,7 +142,7 @@ impl<'a> Search<'a> {
         let mut out = Vec::new();
         let mut tested = 0;
         if self.nodes.len() >= self.max_gang_ads {
-            return Ok((out, tested));
+            return Err(LimitHit::GangSize);
         }
         let new = self.nodes.len();
         for o in 0..self.ads.len() {
@@ -146,7 +152,7 @@ impl<'a> Search<'a> {
             for q in 0..self.ads[o].ports.len() {
                 if self.evaluations >= self.max_evaluations {
                     self.nodes[n].bindings[p] = None;
-                    return Err(LimitHit);
+                    return Err(LimitHit::Work);
                 }
                 let mut bindings = vec![None; self.ads[o].ports.len()];
                 bindings[q] = Some((n, p));

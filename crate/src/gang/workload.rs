@@ -10,7 +10,6 @@
 //! - [`Kind::OpportunityCost`] (§5.8.3): a bilateral (portless) workload of
 //!   tagged requests and offers with a tag threshold.
 
-use std::fmt::Write;
 use std::sync::Arc;
 
 use crate::lang::ast::ClassAd;
@@ -98,8 +97,34 @@ pub fn partition_range(n: usize, k: usize, p: usize) -> (usize, usize) {
     (at(p), at(p + 1))
 }
 
-/// Generate the workload, or say which input is out of range.
+/// Where a generator writes: the two texts as they grow, and the counts.
+struct Out<'a> {
+    requests: &'a mut dyn std::fmt::Write,
+    offers: &'a mut dyn std::fmt::Write,
+    requests_count: usize,
+    offers_count: usize,
+}
+
+/// Generate the workload in memory, or say which input is out of range.
 pub fn generate(w: &GangWorkload) -> Result<Generated, String> {
+    let (mut requests, mut offers) = (String::new(), String::new());
+    let (requests_count, offers_count) = generate_into(w, &mut requests, &mut offers)?;
+    Ok(Generated {
+        requests,
+        offers,
+        requests_count,
+        offers_count,
+    })
+}
+
+/// Generate the workload ad by ad into two writers (files, for the ten
+/// million jobs [`MAX_JOBS`] allows: gigabytes of text never held at once).
+/// Returns (requests, offers) counted.
+pub fn generate_into(
+    w: &GangWorkload,
+    requests: &mut dyn std::fmt::Write,
+    offers: &mut dyn std::fmt::Write,
+) -> Result<(usize, usize), String> {
     if w.jobs == 0 || w.jobs > MAX_JOBS {
         return Err(format!(
             "jobs must be between 1 and {MAX_JOBS}, not {}",
@@ -110,9 +135,9 @@ pub fn generate(w: &GangWorkload) -> Result<Generated, String> {
         return Err("duds only apply to the base workload".into());
     }
     let mut r = Rng::new(w.seed);
-    let mut g = Generated {
-        requests: String::new(),
-        offers: String::new(),
+    let mut g = Out {
+        requests,
+        offers,
         requests_count: 0,
         offers_count: 0,
     };
@@ -128,12 +153,12 @@ pub fn generate(w: &GangWorkload) -> Result<Generated, String> {
             opportunity_cost(w.jobs, discrimination, &mut r, &mut g)
         }
     }
-    Ok(g)
+    Ok((g.requests_count, g.offers_count))
 }
 
 /// The offers file holds the machines, then the licenses, then (with
 /// duds) the seven dud machines and the dud license.
-fn base(w: &GangWorkload, r: &mut Rng, g: &mut Generated) -> Result<(), String> {
+fn base(w: &GangWorkload, r: &mut Rng, g: &mut Out) -> Result<(), String> {
     let n = w.jobs;
     let licenses = match w.licenses_percent {
         100 => n,
@@ -163,12 +188,12 @@ fn base(w: &GangWorkload, r: &mut Rng, g: &mut Generated) -> Result<(), String> 
     }
     g.offers_count = n + licenses;
     if w.duds {
-        duds(n, &mut g.offers);
+        duds(n, g.offers);
         g.offers_count += 8;
     }
     for i in 0..n {
         let (arch, opsys) = r.platform();
-        job(&mut g.requests, i, arch, opsys, r);
+        job(g.requests, i, arch, opsys, r);
     }
     g.requests_count = n;
     Ok(())
@@ -184,7 +209,7 @@ fn base(w: &GangWorkload, r: &mut Rng, g: &mut Generated) -> Result<(), String> 
 /// machine's Key, so neither kind of dud ever joins a gang. Only seven of
 /// Figure 26's eight platforms fit in seven machines: the rarest,
 /// SGI/IRIX6 (2.1 %), gets none, so its jobs' `Cpu` queries find no dud.
-fn duds(n: usize, out: &mut String) {
+fn duds(n: usize, out: &mut dyn std::fmt::Write) {
     let vm = 2.0 * TOP_MEMORY as f64 * 0.9;
     let platforms = ARCH_OPSYS.iter().filter(|(a, _, _)| *a != "SGI");
     for (j, (arch, opsys, _)) in platforms.enumerate() {
@@ -200,7 +225,7 @@ fn duds(n: usize, out: &mut String) {
 /// §5.7: the dynamic algorithm fills the machine port first (500
 /// candidates against 1000 licenses), though only the last 100 machines
 /// can take a license.
-fn heuristic_failure(jobs: usize, r: &mut Rng, g: &mut Generated) {
+fn heuristic_failure(jobs: usize, r: &mut Rng, g: &mut Out) {
     // 800M machines with at least 85 % of 1600M virtual memory: above any
     // job's image size (at most 80 %) and memory needs, so all fit.
     for key in 0..HF_MACHINES {
@@ -214,14 +239,14 @@ fn heuristic_failure(jobs: usize, r: &mut Rng, g: &mut Generated) {
     }
     g.offers_count = HF_MACHINES + HF_LICENSES;
     for i in 0..jobs {
-        job(&mut g.requests, i, "INTEL", "LINUX", r);
+        job(g.requests, i, "INTEL", "LINUX", r);
     }
     g.requests_count = jobs;
 }
 
 /// §5.8.3: platform-only requests with a tag in [0, 10]; offers accept
 /// tags above their threshold, uniform in [0, k].
-fn opportunity_cost(jobs: usize, k: f64, r: &mut Rng, g: &mut Generated) {
+fn opportunity_cost(jobs: usize, k: f64, r: &mut Rng, g: &mut Out) {
     for i in 0..jobs {
         let (arch, opsys) = r.platform();
         let _ = writeln!(
@@ -263,7 +288,7 @@ fn license(name: &str, lo: usize, hi: usize) -> String {
 
 /// Figure 30: the image is 20-80 % of twice a Figure 27 memory, the memory
 /// needs 20-50 % of the image.
-fn job(out: &mut String, i: usize, arch: &str, opsys: &str, r: &mut Rng) {
+fn job(out: &mut dyn std::fmt::Write, i: usize, arch: &str, opsys: &str, r: &mut Rng) {
     let memory = (r.pick(&MEMORY) * MB) as f64;
     let image = 2.0 * memory * (0.2 + 0.6 * r.unit());
     let needs = image * (0.2 + 0.3 * r.unit());

@@ -69,6 +69,7 @@ enum ToArg {
     Json,
     Jsonl,
     Pretty,
+    Xml,
 }
 
 #[derive(Subcommand)]
@@ -101,7 +102,7 @@ enum Cmd {
         #[arg(long, value_enum, default_value = "auto")]
         dialect: DialectArg,
         /// Pin the clock (seconds since the epoch).
-        #[arg(long)]
+        #[arg(long, value_parser = finite_seconds)]
         now: Option<f64>,
         #[arg(long, allow_hyphen_values = true)]
         tz_offset: Option<i32>,
@@ -120,7 +121,7 @@ enum Cmd {
         #[arg(long)]
         target: Option<String>,
         /// Pin the clock (seconds since the epoch) for time functions.
-        #[arg(long)]
+        #[arg(long, value_parser = finite_seconds)]
         now: Option<f64>,
         /// Pin the local time-zone offset (seconds east of UTC).
         #[arg(long, allow_hyphen_values = true)]
@@ -158,7 +159,7 @@ enum Cmd {
         functions: Option<String>,
         #[arg(long, value_enum, default_value = "htcondor")]
         mode: ModeArg,
-        #[arg(long)]
+        #[arg(long, value_parser = finite_seconds)]
         now: Option<f64>,
         #[arg(long, allow_hyphen_values = true)]
         tz_offset: Option<i32>,
@@ -204,7 +205,7 @@ enum Cmd {
         all_steps: bool,
         #[arg(long, value_enum, default_value = "htcondor")]
         mode: ModeArg,
-        #[arg(long)]
+        #[arg(long, value_parser = finite_seconds)]
         now: Option<f64>,
         #[arg(long, allow_hyphen_values = true)]
         tz_offset: Option<i32>,
@@ -292,6 +293,16 @@ enum WorkloadCmd {
         #[arg(long)]
         out: String,
     },
+}
+
+/// `--now`: seconds since the epoch, a finite number (`NaN` or `inf` would
+/// silently become 0 or a clock no time function can print).
+fn finite_seconds(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x.is_finite() => Ok(x),
+        Ok(_) => Err(format!("{s} is not a finite number of seconds")),
+        Err(_) => Err(format!("{s} is not a number of seconds since the epoch")),
+    }
 }
 
 /// The evaluation options the `--mode`, `--now` and `--tz-offset` flags give.
@@ -555,6 +566,10 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     Ok(e) => {
                         ev.set_ads(Some(my_ad.clone()), target_ad.clone());
                         let v = ev.eval_expr(&e);
+                        if let Some(deep) = ev.take_depth_exceeded() {
+                            let note = classad::api::depth_diagnostic(&deep, src.len());
+                            eprintln!("warning: {src:.60}: {}", note.message);
+                        }
                         writeln!(out, "{v}")
                     }
                     Err(diag) => {
@@ -600,6 +615,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 ToArg::Json => OutputFormat::Json,
                 ToArg::Jsonl => OutputFormat::JsonLines,
                 ToArg::Pretty => OutputFormat::Pretty,
+                ToArg::Xml => OutputFormat::Xml,
             };
             let ads: Vec<&ClassAd> = pool.ads.iter().map(|a| &a.ad).collect();
             {
@@ -763,7 +779,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 if let Some(msg) = &r.error {
                     eprintln!("{requests}: request {}: {msg}", r.name);
                 }
-                if r.limit_hit {
+                if r.limit_hit && r.probes > 0 {
+                    // The indexed algorithms' budget counts index probes too.
+                    eprintln!(
+                        "request {}: gave up after {} evaluations and {} index probes \
+                         (limit {} on the two together)",
+                        r.name, r.evaluations, r.probes, opts.max_evaluations_per_request
+                    );
+                } else if r.limit_hit {
                     eprintln!(
                         "request {}: gave up after {} evaluations (limit {})",
                         r.name, r.evaluations, opts.max_evaluations_per_request
@@ -786,7 +809,14 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     c.evaluations, c.probes, c.backtracks, c.gangs, c.seconds
                 );
             }
-            Ok(ExitCode::SUCCESS)
+            // As `fmt` does: a malformed request or offer (reported above) is a failure.
+            let malformed = !result.offer_errors.is_empty()
+                || result.requests.iter().any(|r| r.error.is_some());
+            Ok(if malformed {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            })
         }
         Cmd::Workload {
             what:
@@ -801,7 +831,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     out,
                 },
         } => {
-            use classad::gang::workload::{generate, GangWorkload, Kind};
+            use classad::gang::workload::{generate_into, GangWorkload, Kind};
             let kind = match (kind, discrimination) {
                 (GangKindArg::OpportunityCost, Some(k)) => {
                     Kind::OpportunityCost { discrimination: k }
@@ -815,30 +845,77 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                 (GangKindArg::Base, None) => Kind::Base,
                 (GangKindArg::HeuristicFailure, None) => Kind::HeuristicFailure,
             };
-            let g = generate(&GangWorkload {
-                kind,
-                jobs,
-                licenses_percent,
-                selectivity,
-                duds,
-                seed,
-            })?;
             let dir = std::path::Path::new(&out);
             std::fs::create_dir_all(dir).map_err(|e| format!("cannot create {out}: {e}"))?;
             let requests = dir.join("requests.ads");
             let offers = dir.join("offers.ads");
-            for (path, text) in [(&requests, &g.requests), (&offers, &g.offers)] {
-                std::fs::write(path, text)
-                    .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-            }
+            // Written as generated: ten million jobs are gigabytes of text.
+            let mut req_file = TextFile::create(&requests)?;
+            let mut off_file = TextFile::create(&offers)?;
+            let (requests_count, offers_count) = generate_into(
+                &GangWorkload {
+                    kind,
+                    jobs,
+                    licenses_percent,
+                    selectivity,
+                    duds,
+                    seed,
+                },
+                &mut req_file,
+                &mut off_file,
+            )?;
+            req_file.finish()?;
+            off_file.finish()?;
             println!(
-                "wrote {} requests to {} and {} offers to {}",
-                g.requests_count,
+                "wrote {requests_count} requests to {} and {offers_count} offers to {}",
                 requests.display(),
-                g.offers_count,
                 offers.display()
             );
             Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+/// A file written through `fmt::Write` (what the generators write to),
+/// buffered, keeping the first I/O error to report at the end.
+struct TextFile {
+    path: std::path::PathBuf,
+    out: std::io::BufWriter<std::fs::File>,
+    error: Option<std::io::Error>,
+}
+
+impl TextFile {
+    fn create(path: &std::path::Path) -> Result<TextFile, String> {
+        let f = std::fs::File::create(path)
+            .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        Ok(TextFile {
+            path: path.to_path_buf(),
+            out: std::io::BufWriter::new(f),
+            error: None,
+        })
+    }
+
+    fn finish(mut self) -> Result<(), String> {
+        use std::io::Write;
+        if self.error.is_none() {
+            self.error = self.out.flush().err();
+        }
+        match self.error {
+            Some(e) => Err(format!("cannot write {}: {e}", self.path.display())),
+            None => Ok(()),
+        }
+    }
+}
+
+impl std::fmt::Write for TextFile {
+    fn write_str(&mut self, s: &str) -> std::fmt::Result {
+        use std::io::Write;
+        if self.error.is_none() {
+            self.error = self.out.write_all(s.as_bytes()).err();
+        }
+        match self.error {
+            Some(_) => Err(std::fmt::Error),
+            None => Ok(()),
         }
     }
 }

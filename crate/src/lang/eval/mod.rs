@@ -99,8 +99,24 @@ enum Slot {
 }
 
 /// Deepest evaluation recursion before giving up with `error` (libclassad
-/// has the same kind of guard).
-pub const MAX_EVAL_DEPTH: u32 = 6000;
+/// has the same kind of guard, and stops chains of attribute references a
+/// few hundred long), in units of about 300 bytes of a wasm engine's native
+/// stack: an expression node costs 1, an attribute reference 1 more, a
+/// function call 1 more. Measured in V8 (a Web Worker's or a page's stack
+/// of about 1 MB): 3,300 units fit, as a 1,866-long chain `a0 = a1; …`,
+/// 1,201 of `a0 = a1 + 1; …`, 664 of `a0 = size(strcat("x", a1)); …`.
+/// The same bound natively, so the CLI and the page answer alike: a tree as
+/// deep as the parser allows (2,000), a chain of 1,200 references.
+pub const MAX_EVAL_DEPTH: u32 = 2400;
+
+/// Where an evaluation went deeper than [`MAX_EVAL_DEPTH`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct DepthExceeded {
+    /// The expression it stopped at (in the text it was parsed from).
+    pub span: crate::lang::ast::Span,
+    /// The innermost attribute being evaluated then, if any.
+    pub attribute: Option<Arc<str>>,
+}
 
 /// Functions supplied from outside the language — in practice a pool's
 /// function library (Condor-G's externally supplied functions, see
@@ -121,6 +137,8 @@ pub struct Evaluator {
     matched: bool,
     cache: FxHashMap<CacheKey, Slot>,
     depth: u32,
+    /// The first place this evaluator ran out of depth (see [`Self::take_depth_exceeded`]).
+    too_deep: Option<DepthExceeded>,
     pub(crate) tracer: Option<trace::Tracer>,
     /// Functions supplied from outside the language (a pool's function
     /// library), and their results so far: a call depends on its
@@ -153,6 +171,7 @@ impl Evaluator {
             matched: false,
             cache: FxHashMap::default(),
             depth: 0,
+            too_deep: None,
             tracer: None,
             user_fns: None,
             user_cache: FxHashMap::default(),
@@ -174,6 +193,12 @@ impl Evaluator {
 
     pub fn clear_cache(&mut self) {
         self.cache.clear();
+    }
+
+    /// Whether an evaluation since the last call gave up for depth (its
+    /// value, and the values that depend on it, are then `error`).
+    pub fn take_depth_exceeded(&mut self) -> Option<DepthExceeded> {
+        self.too_deep.take()
     }
 
     pub fn mode(&self) -> Mode {
@@ -210,6 +235,12 @@ impl Evaluator {
     /// Evaluate in an explicit scope (e.g. a nested record of an ad).
     pub fn eval(&mut self, e: &Expr, env: &Env) -> Value {
         if self.depth >= MAX_EVAL_DEPTH {
+            if self.too_deep.is_none() {
+                self.too_deep = Some(DepthExceeded {
+                    span: e.span,
+                    attribute: None,
+                });
+            }
             return Value::Error;
         }
         self.depth += 1;
@@ -283,9 +314,18 @@ impl Evaluator {
                     // mode, as they are in an HTCondor process with
                     // STRICT_CLASSAD_EVALUATION on.
                     let def = crate::lang::functions::get(id);
-                    (def.imp)(self, &c.args, env)
+                    // A call's frames weigh on the stack too (see MAX_EVAL_DEPTH).
+                    self.depth += 1;
+                    let v = (def.imp)(self, &c.args, env);
+                    self.depth -= 1;
+                    v
                 }
-                None => self.call_user(&c.name, &c.args, env),
+                None => {
+                    self.depth += 1;
+                    let v = self.call_user(&c.name, &c.args, env);
+                    self.depth -= 1;
+                    v
+                }
             },
             ExprKind::List(items) => Value::List(ListValue {
                 items: items.clone(),
@@ -573,7 +613,15 @@ impl Evaluator {
         // its current scope around an attribute reference).
         let moved = self.moved_scope.take();
         let literal = self.literal_scope.take();
+        // A reference's lookup frames weigh on the stack (see MAX_EVAL_DEPTH).
+        self.depth += 1;
         let v = self.eval(expr, env);
+        self.depth -= 1;
+        if let Some(d) = self.too_deep.as_mut() {
+            if d.attribute.is_none() {
+                d.attribute = Some(Arc::from(name));
+            }
+        }
         self.moved_scope = moved;
         self.literal_scope = literal;
         if self.tracer.is_some() {

@@ -1,4 +1,5 @@
-//! The pool editor: named pools of ads in any format the engine reads,
+//! The pool editor: named pools of ads in any format the engine reads
+//! (new syntax, the long format, JSON, XML),
 //! highlighted by the engine's lexer, with diagnostics marked in the text
 //! and listed (click one to go there), the parsed ads, upload,
 //! drag-and-drop and formatting. Big pools parse in the worker with a
@@ -603,6 +604,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 <button onclick={format_to(OutputFormat::New)} disabled={*formatting} title="Rewrite in the new ClassAd syntax">{ "Format" }</button>
                 <button onclick={format_to(OutputFormat::Old)} disabled={*formatting} title="Rewrite as condor_status -l prints it">{ "To long format" }</button>
                 <button onclick={format_to(OutputFormat::Json)} disabled={*formatting} title="Rewrite as condor_status -json prints it">{ "To JSON" }</button>
+                <button onclick={format_to(OutputFormat::Xml)} disabled={*formatting} title="Rewrite as condor_status -xml prints it">{ "To XML" }</button>
                 if *formatting {
                     <button onclick={cancel_format}>{ "Stop formatting" }</button>
                 }
