@@ -31,23 +31,70 @@
 // Ads may be written in any format the engine reads: new ClassAd syntax
 // ([ a = 1; b = 2 ]), the old one-attribute-a-line format, JSON, or XML.
 
-import init, * as engine from "./classad_embed.js";
+import init, * as first from "./classad_embed.js";
 
-await init({ module_or_path: new URL("./classad_embed_bg.wasm", import.meta.url) });
+// The module is compiled once; each engine is an instance of it. An input
+// that still runs the engine out of stack (V8 gives wasm about 1 MB) traps
+// the instance and leaves its memory unusable, so a trapped instance is
+// never called again: the call answers with a clear failure and a fresh
+// instance — of a second copy of the glue, imported ahead so the swap is
+// synchronous — takes over.
+const wasmUrl = new URL("./classad_embed_bg.wasm", import.meta.url);
+const wasmModule = await WebAssembly.compile(await (await fetch(wasmUrl)).arrayBuffer());
+await init({ module_or_path: wasmModule });
+let engine = first;
+let made = 1; // engine instances made: 1 until one traps
+let imported = 1;
+let spare = null;
+function prepareSpare() {
+  imported += 1;
+  import(`./classad_embed.js?instance=${imported}`).then(
+    (glue) => { spare = glue; },
+    () => { spare = null; },
+  );
+}
+prepareSpare();
+
+function replaceEngine() {
+  if (spare === null) return false;
+  spare.initSync({ module: wasmModule });
+  engine = spare;
+  made += 1;
+  spare = null;
+  prepareSpare();
+  return true;
+}
+
+// Set when a call trapped: the next call replaces the engine first (not the
+// failing call itself, which may have no stack left to instantiate one).
+let trapped = false;
+
+function failure(answer, message) {
+  return {
+    ...answer,
+    ok: false,
+    which: "internal",
+    diagnostics: [{ severity: "error", line: 0, column: 0, message }],
+  };
+}
 
 function guard(op, answer, call) {
+  if (trapped) {
+    try {
+      trapped = !replaceEngine();
+    } catch (e) {
+      trapped = true;
+    }
+    if (trapped) {
+      return failure(answer, "the engine stopped after running out of stack and could not be restarted: reload the page");
+    }
+  }
   try {
     return call();
   } catch (e) {
-    // Only an engine bug gets here; the page keeps working.
-    return {
-      ...answer,
-      ok: false,
-      which: "internal",
-      diagnostics: [
-        { severity: "error", line: 0, column: 0, message: `internal error in ${op}: ${e}` },
-      ],
-    };
+    // The engine trapped (in practice: out of stack). Never reuse that instance.
+    trapped = true;
+    return failure(answer, `the engine failed in ${op} (${e}); a fresh engine takes over from the next call`);
   }
 }
 
@@ -69,4 +116,9 @@ export function parse(text) {
   return guard("parse", { ads: [], format: null }, () => engine.parse(text));
 }
 
-export const version = engine.version();
+/** How many engine instances this page has made (1 until one trapped). */
+export function engineInstances() {
+  return made;
+}
+
+export const version = first.version();

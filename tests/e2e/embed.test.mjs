@@ -218,6 +218,58 @@ test('the JS API gives what the CLI gives: evaluate, match and parse', T, async 
   });
 });
 
+test('deep evaluation in the page: a 3,000-long chain is a located failure, and a trapped engine is replaced', T, async () => {
+  await scenario('embed-deep', async ({ page }) => {
+    const got = await page.evaluate(async () => {
+      const m = await import('./classad.js');
+      const chain = (n, body) => '[' + Array.from({ length: n }, (_, i) => `a${i} = ${body(i + 1)}`).join('; ') + `; a${n} = 0]`;
+      // What the test reads of an answer (a deep explain tree need not cross back to Node).
+      const brief = (r) => r && { ok: r.ok, which: r.which, value: r.value, message: r.diagnostics?.[0]?.message };
+      const evaluate = (input) => brief(m.evaluate(input));
+      const out = {};
+      // The issue's input: six times in a row, then a plain call.
+      out.deep = Array.from({ length: 6 }, () => evaluate({ expr: 'a0', my: chain(3000, (j) => `a${j} + 1`) }));
+      out.calls = evaluate({ expr: 'a0', my: chain(3000, (j) => `size(strcat("x", a${j}))`) });
+      out.ok250 = evaluate({ expr: 'a0', my: chain(250, (j) => `a${j} + 1`) });
+      out.after = evaluate({ expr: '1 + 1' });
+      // A page that calls the engine from deep in its own code can still run
+      // wasm out of stack: find how deep this page's JS can go, then call the
+      // engine nearer and nearer to there until one call fails.
+      let room = 0;
+      const probe = (n) => { room = n; probe(n + 1); };
+      try { probe(0); } catch (e) { /* found the limit */ }
+      const near = (n, f) => (n === 0 ? f() : near(n - 1, f));
+      out.trapped = null;
+      out.tries = [];
+      const input = { expr: 'a0', my: chain(250, (j) => `a${j} + 1`), trace: false };
+      for (let k = 20000; k >= 0 && out.trapped === null; k -= 100) {
+        let r;
+        try { r = near(Math.max(room - k, 0), () => m.evaluate(input)); } catch (e) { out.tries.push('threw'); continue; }
+        out.tries.push(r.ok ? 'ok' : r.which);
+        if (r && r.ok === false && r.which === 'internal') out.trapped = brief(r);
+      }
+      out.room = room;
+      out.afterTrap = [evaluate({ expr: '1 + 1' }), evaluate({ expr: 'a0', my: chain(250, (j) => `a${j} + 1`) })];
+      out.instances = m.engineInstances();
+      return out;
+    });
+    for (const r of got.deep) {
+      assert.equal(r.ok, false);
+      assert.equal(r.which, 'expr');
+      assert.match(r.message, /evaluation went deeper than \d+ levels at attribute `a\d+`/);
+    }
+    assert.equal(got.calls.ok, false);
+    assert.match(got.calls.message, /deeper than/);
+    assert.equal(got.ok250.value, '250');
+    assert.equal(got.after.value, '2');
+    assert.ok(got.trapped, `calling from deep in the page's own code ran the engine out of stack once (room ${got.room}: ${got.tries.join(' ')})`);
+    assert.match(got.trapped.message, /a fresh engine takes over from the next call/);
+    assert.equal(got.instances, 2, 'one new engine instance was made');
+    assert.equal(got.afterTrap[0].value, '2', 'the engine answers after a trap');
+    assert.equal(got.afterTrap[1].value, '250');
+  });
+});
+
 test('a widget re-evaluates as its expression is edited, and its explain tree opens', T, async () => {
   await scenario('embed-widget', async ({ page }) => {
     const w = widget(page, 0);

@@ -106,3 +106,80 @@ fn share_links_round_trip_and_fail_clearly() {
         Ok(Fragment::Example("000-fig2-3".into()))
     );
 }
+
+/// Deep evaluation fits the wasm stack (V8's, about 1 MB): chains of
+/// attribute references and calls either evaluate or stop at the engine's
+/// depth bound with a located failure, and never trap the instance — the
+/// engine keeps answering after them.
+#[wasm_bindgen_test]
+fn deep_evaluation_stops_at_its_bound_without_trapping() {
+    use classad::api::{handle, Request, Response};
+    let chain = |n: usize, body: &dyn Fn(usize) -> String| {
+        let mut s = String::from("[");
+        for i in 0..n {
+            s.push_str(&format!("a{i} = {}; ", body(i + 1)));
+        }
+        s.push_str(&format!("a{n} = 0]"));
+        s
+    };
+    let eval = |my: String, trace: bool| {
+        handle(Request::Evaluate {
+            expr: "a0".into(),
+            my: Some(my),
+            target: None,
+            scope: vec![],
+            mode: Default::default(),
+            dialect: Default::default(),
+            trace,
+            now: Some(1.7e9),
+            tz_offset: Some(0),
+        })
+    };
+    let plus = |i: usize| format!("a{i} + 1");
+    let call = |i: usize| format!("size(strcat(\"x\", a{i}))");
+    let record = |i: usize| format!("[v = a{i}].v");
+    for trace in [false, true] {
+        match eval(chain(250, &plus), trace) {
+            Response::Value { value, .. } => assert_eq!(value, "250"),
+            other => panic!("a 250-long chain evaluates: {other:?}"),
+        }
+        // As deep a tree as the parser takes evaluates, traced or not.
+        let deep_and = vec!["true"; 1990].join(" && ");
+        match handle(Request::Evaluate {
+            expr: deep_and,
+            my: None,
+            target: None,
+            scope: vec![],
+            mode: Default::default(),
+            dialect: Default::default(),
+            trace,
+            now: Some(1.7e9),
+            tz_offset: Some(0),
+        }) {
+            Response::Value { value, .. } => assert_eq!(value, "true"),
+            other => panic!("a 1,990-term && chain evaluates: {other:?}"),
+        }
+        for (name, n, body) in [
+            ("plus", 3000, &plus as &dyn Fn(usize) -> String),
+            ("call", 3000, &call),
+            ("record", 3000, &record),
+        ] {
+            match eval(chain(n, body), trace) {
+                Response::Failed { which, diagnostics } => {
+                    assert_eq!(which, "expr");
+                    assert!(
+                        diagnostics[0].message.contains("deeper than"),
+                        "{name}: {}",
+                        diagnostics[0].message
+                    );
+                }
+                other => panic!("{name} x {n}: expected the depth failure, got {other:?}"),
+            }
+        }
+    }
+    // Still answering.
+    match eval("[a0 = 1 + 1]".into(), true) {
+        Response::Value { value, .. } => assert_eq!(value, "2"),
+        other => panic!("{other:?}"),
+    }
+}

@@ -338,7 +338,7 @@ pub fn depth_diagnostic(d: &crate::lang::eval::DepthExceeded, expr_len: usize) -
     )
     .help(
         "a chain of attribute references (a0 = a1 + 1; a1 = a2 + 1; …) or calls this deep is cut off; \
-         each reference counts 2 levels, each call 1 more (libclassad gives up after a few hundred)",
+         each reference counts 3 levels, each call 2 (libclassad gives up after a few hundred)",
     )
 }
 

@@ -40,6 +40,33 @@ pub(super) fn read(text: &str, dialect: Dialect) -> Pool {
     r.pool
 }
 
+/// Just past the `}` that closes the JSON object opening at `start`
+/// (brackets counted outside strings), if the text holds one.
+fn object_end(b: &[u8], start: usize) -> Option<usize> {
+    let mut depth = 0usize;
+    let mut i = start;
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+            }
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
+
 struct Reader<'a> {
     text: &'a str,
     b: &'a [u8],
@@ -110,13 +137,29 @@ impl<'a> Reader<'a> {
                             label: String::new(),
                         }),
                         Err(d) => {
-                            self.pool.diagnostics.push(d);
-                            match scan::next_line_opening(self.text, start, b'{', indent) {
-                                Some(p) => self.pos = p,
-                                None => return,
+                            self.pool.diagnostics.push(d.also("this ad is left out"));
+                            // Resume after this object (a compact array has
+                            // every ad on one line), or at the next line
+                            // opening one, whichever comes first (a broken
+                            // string can make the object seem to run on).
+                            let end = object_end(self.b, start);
+                            let next = scan::next_line_opening(self.text, start, b'{', indent);
+                            match (end, next) {
+                                (Some(e), Some(n)) if e <= n => {
+                                    self.pos = e;
+                                    need_comma = array_open.is_some();
+                                }
+                                (_, Some(n)) => {
+                                    self.pos = n;
+                                    // Whatever came between was skipped.
+                                    need_comma = false;
+                                }
+                                (Some(e), None) => {
+                                    self.pos = e;
+                                    need_comma = array_open.is_some();
+                                }
+                                (None, None) => return,
                             }
-                            // Whatever came between was skipped.
-                            need_comma = false;
                             continue;
                         }
                     }
@@ -507,6 +550,12 @@ impl<'a> Reader<'a> {
                     return Ok((out, solidus));
                 }
                 b'\n' => return Err(unterminated()),
+                0 => {
+                    return Err(Diagnostic::new(
+                        Span::new(i, i + 1),
+                        "a string cannot contain the null character",
+                    ))
+                }
                 b'\\' => {
                     out.push_str(&self.text[chunk..i]);
                     let e = b.get(i + 1).copied();
@@ -540,6 +589,15 @@ impl<'a> Reader<'a> {
                             } else {
                                 char::from_u32(hi)
                             };
+                            if ch == Some('\0') {
+                                // No ClassAd string holds one (libclassad refuses
+                                // it too), so nothing could write it back.
+                                return Err(Diagnostic::new(
+                                    Span::new(i - 6, i),
+                                    "a string cannot contain the null character",
+                                )
+                                .expected("a character other than \\u0000"));
+                            }
                             // A lone surrogate cannot be text: U+FFFD.
                             out.push(ch.unwrap_or('\u{fffd}'));
                         }

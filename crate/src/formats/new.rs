@@ -109,7 +109,7 @@ fn read_record(text: &str, start: usize, dialect: Dialect, pool: &mut Pool) -> u
                 d = Diagnostic::new(Span::new(start, start + 1), "this ad is never closed")
                     .expected("`]` to close the ad");
             }
-            pool.diagnostics.push(d);
+            pool.diagnostics.push(d.also("this ad is left out"));
         }
     }
     end.max(start + 1)
@@ -150,7 +150,8 @@ fn read_bare(text: &str, start: usize, dialect: Dialect, pool: &mut Pool) {
                         end = semi.max(pos);
                     }
                 }
-                pool.diagnostics.push(d);
+                pool.diagnostics
+                    .push(d.also("this definition is left out; the rest of the ad is kept"));
             }
         }
         pos = end + 1;

@@ -297,7 +297,10 @@ impl<'a> Reader<'a> {
                     column: 0,
                     ..d
                 };
-                self.pool.diagnostics.push(d.in_attribute(&name));
+                self.pool.diagnostics.push(
+                    d.in_attribute(&name)
+                        .also("this attribute is left out; the rest of its ad is kept"),
+                );
                 0
             }
         }
@@ -455,7 +458,7 @@ fn plain_name(b: &[u8]) -> bool {
 
 /// The value of a right-hand side that is a plain literal — a decimal
 /// integer without leading zeros, a decimal real, a string without
-/// escapes, `true` or `false` — read directly: most lines of a
+/// escapes (or a NUL, which the lexer refuses), `true` or `false` — read directly: most lines of a
 /// `condor_status -l` pool are one, and the lexer and parser would give
 /// exactly this (`tests::literal_fast_path_agrees_with_the_parser`).
 fn plain_literal(rhs: &str) -> Option<Value> {
@@ -465,7 +468,7 @@ fn plain_literal(rhs: &str) -> Option<Value> {
             let body = rhs.get(1..rhs.len().checked_sub(1)?)?;
             if b.len() < 2
                 || b[b.len() - 1] != b'"'
-                || memchr::memchr2(b'"', b'\\', body.as_bytes()).is_some()
+                || memchr::memchr3(b'"', b'\\', 0, body.as_bytes()).is_some()
             {
                 return None;
             }

@@ -123,11 +123,32 @@ impl<R: BufRead> AdStream<R> {
 
     /// Take one more line; `false` at the end of the input.
     fn read_line(&mut self) -> bool {
-        let mut line = String::new();
-        match self.reader.read_line(&mut line) {
+        let mut bytes = Vec::new();
+        match self.reader.read_until(b'\n', &mut bytes) {
             Ok(0) => false,
             Ok(_) => {
                 self.line += 1;
+                let line = match String::from_utf8(bytes) {
+                    Ok(line) => line,
+                    Err(e) => {
+                        // A Latin-1 name from a Windows host, say: keep the
+                        // line (and every ad after it), say where.
+                        let at = e.utf8_error().valid_up_to();
+                        let line = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                        let col =
+                            line.char_indices().take_while(|(i, _)| *i < at).count() as u32 + 1;
+                        self.ready.push_back(Streamed::Problem(Diagnostic {
+                            line: self.line,
+                            column: col,
+                            ..Diagnostic::new(
+                                crate::lang::ast::Span::NONE,
+                                "this line is not valid UTF-8 text: its invalid bytes read as U+FFFD",
+                            )
+                            .warning()
+                        }));
+                        line
+                    }
+                };
                 self.take(line);
                 true
             }

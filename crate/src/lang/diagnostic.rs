@@ -65,6 +65,15 @@ impl Diagnostic {
         self.help = Some(hint.into());
         self
     }
+    /// Add a sentence to the help (a reader saying what it left out).
+    pub fn also(mut self, note: &str) -> Diagnostic {
+        self.help = Some(match self.help.take() {
+            Some(h) => format!("{h}; {note}"),
+            None => note.to_string(),
+        });
+        self
+    }
+
     pub fn in_attribute(mut self, name: &str) -> Diagnostic {
         if self.attribute.is_none() {
             self.attribute = Some(name.to_string());
@@ -89,7 +98,13 @@ impl Diagnostic {
 
     /// `line:col: message (expected …)` on one line.
     pub fn summary(&self) -> String {
-        let mut s = format!("{}:{}: {}", self.line, self.column, self.message);
+        format!("{}:{}: {}", self.line, self.column, self.detail())
+    }
+
+    /// The summary without its place: the message, what was expected, the
+    /// attribute.
+    pub fn detail(&self) -> String {
+        let mut s = self.message.clone();
         if let Some(e) = &self.expected {
             s.push_str(&format!("; expected {e}"));
         }

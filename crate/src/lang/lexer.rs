@@ -504,6 +504,14 @@ impl<'a> Lexer<'a> {
                     }
                     other => out.push(other),
                 }
+            } else if c == 0 {
+                // Nothing could write it back (`\000` is refused above, as
+                // libclassad refuses it): refuse it here too.
+                return Err(Diagnostic::new(
+                    Span::new(i, i + 1),
+                    "a string cannot contain the null character",
+                )
+                .expected("an octal escape between \\001 and \\377"));
             } else {
                 out.push(c);
                 i += 1;

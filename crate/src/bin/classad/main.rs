@@ -328,18 +328,50 @@ fn dialect(d: DialectArg) -> Dialect {
 }
 
 fn read_input(file: &Option<String>) -> Result<(String, String), String> {
-    match file {
-        Some(f) if f != "-" => std::fs::read_to_string(f)
-            .map(|s| (s, f.clone()))
-            .map_err(|e| format!("cannot read {f}: {e}")),
+    let (bytes, name) = match file {
+        Some(f) if f != "-" => (
+            std::fs::read(f).map_err(|e| format!("cannot read {f}: {e}"))?,
+            f.clone(),
+        ),
         _ => {
-            let mut s = String::new();
+            let mut b = Vec::new();
             std::io::stdin()
-                .read_to_string(&mut s)
+                .read_to_end(&mut b)
                 .map_err(|e| format!("cannot read standard input: {e}"))?;
-            Ok((s, "<stdin>".into()))
+            (b, "<stdin>".to_string())
         }
-    }
+    };
+    Ok((text_of(bytes, &name), name))
+}
+
+/// The text of a file's bytes. Bytes that are not UTF-8 (a Latin-1 name
+/// from a Windows host) read as U+FFFD, and a warning says where the first
+/// one is and how many lines hold one: every ad is kept.
+fn text_of(bytes: Vec<u8>, name: &str) -> String {
+    let e = match String::from_utf8(bytes) {
+        Ok(s) => return s,
+        Err(e) => e,
+    };
+    let at = e.utf8_error().valid_up_to();
+    let bytes = e.into_bytes();
+    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
+    let line_start = bytes[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |p| p + 1);
+    let column = String::from_utf8_lossy(&bytes[line_start..at])
+        .chars()
+        .count()
+        + 1;
+    let lines = bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| std::str::from_utf8(l).is_err())
+        .count();
+    eprintln!(
+        "{name}:{line}:{column}: warning: not valid UTF-8 text ({lines} line(s) hold such bytes): \
+         they read as U+FFFD and every ad is kept"
+    );
+    String::from_utf8_lossy(&bytes).into_owned()
 }
 
 /// Read exactly one ad from a file, reporting parse errors with location.

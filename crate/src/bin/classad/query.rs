@@ -60,10 +60,13 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
             let ad = match item {
                 Streamed::Ad(ad) => ad,
                 Streamed::Problem(d) => {
-                    if d.is_error() {
+                    let level = if d.is_error() {
                         left_out += 1;
-                        eprintln!("{file}:{}:{}: {d}", d.line, d.column);
-                    }
+                        ""
+                    } else {
+                        "warning: "
+                    };
+                    eprintln!("{file}:{}:{}: {level}{}", d.line, d.column, d.detail());
                     continue;
                 }
             };
@@ -153,7 +156,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         }
     }
     if left_out > 0 {
-        eprintln!("{left_out} problem(s) in the input: those ads were left out");
+        eprintln!("{left_out} problem(s) in the input: each says what was left out");
         return Ok(ExitCode::from(1));
     }
     Ok(ExitCode::SUCCESS)

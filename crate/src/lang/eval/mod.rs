@@ -99,15 +99,17 @@ enum Slot {
 }
 
 /// Deepest evaluation recursion before giving up with `error` (libclassad
-/// has the same kind of guard, and stops chains of attribute references a
-/// few hundred long), in units of about 300 bytes of a wasm engine's native
-/// stack: an expression node costs 1, an attribute reference 1 more, a
-/// function call 1 more. Measured in V8 (a Web Worker's or a page's stack
-/// of about 1 MB): 3,300 units fit, as a 1,866-long chain `a0 = a1; …`,
-/// 1,201 of `a0 = a1 + 1; …`, 664 of `a0 = size(strcat("x", a1)); …`.
-/// The same bound natively, so the CLI and the page answer alike: a tree as
-/// deep as the parser allows (2,000), a chain of 1,200 references.
-pub const MAX_EVAL_DEPTH: u32 = 2400;
+/// has the same kind of guard, and stops chains of attribute references
+/// 200–300 long), in units of roughly 300 bytes of a wasm engine's native
+/// stack: an expression node costs 1, an attribute reference 2 more, a
+/// function call 1 more. A Web Worker in Chromium has the smallest stack
+/// the engine runs on: there a chain `a0 = a1 + 1; a1 = a2 + 1; …` of 500
+/// traps (1,200 on a page's main thread), one of `a0 = a1; …` of 700 does
+/// not. The bound stops them at 300 and 400. Chains of binary operators
+/// cost no depth at all (see `binary_chain`), so a tree as deep as the
+/// parser allows (2,000) still evaluates. The same bound natively, so the
+/// CLI and the page answer alike.
+pub const MAX_EVAL_DEPTH: u32 = 1200;
 
 /// Where an evaluation went deeper than [`MAX_EVAL_DEPTH`].
 #[derive(Clone, Debug, PartialEq)]
@@ -289,7 +291,10 @@ impl Evaluator {
                 let v = self.eval(a, env);
                 ops::unary(*op, v)
             }
-            ExprKind::Binary(op, a, b) => self.binary(*op, a, b, env),
+            ExprKind::Binary(op, a, b) => match &a.kind {
+                ExprKind::Binary(..) => self.binary_chain(e, env),
+                _ => self.binary(*op, a, b, env),
+            },
             ExprKind::Cond(c, a, b) => {
                 let cv = self.eval(c, env);
                 match ops::truth(&cv) {
@@ -342,6 +347,55 @@ impl Evaluator {
                 detached: false,
             }),
         }
+    }
+
+    /// A chain of binary operators (`c1 || c2 || … || c80`, a 2,000-term
+    /// `&&`) parses as a left-leaning tree as deep as it is long: walked with
+    /// a loop, so its depth costs no stack (a Web Worker's is small), in the
+    /// order and with the trace the recursion would give. `e` has been
+    /// entered (depth, trace) by [`Self::eval`].
+    fn binary_chain(&mut self, e: &Expr, env: &Env) -> Value {
+        let mut spine: Vec<&Expr> = vec![e];
+        let mut leaf = e;
+        while let ExprKind::Binary(_, l, _) = &leaf.kind {
+            leaf = l;
+            if matches!(leaf.kind, ExprKind::Binary(..)) {
+                spine.push(leaf);
+            }
+        }
+        // `leaf` is now the innermost left operand; enter the inner spine
+        // nodes as `eval` would have.
+        if self.tracer.is_some() {
+            for node in &spine[1..] {
+                self.trace_enter(node);
+            }
+        }
+        let mut v = self.eval(leaf, env);
+        for (i, node) in spine.iter().enumerate().rev() {
+            let ExprKind::Binary(op, _, r) = &node.kind else {
+                continue;
+            };
+            v = self.combine(*op, v, r, env);
+            if i > 0 && self.tracer.is_some() {
+                self.trace_leave(&v);
+            }
+        }
+        v
+    }
+
+    /// `l op r` with `l` known: `&&`/`||` do not evaluate `r` when `l`
+    /// decides.
+    fn combine(&mut self, op: crate::lang::ast::BinaryOp, l: Value, r: &Expr, env: &Env) -> Value {
+        use crate::lang::ast::BinaryOp::*;
+        if matches!(op, And | Or) {
+            if let Some(v) = ops::logic_short_circuit(op, &l) {
+                return v;
+            }
+            let r = self.eval(r, env);
+            return ops::logic(op, &l, &r);
+        }
+        let r = self.eval(r, env);
+        ops::binary(op, &l, &r)
     }
 
     fn binary(&mut self, op: crate::lang::ast::BinaryOp, a: &Expr, b: &Expr, env: &Env) -> Value {
@@ -614,9 +668,9 @@ impl Evaluator {
         let moved = self.moved_scope.take();
         let literal = self.literal_scope.take();
         // A reference's lookup frames weigh on the stack (see MAX_EVAL_DEPTH).
-        self.depth += 1;
+        self.depth += 2;
         let v = self.eval(expr, env);
-        self.depth -= 1;
+        self.depth -= 2;
         if let Some(d) = self.too_deep.as_mut() {
             if d.attribute.is_none() {
                 d.attribute = Some(Arc::from(name));
