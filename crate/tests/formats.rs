@@ -1483,3 +1483,109 @@ fn diagnostics_render_with_the_offending_line() {
     assert!(r.contains("--> pool.txt:2:14"), "{r}");
     assert!(r.contains("in attribute `Memory`"), "{r}");
 }
+
+// ---- the hostile-input sweep's reading losses (issue 21) -------------------
+
+fn cli_on(args: &[&str], file_text: &[u8], tag: &str) -> std::process::Output {
+    let path = std::env::temp_dir().join(format!("classad-read-{tag}-{}", std::process::id()));
+    std::fs::write(&path, file_text).expect("write a test file");
+    let mut all: Vec<String> = args.iter().map(|s| s.to_string()).collect();
+    all.push(path.to_string_lossy().into_owned());
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_classad"))
+        .args(&all)
+        .output()
+        .expect("run the classad CLI");
+    let _ = std::fs::remove_file(&path);
+    out
+}
+
+/// One Latin-1 byte (a `Name` from a Windows host) loses nothing: every ad
+/// is read, the bad one with U+FFFD, and a warning names the line.
+#[test]
+fn a_latin1_byte_keeps_every_ad_with_a_located_warning() {
+    let text =
+        b"Name = \"caf\xe9\"\nMemory = 1\n\nName = \"b\"\nMemory = 2\n\nName = \"c\"\nMemory = 3\n";
+    let out = cli_on(&["fmt", "--to", "json"], text, "latin1-fmt");
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON out");
+    assert_eq!(json.as_array().map(Vec::len), Some(3), "{json}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains(":1:12: warning: not valid UTF-8"), "{err}");
+    // The streaming reader (query) too.
+    let out = cli_on(&["query", "--af", "Memory", "--"], text, "latin1-query");
+    assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n2\n3\n");
+    assert!(String::from_utf8_lossy(&out.stderr).contains(":1:12: warning:"));
+}
+
+/// A bad value in a compact JSON array (every ad on one line) loses only
+/// its own ad.
+#[test]
+fn a_compact_json_array_resynchronises_after_a_bad_object() {
+    let text = r#"[{"a": 1}, {"b": nope, "x": {"y": "}"}}, {"c": 3}, {"d": 4}]"#;
+    let pool =
+        classad::formats::read_pool(text, classad::formats::InputFormat::Auto, Dialect::Auto);
+    let names: Vec<String> = pool
+        .ads
+        .iter()
+        .map(|a| a.ad.iter().map(|(n, _)| n.to_string()).collect::<String>())
+        .collect();
+    assert_eq!(names, ["a", "c", "d"]);
+    assert_eq!(pool.diagnostics.len(), 1);
+    assert!(pool.diagnostics[0]
+        .help
+        .as_deref()
+        .unwrap_or("")
+        .contains("this ad is left out"));
+}
+
+/// Whatever is read is written in a form that reads back: a NUL in a
+/// string is refused (libclassad refuses `\000` too) wherever it comes from.
+#[test]
+fn a_nul_in_a_string_is_refused_in_every_format() {
+    for (format, text) in [
+        ("json", "[{\"a\": \"x\\u0000y\", \"b\": 2}]".to_string()),
+        ("json raw", "[{\"a\": \"x\0y\", \"b\": 2}]".to_string()),
+        ("new", "[ a = \"x\0y\"; b = 2 ]".to_string()),
+        ("old", "a = \"x\0y\"\nb = 2\n".to_string()),
+    ] {
+        let pool =
+            classad::formats::read_pool(&text, classad::formats::InputFormat::Auto, Dialect::Auto);
+        assert!(
+            pool.diagnostics
+                .iter()
+                .any(|d| d.message.contains("null character")),
+            "{format}: {:?}",
+            pool.diagnostics
+        );
+        for a in &pool.ads {
+            let written =
+                classad::formats::write_pool(&[&a.ad], classad::formats::OutputFormat::New);
+            let back = classad::formats::read_pool(
+                &written,
+                classad::formats::InputFormat::Auto,
+                Dialect::Auto,
+            );
+            assert!(
+                back.diagnostics.is_empty(),
+                "{format}: {written} does not read back"
+            );
+        }
+    }
+}
+
+/// A long-format ad with a bad line keeps its other attributes, and the
+/// diagnostic says exactly that.
+#[test]
+fn a_bad_long_format_line_says_what_was_kept() {
+    let pool = classad::formats::read_pool(
+        "Name = \"a\"\nMemory = 1024 +\nCpus = 2\n",
+        classad::formats::InputFormat::Auto,
+        Dialect::Auto,
+    );
+    assert_eq!(pool.ads.len(), 1);
+    assert!(pool.ads[0].ad.get("Cpus").is_some() && pool.ads[0].ad.get("Memory").is_none());
+    let help = pool.diagnostics[0].help.as_deref().unwrap_or("");
+    assert!(
+        help.contains("this attribute is left out; the rest of its ad is kept"),
+        "{help}"
+    );
+}
