@@ -51,5 +51,85 @@ fn benches(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(analysis, benches);
+/// The hostile-input sweep's two analyses that ran for minutes (issue 21):
+/// a 64 × 64-predicate DNF job against 300 machines, and a job against
+/// 5,000 machines whose requirements are eight `(a || b)` factors each.
+/// Whole-process figures are in the README (`classad analyze`).
+fn hostile(c: &mut Criterion) {
+    let mut seed = 7u64;
+    let mut next = move || {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        seed >> 33
+    };
+    let clauses: Vec<String> = (0..64)
+        .map(|_| {
+            let p: Vec<String> = (0..64)
+                .map(|j| format!("TARGET.X{j} > {}", next() % 100))
+                .collect();
+            format!("({})", p.join(" && "))
+        })
+        .collect();
+    let dnf_job = Arc::new(
+        parse_classad(&format!(
+            "[ ClusterId = 2; ProcId = 0; Requirements = {} ]",
+            clauses.join(" || ")
+        ))
+        .unwrap(),
+    );
+    let dnf_machines: Vec<Arc<classad::ClassAd>> = (0..300)
+        .map(|i| {
+            let a: Vec<String> = (0..64)
+                .map(|j| format!("X{j} = {}", next() % 120))
+                .collect();
+            Arc::new(
+                parse_classad(&format!(
+                    "[ Name = \"m{i}\"; {}; Requirements = true ]",
+                    a.join("; ")
+                ))
+                .unwrap(),
+            )
+        })
+        .collect();
+    let names = ["A", "B", "C", "D", "E", "F"];
+    let or_job = Arc::new(
+        parse_classad("[ ClusterId = 1; ProcId = 0; A = 0; B = 1; C = 2; D = 3; E = 4; F = 5; Requirements = TARGET.Memory > 0 ]")
+            .unwrap(),
+    );
+    let or_machines: Vec<Arc<classad::ClassAd>> = (0..5000)
+        .map(|i| {
+            let f: Vec<String> = (0..8)
+                .map(|_| {
+                    let (a, b) = (names[(next() % 6) as usize], names[(next() % 6) as usize]);
+                    format!(
+                        "(TARGET.{a} > {} || TARGET.{b} < {})",
+                        next() % 6,
+                        next() % 6
+                    )
+                })
+                .collect();
+            Arc::new(
+                parse_classad(&format!(
+                    "[ Name = \"m{i}\"; Memory = {}; Requirements = {} ]",
+                    1000 + i,
+                    f.join(" && ")
+                ))
+                .unwrap(),
+            )
+        })
+        .collect();
+    let o = AnalysisOptions::default();
+    let mut g = c.benchmark_group("analyze_hostile");
+    g.sample_size(10);
+    g.bench_function("dnf_64x64_x_300_machines", |b| {
+        b.iter(|| black_box(analyze(&dnf_job, black_box(&dnf_machines), &o).unwrap()))
+    });
+    g.bench_function("eight_or_factors_x_5000_machines", |b| {
+        b.iter(|| black_box(analyze(&or_job, black_box(&or_machines), &o).unwrap()))
+    });
+    g.finish();
+}
+
+criterion_group!(analysis, benches, hostile);
 criterion_main!(analysis);

@@ -12,6 +12,10 @@
 
 /// Most intermediate transversals kept; past it the MFS list is partial.
 pub const MAX_SETS: usize = 4096;
+/// Most set comparisons one clause's lattice may make (about 20 ms);
+/// past it the enumeration stops where it is and says so: 64 predicates
+/// against hundreds of distinct machines would otherwise take minutes.
+pub const MAX_WORK: u64 = 20_000_000;
 /// Largest clause analyzed (one bit per predicate).
 pub const MAX_PREDICATES: usize = 64;
 
@@ -55,7 +59,12 @@ pub fn lattice(k: usize, rows: impl IntoIterator<Item = u64>) -> Lattice {
     // Berge: transversals of the edges seen so far, kept minimal.
     let mut tr: Vec<u64> = vec![0];
     let mut complete = true;
+    let mut work: u64 = 0;
     for &m in &mss {
+        if work > MAX_WORK {
+            complete = false;
+            break;
+        }
         let edge = full & !m;
         let mut next: Vec<u64> = Vec::with_capacity(tr.len());
         let mut extend: Vec<u64> = vec![];
@@ -74,6 +83,11 @@ pub fn lattice(k: usize, rows: impl IntoIterator<Item = u64>) -> Lattice {
         extend.sort_unstable();
         extend.dedup();
         for x in extend {
+            work += next.len() as u64;
+            if work > MAX_WORK {
+                complete = false;
+                break;
+            }
             if !next.iter().any(|&y| subset(y, x)) {
                 next.push(x);
             }
@@ -82,6 +96,7 @@ pub fn lattice(k: usize, rows: impl IntoIterator<Item = u64>) -> Lattice {
         next.sort_by_key(|s| (s.count_ones(), *s));
         let mut minimal: Vec<u64> = Vec::with_capacity(next.len());
         for s in next {
+            work += minimal.len() as u64;
             if !minimal.iter().any(|&y| subset(y, s)) {
                 minimal.push(s);
             }
@@ -91,6 +106,26 @@ pub fn lattice(k: usize, rows: impl IntoIterator<Item = u64>) -> Lattice {
             complete = false;
         }
         tr = minimal;
+    }
+    if !complete {
+        // Stopped part way: keep only the sets the table proves minimal
+        // failing (no machine has them all; every one-smaller set is on some
+        // machine), so a partial list claims nothing false.
+        let succeeds = |t: u64| mss.iter().any(|&m| subset(t, m));
+        tr.retain(|&t| {
+            if succeeds(t) {
+                return false;
+            }
+            let mut bits = t;
+            while bits != 0 {
+                let b = bits & bits.wrapping_neg();
+                if !succeeds(t & !b) {
+                    return false;
+                }
+                bits &= bits - 1;
+            }
+            true
+        });
     }
     Lattice {
         mfs: tr,

@@ -565,6 +565,12 @@ fn conflicts(
 ) -> (Vec<Conflict>, Vec<Succeeding>) {
     let mut out = vec![];
     let mut succeeding = vec![];
+    // Clauses (1-based) whose lattice stopped at its bound, and whose lists
+    // were cut to their first LISTED: said once each, not once a clause.
+    let (mut partial, mut cut) = (vec![], vec![]);
+    // The first few of each kind per clause: a 64-predicate clause can have
+    // thousands, and nobody reads past the first screen.
+    const LISTED: usize = 100;
     for (ci, clause) in dnf.clauses.iter().enumerate() {
         // Without the pool: same attribute, intervals that never meet.
         type OnOneAttribute = Vec<(usize, crate::lang::ast::BinaryOp, crate::lang::value::Value)>;
@@ -602,13 +608,12 @@ fn conflicts(
         });
         let l = lattice::lattice(clause.len(), rows);
         if !l.complete {
-            notes.push(format!(
-                "clause {}: the minimal failing subexpressions listed are a partial set (stopped at {})",
-                ci + 1,
-                lattice::MAX_SETS
-            ));
+            partial.push(ci + 1);
         }
-        for m in &l.mfs {
+        if l.mfs.len() > LISTED || l.mss.len() > LISTED {
+            cut.push(ci + 1);
+        }
+        for m in l.mfs.iter().take(LISTED) {
             let preds = lattice::members(*m);
             // A single predicate no machine satisfies is not a conflict.
             if preds.len() < 2 || out.iter().any(|c| c.clause == ci && c.predicates == preds) {
@@ -620,12 +625,38 @@ fn conflicts(
                 kind: "pool",
             });
         }
-        for m in &l.mss {
+        for m in l.mss.iter().take(LISTED) {
             succeeding.push(Succeeding {
                 clause: ci,
                 predicates: lattice::members(*m),
             });
         }
+    }
+    let list = |v: &[usize]| {
+        let shown: Vec<String> = v.iter().take(10).map(usize::to_string).collect();
+        let more = v.len().saturating_sub(10);
+        if more > 0 {
+            format!("{} and {more} more", shown.join(", "))
+        } else {
+            shown.join(", ")
+        }
+    };
+    if !partial.is_empty() {
+        notes.push(format!(
+            "clause(s) {}: the minimal failing subexpressions listed are a partial set (the search \
+             stopped at its bound of {} sets or {} comparisons a clause; each one listed is checked \
+             against the pool)",
+            list(&partial),
+            lattice::MAX_SETS,
+            lattice::MAX_WORK
+        ));
+    }
+    if !cut.is_empty() {
+        notes.push(format!(
+            "clause(s) {}: more than {LISTED} minimal failing or maximal succeeding subexpressions; \
+             the first {LISTED} of each are listed",
+            list(&cut)
+        ));
     }
     (out, succeeding)
 }

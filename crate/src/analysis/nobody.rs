@@ -28,6 +28,11 @@ use crate::matchmaking::matching::{accepts, DEFAULT_REQUIREMENTS};
 
 /// Cells built before the partition stops (it says so when it does).
 pub const MAX_CELLS: usize = 20_000;
+/// Most predicates the machines' requirements may give the rectangles, in
+/// normal form, all machines together (a machine of eight `(a || b)`
+/// factors alone gives 2,048): past it the remaining machine groups are
+/// left out of the job changes, and a note says how many.
+pub const MAX_RECTANGLE_ATOMS: usize = 1_000_000;
 /// Job changes shown.
 pub const SHOWN: usize = 5;
 /// Machine names listed per change.
@@ -233,7 +238,17 @@ pub fn rectangles_compiled(
     let mut spelling: BTreeMap<String, String> = BTreeMap::new();
     let mut numbers: BTreeMap<String, (f64, f64)> = BTreeMap::new();
     let mut lacking: Vec<String> = vec![];
+    let mut atoms = 0usize;
     for (g, &rep) in shapes.rep.iter().enumerate() {
+        if atoms > MAX_RECTANGLE_ATOMS {
+            let left: usize = shapes.rep.len() - g;
+            notes.push(format!(
+                "the Nobody Likes Me rectangles stopped at their bound of {MAX_RECTANGLE_ATOMS} \
+                 predicates: {left} of {} kinds of machine requirements are left out of the job changes",
+                shapes.rep.len()
+            ));
+            break;
+        }
         let m = &subset[rep];
         let Some((_, req)) = super::requirements_of(m) else {
             continue;
@@ -270,6 +285,7 @@ pub fn rectangles_compiled(
             ));
             continue;
         };
+        atoms += dnf.clauses.iter().map(Vec::len).sum::<usize>();
         for clause in &dnf.clauses {
             let mut sides: Vec<(String, Constraint)> = vec![];
             let mut empty = false;
