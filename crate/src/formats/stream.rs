@@ -2,9 +2,12 @@
 //! over a 10 GB `condor_status -l` dump): the text is cut into records as
 //! it is read — at blank and banner lines in the old long format, where
 //! the brackets close in the new syntax, at the line where a top-level
-//! `</c>` closes an ad in XML — and each record is read by the same
-//! readers as a whole pool. JSON, and a new-syntax text that is not a
-//! sequence of `[ … ]` records, are read whole.
+//! `</c>` closes an ad in XML, where a top-level object closes in JSON
+//! (an array or JSON lines) — and each record is read by the same readers
+//! as a whole pool. A record may hold at most [`MAX_RECORD_BYTES`]: an ad
+//! never closed (an unclosed `[` or `{` at the top of a 256 MB file) is
+//! reported there, and reading resumes at the next line that opens an ad,
+//! so memory stays bounded whatever the text.
 
 use std::collections::VecDeque;
 use std::io::BufRead;
@@ -12,6 +15,10 @@ use std::io::BufRead;
 use super::{detect, label, read_pool, scan, InputFormat, PoolAd};
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::lexer::Dialect;
+
+/// The most text one record (one ad, as it is being gathered) may hold:
+/// production slot ads are about 26 KB.
+pub const MAX_RECORD_BYTES: usize = 16 << 20;
 
 /// What the stream gives: an ad, or a problem with the text (its line and
 /// column are the file's).
@@ -40,6 +47,16 @@ pub struct AdStream<R: BufRead> {
     /// whether the record holds the start of an ad.
     xml_in: Option<&'static [u8]>,
     xml_opened: bool,
+    /// JSON: whether the top-level array is open (its `[ ]` are not part of
+    /// any record).
+    json_array: bool,
+    /// After a record passed [`MAX_RECORD_BYTES`]: skip lines until one
+    /// opens an ad.
+    skipping: bool,
+    /// The indentation of the record's first line (new syntax, JSON): a
+    /// line opening an ad no deeper than it, while the record is still
+    /// open, starts the next ad (the open one was never closed).
+    record_indent: usize,
     ready: VecDeque<Streamed>,
     ads: usize,
     done: bool,
@@ -60,6 +77,9 @@ impl<R: BufRead> AdStream<R> {
             in_comment: false,
             xml_in: None,
             xml_opened: false,
+            json_array: false,
+            skipping: false,
+            record_indent: 0,
             ready: VecDeque::new(),
             ads: 0,
             done: false,
@@ -166,11 +186,40 @@ impl<R: BufRead> AdStream<R> {
         let Some(format) = self.format else {
             return self.decide(line);
         };
+        if self.skipping {
+            let t = line.trim_start();
+            let opens = match format {
+                InputFormat::Json => t.starts_with('{'),
+                InputFormat::Xml => t.starts_with("<c>") || t.starts_with("<c "),
+                InputFormat::New => t.starts_with('['),
+                // The long format: the blank line that ends an ad.
+                InputFormat::Old | InputFormat::Auto => t.is_empty(),
+            };
+            if !opens {
+                return;
+            }
+            self.skipping = false;
+        }
+        if self.record.len() + line.len() > MAX_RECORD_BYTES {
+            self.give_up_record();
+            return self.take(line);
+        }
+        if self.depth > 0 && !self.record.is_empty() && self.opens_next_ad(format, &line) {
+            // The open ad was never closed: read it as it is (the reader
+            // says so, located) and start afresh here, as a whole read does.
+            self.depth = 0;
+            self.in_comment = false;
+            match format {
+                InputFormat::New => self.flush_new(),
+                f => self.flush(f),
+            }
+        }
         if self.record.is_empty() {
             if line.trim().is_empty() {
                 return;
             }
             self.record_line = self.line;
+            self.record_indent = indentation(&line);
         }
         match format {
             InputFormat::Old | InputFormat::Auto => {
@@ -190,7 +239,14 @@ impl<R: BufRead> AdStream<R> {
                     self.flush_new();
                 }
             }
-            InputFormat::Json => self.record.push_str(&line),
+            InputFormat::Json => {
+                let line = self.json_brackets(line);
+                self.record.push_str(&line);
+                if self.depth <= 0 {
+                    self.depth = 0;
+                    self.flush(InputFormat::Json);
+                }
+            }
             InputFormat::Xml => {
                 self.record.push_str(&line);
                 self.count_xml(&line);
@@ -200,6 +256,77 @@ impl<R: BufRead> AdStream<R> {
                 }
             }
         }
+    }
+
+    /// Whether `line` opens an ad at the open record's indentation or less.
+    fn opens_next_ad(&self, format: InputFormat, line: &str) -> bool {
+        let t = line.trim_start();
+        let opener = match format {
+            InputFormat::New => t.starts_with('['),
+            InputFormat::Json => t.starts_with('{'),
+            _ => false,
+        };
+        opener && indentation(line) <= self.record_indent
+    }
+
+    /// A record that passed [`MAX_RECORD_BYTES`] without closing: say so
+    /// where it started, drop it, and skip to the next line opening an ad.
+    fn give_up_record(&mut self) {
+        let d = Diagnostic {
+            line: self.record_line,
+            column: 1,
+            ..Diagnostic::new(
+                crate::lang::ast::Span::NONE,
+                format!(
+                    "this ad is not closed within {} MB: it is left out, and reading resumes at the \
+                     next line that opens an ad",
+                    MAX_RECORD_BYTES >> 20
+                ),
+            )
+            .expected("a closing bracket (is one missing?)")
+        };
+        self.ready.push_back(Streamed::Problem(d));
+        self.record.clear();
+        self.depth = 0;
+        self.in_comment = false;
+        self.xml_in = None;
+        self.xml_opened = false;
+        self.skipping = true;
+    }
+
+    /// JSON: track `{ [` depth outside strings (which cannot span lines),
+    /// dropping the top-level array's own `[`, `]` so each record is a run
+    /// of objects the JSON reader reads as JSON lines.
+    fn json_brackets(&mut self, mut line: String) -> String {
+        let mut drop_at: Vec<usize> = vec![];
+        let b = line.as_bytes();
+        let mut i = 0;
+        while i < b.len() {
+            match b[i] {
+                b'"' => {
+                    i += 1;
+                    while i < b.len() && b[i] != b'"' {
+                        i += if b[i] == b'\\' { 2 } else { 1 };
+                    }
+                }
+                b'[' if self.depth == 0 && !self.json_array => {
+                    self.json_array = true;
+                    drop_at.push(i);
+                }
+                b']' if self.depth == 0 && self.json_array => {
+                    self.json_array = false;
+                    drop_at.push(i);
+                }
+                b'{' | b'[' => self.depth += 1,
+                b'}' | b']' => self.depth -= 1,
+                _ => {}
+            }
+            i += 1;
+        }
+        for at in drop_at {
+            line.replace_range(at..at + 1, " ");
+        }
+        line
     }
 
     /// Track the `<c>` depth of XML outside comments, CDATA sections and
@@ -310,6 +437,11 @@ impl<R: BufRead> AdStream<R> {
     }
 }
 
+/// Leading spaces and tabs.
+fn indentation(line: &str) -> usize {
+    line.len() - line.trim_start_matches([' ', '\t']).len()
+}
+
 impl<R: BufRead> Iterator for AdStream<R> {
     type Item = Streamed;
 
@@ -392,9 +524,48 @@ mod tests {
     }
 
     #[test]
-    fn json_is_read_whole() {
-        let (ads, _) = read("[\n{\"Name\": \"a\"},\n{\"Name\": \"b\"}\n]\n");
+    fn json_streams_object_by_object() {
+        let (ads, problems) = read("[\n{\"Name\": \"a\"},\n{\"Name\": \"b\",\n \"L\": [1, {\"x\": \"]\"}]},\n{\"Name\": nope},\n{\"Name\": \"c\"}\n]\n");
+        assert_eq!(ads, ["a", "b", "c"]);
+        assert_eq!(problems.len(), 1);
+        assert_eq!(problems[0].0, 5, "the file's line: {problems:?}");
+        let (ads, problems) = read("{\"Name\": \"a\"}\n{\"Name\": \"b\"}\n");
+        assert_eq!(
+            (ads, problems.len()),
+            (vec!["a".to_string(), "b".to_string()], 0)
+        );
+        let (ads, _) = read("[{\"Name\": \"a\"}, {\"Name\": \"b\"}]\n");
         assert_eq!(ads, ["a", "b"]);
+    }
+
+    #[test]
+    fn an_ad_never_closed_is_given_up_at_the_bound_and_reading_resumes() {
+        for (open, next) in [
+            ("[ Name = \"x\";\n", "[ Name = \"b\" ]\n"),
+            ("{\"Name\": \"x\",\n", "{\"Name\": \"b\"}\n"),
+        ] {
+            let mut text = String::from(open);
+            let filler = format!("  Pad = \"{}\";\n", "p".repeat(1000));
+            let filler = if open.starts_with('{') {
+                filler
+                    .replace(" = ", "\": ")
+                    .replace("  Pad", "  \"Pad")
+                    .replace(";", ",")
+            } else {
+                filler
+            };
+            while text.len() < MAX_RECORD_BYTES + 4096 {
+                text.push_str(&filler);
+            }
+            text.push_str(next);
+            let (ads, problems) = read(&text);
+            assert_eq!(ads, ["b"], "{open}");
+            assert!(
+                problems[0].1.contains("not closed within 16 MB"),
+                "{problems:?}"
+            );
+            assert_eq!(problems[0].0, 1);
+        }
     }
 
     #[test]
@@ -402,6 +573,8 @@ mod tests {
         for text in [
             include_str!("../../../tests/corpora/condor_status_l.txt"),
             include_str!("../../../tests/corpora/condor_q_l.txt"),
+            include_str!("../../../tests/corpora/condor_status.json"),
+            include_str!("../../../tests/corpora/condor_status.xml"),
             include_str!("../../../tests/seeds/000_fig02.classad"),
         ] {
             let whole: Vec<String> = read_pool(text, InputFormat::Auto, Dialect::Auto)
