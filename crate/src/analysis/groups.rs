@@ -135,12 +135,43 @@ fn part_of(v: &Value, i: usize) -> Part {
 /// What an expression reads of the other ad: attribute keys, or `None`
 /// when it may read anything.
 pub fn other_reads(e: &Expr, sides: &Sides) -> Option<BTreeSet<String>> {
-    let mut out = BTreeSet::new();
-    reads(e, sides, &mut out, 0).then_some(out)
+    other_reads_or_why(e, sides).ok()
 }
 
-fn reads(e: &Expr, sides: &Sides, out: &mut BTreeSet<String>, depth: u32) -> bool {
-    if depth > 400 {
+/// Why [`other_reads`] cannot name what an expression reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unnamed {
+    /// A whole-ad reference, `eval()` and the like.
+    Opaque,
+    /// Nested deeper than [`READS_DEPTH`] levels: not looked into.
+    TooDeep,
+}
+
+/// How deep [`other_reads`] looks into an expression.
+pub const READS_DEPTH: u32 = 400;
+
+/// [`other_reads`], saying why when it cannot.
+pub fn other_reads_or_why(e: &Expr, sides: &Sides) -> Result<BTreeSet<String>, Unnamed> {
+    let mut out = BTreeSet::new();
+    let mut too_deep = false;
+    if reads(e, sides, &mut out, 0, &mut too_deep) {
+        Ok(out)
+    } else if too_deep {
+        Err(Unnamed::TooDeep)
+    } else {
+        Err(Unnamed::Opaque)
+    }
+}
+
+fn reads(
+    e: &Expr,
+    sides: &Sides,
+    out: &mut BTreeSet<String>,
+    depth: u32,
+    too_deep: &mut bool,
+) -> bool {
+    if depth > READS_DEPTH {
+        *too_deep = true;
         return false;
     }
     if let Some(a) = sides.other_attribute(e) {
@@ -161,18 +192,20 @@ fn reads(e: &Expr, sides: &Sides, out: &mut BTreeSet<String>, depth: u32) -> boo
                 name,
                 absolute: false,
             } if matches!(name.special, Special::My | Special::SelfAd) => true,
-            _ => reads(base, sides, out, depth + 1),
+            _ => reads(base, sides, out, depth + 1, too_deep),
         },
         ExprKind::Record(_) => false,
         ExprKind::Call(c) => {
             let opaque = ["eval", "unresolved", "debug"];
             !opaque.iter().any(|o| c.name.eq_ignore_ascii_case(o))
-                && c.args.iter().all(|a| reads(a, sides, out, depth + 1))
+                && c.args
+                    .iter()
+                    .all(|a| reads(a, sides, out, depth + 1, too_deep))
         }
         _ => e
             .children()
             .into_iter()
-            .all(|c| reads(c, sides, out, depth + 1)),
+            .all(|c| reads(c, sides, out, depth + 1, too_deep)),
     }
 }
 

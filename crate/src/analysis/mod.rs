@@ -240,17 +240,24 @@ pub fn analyze_compiled(
             Dnf::default()
         }
     };
-    let (groups, tabled) = match groups::other_reads(&spec, &sides) {
-        Some(keys) => {
+    let (groups, tabled) = match groups::other_reads_or_why(&spec, &sides) {
+        Ok(keys) => {
             let (g, t) = tabled::by_values(machines, &keys);
             (g, Some(t))
         }
-        None => {
-            notes.push(
-                "the requirements can read any machine attribute (a whole-ad reference or eval()), \
-                 so every machine is evaluated separately"
-                    .into(),
-            );
+        Err(why) => {
+            notes.push(match why {
+                groups::Unnamed::Opaque => {
+                    "the requirements can read any machine attribute (a whole-ad \
+                     reference or eval()), so every machine is evaluated separately"
+                        .into()
+                }
+                groups::Unnamed::TooDeep => format!(
+                    "the requirements are nested more than {} levels deep, too deep to tell which \
+                     machine attributes they read, so every machine is evaluated separately",
+                    groups::READS_DEPTH
+                ),
+            });
             (Groups::singletons(machines.len()), None)
         }
     };
@@ -327,15 +334,18 @@ pub fn analyze_compiled(
             None => dnf.clauses.iter().any(|cl| f.predicate < cl.len()),
         };
         if !exists {
-            notes.push(match f.clause {
-                Some(c) => format!(
-                    "fixed predicate {c}:{} does not exist (clauses and predicates count from 0)",
-                    f.predicate
-                ),
-                None => format!(
-                    "fixed predicate {} does not exist in any clause (predicates count from 0)",
-                    f.predicate
-                ),
+            // Fixing nothing would answer a question nobody asked.
+            return Err(AnalysisError {
+                message: match f.clause {
+                    Some(c) => format!(
+                        "fixed predicate {c}:{} does not exist (clauses and predicates count from 0)",
+                        f.predicate
+                    ),
+                    None => format!(
+                        "fixed predicate {} does not exist in any clause (predicates count from 0)",
+                        f.predicate
+                    ),
+                },
             });
         }
     }

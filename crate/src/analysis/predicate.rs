@@ -175,7 +175,7 @@ impl Builder<'_, '_> {
 
     fn product(&mut self, l: Clauses, r: Clauses) -> Result<Clauses, DnfLimit> {
         if l.len().saturating_mul(r.len()) > MAX_CLAUSES {
-            return Err(self.too_large(l.len().saturating_mul(r.len())));
+            return Err(self.too_large(l.len().saturating_mul(r.len()), 0));
         }
         let mut out = Vec::with_capacity(l.len() * r.len());
         for a in &l {
@@ -192,16 +192,21 @@ impl Builder<'_, '_> {
     fn check(&self, c: &Clauses) -> Result<(), DnfLimit> {
         let atoms: usize = c.iter().map(|c| c.len()).sum();
         if c.len() > MAX_CLAUSES || atoms > MAX_ATOMS {
-            return Err(self.too_large(c.len()));
+            return Err(self.too_large(c.len(), atoms));
         }
         Ok(())
     }
 
-    fn too_large(&self, clauses: usize) -> DnfLimit {
+    /// Names the bound that was passed.
+    fn too_large(&self, clauses: usize, atoms: usize) -> DnfLimit {
+        let what = if clauses > MAX_CLAUSES {
+            format!("{clauses} or more clauses (the analyzer stops at {MAX_CLAUSES} clauses)")
+        } else {
+            format!("{atoms} or more predicates in {clauses} clauses (the analyzer stops at {MAX_ATOMS} predicates)")
+        };
         DnfLimit {
             reason: format!(
-                "in disjunctive normal form the requirements would have {clauses} or more clauses \
-                 (the analyzer stops at {MAX_CLAUSES} clauses / {MAX_ATOMS} atoms); \
+                "in disjunctive normal form the requirements would have {what}; \
                  they are analyzed step by step instead"
             ),
         }

@@ -125,11 +125,28 @@ impl Diagnostic {
         if let Some(line) = src.lines().nth(self.line.saturating_sub(1) as usize) {
             let width = (self.span.end.saturating_sub(self.span.start) as usize).max(1);
             let col = self.column.saturating_sub(1) as usize;
-            let avail = line.chars().count().saturating_sub(col).max(1);
-            out.push_str(&format!("   | {line}\n"));
+            // A long line (a 10 MB one-line ad) is shown as a window around
+            // the column, not whole.
+            let chars = line.chars().count();
+            let (from, to) = if chars > WINDOW {
+                let from = col
+                    .saturating_sub(WINDOW / 2)
+                    .min(chars.saturating_sub(WINDOW));
+                (from, (from + WINDOW).min(chars))
+            } else {
+                (0, chars)
+            };
+            let shown: String = line.chars().skip(from).take(to - from).collect();
+            let (lead, tail) = (
+                if from > 0 { "…" } else { "" },
+                if to < chars { "…" } else { "" },
+            );
+            let at = col.saturating_sub(from) + lead.chars().count();
+            let avail = to.saturating_sub(col).max(1);
+            out.push_str(&format!("   | {lead}{shown}{tail}\n"));
             out.push_str(&format!(
                 "   | {}{}\n",
-                " ".repeat(col),
+                " ".repeat(at),
                 "^".repeat(width.min(avail))
             ));
         }
@@ -153,6 +170,9 @@ impl std::fmt::Display for Diagnostic {
 }
 
 impl std::error::Error for Diagnostic {}
+
+/// The most characters of a source line [`Diagnostic::render`] shows.
+const WINDOW: usize = 160;
 
 /// 1-based line and character column of a byte offset.
 pub fn line_col(src: &str, offset: usize) -> (u32, u32) {

@@ -114,13 +114,11 @@ impl Walker {
     fn definition(&mut self, name: &str, ad: Option<&ClassAd>) -> Option<Expr> {
         let ad = ad?;
         let key = name.to_ascii_lowercase();
-        let def = ad.get(&key)?.clone();
-        let spelled = ad
-            .iter()
-            .find(|(n, _)| n.eq_ignore_ascii_case(name))
-            .map(|(n, _)| n.to_string())
-            .unwrap_or_else(|| name.to_string());
-        self.r.internal.insert(spelled);
+        // By position: a 100,000-attribute chain must not scan the ad once
+        // a reference.
+        let (spelled, def) = ad.at(ad.position(name)?);
+        let def = def.clone();
+        self.r.internal.insert(spelled.to_string());
         if self.seen.insert(key) {
             self.walk(&def, Some(ad));
         }

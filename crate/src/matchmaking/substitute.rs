@@ -75,6 +75,11 @@ pub fn fill_text(s: &str, ev: &mut Evaluator, attr: &str, open: &mut Vec<Unresol
         out.push_str(&rest[..i]);
         let after = &rest[i + 3..];
         let Some(close) = after.find(')') else {
+            // `$$(Name` never closed: nothing can fill it; say so.
+            open.push(Unresolved {
+                attribute: attr.to_string(),
+                reference: rest[i..].chars().take(40).collect(),
+            });
             out.push_str(&rest[i..]);
             return out;
         };
@@ -100,4 +105,38 @@ pub fn fill_text(s: &str, ev: &mut Evaluator, attr: &str, open: &mut Vec<Unresol
     }
     out.push_str(rest);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fill(s: &str) -> (String, Vec<String>) {
+        let machine = Arc::new(
+            crate::lang::parser::parse_classad("[ Name = \"m1\"; Memory = 2048 ]").unwrap(),
+        );
+        let mut ev = Evaluator::new(EvalOptions::default());
+        ev.set_ads(Some(machine), None);
+        let mut open = vec![];
+        let out = fill_text(s, &mut ev, "Cmd", &mut open);
+        (out, open.into_iter().map(|u| u.reference).collect())
+    }
+
+    #[test]
+    fn references_fill_default_or_are_listed_open() {
+        assert_eq!(
+            fill("run on $$(Name) with $$(Memory)"),
+            ("run on m1 with 2048".into(), vec![])
+        );
+        assert_eq!(fill("$$(Site:none)"), ("none".into(), vec![]));
+        assert_eq!(
+            fill("$$(Site)"),
+            ("$$(Site)".into(), vec!["$$(Site)".to_string()])
+        );
+        // Never closed: nothing can fill it, and it is listed, not dropped.
+        assert_eq!(
+            fill("a $$(Name b"),
+            ("a $$(Name b".into(), vec!["$$(Name b".to_string()])
+        );
+    }
 }

@@ -406,6 +406,31 @@ fn read_ads(path: &str) -> Result<(Vec<Arc<ClassAd>>, Vec<ClassAd>), String> {
         .into_iter()
         .map(|a| a.ad)
         .partition(classad::userfn::is_library);
+    // A function library is checked here, while its text is at hand, so
+    // its problems are located in its file.
+    for lib in &libs {
+        if let Err(ds) = classad::userfn::UserFunctions::from_ad(lib) {
+            let shown: String = ds
+                .into_iter()
+                .map(|mut d| {
+                    // A plain literal keeps no place: point at its definition.
+                    if d.span.is_none() {
+                        if let Some(at) =
+                            d.attribute.as_deref().and_then(|a| definition_at(&text, a))
+                        {
+                            d.span = classad::Span::new(
+                                at,
+                                at + d.attribute.as_ref().map_or(1, |a| a.len()),
+                            );
+                        }
+                    }
+                    d.locate(&text).render(&text, &name)
+                })
+                .collect();
+            eprint!("{shown}");
+            return Err(format!("{name}: fix the function library first"));
+        }
+    }
     Ok((ads.into_iter().map(Arc::new).collect(), libs))
 }
 
@@ -906,6 +931,22 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// Where `name = …` is defined in `text` (the first such place).
+fn definition_at(text: &str, name: &str) -> Option<usize> {
+    let b = text.as_bytes();
+    let mut from = 0;
+    while let Some(i) = text[from..].find(name).map(|i| i + from) {
+        let before = i.checked_sub(1).map(|j| b[j]);
+        let after = text[i + name.len()..].trim_start();
+        let word_start = before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == b'_'));
+        if word_start && after.starts_with('=') && !after.starts_with("==") {
+            return Some(i);
+        }
+        from = i + name.len();
+    }
+    None
 }
 
 /// A file written through `fmt::Write` (what the generators write to),

@@ -52,8 +52,13 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
         let reader: Box<dyn std::io::BufRead> = if file == "-" {
             Box::new(BufReader::new(std::io::stdin()))
         } else {
+            // A directory opens on Linux and fails on the first read: refuse
+            // it up front, as a missing file is (exit status 2).
+            if std::fs::metadata(file).is_ok_and(|m| m.is_dir()) {
+                return Err(format!("cannot read {file}: it is a directory"));
+            }
             Box::new(BufReader::new(
-                std::fs::File::open(file).map_err(|e| format!("{file}: {e}"))?,
+                std::fs::File::open(file).map_err(|e| format!("cannot read {file}: {e}"))?,
             ))
         };
         for item in AdStream::new(reader, a.dialect) {
