@@ -252,7 +252,10 @@ impl<'a> Parser<'a> {
                 break;
             }
             self.bump()?;
-            let (rhs, dr) = self.binary(prec + 1)?;
+            // Not counted as nesting: this recursion climbs the precedence
+            // levels (a dozen at most) before a bracket counts again, so
+            // `1 + (1 + (…))` nests as deep as `((…))` may.
+            let (rhs, dr) = self.binary_inner(prec + 1)?;
             let span = lhs.span.to(rhs.span);
             (lhs, depth) = node(
                 ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
