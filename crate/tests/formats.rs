@@ -1589,3 +1589,34 @@ fn a_bad_long_format_line_says_what_was_kept() {
         "{help}"
     );
 }
+
+/// An integer too big for 64 bits reads as 0, as HTCondor reads it, and
+/// every reader says so where it is (the JSON reader always did).
+#[test]
+fn an_overflowing_integer_is_warned_about_in_every_format() {
+    for (format, text, line_col) in [
+        (
+            "new",
+            "[ a = 1;\n  b = 1 + 99999999999999999999 ]\n",
+            (2, 11),
+        ),
+        ("old", "a = 1\nb = 99999999999999999999\n", (2, 5)),
+        (
+            "json",
+            "[{\"a\": 1,\n  \"b\": 99999999999999999999}]\n",
+            (2, 8),
+        ),
+    ] {
+        let pool =
+            classad::formats::read_pool(text, classad::formats::InputFormat::Auto, Dialect::Auto);
+        assert_eq!(pool.ads.len(), 1, "{format}");
+        let w: Vec<&Diagnostic> = pool.diagnostics.iter().filter(|d| !d.is_error()).collect();
+        assert_eq!(w.len(), 1, "{format}: {:?}", pool.diagnostics);
+        assert!(
+            w[0].message.contains("does not fit in 64 bits"),
+            "{format}: {}",
+            w[0].message
+        );
+        assert_eq!((w[0].line, w[0].column), line_col, "{format}");
+    }
+}

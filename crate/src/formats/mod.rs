@@ -275,6 +275,23 @@ pub fn write_new_ad(ad: &ClassAd) -> String {
     out
 }
 
+/// Warnings for integer literals that overflowed (read as 0), at `spans`
+/// of `text` moved `by` bytes later: every reader says so, as the JSON
+/// reader always did.
+pub(crate) fn overflow_warnings(spans: &[Span], text: &str, by: usize) -> Vec<Diagnostic> {
+    spans
+        .iter()
+        .map(|s| {
+            let digits = text.get(s.start as usize..s.end as usize).unwrap_or("");
+            Diagnostic::new(
+                Span::new(s.start as usize + by, s.end as usize + by),
+                format!("the integer {digits} does not fit in 64 bits; HTCondor reads it as 0"),
+            )
+            .warning()
+        })
+        .collect()
+}
+
 /// A copy of `e` with every span moved `by` bytes later (expressions parsed
 /// out of a slice of a larger text).
 pub(crate) fn shifted(e: &crate::lang::ast::Expr, by: usize) -> crate::lang::ast::Expr {

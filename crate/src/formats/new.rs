@@ -83,10 +83,12 @@ fn read_record(text: &str, start: usize, dialect: Dialect, pool: &mut Pool) -> u
     let parsed = Parser::new(slice, dialect).and_then(|mut p| {
         let ad = p.record_ad()?;
         p.expect_eof("the end of the ad")?;
-        Ok(ad)
+        Ok((ad, p.overflows().to_vec()))
     });
     match parsed {
-        Ok(ad) => {
+        Ok((ad, overflows)) => {
+            pool.diagnostics
+                .extend(super::overflow_warnings(&overflows, slice, start));
             let mut shifted_ad = ClassAd::new();
             for (n, e) in ad.iter() {
                 shifted_ad.insert(n, shifted(e, start));
@@ -130,7 +132,9 @@ fn read_bare(text: &str, start: usize, dialect: Dialect, pool: &mut Pool) {
         let mut end = scan::next_top_level(text, pos, b';').unwrap_or(text.len());
         let def = &text[pos..end];
         match definition(def, dialect) {
-            Ok((name, e)) => {
+            Ok((name, e, overflows)) => {
+                pool.diagnostics
+                    .extend(super::overflow_warnings(&overflows, def, pos));
                 ad.insert(&name, shifted(&e, pos));
                 first.get_or_insert(pos);
                 last = pos + def.trim_end().len();
@@ -166,7 +170,10 @@ fn read_bare(text: &str, start: usize, dialect: Dialect, pool: &mut Pool) {
 }
 
 /// `name = expr`, the whole text.
-fn definition(def: &str, dialect: Dialect) -> Result<(String, crate::lang::ast::Expr), Diagnostic> {
+fn definition(
+    def: &str,
+    dialect: Dialect,
+) -> Result<(String, crate::lang::ast::Expr, Vec<Span>), Diagnostic> {
     let mut p = Parser::new(def, dialect)?;
     let name = match p.peek() {
         Tok::Ident(s) | Tok::QuotedName(s) => s.clone(),
@@ -189,5 +196,6 @@ fn definition(def: &str, dialect: Dialect) -> Result<(String, crate::lang::ast::
     let e = p.expr().map_err(|d| d.in_attribute(&name))?;
     p.expect_eof("`;` or the end of the ad")
         .map_err(|d| d.in_attribute(&name))?;
-    Ok((name, e))
+    let overflows = p.overflows().to_vec();
+    Ok((name, e, overflows))
 }

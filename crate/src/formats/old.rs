@@ -261,7 +261,13 @@ impl<'a> Reader<'a> {
         let (conv, inserted) = old_escaping_to_new(rhs);
         let back = |off: usize| rhs_at + original_offset(&inserted, off);
         match parse_rhs(&conv, self.dialect) {
-            Ok((e, trailing)) => {
+            Ok((e, trailing, overflows)) => {
+                for o in super::overflow_warnings(&overflows, &conv, 0) {
+                    let span = Span::new(back(o.span.start as usize), back(o.span.end as usize));
+                    self.pool
+                        .diagnostics
+                        .push(Diagnostic { span, ..o }.in_attribute(&name));
+                }
                 if let Some(t) = trailing {
                     self.pool
                         .diagnostics
@@ -334,7 +340,7 @@ impl<'a> Reader<'a> {
         let (joined, inserted) = old_escaping_to_new(&raw);
         // Only a clean parse counts: a continuation that leaves text over
         // was probably not one.
-        let Ok((mut e, None)) = parse_rhs(&joined, self.dialect) else {
+        let Ok((mut e, None, _)) = parse_rhs(&joined, self.dialect) else {
             return None;
         };
         // Where each joined line starts, in `raw` and in the text.
@@ -510,7 +516,7 @@ fn plain_literal(rhs: &str) -> Option<Value> {
 /// Parse an old-format right-hand side (already converted to new escaping).
 /// Returns the expression and, if text follows it that HTCondor would
 /// ignore, where that text starts. A trailing `;` or comment is fine.
-fn parse_rhs(src: &str, dialect: Dialect) -> Result<(Expr, Option<usize>), Diagnostic> {
+fn parse_rhs(src: &str, dialect: Dialect) -> Result<Rhs, Diagnostic> {
     match parse_prefix(src, dialect) {
         Ok(r) => Ok(r),
         Err(d) => {
@@ -519,10 +525,10 @@ fn parse_rhs(src: &str, dialect: Dialect) -> Result<(Expr, Option<usize>), Diagn
             // the rest), if the text before the error is a whole expression.
             let at = d.span.start as usize;
             if at > 0 && at < src.len() && src.is_char_boundary(at) {
-                if let Ok((e, None)) = parse_prefix(&src[..at], dialect) {
+                if let Ok((e, None, overflows)) = parse_prefix(&src[..at], dialect) {
                     let rest = src[at..].trim_start();
                     let t = src.len() - rest.len();
-                    return Ok((e, (!rest.starts_with('#')).then_some(t)));
+                    return Ok((e, (!rest.starts_with('#')).then_some(t), overflows));
                 }
             }
             Err(d)
@@ -530,18 +536,23 @@ fn parse_rhs(src: &str, dialect: Dialect) -> Result<(Expr, Option<usize>), Diagn
     }
 }
 
-fn parse_prefix(src: &str, dialect: Dialect) -> Result<(Expr, Option<usize>), Diagnostic> {
+fn parse_prefix(src: &str, dialect: Dialect) -> Result<Rhs, Diagnostic> {
     let mut p = Parser::new(src, dialect)?;
     let e = p.expr()?;
     if matches!(p.peek(), Tok::Punct(";")) {
         p.bump()?;
     }
+    let overflows = p.overflows().to_vec();
     if matches!(p.peek(), Tok::Eof) {
-        Ok((e, None))
+        Ok((e, None, overflows))
     } else {
-        Ok((e, Some(p.span().start as usize)))
+        Ok((e, Some(p.span().start as usize), overflows))
     }
 }
+
+/// A right-hand side: its expression, where ignored text after it starts,
+/// and the integer literals in it that overflowed (read as 0).
+type Rhs = (Expr, Option<usize>, Vec<Span>);
 
 /// Old-ClassAd escaping to new, as libclassad's lexer reads the old format:
 /// in a string a backslash is an ordinary character except that `\"`
@@ -720,7 +731,7 @@ mod tests {
                 let Some(fast) = plain_literal(s) else {
                     continue;
                 };
-                let (e, rest) = parse_rhs(s, dialect).unwrap_or_else(|d| panic!("{s}: {d:?}"));
+                let (e, rest, _) = parse_rhs(s, dialect).unwrap_or_else(|d| panic!("{s}: {d:?}"));
                 assert!(rest.is_none(), "{s}: trailing text");
                 let parsed = e
                     .as_literal()

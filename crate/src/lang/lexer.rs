@@ -171,6 +171,9 @@ pub struct Lexer<'a> {
     strict: bool,
     /// Comments seen (for highlighting).
     pub comments: Vec<Span>,
+    /// Integer literals too big for 64 bits, read as 0 (as libclassad's
+    /// strtoll gives them): the pool readers warn about each.
+    pub overflows: Vec<Span>,
 }
 
 impl<'a> Lexer<'a> {
@@ -182,6 +185,7 @@ impl<'a> Lexer<'a> {
             dialect,
             strict: false,
             comments: Vec::new(),
+            overflows: Vec::new(),
         }
     }
 
@@ -443,7 +447,10 @@ impl<'a> Lexer<'a> {
             Ok(match text.parse::<i64>() {
                 Ok(v) => Tok::Int(v),
                 Err(_) if text == "9223372036854775808" => Tok::IntTwoTo63,
-                Err(_) => Tok::Int(0),
+                Err(_) => {
+                    self.overflows.push(Span::new(start, i));
+                    Tok::Int(0)
+                }
             })
         }
     }

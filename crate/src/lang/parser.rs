@@ -158,6 +158,12 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// Integer literals read so far that did not fit in 64 bits (each
+    /// read as 0, as libclassad does).
+    pub fn overflows(&self) -> &[Span] {
+        &self.lx.overflows
+    }
+
     pub fn expect_eof(&mut self, expected: &str) -> P<()> {
         if self.tok.tok == Tok::Eof {
             Ok(())
@@ -405,7 +411,11 @@ impl<'a> Parser<'a> {
         }
         let value = match &self.tok.tok {
             Tok::Int(i) => Some(Value::Int(*i)),
-            Tok::IntTwoTo63 => Some(Value::Int(0)),
+            Tok::IntTwoTo63 => {
+                // 2^63 not negated: an overflow, read as 0.
+                self.lx.overflows.push(span);
+                Some(Value::Int(0))
+            }
             Tok::PaddedInt(_) => {
                 return Err(Diagnostic::new(
                     span,
