@@ -65,6 +65,15 @@ impl<'a> Search<'a> {
             ad: root,
             bindings: vec![None; ports],
         }];
+        // A root port that reads no other label (nor does the root outside
+        // its ports) docks the same whatever the other ports hold: if no
+        // free offer docks with it now, no combination of the others can
+        // help, so say no at once instead of trying them all.
+        for p in 0..ports {
+            if independent_port(&self.ads[root], p) && self.candidates(0, p)?.0.is_empty() {
+                return Ok(false);
+            }
+        }
         let mut pending: Vec<(usize, usize)> = (0..ports).rev().map(|p| (0, p)).collect();
         self.fill(&mut pending)
     }
@@ -222,4 +231,48 @@ impl<'a> Search<'a> {
         }
         Ok(Some(key))
     }
+}
+
+/// Whether port `p` of `ad` can be judged alone: neither its record nor
+/// the ad's own attributes (outside `Ports`) name another port's label,
+/// or `parent`/`root` (through which a port reaches its siblings).
+fn independent_port(ad: &GangAd, p: usize) -> bool {
+    let Some(record) = ad.port_record(p) else {
+        return false;
+    };
+    let others: Vec<&str> = ad
+        .ports
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != p)
+        .map(|(_, q)| q.key.as_str())
+        .collect();
+    let reads_another = |e: &crate::lang::ast::Expr| {
+        crate::lang::refs::external_refs_of(e)
+            .iter()
+            .any(|n| others.contains(&n.to_ascii_lowercase().as_str()))
+            || mentions_scope_words(e)
+    };
+    let outside = ad
+        .ad
+        .iter()
+        .filter(|(n, _)| !n.eq_ignore_ascii_case("Ports"))
+        .any(|(_, e)| reads_another(e));
+    !outside && !record.iter().any(|(_, e)| reads_another(e))
+}
+
+/// `parent`, `root` or `toplevel` anywhere in `e` (scope words the
+/// reference walk does not list).
+fn mentions_scope_words(e: &crate::lang::ast::Expr) -> bool {
+    use crate::lang::ast::ExprKind;
+    let mut stack = vec![e];
+    while let Some(x) = stack.pop() {
+        if let ExprKind::Attr { name, .. } = &x.kind {
+            if name.is("parent") || name.is("root") || name.is("toplevel") {
+                return true;
+            }
+        }
+        stack.extend(x.children());
+    }
+    false
 }
