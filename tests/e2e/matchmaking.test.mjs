@@ -376,8 +376,10 @@ test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker re
     await page.click('#run-cycle');
     // The first progress message comes at once (0 of 2,000), then every 50 ms at most.
     await textOf(page, '.run-progress', /of 2,000 \(\d+%\)/, 60_000);
+    // Cancel at once: the cycle takes about a second, less than a
+    // screenshot and a click may (the picture is taken after the click).
+    await page.click('.run-progress button.cancel', { timeout: 5_000 });
     await screenshot(page, 'mm-big-progress');
-    await page.click('.run-progress button.cancel');
     await page.locator('.run-progress').waitFor({ state: 'detached', timeout: 5_000 });
     assert.equal(await page.locator('#cycle-table').count(), 0, 'nothing shown for a cancelled cycle');
     // The next run needs a fresh worker with both pools again: unseen.
