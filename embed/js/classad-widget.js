@@ -15,20 +15,11 @@
 // Everything the user or the page writes is shown as text: nothing is
 // parsed as HTML.
 
-import { evaluate } from "./classad.js";
+import { evaluate, prefillLink } from "./classad.js";
+
+export { prefillLink };
 
 const PLAYGROUND = new URL("../index.html", import.meta.url).href;
-
-/// The readable prefill link the playground opens:
-/// <playground>#expr=…&my=…&target=…&mode=… (URL-encoded text).
-export function prefillLink({ expr, my, target, mode }, playground = PLAYGROUND) {
-  const parts = [["expr", expr ?? ""]];
-  if (my) parts.push(["my", my]);
-  if (target) parts.push(["target", target]);
-  if (mode) parts.push(["mode", mode]);
-  const base = new URL(playground, document.baseURI).href.split("#")[0];
-  return base + "#" + parts.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
-}
 
 const CSS = `
 .classad-widget {

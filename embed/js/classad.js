@@ -20,6 +20,12 @@
 //       explain.job / explain.machine  each side's Requirements traced
 //       (null for an ad that states no Requirements)
 //
+//   prefillLink({ expr, my, target, mode }, playground?)
+//     → the readable link that opens the playground on this expression, MY,
+//       TARGET and mode: <playground>#expr=…&my=…&target=…&mode=…, each part
+//       encodeURIComponent text (the playground also reads URLSearchParams'
+//       `+` for a space); playground defaults to ../index.html from here
+//
 //   parse(text)
 //     → { ok, ads: [{ label, line, start, end, attributes }], format, diagnostics }
 //
@@ -119,6 +125,16 @@ export function parse(text) {
 /** How many engine instances this page has made (1 until one trapped). */
 export function engineInstances() {
   return made;
+}
+
+/** The readable prefill link the playground opens (see the top of this file). */
+export function prefillLink({ expr, my, target, mode } = {}, playground = new URL("../index.html", import.meta.url).href) {
+  const parts = [["expr", expr ?? ""]];
+  if (my) parts.push(["my", my]);
+  if (target) parts.push(["target", target]);
+  if (mode && mode !== "htcondor") parts.push(["mode", mode]);
+  const base = new URL(playground, document.baseURI).href.split("#")[0];
+  return base + "#" + parts.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
 }
 
 export const version = first.version();

@@ -270,6 +270,22 @@ test('deep evaluation in the page: a 3,000-long chain is a located failure, and 
   });
 });
 
+test('the module builds the playground\'s readable prefill link: prefillLink({expr, my, target, mode})', T, async () => {
+  await scenario('embed-prefill-link-api', async ({ page }) => {
+    const got = await page.evaluate(async () => {
+      const m = await import('./classad.js');
+      return [
+        m.prefillLink({ expr: 'MY.Memory > 1024 + 2', my: '[ Memory = 2048 ]', mode: 'strict' }, 'https://example.org/play/index.html'),
+        m.prefillLink({ expr: 'a && b' }, 'https://example.org/play/'),
+      ];
+    });
+    assert.deepEqual(got, [
+      'https://example.org/play/index.html#expr=MY.Memory%20%3E%201024%20%2B%202&my=%5B%20Memory%20%3D%202048%20%5D&mode=strict',
+      'https://example.org/play/#expr=a%20%26%26%20b',
+    ]);
+  });
+});
+
 test('a widget re-evaluates as its expression is edited, and its explain tree opens', T, async () => {
   await scenario('embed-widget', async ({ page }) => {
     const w = widget(page, 0);

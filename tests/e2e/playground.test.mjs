@@ -540,6 +540,52 @@ test('share link round trip into a fresh browser', T, async () => {
   }, { hash: link.slice(browser.server.url.length) });
 });
 
+test('prefill links built by URLSearchParams and encodeURIComponent open as written; Copy link and Embed snippet give them back', T, async () => {
+  const expr = 'regexp("^slot1@", Name) && MY.Memory > 1024 + 2';
+  const my = '[ Name = "slot1@node"; Memory = 2048 ]';
+  const target = '[ Owner = "alice" ]';
+  // What course authors write: URLSearchParams (a space as +, a plus as %2B) …
+  const form = new URLSearchParams({ expr, my, target }).toString();
+  assert.match(form, /\+%3E\+1024\+%2B\+2/);
+  await scenario('prefill-urlsearchparams', async ({ page }) => {
+    assert.equal(await page.locator('#expr').inputValue(), expr);
+    await expectValue(page, 'true');
+  }, { hash: '#' + form });
+  // … or encodeURIComponent (a space as %20, a plus as %2B).
+  const encoded = `expr=${encodeURIComponent(expr)}&my=${encodeURIComponent(my)}&target=${encodeURIComponent(target)}`;
+  const context = await browser.chrome.newContext();
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: browser.server.url });
+  let link;
+  let snippet;
+  await scenario('prefill-copy-link', async ({ page }) => {
+    assert.equal(await page.locator('#expr').inputValue(), expr);
+    await expectValue(page, 'true');
+    // Copy link: the readable link of what shows, on the clipboard.
+    await page.click('#copy-prefill');
+    await page.locator('.share-msg').waitFor({ timeout: 5_000 });
+    link = await page.locator('.share-link').inputValue();
+    assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
+    assert.ok(link.startsWith(browser.server.url + '#expr='), link);
+    await page.setViewportSize({ width: 1400, height: 900 });
+    await screenshot(page, 'prefill-copy-link-1400');
+    await page.click('#embed-snippet');
+    await page.locator('textarea.share-link').waitFor({ timeout: 5_000 });
+    snippet = await page.locator('textarea.share-link').inputValue();
+    await page.setViewportSize({ width: 420, height: 900 });
+    await screenshot(page, 'prefill-embed-snippet-420');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `no sideways scrolling at 420 px (${overflow} px)`);
+  }, { hash: '#' + encoded, context });
+  await context.close();
+  assert.match(snippet, /^<div data-classad-expr="regexp\(&quot;\^slot1@&quot;, Name\) &amp;&amp; MY\.Memory &gt; 1024 \+ 2" data-my="\[ Name = &quot;slot1@node&quot;; Memory = 2048 \]" data-target="\[ Owner = &quot;alice&quot; \]"><\/div>\n<script type="module" src="embed\/classad-widget\.js"><\/script>$/);
+  // The copied link opens the same expression and ads in a fresh browser.
+  await scenario('prefill-copied-link-opens', async ({ page }) => {
+    assert.equal(await page.locator('#expr').inputValue(), expr);
+    assert.deepEqual(await page.locator('.pool-tabs [role=tab]').allTextContents(), ['my', 'target']);
+    await expectValue(page, 'true');
+  }, { hash: link.slice(browser.server.url.length) });
+});
+
 test('a corrupt link says so and keeps the autosaved work', T, async () => {
   const context = await browser.chrome.newContext();
   try {

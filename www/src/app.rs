@@ -348,9 +348,17 @@ pub fn App() -> Html {
     };
     let mark_here = (*pool_mark).clone().filter(|m| m.pool == state.active_pool);
 
+    // The MY and TARGET ads' texts as parsed, for the header's readable
+    // link and embed snippet.
+    let ad_text = |r: Option<crate::state::AdRef>| -> Option<Rc<str>> {
+        let r = r?;
+        let parsed = parses.pools.get(r.pool)?.parsed.as_ref()?;
+        parsed.ad_text(r.ad).map(Rc::from)
+    };
     html! {
         <div class="app">
-            <Header state={state.clone()} dispatch={dispatch.clone()} notify={notify} on_open={on_open.clone()} save_error={(*save_error).clone()} {on_help} />
+            <Header state={state.clone()} dispatch={dispatch.clone()} notify={notify} on_open={on_open.clone()} save_error={(*save_error).clone()} {on_help}
+                my_text={ad_text(state.my)} target_text={ad_text(state.target)} />
             if *intro {
                 <Intro on_open={intro_open} on_close={close_intro} />
             }

@@ -135,10 +135,11 @@ fn prefill_field<'a>(part: &'a str, key: &str) -> Option<&'a str> {
     part.strip_prefix(key)?.strip_prefix('=')
 }
 
-/// Percent-decoding of one part: `%XX` is a byte (the bytes must spell
-/// UTF-8); `+` is a plus, as `decodeURIComponent` has it (an expression's
-/// `a+b` typed by hand stays itself; spaces are `%20`, which browsers
-/// write for a typed space).
+/// Decoding of one part as `application/x-www-form-urlencoded`, the way
+/// `URLSearchParams` and Python's `urlencode` write it: `%XX` is a byte
+/// (the bytes must spell UTF-8) and `+` is a space, so a literal plus is
+/// `%2B` — what `encodeURIComponent` writes too, so links built with
+/// either read back as they were.
 fn unescape(v: &str) -> Result<String, String> {
     let b = v.as_bytes();
     let mut out = Vec::with_capacity(b.len());
@@ -155,11 +156,47 @@ fn unescape(v: &str) -> Result<String, String> {
             out.push(u8::from_str_radix(hex, 16).unwrap_or(0));
             i += 3;
         } else {
-            out.push(b[i]);
+            out.push(if b[i] == b'+' { b' ' } else { b[i] });
             i += 1;
         }
     }
     String::from_utf8(out).map_err(|_| "the %-escapes are not UTF-8 text".into())
+}
+
+/// One part of a prefill link, as `encodeURIComponent` writes it: every
+/// byte but `A–Z a–z 0–9 - _ . ! ~ * ' ( )` as `%XX` (so a space is `%20`
+/// and a plus `%2B`, which [`decode_prefill`] reads back either way).
+fn escape(v: &str) -> String {
+    let mut out = String::with_capacity(v.len());
+    for &b in v.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The readable prefill link's fragment (without the `#`) for an
+/// expression, the MY and TARGET ads' texts and the mode: what the page's
+/// "Copy link" gives and the embed module's `prefillLink` builds.
+pub fn encode_prefill(
+    expr: &str,
+    my: Option<&str>,
+    target: Option<&str>,
+    mode: classad::api::Mode,
+) -> String {
+    let mut parts = vec![format!("expr={}", escape(expr))];
+    for (key, text) in [("my", my), ("target", target)] {
+        if let Some(t) = text.filter(|t| !t.trim().is_empty()) {
+            parts.push(format!("{key}={}", escape(t)));
+        }
+    }
+    if mode == classad::api::Mode::Strict {
+        parts.push("mode=strict".into());
+    }
+    parts.join("&")
 }
 
 /// A prefill link `expr=…&my=…&target=…&mode=…` (without the `#`): each
@@ -341,9 +378,10 @@ mod tests {
 
     #[test]
     fn prefill_encodings() {
-        // `+` is a plus (as decodeURIComponent reads it), `%2B` too; `%20`
-        // is a space, `%25` a percent sign, `%C3%A9` an é.
-        assert_eq!(prefill("expr=Cpus+1").expr, "Cpus+1");
+        // Read as URLSearchParams writes: `+` is a space, `%2B` a plus;
+        // `%20` is a space, `%25` a percent sign, `%C3%A9` an é.
+        assert_eq!(prefill("expr=MY.Memory+%3E+1024").expr, "MY.Memory > 1024");
+        assert_eq!(prefill("expr=Cpus+%2B+1").expr, "Cpus + 1");
         assert_eq!(prefill("expr=Cpus%2B1").expr, "Cpus+1");
         assert_eq!(prefill("expr=a%20%25%20b").expr, "a % b");
         assert_eq!(prefill("expr=%22caf%C3%A9%22").expr, "\"café\"");
@@ -353,6 +391,37 @@ mod tests {
         assert_eq!(s.expr, "a > 1 && b == 2");
         assert_eq!(&*s.pools[0].text, "[ a = 2; b = 2 ]");
         assert_eq!(prefill("expr=x%26%26my%3D1").expr, "x&&my=1");
+    }
+
+    /// What "Copy link" writes opens as the same expression, MY, TARGET and
+    /// mode; so do links built the ways course authors build them.
+    #[test]
+    fn prefill_links_round_trip_whoever_encodes_them() {
+        let expr = "regexp(\"^slot1@\", Name) && MY.Memory > 1024 + 2 && x =?= \"a&b=c%d\"";
+        let (my, target) = (
+            "[ Memory = 2048; Name = \"slot1@h\" ]",
+            "[ Owner = \"alice\" ]",
+        );
+        let link = encode_prefill(expr, Some(my), Some(target), classad::api::Mode::Strict);
+        let s = prefill(&link);
+        assert_eq!(s.expr, expr);
+        assert_eq!(&*s.pools[0].text, my);
+        assert_eq!(&*s.pools[1].text, target);
+        assert_eq!(s.mode, classad::api::Mode::Strict);
+        // URLSearchParams / urlencode: spaces as `+`, `+` as `%2B`.
+        let form = |t: &str| {
+            t.bytes()
+                .map(|b| match b {
+                    b' ' => "+".to_string(),
+                    b if b.is_ascii_alphanumeric() || b"*-._".contains(&b) => {
+                        (b as char).to_string()
+                    }
+                    b => format!("%{b:02X}"),
+                })
+                .collect::<String>()
+        };
+        let s = prefill(&format!("expr={}&my={}", form(expr), form(my)));
+        assert_eq!((s.expr.as_str(), &*s.pools[0].text), (expr, my));
     }
 
     #[test]

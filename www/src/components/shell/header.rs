@@ -25,6 +25,34 @@ pub struct HeaderProps {
     pub save_error: Option<String>,
     /// Show the introduction again.
     pub on_help: Callback<()>,
+    /// The texts of the MY and TARGET ads as parsed (for the readable
+    /// prefill link and the embed snippet); `None` while unknown.
+    #[prop_or_default]
+    pub my_text: Option<Rc<str>>,
+    #[prop_or_default]
+    pub target_text: Option<Rc<str>>,
+}
+
+/// The widget's HTML for an expression, MY, TARGET and mode (the embed
+/// module's `data-classad-*` attributes), with the script that mounts it.
+fn embed_snippet(expr: &str, my: Option<&str>, target: Option<&str>, strict: bool) -> String {
+    let attr = |s: &str| {
+        s.replace('&', "&amp;")
+            .replace('"', "&quot;")
+            .replace('<', "&lt;")
+            .replace('>', "&gt;")
+    };
+    let mut div = format!("<div data-classad-expr=\"{}\"", attr(expr));
+    for (k, v) in [("data-my", my), ("data-target", target)] {
+        if let Some(v) = v.filter(|v| !v.trim().is_empty()) {
+            div.push_str(&format!(" {k}=\"{}\"", attr(v)));
+        }
+    }
+    if strict {
+        div.push_str(" data-mode=\"strict\"");
+    }
+    div.push_str("></div>\n<script type=\"module\" src=\"embed/classad-widget.js\"></script>");
+    div
 }
 
 /// Apply a theme override (`None`: follow the system).
@@ -204,6 +232,43 @@ pub fn Header(props: &HeaderProps) -> Html {
             link.set(url);
         })
     };
+    let on_prefill = {
+        let state = s.clone();
+        let share_msg = share_msg.clone();
+        let link = link.clone();
+        let (my, target) = (props.my_text.clone(), props.target_text.clone());
+        Callback::from(move |_| {
+            let frag =
+                share::encode_prefill(&state.expr, my.as_deref(), target.as_deref(), state.mode);
+            let url = format!("{}#{}", page_url_without_hash(), frag);
+            copy(&url);
+            share_msg.set(Some((
+                "Readable link copied: the expression, MY and TARGET, as a course page can write it (spaces as %20 or +, a plus as %2B).".into(),
+                false,
+            )));
+            link.set(url);
+        })
+    };
+    let on_embed = {
+        let state = s.clone();
+        let share_msg = share_msg.clone();
+        let link = link.clone();
+        let (my, target) = (props.my_text.clone(), props.target_text.clone());
+        Callback::from(move |_| {
+            let html = embed_snippet(
+                &state.expr,
+                my.as_deref(),
+                target.as_deref(),
+                state.mode == classad::api::Mode::Strict,
+            );
+            copy(&html);
+            share_msg.set(Some((
+                "Embed snippet copied: paste it into a page that serves the playground's embed/ folder.".into(),
+                false,
+            )));
+            link.set(html);
+        })
+    };
     let on_copy_anyway = {
         let link = link.clone();
         let share_msg = share_msg.clone();
@@ -297,6 +362,8 @@ pub fn Header(props: &HeaderProps) -> Html {
             <button id="theme" onclick={on_theme} title="Click to cycle: follow the system's light or dark setting, always dark, always light">{ theme_label }</button>
             <span class="spacer"></span>
             <button id="share" onclick={on_share}>{ "Copy share link" }</button>
+            <button id="copy-prefill" onclick={on_prefill} title="A readable link of the expression, MY and TARGET (a prefill link) for course pages">{ "Copy link" }</button>
+            <button id="embed-snippet" onclick={on_embed} title="The embeddable widget's HTML for the expression, MY and TARGET">{ "Embed snippet" }</button>
             <button onclick={on_download_state.clone()} title="Save everything (pools, expression, choices) as a file">{ "Download state file" }</button>
             <label class="button" title="Open a state file saved with Download state file">
                 { "Open state file…" }
@@ -312,7 +379,11 @@ pub fn Header(props: &HeaderProps) -> Html {
                 <div class="share-msg" role="status">
                     <span>{ msg }</span>
                     if !link.is_empty() {
-                        <input class="share-link" readonly=true value={(*link).clone()} aria-label="Share link" />
+                        if link.contains('\n') {
+                            <textarea class="share-link" readonly=true rows="3" value={(*link).clone()} aria-label="Embed snippet" />
+                        } else {
+                            <input class="share-link" readonly=true value={(*link).clone()} aria-label="Share link" />
+                        }
                     }
                     // A link too long to share well: the file is the other way.
                     if long {
