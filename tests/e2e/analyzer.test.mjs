@@ -438,6 +438,24 @@ test('ways in: the header, the evaluator\'s "Why doesn\'t it match?", a job of t
     await page.click('nav .tab:has-text("Analyze")');
     await summary(page);
   });
+  await scenario('an-from-evaluator-job-vs-job', async ({ page }) => {
+    // A pool of one job as MY, TARGET left on the jobs pool's job: the
+    // analyzer takes the pool of machines, not the TARGET's pool of jobs.
+    await page.click('button[aria-label="Add a pool"]');
+    await page.fill('#pool-text', '[ MyType = "Job"; ClusterId = 7; ProcId = 0; Owner = "me"; RequestMemory = 100; Requirements = TARGET.Memory >= RequestMemory ]\n');
+    await page.waitForFunction(() => /^1 ad, 0 errors/.test(document.querySelector('.diagnostics .summary')?.textContent ?? ''));
+    await page.selectOption('#my-ad', { label: 'pool 3 / 7.0' }).catch(async () => {
+      const labels = await page.locator('#my-ad option').allTextContents();
+      await page.selectOption('#my-ad', { label: labels.find((l) => l.endsWith('/ 7.0')) });
+    });
+    await page.click('#why-no-match');
+    await page.waitForSelector('main[aria-label="Analyzer"]');
+    await summary(page);
+    assert.equal(await page.locator('#match-machines option:checked').textContent(), 'machines');
+    // Asked against the jobs pool by hand, the analyzer says what it holds.
+    await page.selectOption('#match-machines', { label: 'jobs' });
+    await page.waitForFunction(() => /holds jobs \(MyType = "Job"\), not machines/.test(document.querySelector('main[aria-label="Analyzer"]')?.textContent ?? ''), null, { timeout: 20_000 });
+  });
   await scenario('an-from-matrix', async ({ page }) => {
     await page.waitForSelector('.matrix-canvas[data-cell]');
     await page.waitForFunction(() => document.querySelector('.matrix-canvas')?.width > 0);

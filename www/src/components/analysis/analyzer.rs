@@ -247,6 +247,14 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
     }
     if props.machines.ads == 0 {
         problems.push((true, format!("The machines pool \u{201c}{machines_name}\u{201d} has no ads: there is nothing to match against.")));
+    } else if let Some(side) = props.pools.machines.as_ref() {
+        let pool = crate::state::PoolText {
+            name: side.name.clone(),
+            text: side.text.clone(),
+        };
+        if crate::matchmaking::role_of(&pool) == Some(crate::matchmaking::Role::Jobs) {
+            problems.push((false, format!("The machines pool \u{201c}{machines_name}\u{201d} holds jobs (MyType = \"Job\"), not machines: the analysis matches the job against jobs. Pick a pool of machines above, or add one (MyType = \"Machine\").")));
+        }
     }
     // Pools that do not parse everywhere are reported by the match bar.
     let err = match &*error {

@@ -421,13 +421,24 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
 fn analyze_pick(s: &AppState) -> Option<(usize, usize, usize)> {
     use crate::matchmaking::{role_of, Role};
     let (my, target) = (s.my?, s.target?);
-    let is_jobs = |r: AdRef| s.pools.get(r.pool).and_then(role_of) == Some(Role::Jobs);
+    let role = |p: usize| s.pools.get(p).and_then(role_of);
+    let is_jobs = |r: AdRef| role(r.pool) == Some(Role::Jobs);
     let (job, other) = if is_jobs(target) && !is_jobs(my) {
         (target, my)
     } else {
         (my, target)
     };
-    Some((job.pool, other.pool, job.ad))
+    // The machines: the other ad's pool when it holds machines, else the
+    // first pool that does (MY and TARGET may both be jobs), else the other
+    // ad's pool — the analyzer then says it holds no machine ads.
+    let machines = if role(other.pool) == Some(Role::Machines) {
+        other.pool
+    } else {
+        (0..s.pools.len())
+            .find(|&p| p != job.pool && role(p) == Some(Role::Machines))
+            .unwrap_or(other.pool)
+    };
+    Some((job.pool, machines, job.ad))
 }
 
 /// A message with `code` between backticks shown as code.
