@@ -464,6 +464,20 @@ test('an XML pool (condor_status -xml) uploads and is read like any other, error
   });
 });
 
+test('a pool name typed but not yet left is kept when a file is uploaded first', T, async () => {
+  await scenario('upload-keeps-typed-name', async ({ page }) => {
+    await page.click('button[aria-label="Add a pool"]');
+    // Typed, the field not left: its change event has not fired.
+    await page.locator('.pool-name').fill('my slots');
+    await page.locator('.pool-tools input[type=file]').setInputFiles(path.join(ROOT, 'tests/corpora/condor_status_l.txt'));
+    await expectSummary(page, /^4 ads, 0 errors/);
+    assert.deepEqual(
+      (await page.locator('.pool-tabs [role=tab]').allTextContents()).slice(-1),
+      ['my slots'],
+    );
+  });
+});
+
 test('Upload… replacing a pool can be undone', T, async () => {
   await scenario('upload-undo', async ({ page }) => {
     const mine = '[ Name = "typed by hand"; x = 1 ]\n';

@@ -333,11 +333,28 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
             d.emit(Action::SetPoolText(idx, t));
         })
     };
+    // A name typed but not yet committed (its `change` fires when the field
+    // is left) is kept when a file arrives first.
+    let name_ref = use_node_ref();
+    let commit_name = {
+        let d = props.dispatch.clone();
+        let name_ref = name_ref.clone();
+        let current = s.pools.get(idx).map(|p| p.name.clone()).unwrap_or_default();
+        move || {
+            if let Some(input) = name_ref.cast::<web_sys::HtmlInputElement>() {
+                if input.value() != current {
+                    d.emit(Action::RenamePool(idx, input.value()));
+                }
+            }
+        }
+    };
     let on_upload = {
         let d = props.dispatch.clone();
         let status = status.clone();
         let (before, replaced) = (text.clone(), replaced.clone());
+        let commit_name = commit_name.clone();
         Callback::from(move |e: Event| {
+            commit_name();
             let input = e.target_unchecked_into::<web_sys::HtmlInputElement>();
             if let Some(f) = input.files().and_then(|l| l.get(0)) {
                 read_file(
@@ -359,6 +376,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         let (before, replaced) = (text.clone(), replaced.clone());
         Callback::from(move |e: DragEvent| {
             dragging.set(false);
+            commit_name();
             // Dropped text goes into the textarea as usual; files are read.
             if let Some(f) = e
                 .data_transfer()
@@ -599,7 +617,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 <button onclick={on_add} aria-label="Add a pool" title="Add a pool">{ "+" }</button>
             </div>
             <div class="pool-tools">
-                <label>{ "Name " }<input class="pool-name" value={s.pools.get(idx).map(|p| p.name.clone()).unwrap_or_default()} onchange={on_rename} /></label>
+                <label>{ "Name " }<input class="pool-name" ref={name_ref} value={s.pools.get(idx).map(|p| p.name.clone()).unwrap_or_default()} onchange={on_rename} /></label>
                 <label class="button">{ "Upload…" }<input type="file" class="hidden-file" onchange={on_upload} aria-label="Upload a pool file" /></label>
                 <button onclick={format_to(OutputFormat::New)} disabled={*formatting} title="Rewrite in the new ClassAd syntax">{ "Format" }</button>
                 <button onclick={format_to(OutputFormat::Old)} disabled={*formatting} title="Rewrite as condor_status -l prints it">{ "To long format" }</button>
