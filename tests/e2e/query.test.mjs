@@ -68,8 +68,12 @@ test('sorting, columns, errors in place, and the generic ad found with regexp', 
     await page.fill('#query-constraint', 'Memory > ');
     await textOf(page, '#query-error', /^The constraint does not parse: 1:\d+: /);
     assert.ok(await page.locator('.editor:has(#query-constraint) .mk-error').count() > 0, 'underlined in place');
+    // The rows still shown say they are from the last question that parsed.
+    await textOf(page, '#query-stale', /does not parse: these rows are from the last question that did/);
+    assert.equal(await page.locator('.query-results.stale').count(), 1, 'dimmed');
     await page.fill('#query-constraint', 'Memory <= 100');
     await page.locator('#query-error').waitFor({ state: 'detached', timeout: 20_000 });
+    await page.locator('#query-stale').waitFor({ state: 'detached', timeout: 20_000 });
     const small = execFileSync(cli() ?? 'true', cli() ? ['query', POOL, '--constraint', 'Memory <= 100', '--af', 'Name'] : [], { encoding: 'utf8' });
     if (cli()) await textOf(page, '#query-summary', new RegExp(`^${small.trim().split('\n').length} of 40 ads match`));
   }, { hash: '#example=004-query-idle' });

@@ -57,6 +57,11 @@ enum Outcome {
 struct Shown {
     answer: QueryAnswer,
     spec: QuerySpec,
+    /// The pool (index and text) and mode the rows are for: rows shown for
+    /// another question are marked as such.
+    pool: usize,
+    text: Rc<str>,
+    mode: classad::api::Mode,
     rows: Vec<Option<(QueryRow, String)>>,
     ms: f64,
 }
@@ -137,6 +142,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                 explained.clone(),
             );
             let (spec1, spec2) = (spec.clone(), spec.clone());
+            let text_of_run = text.clone();
             session.request(
                 &[(pool, text.clone())],
                 move |ids| PoolRequest::Query {
@@ -162,6 +168,9 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                             shown.set(Some(Rc::new(std::cell::RefCell::new(Shown {
                                 answer: ran.answer,
                                 spec: spec1,
+                                pool,
+                                text: text_of_run.clone(),
+                                mode,
                                 rows,
                                 ms: now_ms() - started,
                             }))));
@@ -340,6 +349,18 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
         Some(sh) => {
             let b = sh.borrow();
             let a = &b.answer;
+            // Rows for another question (a pool switched to, a constraint
+            // edited or not parsing) are dimmed and say so until they are
+            // replaced (at once for small pools, at Run for big ones).
+            let stale_why = if invalid.is_some() {
+                Some("The constraint or a column does not parse: these rows are from the last question that did.")
+            } else if b.pool != pool || !crate::state::same_text(&b.text, &text) {
+                Some("These rows are for the pool as it was, or another pool: Run to ask this one.")
+            } else if b.spec != spec || b.mode != s.mode {
+                Some("These rows are for the previous question: Run to update them.")
+            } else {
+                None
+            };
             let pages = a.matched.div_ceil(PAGE).max(1);
             let pg = pg.min(pages - 1);
             let sort_head = |i: usize| {
@@ -427,7 +448,10 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                 }
             };
             html! {
-                <>
+                <div class={classes!("query-results", stale_why.is_some().then_some("stale"))}>
+                    if let Some(why) = stale_why {
+                        <p class="status" id="query-stale" role="status">{ why }</p>
+                    }
                     <p class="matrix-summary" id="query-summary">
                         { format!("{} of {} match", thousands(a.matched as u64), count(a.total as u64, "ad", "ads")) }
                         <span class="muted">{ format!(" · {:.0} ms", b.ms) }</span>
@@ -455,7 +479,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                             </table>
                         </div>
                     }
-                </>
+                </div>
             }
         }
     };
