@@ -1509,7 +1509,14 @@ fn a_latin1_byte_keeps_every_ad_with_a_located_warning() {
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON out");
     assert_eq!(json.as_array().map(Vec::len), Some(3), "{json}");
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains(":1:12: warning: not valid UTF-8"), "{err}");
+    assert!(
+        err.contains("warning: the input is not valid UTF-8"),
+        "{err}"
+    );
+    assert!(
+        err.contains("latin1-fmt") && err.contains(":1:12\n"),
+        "{err}"
+    );
     // The streaming reader (query) too.
     let out = cli_on(&["query", "--af", "Memory", "--"], text, "latin1-query");
     assert_eq!(String::from_utf8_lossy(&out.stdout), "1\n2\n3\n");

@@ -122,10 +122,10 @@ fn deep_evaluation_stops_at_its_bound_without_trapping() {
         s.push_str(&format!("a{n} = 0]"));
         s
     };
-    let eval = |my: String, trace: bool| {
+    let evaluate = |expr: String, my: Option<String>, trace: bool| {
         handle(Request::Evaluate {
-            expr: "a0".into(),
-            my: Some(my),
+            expr,
+            my,
             target: None,
             scope: vec![],
             mode: Default::default(),
@@ -135,6 +135,7 @@ fn deep_evaluation_stops_at_its_bound_without_trapping() {
             tz_offset: Some(0),
         })
     };
+    let eval = |my: String, trace: bool| evaluate("a0".into(), Some(my), trace);
     let plus = |i: usize| format!("a{i} + 1");
     let call = |i: usize| format!("size(strcat(\"x\", a{i}))");
     let record = |i: usize| format!("[v = a{i}].v");
@@ -144,18 +145,7 @@ fn deep_evaluation_stops_at_its_bound_without_trapping() {
             other => panic!("a 250-long chain evaluates: {other:?}"),
         }
         // As deep a tree as the parser takes evaluates, traced or not.
-        let deep_and = vec!["true"; 1990].join(" && ");
-        match handle(Request::Evaluate {
-            expr: deep_and,
-            my: None,
-            target: None,
-            scope: vec![],
-            mode: Default::default(),
-            dialect: Default::default(),
-            trace,
-            now: Some(1.7e9),
-            tz_offset: Some(0),
-        }) {
+        match evaluate(vec!["true"; 1990].join(" && "), None, trace) {
             Response::Value { value, .. } => assert_eq!(value, "true"),
             other => panic!("a 1,990-term && chain evaluates: {other:?}"),
         }

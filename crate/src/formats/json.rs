@@ -48,10 +48,8 @@ fn object_end(b: &[u8], start: usize) -> Option<usize> {
     while i < b.len() {
         match b[i] {
             b'"' => {
-                i += 1;
-                while i < b.len() && b[i] != b'"' {
-                    i += if b[i] == b'\\' { 2 } else { 1 };
-                }
+                i = scan::json_string_end(b, i);
+                continue;
             }
             b'{' | b'[' => depth += 1,
             b'}' | b']' => {

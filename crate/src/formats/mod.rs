@@ -157,23 +157,38 @@ pub fn read_pool(text: &str, format: InputFormat, dialect: Dialect) -> Pool {
 /// one is reported. Returns the decoded text, which the diagnostics' spans,
 /// lines and columns refer to.
 pub fn read_pool_bytes(bytes: &[u8], format: InputFormat, dialect: Dialect) -> (String, Pool) {
-    match std::str::from_utf8(bytes) {
-        Ok(s) => {
-            let pool = read_pool(s, format, dialect);
-            (s.to_string(), pool)
-        }
-        Err(e) => {
-            let text = String::from_utf8_lossy(bytes).into_owned();
-            let mut pool = read_pool(&text, format, dialect);
-            // Everything before the first bad byte decoded unchanged.
-            let at = e.valid_up_to();
-            let d = Diagnostic::new(Span::new(at, at + 3), "the input is not valid UTF-8 text")
-                .help("invalid bytes were replaced by U+FFFD; is this a binary file?");
-            let idx = scan::LineIndex::new(&text);
-            pool.diagnostics.insert(0, idx.locate(d));
-            (text, pool)
-        }
+    let (text, warning) = decode_text(bytes);
+    let mut pool = read_pool(&text, format, dialect);
+    if let Some(d) = warning {
+        pool.diagnostics.insert(0, d);
     }
+    (text, pool)
+}
+
+/// Bytes as text: sequences that are not UTF-8 (a Latin-1 name from a
+/// Windows host, a binary file) read as U+FFFD, and a located warning points
+/// at the first one and counts the lines that hold one — nothing else is
+/// lost.
+pub fn decode_text(bytes: &[u8]) -> (String, Option<Diagnostic>) {
+    let e = match std::str::from_utf8(bytes) {
+        Ok(s) => return (s.to_string(), None),
+        Err(e) => e,
+    };
+    let text = String::from_utf8_lossy(bytes).into_owned();
+    let lines = bytes
+        .split(|&b| b == b'\n')
+        .filter(|l| std::str::from_utf8(l).is_err())
+        .count();
+    // Everything before the first bad byte decoded unchanged.
+    let at = e.valid_up_to();
+    let d = Diagnostic::new(Span::new(at, at + 3), "the input is not valid UTF-8 text")
+        .help(format!(
+            "{lines} line(s) hold such bytes: they read as U+FFFD and every ad is kept \
+             (is this a binary file?)"
+        ))
+        .warning();
+    let d = scan::LineIndex::new(&text).locate(d);
+    (text, Some(d))
 }
 
 /// Locate, order and cap the diagnostics of one read.

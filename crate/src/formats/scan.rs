@@ -319,3 +319,13 @@ fn printable(c: char) -> char {
 pub(crate) fn span_at(pos: usize, len: usize) -> Span {
     Span::new(pos, pos + len.max(1))
 }
+
+/// Just past the JSON string whose opening `"` is at `open` (escapes
+/// skipped), or the end of `b` when it is not closed.
+pub(crate) fn json_string_end(b: &[u8], open: usize) -> usize {
+    let mut i = open + 1;
+    while i < b.len() && b[i] != b'"' {
+        i += if b[i] == b'\\' { 2 } else { 1 };
+    }
+    i + 1
+}

@@ -148,27 +148,15 @@ impl<R: BufRead> AdStream<R> {
             Ok(0) => false,
             Ok(_) => {
                 self.line += 1;
-                let line = match String::from_utf8(bytes) {
-                    Ok(line) => line,
-                    Err(e) => {
-                        // A Latin-1 name from a Windows host, say: keep the
-                        // line (and every ad after it), say where.
-                        let at = e.utf8_error().valid_up_to();
-                        let line = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                        let col =
-                            line.char_indices().take_while(|(i, _)| *i < at).count() as u32 + 1;
-                        self.ready.push_back(Streamed::Problem(Diagnostic {
-                            line: self.line,
-                            column: col,
-                            ..Diagnostic::new(
-                                crate::lang::ast::Span::NONE,
-                                "this line is not valid UTF-8 text: its invalid bytes read as U+FFFD",
-                            )
-                            .warning()
-                        }));
-                        line
-                    }
-                };
+                // A Latin-1 name from a Windows host, say: keep the line
+                // (and every ad after it), say where.
+                let (line, warning) = super::decode_text(&bytes);
+                if let Some(d) = warning {
+                    self.ready.push_back(Streamed::Problem(Diagnostic {
+                        line: self.line,
+                        ..d
+                    }));
+                }
                 self.take(line);
                 true
             }
@@ -304,10 +292,8 @@ impl<R: BufRead> AdStream<R> {
         while i < b.len() {
             match b[i] {
                 b'"' => {
-                    i += 1;
-                    while i < b.len() && b[i] != b'"' {
-                        i += if b[i] == b'\\' { 2 } else { 1 };
-                    }
+                    i = scan::json_string_end(b, i);
+                    continue;
                 }
                 b'[' if self.depth == 0 && !self.json_array => {
                     self.json_array = true;

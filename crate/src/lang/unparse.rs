@@ -259,15 +259,16 @@ pub fn write_string(out: &mut String, s: &str, st: Style) {
                 out.push(c);
             }
         }
-        Style::Canonical | Style::Readable => escape_into(out, s, b'"'),
+        Style::Canonical | Style::Readable => escape_into(out, s, Some(b'"')),
     }
     out.push('"');
 }
 
 /// libclassad's escaping inside `"…"` strings and `'…'` names: the quote
-/// and backslash, C's named control escapes, every other byte outside
-/// printable ASCII as three octal digits.
-fn escape_into(out: &mut String, s: &str, quote: u8) {
+/// (if any) and backslash, C's named control escapes, every other byte
+/// outside printable ASCII as three octal digits. The result is printable
+/// ASCII.
+pub(crate) fn escape_into(out: &mut String, s: &str, quote: Option<u8>) {
     for &b in s.as_bytes() {
         match b {
             b'\\' => out.push_str("\\\\"),
@@ -278,7 +279,7 @@ fn escape_into(out: &mut String, s: &str, quote: u8) {
             0x08 => out.push_str("\\b"),
             0x0b => out.push_str("\\v"),
             0x0c => out.push_str("\\f"),
-            q if q == quote => {
+            q if Some(q) == quote => {
                 out.push('\\');
                 out.push(q as char);
             }
@@ -314,7 +315,7 @@ pub fn needs_quotes(name: &str) -> bool {
 pub fn write_name(out: &mut String, name: &str) {
     if needs_quotes(name) {
         out.push('\'');
-        escape_into(out, name, b'\'');
+        escape_into(out, name, Some(b'\''));
         out.push('\'');
     } else {
         out.push_str(name);

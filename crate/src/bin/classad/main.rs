@@ -348,30 +348,11 @@ fn read_input(file: &Option<String>) -> Result<(String, String), String> {
 /// from a Windows host) read as U+FFFD, and a warning says where the first
 /// one is and how many lines hold one: every ad is kept.
 fn text_of(bytes: Vec<u8>, name: &str) -> String {
-    let e = match String::from_utf8(bytes) {
-        Ok(s) => return s,
-        Err(e) => e,
-    };
-    let at = e.utf8_error().valid_up_to();
-    let bytes = e.into_bytes();
-    let line = bytes[..at].iter().filter(|&&b| b == b'\n').count() + 1;
-    let line_start = bytes[..at]
-        .iter()
-        .rposition(|&b| b == b'\n')
-        .map_or(0, |p| p + 1);
-    let column = String::from_utf8_lossy(&bytes[line_start..at])
-        .chars()
-        .count()
-        + 1;
-    let lines = bytes
-        .split(|&b| b == b'\n')
-        .filter(|l| std::str::from_utf8(l).is_err())
-        .count();
-    eprintln!(
-        "{name}:{line}:{column}: warning: not valid UTF-8 text ({lines} line(s) hold such bytes): \
-         they read as U+FFFD and every ad is kept"
-    );
-    String::from_utf8_lossy(&bytes).into_owned()
+    let (text, warning) = formats::decode_text(&bytes);
+    if let Some(d) = warning {
+        eprint!("{}", d.render(&text, name));
+    }
+    text
 }
 
 /// Read exactly one ad from a file, reporting parse errors with location.
@@ -411,21 +392,8 @@ fn read_ads(path: &str) -> Result<(Vec<Arc<ClassAd>>, Vec<ClassAd>), String> {
     for lib in &libs {
         if let Err(ds) = classad::userfn::UserFunctions::from_ad(lib) {
             let shown: String = ds
-                .into_iter()
-                .map(|mut d| {
-                    // A plain literal keeps no place: point at its definition.
-                    if d.span.is_none() {
-                        if let Some(at) =
-                            d.attribute.as_deref().and_then(|a| definition_at(&text, a))
-                        {
-                            d.span = classad::Span::new(
-                                at,
-                                at + d.attribute.as_ref().map_or(1, |a| a.len()),
-                            );
-                        }
-                    }
-                    d.locate(&text).render(&text, &name)
-                })
+                .iter()
+                .map(|d| d.clone().locate(&text).render(&text, &name))
                 .collect();
             eprint!("{shown}");
             return Err(format!("{name}: fix the function library first"));
@@ -931,22 +899,6 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             Ok(ExitCode::SUCCESS)
         }
     }
-}
-
-/// Where `name = …` is defined in `text` (the first such place).
-fn definition_at(text: &str, name: &str) -> Option<usize> {
-    let b = text.as_bytes();
-    let mut from = 0;
-    while let Some(i) = text[from..].find(name).map(|i| i + from) {
-        let before = i.checked_sub(1).map(|j| b[j]);
-        let after = text[i + name.len()..].trim_start();
-        let word_start = before.is_none_or(|c| !(c.is_ascii_alphanumeric() || c == b'_'));
-        if word_start && after.starts_with('=') && !after.starts_with("==") {
-            return Some(i);
-        }
-        from = i + name.len();
-    }
-    None
 }
 
 /// A file written through `fmt::Write` (what the generators write to),

@@ -125,29 +125,17 @@ fn real(r: f64) -> String {
     }
 }
 
-/// libclassad's string escaping with XML's three entities: `\\`, C's
-/// control escapes, `quote` (for names) escaped, bytes outside printable
-/// ASCII as three octal digits, and `&` `<` `>` as entities.
+/// libclassad's string escaping (`crate::lang::unparse::escape_into`,
+/// `quote` escaped for names) with XML's three entities on top.
 fn escape(out: &mut String, s: &str, quote: Option<u8>) {
-    for &b in s.as_bytes() {
-        match b {
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\t' => out.push_str("\\t"),
-            b'\r' => out.push_str("\\r"),
-            0x07 => out.push_str("\\a"),
-            0x08 => out.push_str("\\b"),
-            0x0b => out.push_str("\\v"),
-            0x0c => out.push_str("\\f"),
-            q if Some(q) == quote => {
-                out.push('\\');
-                out.push(q as char);
-            }
-            b'&' => out.push_str("&amp;"),
-            b'<' => out.push_str("&lt;"),
-            b'>' => out.push_str("&gt;"),
-            0x20..=0x7e => out.push(b as char),
-            _ => out.push_str(&format!("\\{b:03o}")),
+    let mut escaped = String::with_capacity(s.len());
+    crate::lang::unparse::escape_into(&mut escaped, s, quote);
+    for c in escaped.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            c => out.push(c),
         }
     }
 }

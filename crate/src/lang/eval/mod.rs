@@ -399,24 +399,8 @@ impl Evaluator {
     }
 
     fn binary(&mut self, op: crate::lang::ast::BinaryOp, a: &Expr, b: &Expr, env: &Env) -> Value {
-        use crate::lang::ast::BinaryOp::*;
-        match op {
-            And | Or => {
-                let l = self.eval(a, env);
-                match ops::logic_short_circuit(op, &l) {
-                    Some(v) => v,
-                    None => {
-                        let r = self.eval(b, env);
-                        ops::logic(op, &l, &r)
-                    }
-                }
-            }
-            _ => {
-                let l = self.eval(a, env);
-                let r = self.eval(b, env);
-                ops::binary(op, &l, &r)
-            }
-        }
+        let l = self.eval(a, env);
+        self.combine(op, l, b, env)
     }
 
     /// Make the pool's own functions callable (and forget cached results).
