@@ -52,14 +52,18 @@ let engine = first;
 let made = 1; // engine instances made: 1 until one traps
 let imported = 1;
 let spare = null;
+let spareLoading = null; // the import of the next spare, while it loads
 function prepareSpare() {
   imported += 1;
-  import(`./classad_embed.js?instance=${imported}`).then(
-    (glue) => { spare = glue; },
-    () => { spare = null; },
+  spareLoading = import(`./classad_embed.js?instance=${imported}`).then(
+    (glue) => { spare = glue; spareLoading = null; },
+    () => { spare = null; spareLoading = null; },
   );
+  return spareLoading;
 }
-prepareSpare();
+// The first spare is in hand before the module is ready: a page that traps
+// the engine in its first synchronous burst of calls still gets a fresh one.
+await prepareSpare();
 
 function replaceEngine() {
   if (spare === null) return false;
@@ -92,7 +96,12 @@ function guard(op, answer, call) {
       trapped = true;
     }
     if (trapped) {
-      return failure(answer, "the engine stopped after running out of stack and could not be restarted: reload the page");
+      return failure(
+        answer,
+        spareLoading !== null
+          ? "the engine ran out of stack and a fresh one is still loading: try again in a moment"
+          : "the engine stopped after running out of stack and could not be restarted: reload the page",
+      );
     }
   }
   try {
