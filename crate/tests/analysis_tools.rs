@@ -173,3 +173,43 @@ fn parse_pool_reports_each_ads_line() {
     let lines: Vec<u32> = ads.iter().map(|a| a.line).collect();
     assert_eq!(lines, vec![1, 3, 7]);
 }
+
+/// A run of `&&` (or of `||`) is one node whose children are its clauses —
+/// how people read a hand-written machine list — however long it is; other
+/// operators, and parenthesized runs, keep their shape.
+#[test]
+fn trace_gives_a_clause_run_as_one_node() {
+    let traced = |src: &str| {
+        let e = parse_expr(src).unwrap();
+        let mut ev = Evaluator::new(EvalOptions::default());
+        ev.eval_traced(&e, &Env::Root(classad::Side::My)).1.unwrap()
+    };
+    let labels = |n: &classad::TraceNode| n.children.iter().map(|c| c.label.clone()).collect::<Vec<_>>();
+
+    let list = (0..80).map(|i| format!("x == {i}")).collect::<Vec<_>>().join(" || ");
+    let root = traced(&list);
+    assert_eq!(root.label, "operator ||");
+    // x is undefined, so every clause is evaluated.
+    assert_eq!(root.children.len(), 80);
+    assert!(labels(&root).iter().all(|l| l == "operator =="));
+
+    // Short-circuit: the clauses after the deciding one are not evaluated.
+    let root = traced("true && false && 1 && 2");
+    assert_eq!(labels(&root), ["literal", "literal"]);
+    assert_eq!(root.value, "false");
+
+    // Mixed operators: `a && b || c` is `(a && b) || c`.
+    let root = traced("true && false || false || 3 > 2");
+    assert_eq!(labels(&root), ["operator &&", "literal", "operator >"]);
+    // Brackets keep a run apart; arithmetic keeps its pairs.
+    let root = traced("(true && true) && true");
+    assert_eq!(labels(&root), ["parentheses", "literal"]);
+    let root = traced("1 + 2 + 3");
+    assert_eq!(labels(&root), ["operator +", "literal"]);
+    assert_eq!(root.value, "6");
+
+    // The longest chain the parser takes is still a shallow trace.
+    let long = (0..1_999).map(|i| format!("x{i}")).collect::<Vec<_>>().join(" && ");
+    let root = traced(&long);
+    assert_eq!(root.children.len(), 1_999);
+}

@@ -67,6 +67,7 @@ const CSS = `
 .classad-widget .cw-tree > details, .classad-widget .cw-tree > .cw-leaf { margin-left: 0; }
 .classad-widget .cw-tree summary { cursor: pointer; }
 .classad-widget .cw-tree .cw-leaf { padding-left: 1.05rem; }
+.classad-widget .cw-more { margin: 2px 0 2px 1.1rem; font-size: 12px; }
 .classad-widget .cw-arrow { color: var(--cw-muted); margin: 0 0.3rem; }
 .classad-widget .cw-footer { display: flex; justify-content: space-between; gap: 1rem;
   margin-top: 0.5rem; font-size: 12px; color: var(--cw-muted); }
@@ -97,18 +98,45 @@ function valueClass(type, value) {
   return type === "undefined" || type === "error" ? "cw-other" : "";
 }
 
-/// One trace node: a <details> when it has children, a line otherwise.
+// Children listed at first under one node (a 2,000-clause `&&`).
+const CHILDREN_SHOWN = 100;
+
+/// One trace node: a <details> when it has children, a line otherwise. A
+/// node's children are made when it is first opened, so a trace as deep as
+/// evaluation goes costs only what is looked at.
 function node(n, depth) {
+  const label = (n.label === "operator &&" || n.label === "operator ||") && n.children.length > 2
+    ? `${n.label} · ${n.children.length.toLocaleString("en-US")} clauses evaluated`
+    : n.label;
   const line = [
     el("code", {}, n.text),
     el("span", { class: "cw-arrow", "aria-label": "gives" }, "→"),
     el("code", { class: "cw-node-value" }, n.value),
     " ",
-    el("span", { class: "cw-label" }, n.label),
+    el("span", { class: "cw-label" }, label),
   ];
   if (!n.children || n.children.length === 0) return el("div", { class: "cw-leaf" }, ...line);
-  const d = el("details", {}, el("summary", {}, ...line), ...n.children.map((c) => node(c, depth + 1)));
-  d.open = depth < 2;
+  const d = el("details", {}, el("summary", {}, ...line));
+  let listed = 0;
+  const more = el("button", { type: "button", class: "cw-more" });
+  const listMore = () => {
+    more.remove();
+    const next = n.children.slice(listed, listed + CHILDREN_SHOWN);
+    d.append(...next.map((c) => node(c, depth + 1)));
+    listed += next.length;
+    if (listed < n.children.length) {
+      more.textContent = `Show ${Math.min(CHILDREN_SHOWN, n.children.length - listed)} more of ${n.children.length.toLocaleString("en-US")}`;
+      d.append(more);
+    }
+  };
+  more.addEventListener("click", listMore);
+  d.addEventListener("toggle", () => {
+    if (d.open && listed === 0) listMore();
+  });
+  if (depth < 2) {
+    listMore();
+    d.open = true;
+  }
   return d;
 }
 

@@ -113,18 +113,35 @@ function guard(op, answer, call) {
   }
 }
 
+// The engine hands a trace over flat (its nodes in preorder, children by
+// index: no reader recurses as deep as the tree); pages get the nested tree
+// this file documents, built without recursion.
+function nestTrace(flat) {
+  if (!Array.isArray(flat) || flat.length === 0) return flat ?? null;
+  const nodes = flat.map(({ children, ...node }) => ({ ...node, children: [] }));
+  flat.forEach((f, i) => {
+    for (const c of f.children) nodes[i].children.push(nodes[c]);
+  });
+  return nodes[0];
+}
+
 export function evaluate(input) {
-  return guard("evaluate", { value: null, type: null, trace: null }, () =>
+  const r = guard("evaluate", { value: null, type: null, trace: null }, () =>
     engine.evaluate(input ?? {}),
   );
+  return { ...r, trace: nestTrace(r.trace) };
 }
 
 export function match(input) {
-  return guard(
+  const r = guard(
     "match",
     { job_accepts: false, machine_accepts: false, matched: false, explain: null },
     () => engine.match(input ?? {}),
   );
+  if (r.explain) {
+    r.explain = { job: nestTrace(r.explain.job), machine: nestTrace(r.explain.machine) };
+  }
+  return r;
 }
 
 export function parse(text) {

@@ -51,7 +51,9 @@ pub struct EvaluateOutput {
     /// Its type: `boolean`, `integer`, `real`, `string`, `undefined`, `error`, …
     #[serde(rename = "type")]
     pub kind: Option<String>,
-    /// The explain tree: `{label, text, value, attribute?, span, children}`.
+    /// The explain tree, flat (its nodes in preorder, children by index: see
+    /// `trace_wire`); classad.js hands pages the nested
+    /// `{label, text, value, attribute?, span, children}`.
     pub trace: Option<TraceNode>,
     /// On failure, the input the diagnostics are about.
     pub which: Option<String>,

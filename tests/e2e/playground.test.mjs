@@ -178,6 +178,70 @@ test('a 3,000-long chain of references is cut off with a message naming where, a
   });
 });
 
+test('expressions at the engine\'s limits evaluate in the page with their explain tree: 300 nesting, a 1,999-clause && (2,000 deep), an 80-clause machine list, a 300-attribute chain', T, async () => {
+  await scenario('explain-at-limits', async ({ page, problems }) => {
+    const machines = Array.from({ length: 80 }, (_, i) => `TARGET.Machine == "node${i}.example.org"`).join(' || ');
+    const chain = (n, last) => '[ Name = "deep"; ' + Array.from({ length: n - 1 }, (_, i) => `a${i} = a${i + 1} + 1`).join('; ') + `; a${n - 1} = ${last} ]\n`;
+    await page.fill('#pool-text', chain(300, 'Missing') + '[ Name = "node"; Machine = "node79.example.org" ]\n');
+    await expectSummary(page, /^2 ads, 0 errors/);
+    await page.selectOption('#my-ad', { label: 'machines / deep' });
+    await page.selectOption('#target-ad', { label: 'machines / node' });
+    const tree = page.locator('.explain');
+    const rootLabel = () => tree.locator('.t-label').first().textContent();
+
+    // 300 brackets inside one another: the value, and a tree shown 32
+    // levels at a time — the rest a click away, and back.
+    await setExpr(page, '('.repeat(300) + '7' + ')'.repeat(300));
+    await expectValue(page, '7');
+    await tree.waitFor({ state: 'visible' });
+    const deeper = tree.locator('button.trace-deeper');
+    await deeper.waitFor({ state: 'visible' });
+    assert.match(await deeper.textContent(), /^⋯ 268 levels below: show from here$/);
+    await deeper.click();
+    await page.locator('.trace-window').waitFor({ state: 'visible' });
+    assert.match(await page.locator('.trace-window').textContent(), /Showing from .*, 32 levels down\./);
+    await tree.locator('button.trace-deeper').click();
+    await page.waitForFunction(() => /64 levels down/.test(document.querySelector('.trace-window')?.textContent ?? ''));
+    await page.locator('.trace-window button.trace-top').click();
+    await page.locator('.trace-window').waitFor({ state: 'detached' });
+
+    // The longest chain the parser takes (2,000 deep): one node of clauses,
+    // listed 100 at a time.
+    await setExpr(page, Array.from({ length: 1999 }, (_, i) => `x${i} > 0`).join(' && '));
+    await expectValue(page, 'undefined');
+    await page.waitForFunction(() => /1,999 clauses evaluated/.test(document.querySelector('.explain .t-label')?.textContent ?? ''));
+    const more = tree.locator('button.trace-more');
+    assert.equal(await more.textContent(), 'Show 100 more of 1,999');
+    const rows = await tree.locator(':scope > li > details > ul > li.tnode').count();
+    await more.click();
+    await page.waitForFunction((n) => document.querySelectorAll('.explain > li > details > ul > li.tnode').length > n + 90, rows);
+
+    // An 80-clause machine list, the TARGET the last machine.
+    await setExpr(page, machines);
+    await expectValue(page, 'true');
+    assert.match(await rootLabel(), /operator \|\| · 80 clauses evaluated/);
+    assert.equal(await tree.locator(':scope > li > details > ul > li.tnode').count(), 80);
+
+    // 300 attributes deep (900 trace levels), undefined at the bottom: the
+    // window opens where the why line points, marked.
+    await setExpr(page, 'a0');
+    await expectValue(page, 'undefined');
+    await page.locator('.trace-window').waitFor({ state: 'visible' });
+    assert.match(await page.locator('.why').textContent(), /Missing/);
+    await tree.locator('li.culprit').first().waitFor({ state: 'visible' });
+    assert.match(await tree.locator('li.culprit .t-text').first().textContent(), /Missing/);
+    await page.locator('.trace-window button.trace-up').click();
+    await page.waitForFunction(() => /levels down/.test(document.querySelector('.trace-window')?.textContent ?? ''));
+
+    // A sum 1,990 terms long is a tree 1,990 deep; it shows all the same.
+    await setExpr(page, Array.from({ length: 1990 }, (_, i) => String(i)).join(' + '));
+    await expectValue(page, '1979055');
+    await page.waitForFunction(() => document.querySelector('.explain .t-value')?.textContent === '1979055');
+    assert.deepEqual(problems.filter((p) => /recursion|unreadable|call stack/i.test(p)), []);
+    assert.doesNotMatch(await page.locator('main').textContent(), /unreadable answer|recursion limit/);
+  });
+});
+
 test('evaluate with self, other and parent (nested scope)', T, async () => {
   await scenario('evaluate-scopes', async ({ page }) => {
     // Default state: MY = machines / slot1@node1, TARGET = jobs / 42.0.

@@ -123,14 +123,23 @@ pub fn is_scope_keyword(n: &TraceNode) -> bool {
     n.label == "attribute reference" && keyword(&n.text).is_some()
 }
 
+/// How far [`child_origins`] looks down a selection's base for the ad a
+/// record came from (a trace can be as deep as evaluation went; past this
+/// the base's own ad is assumed).
+const ORIGIN_LOOKAHEAD: u32 = 64;
+
 /// The origin of each child of `n` (whose own origin is `origin`).
 pub fn child_origins(n: &TraceNode, origin: &Origin, ctx: &Ctx) -> Vec<Origin> {
+    child_origins_within(n, origin, ctx, ORIGIN_LOOKAHEAD)
+}
+
+fn child_origins_within(n: &TraceNode, origin: &Origin, ctx: &Ctx, levels: u32) -> Vec<Origin> {
     let cur = origin.side();
     n.children
         .iter()
         .map(|c| match &c.attribute {
             Some(a) => Origin::Def {
-                side: def_side(n, a, cur, ctx),
+                side: def_side(n, a, cur, ctx, levels),
                 attribute: a.clone(),
             },
             None => origin.clone(),
@@ -139,14 +148,14 @@ pub fn child_origins(n: &TraceNode, origin: &Origin, ctx: &Ctx) -> Vec<Origin> {
 }
 
 /// Which ad holds the definition of `attr` reached from reference `n`.
-fn def_side(n: &TraceNode, attr: &str, cur: Side, ctx: &Ctx) -> Side {
+fn def_side(n: &TraceNode, attr: &str, cur: Side, ctx: &Ctx, levels: u32) -> Side {
     if n.label == "selection" {
         if let Some(base) = n.children.first() {
             return match keyword(&base.text) {
                 Some("target") => cur.flip(),
                 Some(_) => cur,
                 // `Gpu.Memory`: the record was defined where `Gpu` was.
-                None => last_def_side(base, cur, ctx).unwrap_or(cur),
+                None => last_def_side(base, cur, ctx, levels).unwrap_or(cur),
             };
         }
     }
@@ -158,17 +167,20 @@ fn def_side(n: &TraceNode, attr: &str, cur: Side, ctx: &Ctx) -> Side {
     }
 }
 
-fn last_def_side(n: &TraceNode, cur: Side, ctx: &Ctx) -> Option<Side> {
+/// The ad of the last definition entered below `n`, looking at most
+/// `levels` levels down.
+fn last_def_side(n: &TraceNode, cur: Side, ctx: &Ctx, levels: u32) -> Option<Side> {
+    let levels = levels.checked_sub(1)?;
     let origin = Origin::Def {
         side: cur,
         attribute: String::new(),
     };
     let mut found = None;
-    for (c, o) in n.children.iter().zip(child_origins(n, &origin, ctx)) {
+    for (c, o) in n.children.iter().zip(child_origins_within(n, &origin, ctx, levels)) {
         if c.attribute.is_some() {
             found = Some(o.side());
         }
-        if let Some(s) = last_def_side(c, o.side(), ctx) {
+        if let Some(s) = last_def_side(c, o.side(), ctx, levels) {
             found = Some(s);
         }
     }
@@ -226,7 +238,7 @@ pub fn why(root: &TraceNode, ctx: &Ctx) -> Option<Why> {
             // A definition met earlier has no subtree here: go on from
             // where it was first evaluated.
             None if n.cached && n.attribute.is_some() => {
-                match find_def(root, n.attribute.as_deref().unwrap_or(""), &mut vec![]) {
+                match find_def(root, n.attribute.as_deref().unwrap_or("")) {
                     Some(p) => match at_path(root, &p, ctx) {
                         Some((m, o)) => {
                             def_name = m.attribute.clone();
@@ -374,19 +386,24 @@ fn undefined_message(
     }
 }
 
-/// Path to the first evaluated (not cached) definition of `attr`.
-fn find_def(n: &TraceNode, attr: &str, path: &mut Vec<usize>) -> Option<Vec<usize>> {
-    if !n.cached && n.attribute.as_deref() == Some(attr) && !path.is_empty() {
-        return Some(path.clone());
-    }
-    for (i, c) in n.children.iter().enumerate() {
-        path.push(i);
-        if let Some(p) = find_def(c, attr, path) {
-            return Some(p);
+/// Path to the first evaluated (not cached) definition of `attr` below
+/// `root`, depth first with a stack of its own (a trace is as deep as
+/// evaluation went).
+fn find_def(root: &TraceNode, attr: &str) -> Option<Vec<usize>> {
+    // (node, how many of its children were visited)
+    let mut stack: Vec<(&TraceNode, usize)> = vec![(root, 0)];
+    loop {
+        let (n, visited) = stack.last_mut()?;
+        let Some(c) = n.children.get(*visited) else {
+            stack.pop();
+            continue;
+        };
+        *visited += 1;
+        if !c.cached && c.attribute.as_deref() == Some(attr) {
+            return Some(stack.iter().map(|(_, visited)| visited - 1).collect());
         }
-        path.pop();
+        stack.push((c, 0));
     }
-    None
 }
 
 /// The node at `path` below `root`, with its origin.

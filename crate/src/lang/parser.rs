@@ -174,7 +174,9 @@ impl<'a> Parser<'a> {
 
     fn enter(&mut self) -> P<()> {
         self.depth += 1;
-        if self.depth > MAX_NESTING {
+        // The outermost expression's own two levels are not nesting: 300
+        // brackets inside one another are accepted, as the message says.
+        if self.depth > MAX_NESTING + 2 {
             return Err(too_nested(self.tok.span));
         }
         Ok(())

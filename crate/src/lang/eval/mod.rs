@@ -5,6 +5,7 @@
 
 pub mod ops;
 pub mod trace;
+mod trace_wire;
 
 use std::sync::Arc;
 
@@ -352,31 +353,38 @@ impl Evaluator {
     /// A chain of binary operators (`c1 || c2 || … || c80`, a 2,000-term
     /// `&&`) parses as a left-leaning tree as deep as it is long: walked with
     /// a loop, so its depth costs no stack (a Web Worker's is small), in the
-    /// order and with the trace the recursion would give. `e` has been
-    /// entered (depth, trace) by [`Self::eval`].
+    /// order the recursion would give. `e` has been entered (depth, trace)
+    /// by [`Self::eval`].
+    ///
+    /// The trace gives a run of `&&` (or of `||`) as one node whose children
+    /// are its clauses — how people read `c1 || c2 || … || c80` — and every
+    /// other spine node as the recursion would.
     fn binary_chain(&mut self, e: &Expr, env: &Env) -> Value {
-        let mut spine: Vec<&Expr> = vec![e];
+        use crate::lang::ast::BinaryOp::{And, Or};
+        // (spine node, traced as a node of its own)
+        let mut spine: Vec<(&Expr, bool)> = vec![(e, true)];
         let mut leaf = e;
-        while let ExprKind::Binary(_, l, _) = &leaf.kind {
+        while let ExprKind::Binary(outer, l, _) = &leaf.kind {
             leaf = l;
-            if matches!(leaf.kind, ExprKind::Binary(..)) {
-                spine.push(leaf);
+            if let ExprKind::Binary(inner, ..) = &leaf.kind {
+                let clause_run = inner == outer && matches!(inner, And | Or);
+                spine.push((leaf, !clause_run));
             }
         }
         // `leaf` is now the innermost left operand; enter the inner spine
         // nodes as `eval` would have.
         if self.tracer.is_some() {
-            for node in &spine[1..] {
+            for (node, _) in spine[1..].iter().filter(|(_, own)| *own) {
                 self.trace_enter(node);
             }
         }
         let mut v = self.eval(leaf, env);
-        for (i, node) in spine.iter().enumerate().rev() {
+        for (i, (node, own)) in spine.iter().enumerate().rev() {
             let ExprKind::Binary(op, _, r) = &node.kind else {
                 continue;
             };
             v = self.combine(*op, v, r, env);
-            if i > 0 && self.tracer.is_some() {
+            if i > 0 && *own && self.tracer.is_some() {
                 self.trace_leave(&v);
             }
         }

@@ -2,13 +2,13 @@
 //! subexpression evaluated, with its source span and value, as a tree.
 //! Attribute references show the attribute's own definition as a child.
 
-use serde::{Deserialize, Serialize};
-
 use super::Evaluator;
 use crate::lang::ast::{Expr, ExprKind, Span};
 use crate::lang::value::Value;
 
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+/// One evaluated subexpression. It crosses to the page flat (see
+/// `trace_wire`), not nested.
+#[derive(Clone, Debug, PartialEq)]
 pub struct TraceNode {
     /// Span in the source the node was parsed from (see `attribute`).
     pub span: Span,
@@ -20,14 +20,11 @@ pub struct TraceNode {
     pub value: String,
     /// For a node that enters an attribute's definition: the attribute's
     /// name. Spans of its descendants are relative to that definition.
-    #[serde(skip_serializing_if = "Option::is_none", default)]
     pub attribute: Option<String>,
     /// True when the value came from the evaluation cache.
-    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub cached: bool,
     /// On the root only: the trace stopped recording at its node budget
     /// (`MAX_NODES`), so deep parts are missing (the value is still exact).
-    #[serde(skip_serializing_if = "std::ops::Not::not", default)]
     pub cut: bool,
     pub children: Vec<TraceNode>,
 }

@@ -3,6 +3,11 @@
 //! shortened, and the node the "why" line is about is marked. Children of
 //! a closed node are not rendered at all, so a 20,000-node trace is cheap.
 //! Clicking a node marks its source.
+//!
+//! A trace is as deep as evaluation went (a chain of 300 attributes is 900
+//! levels), so the view shows a window of [`WINDOW`] levels: deeper nodes
+//! are a click away ("show from here"), which moves the window down; a
+//! long clause list shows its first [`CHILDREN_SHOWN`] clauses at first.
 
 use std::rc::Rc;
 
@@ -82,6 +87,12 @@ fn long_title(t: &str) -> Option<String> {
     (t.chars().count() > TEXT_CHARS).then(|| t.to_string())
 }
 
+/// Levels shown below the node the view starts from.
+const WINDOW: usize = 32;
+
+/// Children listed at first under one node (a 2,000-clause `&&`).
+const CHILDREN_SHOWN: usize = 100;
+
 #[derive(Properties, PartialEq)]
 struct NodeProps {
     root: Trace,
@@ -90,10 +101,61 @@ struct NodeProps {
     ctx: Rc<Ctx>,
     on_pick: Callback<Picked>,
     culprit: Option<Rc<Vec<usize>>>,
+    /// How deep the node the view starts from is.
+    from_depth: usize,
+    /// Start the view from this node.
+    on_start_here: Callback<Rc<Vec<usize>>>,
 }
 
 fn node_at<'a>(root: &'a TraceNode, path: &[usize]) -> &'a TraceNode {
     path.iter().fold(root, |n, &i| &n.children[i])
+}
+
+/// How many levels lie below `n` (0 for a leaf), without recursing.
+fn levels_below(n: &TraceNode) -> usize {
+    let mut deepest = 0;
+    let mut stack = vec![(n, 0usize)];
+    while let Some((n, d)) = stack.pop() {
+        deepest = deepest.max(d);
+        stack.extend(n.children.iter().map(|c| (c, d + 1)));
+    }
+    deepest
+}
+
+/// The node origins along `path`, from the root's.
+fn origin_at(root: &TraceNode, path: &[usize], ctx: &Ctx) -> Origin {
+    crate::trace::at_path(root, path, ctx)
+        .map(|(_, o)| o)
+        .unwrap_or(Origin::Expr)
+}
+
+/// Where the view starts at first: the root, or — when the node the "why"
+/// line is about lies below the window — the ancestor that puts it half
+/// way down.
+fn first_start(culprit: Option<&Rc<Vec<usize>>>) -> Vec<usize> {
+    match culprit {
+        Some(c) if c.len() >= WINDOW => c[..c.len() - WINDOW / 2].to_vec(),
+        _ => vec![],
+    }
+}
+
+/// A key for the node the view starts from (its path).
+fn start_key(path: &[usize]) -> String {
+    path.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(".")
+}
+
+/// A label with the number of clauses a run of `&&`/`||` evaluated.
+fn label_of(n: &TraceNode) -> String {
+    match n.label.as_str() {
+        "operator &&" | "operator ||" if n.children.len() > 2 => {
+            format!(
+                " {} · {} clauses evaluated",
+                n.label,
+                crate::words::thousands(n.children.len() as u64)
+            )
+        }
+        l => format!(" {l}"),
+    }
 }
 
 #[component]
@@ -105,7 +167,21 @@ fn TNode(props: &NodeProps) -> Html {
         .as_ref()
         .is_some_and(|c| c.len() >= depth && c[..depth] == props.path[..]);
     let is_culprit = on_culprit_path && props.culprit.as_ref().is_some_and(|c| c.len() == depth);
-    let open = use_state(|| depth < 3 || (on_culprit_path && !is_culprit));
+    let shown_depth = depth - props.from_depth;
+    // Open at first: the top levels, the way to the culprit, and a node
+    // with one child (a definition, brackets: nothing to choose between).
+    let open = use_state(|| {
+        shown_depth < 3 || (on_culprit_path && !is_culprit) || n.children.len() == 1
+    });
+    // The culprit's branch is always among the children listed.
+    let listed = use_state(|| {
+        let culprit_child = props
+            .culprit
+            .as_ref()
+            .filter(|c| on_culprit_path && c.len() > depth)
+            .map_or(0, |c| c[depth] + 1);
+        CHILDREN_SHOWN.max(culprit_child)
+    });
 
     // A definition node's source is the definition's expression (its child).
     let span = if n.attribute.is_some() {
@@ -188,13 +264,30 @@ fn TNode(props: &NodeProps) -> Html {
             <code class="t-text" title={long_title(&title)}>{ shorten_text(&title) }</code>
             <span class="t-arrow">{ " → " }</span>
             { value }
-            <span class="t-label">{ format!(" {}", n.label) }</span>
+            <span class="t-label">{ label_of(n) }</span>
         </>
     };
     if n.children.is_empty() {
         let onclick = Callback::from(move |_: MouseEvent| pick());
         return html! {
             <li class={li_class}><button class="leaf" onclick={onclick}>{ row }</button></li>
+        };
+    }
+    if shown_depth >= WINDOW {
+        // The window's last level: what lies below is a click away.
+        let onclick = Callback::from(move |_: MouseEvent| pick());
+        let start_here = {
+            let (emit, path) = (props.on_start_here.clone(), props.path.clone());
+            Callback::from(move |_: MouseEvent| emit.emit(path.clone()))
+        };
+        return html! {
+            <li class={li_class}>
+                <button class="leaf" onclick={onclick}>{ row }</button>
+                <button class="trace-deeper" onclick={start_here}>{ format!(
+                    "⋯ {} levels below: show from here",
+                    crate::words::thousands(levels_below(n) as u64)
+                ) }</button>
+            </li>
         };
     }
     // A mouse click on the row marks the source; only the disclosure
@@ -225,13 +318,25 @@ fn TNode(props: &NodeProps) -> Html {
     };
     let kids = if *open {
         let origins = child_origins(n, &props.origin, &props.ctx);
+        let hidden = origins.len().saturating_sub(*listed);
+        let more = {
+            let listed = listed.clone();
+            Callback::from(move |_: MouseEvent| listed.set(*listed + CHILDREN_SHOWN))
+        };
         html! {
             <ul>
-                { for origins.into_iter().enumerate().map(|(i, o)| {
+                { for origins.into_iter().take(*listed).enumerate().map(|(i, o)| {
                     let mut p = (*props.path).clone();
                     p.push(i);
-                    html! { <TNode key={i} root={props.root.clone()} path={Rc::new(p)} origin={o} ctx={props.ctx.clone()} on_pick={props.on_pick.clone()} culprit={props.culprit.clone()} /> }
+                    html! { <TNode key={i} root={props.root.clone()} path={Rc::new(p)} origin={o} ctx={props.ctx.clone()} on_pick={props.on_pick.clone()} culprit={props.culprit.clone()} from_depth={props.from_depth} on_start_here={props.on_start_here.clone()} /> }
                 }) }
+                if hidden > 0 {
+                    <li class="tnode"><button class="trace-more" onclick={more}>{ format!(
+                        "Show {} more of {}",
+                        crate::words::thousands(hidden.min(CHILDREN_SHOWN) as u64),
+                        crate::words::thousands(n.children.len() as u64)
+                    ) }</button></li>
+                }
             </ul>
         }
     } else {
@@ -249,8 +354,41 @@ fn TNode(props: &NodeProps) -> Html {
 
 #[component]
 pub fn Explain(props: &ExplainProps) -> Html {
+    let start = use_state(|| Rc::new(first_start(props.culprit.as_ref())));
+    let on_start_here = {
+        let start = start.clone();
+        Callback::from(move |p: Rc<Vec<usize>>| start.set(p))
+    };
+    let root = &props.root.0;
+    // A start that no longer fits the tree (a new trace) is the root.
+    let from: Rc<Vec<usize>> = match crate::trace::at_path(root, &start, &props.ctx) {
+        Some(_) => (*start).clone(),
+        None => Rc::new(vec![]),
+    };
+    let window_note = (!from.is_empty()).then(|| {
+        let to_top = {
+            let s = start.clone();
+            Callback::from(move |_: MouseEvent| s.set(Rc::new(vec![])))
+        };
+        let up = {
+            let (s, f) = (start.clone(), from.clone());
+            Callback::from(move |_: MouseEvent| {
+                s.set(Rc::new(f[..f.len().saturating_sub(WINDOW)].to_vec()))
+            })
+        };
+        html! {
+            <p class="muted trace-window" role="note">
+                { "Showing from " }<code>{ shorten_text(&node_at(root, &from).text) }</code>
+                { format!(", {} levels down. ", crate::words::thousands(from.len() as u64)) }
+                <button class="trace-up" onclick={up}>{ format!("Up {WINDOW} levels") }</button>
+                { " " }
+                <button class="trace-top" onclick={to_top}>{ "Show from the top" }</button>
+            </p>
+        }
+    });
     html! {
         <>
+            { for window_note }
             if props.root.0.cut {
                 <p class="muted trace-cut" role="note">{ format!(
                     "This explanation stops after {} steps: the deepest parts are left out. The value is exact all the same.",
@@ -258,7 +396,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
                 ) }</p>
             }
             <ul class="explain" aria-label="Explain tree">
-                <TNode root={props.root.clone()} path={Rc::new(vec![])} origin={Origin::Expr} ctx={props.ctx.clone()} on_pick={props.on_pick.clone()} culprit={props.culprit.clone()} />
+                <TNode key={start_key(&from)} root={props.root.clone()} path={from.clone()} origin={origin_at(root, &from, &props.ctx)} ctx={props.ctx.clone()} on_pick={props.on_pick.clone()} culprit={props.culprit.clone()} from_depth={from.len()} {on_start_here} />
             </ul>
         </>
     }
