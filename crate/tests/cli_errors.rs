@@ -115,12 +115,12 @@ fn a_long_line_is_shown_as_a_window_around_the_error() {
 }
 
 /// Brackets nest 300 deep whatever sits between them: `1 + (1 + (…))`
-/// 299 deep parses, 301 deep is refused with the bound's message.
+/// 300 deep parses, 301 deep is refused with the bound's message.
 #[test]
 fn right_nested_sums_nest_as_deep_as_brackets_may() {
     let nested = |n: usize| format!("{}1{}", "1 + (".repeat(n), ")".repeat(n));
-    let o = cli(&["eval", &nested(299)]);
-    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "300");
+    let o = cli(&["eval", &nested(300)]);
+    assert_eq!(String::from_utf8_lossy(&o.stdout).trim(), "301");
     let o = cli(&["eval", &nested(301)]);
     assert!(String::from_utf8_lossy(&o.stdout).contains("nested more than 300 deep"));
 }
