@@ -327,6 +327,42 @@ test('a widget re-evaluates as its expression is edited, and its explain tree op
   });
 });
 
+test('traces at the engine\'s limits reach the page: a 300-attribute chain nests 900 deep in evaluate(), a widget lists a 1,999-clause && 100 at a time', T, async () => {
+  await scenario('embed-limits', async ({ page }) => {
+    const got = await page.evaluate(async () => {
+      const m = await import('./classad.js');
+      const chain = (n) => '[' + Array.from({ length: n - 1 }, (_, i) => `a${i} = a${i + 1} + 1`).join('; ') + `; a${n - 1} = 0]`;
+      const r = m.evaluate({ expr: 'a0', my: chain(300) });
+      let depth = 0;
+      for (let n = r.trace; n; n = n.children.find((c) => c.children.length > 0) ?? null) depth += 1;
+      const paren = m.evaluate({ expr: '('.repeat(300) + '1' + ')'.repeat(300) });
+      const job = `[ Owner = "u"; Requirements = ${Array.from({ length: 80 }, (_, i) => `TARGET.Machine == "n${i}"`).join(' || ')} ]`;
+      const both = m.match({ job, machine: '[ Machine = "n79"; Requirements = true ]' });
+      return {
+        value: r.value, depth, root: r.trace.label,
+        paren: [paren.ok, paren.value],
+        match: [both.matched, both.explain.job.label, both.explain.job.children.length],
+      };
+    });
+    assert.equal(got.value, '299');
+    assert.ok(got.depth >= 895, `nested ${got.depth} deep`);
+    assert.equal(got.root, 'attribute reference');
+    assert.deepEqual(got.paren, [true, '1']);
+    assert.deepEqual(got.match, [true, 'operator ||', 80]);
+
+    const w = widget(page, 0);
+    await w.locator('textarea.cw-expr').fill(Array.from({ length: 1999 }, (_, i) => `x${i} > 0`).join(' && '));
+    await expectWidget(page, 0, 'undefined');
+    await w.locator('details.cw-explain > summary').click();
+    const root = w.locator('.cw-tree > details');
+    assert.match(await root.locator(':scope > summary').textContent(), /operator && · 1,999 clauses evaluated$/);
+    assert.equal(await root.locator(':scope > details').count(), 100);
+    await root.locator(':scope > button.cw-more').click();
+    assert.equal(await root.locator(':scope > details').count(), 200);
+    assert.equal(await root.locator(':scope > button.cw-more').textContent(), 'Show 100 more of 1,999');
+  });
+});
+
 test('"Open in playground" opens the app with the widget\'s expression, ads, mode and value', T, async () => {
   await scenario('embed-open-in-playground', async ({ page, context }) => {
     // The strict widget, edited: the mode and both ads must travel.

@@ -556,3 +556,50 @@ test('accessibility: controls have their own names, and the classroom keeps the 
     assert.equal(focused, 'classroom', 'the focus stays on the button');
   }, { hash: '#example=000-matrix' });
 });
+
+// Hand-written lists as real pools hold them: a job that runs on 80 named
+// machines, a machine that takes 80 named owners, and a 100-clause query.
+const LIST_JOB = `[ Owner = "u79"; RequestMemory = 1; Requirements = ${Array.from({ length: 80 }, (_, i) => `TARGET.Machine == "node${i}.example.org"`).join(' || ')} ]\n`;
+const LIST_MACHINES = `[ Name = "slot1@node79"; Machine = "node79.example.org"; Memory = 4096; Requirements = ${Array.from({ length: 80 }, (_, i) => `TARGET.Owner == "u${i}"`).join(' || ')} ]
+[ Name = "slot1@far"; Machine = "far.example.org"; Memory = 4096; Requirements = true ]
+`;
+const LIST_QUERY = Array.from({ length: 99 }, (_, i) => `Name == "slot${i}@elsewhere"`).join(' || ') + ' || Name == "slot1@node79"';
+
+test('80-clause lists in the pair detail, a 100-clause query\'s why, and the analyzer on them: values and explain trees', T, async () => {
+  const state = {
+    pools: [{ name: 'jobs', text: LIST_JOB }, { name: 'machines', text: LIST_MACHINES }],
+    view: 'matrix',
+    query: { pool: 1, spec: { constraint: LIST_QUERY } },
+  };
+  await scenario('mm-long-lists', async ({ page, problems }) => {
+    await expectGrid(page, [['both', 'job']]);
+    await clickCell(page, 0, 0);
+    await textOf(page, '#pair-job .value code', /^true$/);
+    await textOf(page, '#pair-machine .value code', /^true$/);
+    for (const side of ['#pair-job', '#pair-machine']) {
+      assert.match(await page.locator(`${side} .explain .t-label`).first().textContent(), /operator \|\| · 80 clauses evaluated/);
+    }
+    // The far machine: the job's 80 clauses are all false, and the why says which node it wanted.
+    await clickCell(page, 0, 1);
+    await textOf(page, '#pair-job .value code', /^false$/);
+    assert.equal(await page.locator('#pair-job .explain > li > details > ul > li.tnode').count(), 80);
+
+    // The Query view's why for the one row a 100-clause constraint selects.
+    await page.click('nav button:has-text("Query")');
+    await textOf(page, '#query-summary', /^1 of 2 ads match/);
+    await page.locator('#query-table tbody tr').first().locator('button').click();
+    await textOf(page, '#query-explain h3', /^slot1@node79: the constraint is true — it matches/);
+    assert.match(await page.locator('#query-explain .explain .t-label').first().textContent(), /100 clauses evaluated/);
+
+    // The analyzer on the job and its 80-clause Requirements.
+    await page.click('nav button:has-text("Analyze")');
+    await page.waitForSelector('#analysis-summary[data-current=true]', { timeout: 30_000 });
+    const summary = (await page.locator('#analysis-summary').textContent()).replace(/\s+/g, ' ');
+    assert.match(summary, /of 2 machines/);
+    assert.match(summary, /1 ?rejected by the job's requirements/);
+    assert.match(summary, /1 ?match and are willing/);
+    const text = await page.locator('main').textContent();
+    assert.doesNotMatch(text, /unreadable answer|recursion limit|call stack/i);
+    assert.deepEqual(problems.filter((p) => /recursion|unreadable|call stack/i.test(p)), []);
+  }, { hash: stateLink(state) });
+});

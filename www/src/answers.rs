@@ -256,6 +256,49 @@ mod tests {
         }
     }
 
+    /// What the engine accepts crosses to the page: traces at the limits
+    /// (serde_json's reader refuses more than 128 levels of nesting).
+    #[test]
+    fn traces_at_the_limits_cross_the_worker_boundary() {
+        use classad::api::Request;
+        let ask = |expr: String, my: String| {
+            let req = serde_json::to_string(&Request::Evaluate {
+                expr,
+                my: Some(my),
+                target: None,
+                scope: vec![],
+                mode: Default::default(),
+                dialect: Default::default(),
+                trace: true,
+                now: None,
+                tz_offset: None,
+            })
+            .unwrap();
+            let e: Evaluated = serde_json::from_str(&crate::worker::evaluate_json(&req)).unwrap();
+            (e.response.value.clone(), e.response.trace.expect("a trace"))
+        };
+        let depth = |mut n: &classad::api::TraceNode| {
+            let mut d = 1;
+            while let Some(c) = n.children.iter().find(|c| !c.children.is_empty()) {
+                n = c;
+                d += 1;
+            }
+            d
+        };
+        let chain = (0..299).map(|i| format!("a{i} = a{} + 1", i + 1)).collect::<Vec<_>>().join("; ");
+        let (v, t) = ask("a0".into(), format!("[{chain}; a299 = 0]"));
+        assert_eq!(v, "299");
+        assert!(depth(&t) > 890, "{}", depth(&t));
+        let (v, t) = ask(format!("{}1{}", "(".repeat(300), ")".repeat(300)), "[]".into());
+        assert_eq!((v.as_str(), depth(&t)), ("1", 300));
+        let sum = (0..1990).map(|i| i.to_string()).collect::<Vec<_>>().join(" + ");
+        let (v, t) = ask(sum, "[]".into());
+        assert_eq!((v.as_str(), depth(&t)), ("1979055", 1989));
+        let list = (0..80).map(|i| format!("TARGET.Machine == \"n{i}\"")).collect::<Vec<_>>().join(" || ");
+        let (_, t) = ask(list, "[]".into());
+        assert_eq!(t.children.len(), 80);
+    }
+
     /// `Answer` and `Evaluated` read what the engine's API writes, through
     /// the worker's `evaluate` verb.
     #[test]
