@@ -212,8 +212,11 @@ test('an M1 suggestion applied: the job rejects what it promised; Undo restores'
     const first = page.locator('.suggestion[data-metric=M1]').first();
     const promised = num(await first.getAttribute('data-matches'));
     const requirements = await first.locator('.sugg-req').textContent();
-    await first.locator('button.apply').click();
+    // Applied from the keyboard: the focus moves on to Undo, not to <body>.
+    await first.locator('button.apply').focus();
+    await page.keyboard.press('Enter');
     await summaryIs(page, 'rejected_by_job', before.of - promised);
+    await page.waitForFunction(() => document.activeElement?.id === 'undo', null, { timeout: 5_000 });
     assert.match(await page.locator('#edits').textContent(), /Requirements = other\.OpSys == "SOLARIS"/);
     assert.equal(await page.locator('#requirements-edit').inputValue(), requirements, 'the box shows the requirements in effect');
     // The CLI agrees on the rewritten job.

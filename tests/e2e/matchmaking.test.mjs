@@ -300,12 +300,18 @@ test('negotiation: the classroom steps one job at a time', T, async () => {
     assert.match(await page.locator('#class-result').textContent(), /^Gets no machine/);
     // The machine taken at step 1 is listed as consumed from now on.
     assert.match(await page.locator('#class-taken').textContent(), new RegExp(`${esc(order[0][1])} ← job ${esc(labels[0])}`));
-    await page.click('#class-next');
+    // From the keyboard: Next to the last step leaves the focus on Prev
+    // (Next is disabled there), Prev back to the first on Next.
+    await page.focus('#class-next');
+    await page.keyboard.press('Enter');
     await textOf(page, '#class-step', /^Step 3 of 3/);
+    await page.waitForFunction(() => document.activeElement?.id === 'class-prev', null, { timeout: 5_000 });
     await screenshot(page, 'mm-classroom-step3');
-    await page.click('#class-prev');
-    await page.click('#class-prev');
+    await page.keyboard.press('Enter');
+    await textOf(page, '#class-step', /^Step 2 of 3/);
+    await page.keyboard.press('Enter');
     await textOf(page, '#class-step', /^Step 1 of 3/);
+    await page.waitForFunction(() => document.activeElement?.id === 'class-next', null, { timeout: 5_000 });
     // Play walks on by itself and stops at the end.
     await page.click('#class-play');
     await textOf(page, '#class-step', /^Step 3 of 3/, 10_000);

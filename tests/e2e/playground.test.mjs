@@ -419,7 +419,11 @@ test('a first visit opens the introduction; it guides through the gallery, close
     // … and comes back from the header's "?".
     await page.click('#help');
     await intro.waitFor({ state: 'visible' });
-    await page.click('#intro-done');
+    // Closed from the keyboard, focus goes back to the "?" that opened it.
+    await page.focus('#intro-done');
+    await page.keyboard.press('Enter');
+    await page.waitForFunction(() => document.activeElement?.id === 'help', null, { timeout: 5_000 })
+      .catch(async () => assert.fail(`focus is on ${await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 80))}`));
     assert.equal(await page.locator('#intro').count(), 0);
     assert.deepEqual(problems.filter((p) => /^(uncaught|page crashed)/.test(p)), []);
   } finally {

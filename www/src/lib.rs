@@ -13,6 +13,7 @@ pub mod clock;
 pub mod components;
 pub mod engine;
 pub mod examples;
+pub mod focus;
 pub mod identity;
 pub mod js_text;
 pub mod matchmaking;

@@ -161,7 +161,11 @@ fn suggestions(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings
                 let apply = {
                     let (set, s) = (set.clone(), s.clone());
                     let e = apply_suggestion(&s.edits(), &a.requirements_attribute, g);
-                    Callback::from(move |_| set.emit(s.edit(e.clone())))
+                    Callback::from(move |_| {
+                        set.emit(s.edit(e.clone()));
+                        // The list is redrawn: Undo is the next thing to reach for.
+                        crate::focus::focus_after_render("undo");
+                    })
                 };
                 let preds: Vec<String> = g.changes.iter().map(|c| c.predicate.to_string()).collect();
                 html! {
@@ -221,7 +225,11 @@ fn job_changes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings
         let apply = {
             let (set, s) = (set.clone(), s.clone());
             let e = apply_job_change(&s.edits(), c);
-            Callback::from(move |_| set.emit(s.edit(e.clone())))
+            Callback::from(move |_| {
+                        set.emit(s.edit(e.clone()));
+                        // The list is redrawn: Undo is the next thing to reach for.
+                        crate::focus::focus_after_render("undo");
+                    })
         };
         let what: Vec<String> = c.changes().iter().map(|(k, v)| format!("{k} = {v}")).collect();
         let shown: Vec<String> = c.machines.iter().take(8).cloned().collect();

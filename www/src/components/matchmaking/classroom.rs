@@ -62,7 +62,15 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
     };
     let go = |to: usize| {
         let on_step = props.on_step.clone();
-        Callback::from(move |_| on_step.emit(to))
+        Callback::from(move |_| {
+            on_step.emit(to);
+            // At either end one of Prev/Next is disabled: the other takes the focus.
+            if to + 1 >= n {
+                crate::focus::focus_after_render("class-prev");
+            } else if to == 0 {
+                crate::focus::focus_after_render("class-next");
+            }
+        })
     };
     let toggle = {
         let playing = playing.clone();

@@ -35,7 +35,11 @@ const STEPS: [(&str, &str, &str); 3] = [
 pub fn Intro(props: &IntroProps) -> Html {
     let close = {
         let c = props.on_close.clone();
-        Callback::from(move |_| c.emit(()))
+        Callback::from(move |_| {
+            c.emit(());
+            // The "?" that brings the introduction back.
+            crate::focus::focus_after_render("help");
+        })
     };
     let steps = STEPS.iter().map(|(id, title, what)| {
         let open = {
