@@ -65,9 +65,27 @@ fn initial() -> (AppState, Option<String>, bool, Option<String>) {
             (*s, None, kept, None)
         }
         Ok(Some(Opening::Example(id))) => (saved.unwrap_or_default(), None, false, Some(id)),
-        Ok(None) => (saved.unwrap_or_default(), None, false, None),
-        Err(msg) => (saved.unwrap_or_default(), Some(msg), false, None),
+        Ok(None) => {
+            let (state, lost) = without_not_kept(saved.unwrap_or_default());
+            (state, lost, false, None)
+        }
+        Err(msg) => (without_not_kept(saved.unwrap_or_default()).0, Some(msg), false, None),
     }
+}
+
+/// An autosave that left pools out (too big to keep): the state without
+/// the record of them, and the sentence that names them.
+fn without_not_kept(mut s: AppState) -> (AppState, Option<String>) {
+    if s.not_kept.is_empty() {
+        return (s, None);
+    }
+    let words = crate::storage::not_kept_words(&std::mem::take(&mut s.not_kept));
+    (
+        s,
+        Some(format!(
+            "Restored from the autosave, but {words}: it was too big for the browser to keep, so its tab is empty — upload it again. The views, expression and settings are as you left them."
+        )),
+    )
 }
 
 /// Work that differs from what replaces it and from the starting state.
@@ -167,8 +185,9 @@ pub fn App() -> Html {
                     if save_error.is_some() && refused.borrow().as_ref().is_some_and(same) {
                         return;
                     }
-                    let r = crate::storage::save(&s).err();
-                    *refused.borrow_mut() = r.is_some().then_some(texts);
+                    let r = crate::storage::save(&s);
+                    *refused.borrow_mut() = r.is_err().then_some(texts);
+                    let r = r.unwrap_or_else(Some);
                     if *save_error != r {
                         save_error.set(r);
                     }

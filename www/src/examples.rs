@@ -70,6 +70,7 @@ impl Example {
             gang: Default::default(),
             query: Default::default(),
             example: None,
+            not_kept: vec![],
         };
         if let Some((_, constraint, columns)) = QUERIES.iter().find(|q| q.0 == self.id) {
             s.query.spec = classad::api::QuerySpec {

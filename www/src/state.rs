@@ -150,6 +150,10 @@ pub struct AppState {
     /// work to keep.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<u64>,
+    /// In an autosave only: pools whose text was too big for the browser
+    /// to keep (name, bytes). They come back empty, and the page says so.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_kept: Vec<(String, u64)>,
 }
 
 /// The Query view's choices (absent in older links: the defaults).
@@ -224,6 +228,7 @@ impl Default for AppState {
             gang: Default::default(),
             query: Default::default(),
             example: None,
+            not_kept: vec![],
         }
     }
 }

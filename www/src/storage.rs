@@ -30,12 +30,83 @@ pub fn state_bytes(state: &AppState) -> usize {
     state.pools.iter().map(|p| p.text.len()).sum::<usize>() + state.expr.len()
 }
 
-/// Save. On failure (quota, private mode) the previous autosave is left
-/// as it was and the reason comes back for the user.
-pub fn save(state: &AppState) -> Result<(), String> {
+thread_local! {
+    /// Pool texts left out of an autosave as too big, so the next save (a
+    /// click later) leaves them out at once instead of serializing
+    /// megabytes to be refused again.
+    static TOO_BIG: std::cell::RefCell<Vec<std::rc::Rc<str>>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// Save. `Ok(None)`: all kept; `Ok(Some(sentence))`: kept but for the
+/// biggest pools, which were too big (the sentence names them); `Err`:
+/// nothing kept (quota, private mode), the previous autosave left as it
+/// was. Left-out pools are named in the saved state, so a reload says
+/// which to upload again.
+pub fn save(state: &AppState) -> Result<Option<String>, String> {
     if local().is_none() {
-        return Err("this browser does not let the page keep data (private mode?)".into());
+        return Err("Not autosaved: this browser does not let the page keep data (private mode?). Your work stays in this tab; download a state file to keep it.".into());
     }
+    let known: Vec<std::rc::Rc<str>> = TOO_BIG.with(|t| t.borrow().clone());
+    let mut reduced = state.clone();
+    let mut why = String::from("too big for the browser to keep");
+    for pool in reduced.pools.iter_mut() {
+        if known.iter().any(|k| std::rc::Rc::ptr_eq(k, &pool.text)) {
+            reduced.not_kept.push((pool.name.clone(), pool.text.len() as u64));
+            pool.text = std::rc::Rc::from("");
+        }
+    }
+    // Then the biggest pools, largest first, until the rest fits.
+    let mut biggest: Vec<usize> = (0..reduced.pools.len())
+        .filter(|&i| !reduced.pools[i].text.is_empty())
+        .collect();
+    biggest.sort_by_key(|&i| std::cmp::Reverse(reduced.pools[i].text.len()));
+    let mut next = biggest.into_iter();
+    loop {
+        match save_whole(&reduced) {
+            Ok(()) if reduced.not_kept.is_empty() => return Ok(None),
+            Ok(()) => {
+                let left_out: Vec<std::rc::Rc<str>> = state
+                    .pools
+                    .iter()
+                    .zip(&reduced.pools)
+                    .filter(|(p, r)| r.text.is_empty() && !p.text.is_empty())
+                    .map(|(p, _)| p.text.clone())
+                    .collect();
+                TOO_BIG.with(|t| *t.borrow_mut() = left_out);
+                return Ok(Some(format!(
+                    "Partly autosaved: {} ({why}). Everything else is kept, and after a reload the page names what to upload again; download a state file to keep it all.",
+                    not_kept_words(&reduced.not_kept)
+                )));
+            }
+            Err(e) => {
+                if reduced.not_kept.is_empty() {
+                    why = e.clone();
+                }
+                let Some(i) = next.next() else {
+                    return Err(format!("Not autosaved: {e}. Your work stays in this tab; download a state file to keep it."));
+                };
+                let pool = &mut reduced.pools[i];
+                reduced.not_kept.push((pool.name.clone(), pool.text.len() as u64));
+                pool.text = std::rc::Rc::from("");
+            }
+        }
+    }
+}
+
+/// `the pool "big" (13.0 MB)`, `the pools "a" (…) and "b" (…)`.
+pub fn not_kept_words(pools: &[(String, u64)]) -> String {
+    let each: Vec<String> = pools
+        .iter()
+        .map(|(name, bytes)| format!("\u{201c}{name}\u{201d} ({:.1} MB)", *bytes as f64 / 1048576.0))
+        .collect();
+    match each.as_slice() {
+        [one] => format!("the pool {one} is left out"),
+        [init @ .., last] => format!("the pools {} and {last} are left out", init.join(", ")),
+        [] => String::new(),
+    }
+}
+
+fn save_whole(state: &AppState) -> Result<(), String> {
     let bytes = state_bytes(state);
     if bytes > HOPELESS_CHARS {
         return Err(format!(

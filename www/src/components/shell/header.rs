@@ -371,7 +371,7 @@ pub fn Header(props: &HeaderProps) -> Html {
             </label>
             if let Some(why) = props.save_error.clone() {
                 <div class="save-warning" role="alert">
-                    { format!("Not autosaved: {why}. Your work stays in this tab; download a state file to keep it. ") }
+                    { format!("{why} ") }
                     <button onclick={on_download_state.clone()}>{ "Download state file" }</button>
                 </div>
             }
