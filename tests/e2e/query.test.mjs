@@ -45,6 +45,32 @@ test("the manual's query: the machines it selects, its summary table, and why on
   }, { hash: '#example=004-query-idle' });
 });
 
+test('Download JSON gives typed values, as classad query --json does', T, async () => {
+  await scenario('query-download-json', async ({ page }) => {
+    await textOf(page, '#query-summary', /^29 of 40 ads match/);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.click('button:has-text("Download JSON")')]);
+    const got = JSON.parse(await streamText(await download.createReadStream()));
+    assert.equal(got.length, 29);
+    const first = got[0];
+    assert.equal(typeof first.Memory, 'number', JSON.stringify(first));
+    assert.equal(typeof first.KeyboardIdle, 'number');
+    assert.equal(typeof first.Name, 'string');
+    const bin = cli();
+    if (bin) {
+      const columns = ['Name', 'Arch', 'OpSys', 'State', 'Memory', 'KeyboardIdle'];
+      const out = JSON.parse(execFileSync(bin, ['query', POOL, '--constraint', 'KeyboardIdle > 20*60 && Memory > 100',
+        '--json', '--af', ...columns], { encoding: 'utf8' }));
+      assert.deepEqual(got.map((row) => columns.map((c) => row[c])), out.rows, 'the CLI gives the same typed rows');
+    }
+  }, { hash: '#example=004-query-idle' });
+});
+
+async function streamText(stream) {
+  const chunks = [];
+  for await (const c of stream) chunks.push(c);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 test('sorting, columns, errors in place, and the generic ad found with regexp', T, async () => {
   await scenario('query-edit', async ({ page }) => {
     await textOf(page, '#query-summary', /^29 of 40 ads match/);

@@ -153,10 +153,13 @@ pub enum PoolRequest {
         #[serde(default)]
         tz_offset: Option<i32>,
     },
-    /// Rows `from..to` of the last query's result.
+    /// Rows `from..to` of the last query's result; `typed` adds each
+    /// row's cells as JSON values (for a download).
     QueryPage {
         from: usize,
         to: usize,
+        #[serde(default)]
+        typed: bool,
     },
     /// Why the constraint held or failed for ad `ad` of `pool`.
     QueryExplain {
@@ -600,9 +603,9 @@ impl Session {
                     Err(e) => PoolResponse::QueryInvalid(*e),
                 }
             }
-            PoolRequest::QueryPage { from, to } => match &self.last_query {
+            PoolRequest::QueryPage { from, to, typed } => match &self.last_query {
                 Some((pool, run)) => {
-                    let rows = run.page(from, to);
+                    let rows = run.page(from, to, typed);
                     let labels = self
                         .pools
                         .get(pool)

@@ -39,6 +39,11 @@ pub struct QuerySpec {
 pub struct QueryRow {
     pub ad: usize,
     pub cells: Vec<String>,
+    /// The cells typed as `classad query --json` gives them (numbers,
+    /// booleans, null for undefined); sent only when asked for (a
+    /// download), empty otherwise.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub typed: Vec<serde_json::Value>,
 }
 
 /// A run's matching rows, kept for paging.
@@ -99,6 +104,7 @@ pub fn run(
             QueryRow {
                 ad: i,
                 cells: sel.values.iter().map(autoformat::text).collect(),
+                typed: sel.values.iter().map(autoformat::json).collect(),
             },
             sel.keys,
         ));
@@ -129,15 +135,23 @@ impl QueryRun {
             total: self.total,
             summary: self.summary.clone(),
             kind: self.kind,
-            page: self.page(0, FIRST_PAGE),
+            page: self.page(0, FIRST_PAGE, false),
             from: 0,
         }
     }
 
-    /// Rows `from..to` of the result (clipped).
-    pub fn page(&self, from: usize, to: usize) -> Vec<QueryRow> {
+    /// Rows `from..to` of the result (clipped), with their typed cells
+    /// when `typed`.
+    pub fn page(&self, from: usize, to: usize, typed: bool) -> Vec<QueryRow> {
         let to = to.min(self.rows.len());
-        self.rows[from.min(to)..to].to_vec()
+        self.rows[from.min(to)..to]
+            .iter()
+            .map(|r| QueryRow {
+                ad: r.ad,
+                cells: r.cells.clone(),
+                typed: if typed { r.typed.clone() } else { vec![] },
+            })
+            .collect()
     }
 }
 
@@ -203,7 +217,9 @@ mod tests {
         let a = run.answer();
         assert_eq!((a.matched, a.total), (7, 10));
         assert_eq!(a.page[0].cells, ["m9", "900"]);
-        assert_eq!(run.page(5, 100).len(), 2);
+        assert_eq!(run.page(5, 100, false).len(), 2);
+        assert!(run.page(5, 100, false)[0].typed.is_empty());
+        assert_eq!(run.page(5, 100, true)[0].typed.len(), run.page(5, 100, true)[0].cells.len());
         let Some(Summary::Machines(m)) = a.summary else {
             panic!()
         };

@@ -217,7 +217,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
             };
             session.request(
                 &[(pool, text)],
-                move |_| PoolRequest::QueryPage { from, to },
+                move |_| PoolRequest::QueryPage { from, to, typed: false },
                 None,
                 move |r: Result<Rows, String>| {
                     if let Ok(r) = r {
@@ -429,7 +429,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                         };
                         session.request(
                             &[(pool, text.clone())],
-                            move |_| PoolRequest::QueryPage { from: 0, to: n },
+                            move |_| PoolRequest::QueryPage { from: 0, to: n, typed: format == "json" },
                             None,
                             move |r: Result<Rows, String>| {
                                 if let Ok(r) = r {
@@ -618,8 +618,14 @@ fn export(format: &str, columns: &[String], r: &Rows) -> (&'static str, String, 
             .map(|(row, label)| {
                 let mut o = serde_json::Map::new();
                 o.insert("ad".into(), label.clone().into());
-                for (c, v) in columns.iter().zip(&row.cells) {
-                    o.insert(c.clone(), v.clone().into());
+                // Typed as `classad query --json` gives them.
+                for (i, c) in columns.iter().enumerate() {
+                    let v = match (row.typed.get(i), row.cells.get(i)) {
+                        (Some(t), _) => t.clone(),
+                        (None, Some(text)) => text.clone().into(),
+                        (None, None) => serde_json::Value::Null,
+                    };
+                    o.insert(c.clone(), v);
                 }
                 serde_json::Value::Object(o)
             })
