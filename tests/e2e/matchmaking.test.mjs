@@ -160,6 +160,8 @@ test('match matrix: colours agree with the CLI for a small known pool', T, async
 test('match matrix: hover shows both ranks; a click opens both Requirements with their traces', T, async () => {
   await scenario('mm-pair', async ({ page }) => {
     await expectGrid(page, MATRIX_000);
+    // The canvas has an accessible name that says what it draws.
+    assert.equal(await page.getByRole('img', { name: /^Match matrix of 3 jobs × 3 machines, each cell coloured by outcome/ }).count(), 1);
     const p = await cellPoint(page, 0, 0);
     await page.mouse.move(p.x, p.y);
     const tip = await textOf(page, '.matrix-tip', /both accept/);

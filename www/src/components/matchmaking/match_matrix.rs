@@ -449,6 +449,11 @@ fn MatrixBody(props: &BodyProps) -> Html {
             h.pump();
         })
     };
+    let canvas_label = format!(
+        "Match matrix of {} × {}, each cell coloured by outcome: both accept, only the job rejects, only the machine rejects, or both reject",
+        count(rows.len() as u64, "job", "jobs"),
+        count(cols.len() as u64, "machine", "machines"),
+    );
     let space_w = LEFT + cols.len() as f64 * *cell as f64;
     let space_h = TOP + rows.len() as f64 * *cell as f64;
     html! {
@@ -474,13 +479,14 @@ fn MatrixBody(props: &BodyProps) -> Html {
                 <li><span class="swatch o-pending"></span>{ "being computed" }</li>
             </ul>
             <div class="matrix-wrap" style={format!("max-width:{}px", space_w + 20.0)}>
-                <div class="matrix-scroll" ref={scroller} tabindex="0" role="grid" aria-label="Jobs × machines (arrow keys move, the pair opens below)"
+                <div class="matrix-scroll" ref={scroller} tabindex="0" role="group" aria-label="Jobs × machines (arrow keys move, the pair opens below)" aria-describedby="matrix-summary"
                     style={format!("height: min(70vh, {}px)", space_h + 18.0)}
                     {onscroll} {onmousemove} {onmouseleave} {onclick} {onkeydown}>
                     <div class="matrix-space" style={format!("width:{space_w}px;height:{space_h}px")}></div>
                 </div>
                 // The geometry is on the canvas for tests that read its pixels.
-                <canvas class="matrix-canvas" ref={canvas} aria-hidden="true"
+                // Named for assistive technology: what it draws, in words.
+                <canvas class="matrix-canvas" ref={canvas} role="img" aria-label={canvas_label}
                     data-left={LEFT.to_string()} data-top={TOP.to_string()} data-cell={cell.to_string()}></canvas>
                 { tip.unwrap_or_default() }
             </div>
