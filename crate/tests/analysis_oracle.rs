@@ -43,7 +43,7 @@ fn claims(a: &Analysis) -> Value {
             c.matches,
             c.predicates.iter().map(|p| json!([p.text, p.matches, p.only_failing])).collect::<Vec<_>>(),
         ])).collect::<Vec<_>>(),
-        "suggestions": a.suggestions.iter().map(|s| json!([s.requirements, s.matches])).collect::<Vec<_>>(),
+        "suggestions": a.suggestions.iter().map(|s| json!([s.requirements, s.job_attributes, s.matches, s.both_ways, s.willing])).collect::<Vec<_>>(),
         "job_changes": a.job_changes.iter().map(|c| json!([c.changes, c.matches, c.gained, c.machines, c.mutual]))
             .collect::<Vec<_>>(),
         "conflicts": a.conflicts.iter().map(|c| json!([c.clause, c.predicates, c.kind])).collect::<Vec<_>>(),

@@ -88,9 +88,48 @@ def figure5():
     write("figure5_machines.classad", ads, "seed 000 §3.2 / Figure 5: two machines, one clause each")
 
 
+def slots():
+    # 40 slots on 28 machines, as a glidein pool advertises them: slot1 on
+    # every node, slot2 on the first 12. Their own requirements read the
+    # job's Request* attributes (what lowering them in the job must fix).
+    # Memory 1900 on 30 slots, 1024 on the rest; 6 of the 1900s are busy.
+    ads = []
+    for i in range(40):
+        node = i if i < 28 else i - 28
+        slot = 1 if i < 28 else 2
+        memory = 1900 if i < 30 else 1024
+        busy = i in (1, 5, 9, 13, 28, 29)
+        ad = [("Name", q("slot%d@node%02d.example.org" % (slot, node))), ("Machine", q("node%02d.example.org" % node)),
+              ("Arch", q("X86_64")), ("OpSys", q("LINUX")), ("Cpus", 1 + node % 4), ("Memory", memory),
+              ("Disk", 20000000), ("HasFileTransfer", "true"),
+              ("State", q("Claimed" if busy else "Unclaimed")), ("Activity", q("Busy" if busy else "Idle"))]
+        if busy:
+            ad.append(("RemoteUser", q("other@example.org")))
+        ad += [("START", "true"),
+               ("Requirements", "START && (TARGET.RequestMemory <= MY.Memory) && (TARGET.RequestCpus <= MY.Cpus) && (TARGET.RequestDisk <= MY.Disk)")]
+        ads.append(ad)
+    write("idle_slots.classad", ads, "issue 23: 40 slots on 28 machines whose requirements read the job's Request* attributes")
+
+
+def idle_jobs():
+    # A real idle OSG job's shape: Memory >= RequestMemory with 2000 asked,
+    # 1900 offered. And a 40-clause job: each clause a machine and a Cpus
+    # floor, all of them && Memory >= RequestMemory.
+    common = [("ClusterId", 769012), ("ProcId", 0), ("Owner", q("osguser")), ("JobStatus", 1),
+              ("RequestMemory", 2000), ("RequestCpus", 1), ("RequestDisk", 1000000), ("DiskUsage", 750000)]
+    idle = common + [("Requirements", '(TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && '
+                      '(TARGET.Memory >= RequestMemory) && (TARGET.Cpus >= RequestCpus) && (TARGET.HasFileTransfer)')]
+    write("idle_job.classad", [idle], "issue 23: an idle OSG-shaped job asking 2000 MB where the slots offer 1900")
+    clauses = " || ".join('(TARGET.Machine == "node%02d.example.org" && TARGET.Cpus >= %d)' % (k, 1 + k % 2) for k in range(40))
+    forty = [("ClusterId", 769013), ("ProcId", 0)] + common[2:] + [("Requirements", "(%s) && (TARGET.Memory >= RequestMemory)" % clauses)]
+    write("clauses40_job.classad", [forty], "issue 23: a 40-clause machine list && Memory >= RequestMemory")
+
+
 analyze1()
 analyze2()
 analyze3()
 eight()
 figure4()
 figure5()
+slots()
+idle_jobs()

@@ -11,6 +11,7 @@
 //! table's evaluations, suggestions and job changes are re-evaluated in
 //! full after rewriting.
 
+pub mod fixes;
 pub mod groups;
 pub mod intervals;
 pub mod lattice;
@@ -463,6 +464,24 @@ pub fn analyze_compiled(
         &mut notes,
         &mut job_lacks,
     );
+    // The suggestions in the job's terms, joined by the job changes,
+    // counted both ways and ranked by what lets the job run.
+    let fix_ctx = fixes::FixContext {
+        job,
+        machines,
+        compiled,
+        groups: &groups,
+        requirements: &req,
+        requirements_attribute: &req_name,
+        dnf: &dnf,
+        opts: o.eval,
+    };
+    let now = fixes::Counted {
+        matches: current,
+        both_ways: summary.match_but_busy + summary.matched,
+        willing: summary.matched,
+    };
+    let suggestions = fixes::fixes(&fix_ctx, suggestions, &job_changes, now);
     phase(5)?;
     // Steps count sub-expressions the whole may short-circuit past
     // (`error || TARGET.Memory > 100` specializes to error): their groups

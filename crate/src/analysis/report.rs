@@ -44,11 +44,13 @@ pub fn render(a: &Analysis) -> String {
         let number = |j: usize| order.iter().position(|&x| x == j).map_or(0, |p| p + 1);
         // The column shows the least drastic change (the nearest, M2), as
         // the paper's tables do: MODIFY TO 1911, not REMOVE.
-        let best = a
-            .suggestions
-            .iter()
-            .find(|s| s.metric == "M2" && s.clause == ci)
-            .or_else(|| a.suggestions.iter().find(|s| s.clause == ci));
+        let first_of = |metric: &str| {
+            a.suggestions
+                .iter()
+                .filter(|s| s.metric == metric && s.clause == ci)
+                .min_by_key(|s| s.metric_rank)
+        };
+        let best = first_of("M2").or_else(|| first_of("M1"));
         let _ = writeln!(o, "Predicate\tMatches\tSuggestion");
         for &j in &order {
             let p = &c.predicates[j];

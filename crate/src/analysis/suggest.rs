@@ -47,15 +47,29 @@ pub enum Action {
 
 #[derive(Clone, Debug, Serialize)]
 pub struct Suggestion {
+    /// `M1`, `M2` (the paper's metrics) or `NLM` (a job change of Nobody
+    /// Likes Me).
     pub metric: &'static str,
     pub clause: usize,
     pub changes: Vec<Change>,
-    /// The whole rewritten requirements.
+    /// The whole requirements after the fix: as written but for the
+    /// changed predicates (see `fixes`).
     pub requirements: String,
-    /// Machines the rewritten requirements accept (by evaluation).
+    /// Slots the changed job's requirements accept (by evaluation).
     pub matches: u64,
     /// M2's composite distance (M1: the number of changes).
     pub distance: f64,
+    /// Job attributes the fix sets (name → ClassAd literal).
+    pub job_attributes: std::collections::BTreeMap<String, String>,
+    /// Slots that accept the changed job and that it accepts (evaluated).
+    pub both_ways: u64,
+    /// Of those, the ones not busy with someone else.
+    pub willing: u64,
+    /// The fix as submit-description lines.
+    pub submit: Vec<String>,
+    /// Its place in its metric's list as the paper orders it (M1: fewest
+    /// changes, then most machines; M2: nearest; NLM: nearest cell), from 0.
+    pub metric_rank: usize,
 }
 
 /// Everything a clause's suggestions are computed from.
@@ -521,6 +535,11 @@ fn verified(
             requirements: text,
             matches,
             distance: cand.distance,
+            job_attributes: Default::default(),
+            both_ways: 0,
+            willing: 0,
+            submit: vec![],
+            metric_rank: out.len(),
         });
     }
     out

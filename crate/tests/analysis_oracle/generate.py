@@ -15,7 +15,11 @@ every claim of its answer with libclassad (HTCondor's official bindings:
 * every clause and predicate text: machines where it is true with MY = job,
   TARGET = machine (true, or a non-zero number: HTCondor's rule), and each
   predicate's `only_failing`;
-* every suggestion's rewritten `requirements`, counted over the pool;
+* every suggestion (fix) applied to a copy of the job — its `job_attributes`
+  set, its `requirements` as Requirements — and counted over the pool: the
+  machines it accepts (`matches`), libclassad's `symmetricMatch` count
+  (`both_ways`) and of those the ones not busy (`willing`); the list ranked
+  by `willing`, then `both_ways`;
 * every job change: the literals parsed by libclassad and set on a copy of
   the job, then the machines whose Requirements accept it (`matches`), those
   gained over the job as it is (`gained`, and their names);
@@ -498,10 +502,28 @@ def check(case, a):
             preds.append([p["text"], p["matches"], p["only_failing"]])
         clauses.append([c["text"], c["matches"], preds])
 
+    # Each fix applied to a copy of the job (its job attributes set, its
+    # requirements text as Requirements): the slots it accepts, the
+    # symmetric matches, and those not busy; ranked by willing, both ways.
     suggestions = []
     for si, sg in enumerate(a["suggestions"]):
-        agree("suggestion %d" % si, sg["matches"], count(sg["requirements"]), sg["requirements"])
-        suggestions.append([sg["requirements"], sg["matches"]])
+        changed = classad2.ClassAd(case.job_text)
+        for k, v in sg["job_attributes"].items():
+            changed[k] = expr(v)
+        changed["Requirements"] = expr(sg["requirements"])
+        creq = changed.lookup("Requirements")
+        accepts = [truthy(creq.eval(changed, m)) for m in case.machines]
+        both = [changed.symmetricMatch(m) for m in case.machines]
+        willing = sum(1 for i, m in enumerate(case.machines) if both[i] and not (
+            truthy(expr('MY.State == "Claimed"').eval(m, changed)) or
+            truthy(expr("MY.RemoteUser isnt undefined").eval(m, changed))))
+        what = "suggestion %d %s" % (si, json.dumps(sg["job_attributes"], sort_keys=True))
+        agree(what + " matches", sg["matches"], sum(accepts), sg["requirements"])
+        agree(what + " both_ways", sg["both_ways"], sum(both), sg["requirements"])
+        agree(what + " willing", sg["willing"], willing, sg["requirements"])
+        suggestions.append([sg["requirements"], sg["job_attributes"], sg["matches"], sg["both_ways"], sg["willing"]])
+    ranks = [(-x[4], -x[3]) for x in suggestions]
+    agree("suggestions ranked by willing, then both ways", ranks, sorted(ranks))
 
     job_changes = []
     for ji, jc in enumerate(a["job_changes"]):

@@ -1,0 +1,439 @@
+//! Fixes in the user's terms: "what do I change so my job runs".
+//!
+//! The paper's suggestions (M1/M2) change predicates of the requirements
+//! as specialized against the job, where `TARGET.Memory >= RequestMemory`
+//! reads `Memory >= 2000`. Lowering that literal in the requirements does
+//! not help when the machine's own requirements read `RequestMemory` too;
+//! lowering `RequestMemory` does. So a changed literal that came from a job
+//! attribute becomes a change of that attribute; other changes rewrite only
+//! the changed predicate of the requirements as written (no DNF
+//! expansion). Nobody Likes Me's job changes join the same list.
+//!
+//! Every fix is applied to a copy of the job and counted both ways by
+//! evaluation: slots that accept the changed job and that it accepts
+//! (`both_ways`), and of those the ones not busy (`willing`,
+//! better-analyze's count). The list is ranked by `willing`, then
+//! `both_ways`, then the paper's metric.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::groups::Groups;
+use super::predicate::{strip_parens, Atom, Dnf};
+use super::suggest::{Action, Suggestion};
+use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Span};
+use crate::lang::eval::{EvalOptions, Evaluator};
+use crate::lang::unparse::unparse_readable;
+use crate::lang::value::Value;
+
+/// What a fix needs of the analysis.
+pub struct FixContext<'a> {
+    pub job: &'a Arc<ClassAd>,
+    pub machines: &'a [Arc<ClassAd>],
+    pub compiled: Option<&'a super::Compiled<'a>>,
+    pub groups: &'a Groups,
+    /// The requirements as written, and the attribute holding them.
+    pub requirements: &'a Expr,
+    pub requirements_attribute: &'a str,
+    pub dnf: &'a Dnf,
+    pub opts: EvalOptions,
+}
+
+/// An edit of the requirements as written, at a node's span.
+enum Edit {
+    Remove,
+    Replace(Expr),
+}
+
+/// The changes of one suggestion in job terms: attributes to set on the
+/// job, and edits of the requirements as written. `None` when a changed
+/// predicate cannot be found in the requirements as written (it was made
+/// by normalization); the suggestion then keeps its normal-form text.
+fn in_job_terms(
+    ctx: &FixContext,
+    s: &Suggestion,
+) -> Option<(BTreeMap<String, String>, Vec<(Span, Edit)>)> {
+    let atoms = ctx.dnf.clauses.get(s.clause)?;
+    let mut job_attributes = BTreeMap::new();
+    let mut edits = vec![];
+    for c in &s.changes {
+        let atom = atoms.get(c.predicate)?;
+        let span = strip_parens(&atom.expr).span;
+        let written = written_predicate(ctx.requirements, atom)?;
+        match (c.action, &c.value) {
+            (Action::Remove, _) => edits.push((span, Edit::Remove)),
+            (Action::Modify, Some(text)) => {
+                let v = parse_literal(text)?;
+                match job_attribute_fix(ctx.job, atom, written, &v) {
+                    Some((name, value)) => {
+                        job_attributes.insert(name, value);
+                    }
+                    None => edits.push((span, Edit::Replace(rewritten(atom, written, &v)?))),
+                }
+            }
+            (Action::Modify, None) => return None,
+        }
+    }
+    Some((job_attributes, edits))
+}
+
+fn parse_literal(text: &str) -> Option<Value> {
+    crate::lang::parser::parse_expr(text)
+        .ok()?
+        .as_literal()
+        .cloned()
+}
+
+/// The node of the requirements as written that `atom` was specialized
+/// from: the same span, the same comparison.
+fn written_predicate<'e>(req: &'e Expr, atom: &Atom) -> Option<&'e Expr> {
+    let p = atom.predicate.as_ref()?;
+    let span = strip_parens(&atom.expr).span;
+    if span.is_none() {
+        return None;
+    }
+    let node = strip_parens(find_span(req, span)?);
+    match &node.kind {
+        ExprKind::Binary(op, ..) if *op == p.op => Some(node),
+        _ => None,
+    }
+}
+
+/// The node with `span` (its parentheses stripped), searched without
+/// recursion.
+fn find_span(e: &Expr, span: Span) -> Option<&Expr> {
+    let mut stack = vec![e];
+    while let Some(n) = stack.pop() {
+        if n.span == span && !matches!(n.kind, ExprKind::Paren(_)) {
+            return Some(n);
+        }
+        if n.span == span {
+            return Some(strip_parens(n));
+        }
+        stack.extend(n.children());
+    }
+    None
+}
+
+/// The literal side of a written predicate (`RequestMemory` in
+/// `TARGET.Memory >= RequestMemory`).
+fn literal_side<'e>(atom: &Atom, written: &'e Expr) -> Option<&'e Expr> {
+    let p = atom.predicate.as_ref()?;
+    let ExprKind::Binary(_, l, r) = &written.kind else {
+        return None;
+    };
+    Some(strip_parens(if p.literal_first { l } else { r }))
+}
+
+/// The job attribute a written operand refers to: `RequestMemory`,
+/// `MY.RequestMemory`, `self.RequestMemory`, when the job defines it.
+fn job_attribute_of(job: &ClassAd, e: &Expr) -> Option<String> {
+    let name = match &e.kind {
+        ExprKind::Attr {
+            name,
+            absolute: false,
+        } => name,
+        ExprKind::Select(base, name) => match &base.kind {
+            ExprKind::Attr { name: b, .. } if b.is("my") || b.is("self") => name,
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let i = job.position_name(name)?;
+    // The name as the job spells it.
+    Some(job.at(i).0.to_string())
+}
+
+/// Setting a job attribute so the predicate holds for a machine value `v`:
+/// `Memory >= RequestMemory` with `v = 1900` is `RequestMemory = 1900`; a
+/// strict bound on integers moves by one (`Memory > RequestMemory`:
+/// `RequestMemory = 1899`). `None` when the literal is not a job attribute
+/// or a strict bound is not on integers.
+fn job_attribute_fix(job: &ClassAd, atom: &Atom, written: &Expr, v: &Value) -> Option<(String, String)> {
+    let p = atom.predicate.as_ref()?;
+    let name = job_attribute_of(job, literal_side(atom, written)?)?;
+    // With the attribute on the left: attr OP literal.
+    let value = match (p.normalized_op(), v) {
+        (BinaryOp::Gt, Value::Int(i)) => Value::Int(i.checked_sub(1)?),
+        (BinaryOp::Lt, Value::Int(i)) => Value::Int(i.checked_add(1)?),
+        (BinaryOp::Gt | BinaryOp::Lt, _) => return None,
+        _ => v.clone(),
+    };
+    Some((name, super::predicate::literal_text(&value)))
+}
+
+/// The written predicate with the new literal on its literal side (a
+/// strict bound made inclusive, as the suggestion counted it).
+fn rewritten(atom: &Atom, written: &Expr, v: &Value) -> Option<Expr> {
+    let p = atom.predicate.as_ref()?;
+    let ExprKind::Binary(op, l, r) = &written.kind else {
+        return None;
+    };
+    let op = match op {
+        BinaryOp::Lt => BinaryOp::Le,
+        BinaryOp::Gt => BinaryOp::Ge,
+        o => *o,
+    };
+    let lit = Expr::new(ExprKind::Literal(v.clone()), Span::NONE);
+    let (l, r) = if p.literal_first {
+        (lit, (**r).clone())
+    } else {
+        ((**l).clone(), lit)
+    };
+    Some(Expr::new(ExprKind::Binary(op, Box::new(l), Box::new(r)), written.span))
+}
+
+/// Deepest the rewrite recurses (the parser allows 2,000 levels; past this
+/// the suggestion keeps its normal-form text).
+const MAX_REWRITE_DEPTH: u32 = 400;
+
+/// The requirements as written with the edits made: a removed conjunct
+/// leaves its `&&` (a conjunction all removed goes too), a removed
+/// predicate elsewhere becomes `true`.
+fn apply_edits(e: &Expr, edits: &[(Span, Edit)]) -> Option<Expr> {
+    Some(match edited(e, edits, 0)? {
+        Some(x) => x,
+        None => Expr::literal(Value::Bool(true)),
+    })
+}
+
+/// `Some(None)`: removed; `None`: too deep to rewrite.
+fn edited(e: &Expr, edits: &[(Span, Edit)], depth: u32) -> Option<Option<Expr>> {
+    if depth > MAX_REWRITE_DEPTH {
+        return None;
+    }
+    let d = depth + 1;
+    let here = strip_parens(e).span;
+    if let Some((_, edit)) = edits.iter().find(|(s, _)| !s.is_none() && *s == here) {
+        return Some(match edit {
+            Edit::Remove => None,
+            // Keep the brackets the user wrote around it.
+            Edit::Replace(x) => Some(match &e.kind {
+                ExprKind::Paren(_) => Expr::new(ExprKind::Paren(Box::new(x.clone())), e.span),
+                _ => x.clone(),
+            }),
+        });
+    }
+    // A removed operand anywhere but under `&&` reads `true`.
+    let kept = |x: &Expr| -> Option<Expr> {
+        Some(edited(x, edits, d)?.unwrap_or_else(|| Expr::literal(Value::Bool(true))))
+    };
+    let kind = match &e.kind {
+        ExprKind::Binary(BinaryOp::And, a, b) => {
+            return Some(match (edited(a, edits, d)?, edited(b, edits, d)?) {
+                (None, None) => None,
+                (Some(x), None) | (None, Some(x)) => Some(x),
+                (Some(x), Some(y)) => Some(Expr::new(
+                    ExprKind::Binary(BinaryOp::And, Box::new(x), Box::new(y)),
+                    e.span,
+                )),
+            })
+        }
+        ExprKind::Paren(a) => {
+            return Some(edited(a, edits, d)?.map(|x| Expr::new(ExprKind::Paren(Box::new(x)), e.span)))
+        }
+        ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, Box::new(kept(a)?), Box::new(kept(b)?)),
+        ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(kept(a)?)),
+        ExprKind::Cond(a, b, c) => ExprKind::Cond(Box::new(kept(a)?), Box::new(kept(b)?), Box::new(kept(c)?)),
+        ExprKind::Elvis(a, b) => ExprKind::Elvis(Box::new(kept(a)?), Box::new(kept(b)?)),
+        // Predicates are not found inside calls, lists or selections.
+        _ => return Some(Some(e.clone())),
+    };
+    Some(Some(Expr::new(kind, e.span)))
+}
+
+/// A job with `attributes` set (ClassAd literal texts) and, when given,
+/// new requirements.
+fn changed_job(
+    job: &ClassAd,
+    attributes: &BTreeMap<String, String>,
+    requirements: Option<(&str, Expr)>,
+) -> Option<ClassAd> {
+    let mut ad = job.clone();
+    for (name, text) in attributes {
+        ad.insert(name, crate::lang::parser::parse_expr(text).ok()?);
+    }
+    if let Some((name, e)) = requirements {
+        ad.insert(name, e);
+    }
+    Some(ad)
+}
+
+/// Slots the job's requirements accept; both ways; both ways and not busy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counted {
+    pub matches: u64,
+    pub both_ways: u64,
+    pub willing: u64,
+}
+
+/// Count `job` against the pool both ways, by evaluation.
+pub fn count_both_ways(ctx: &FixContext, job: &Arc<ClassAd>) -> Counted {
+    let mut ev = Evaluator::new(ctx.opts);
+    let req = super::requirements_of(job).map(|(_, e)| e.clone());
+    let accepted = match &req {
+        Some(r) => super::table::truth_of(r, job, ctx.machines, ctx.groups, &mut ev),
+        None => fixedbitset::FixedBitSet::with_capacity(ctx.groups.len()),
+    };
+    let (s, _, _) = super::summary::summarize(
+        job,
+        ctx.machines,
+        ctx.compiled,
+        ctx.groups,
+        &accepted,
+        ctx.opts,
+    );
+    Counted {
+        matches: ctx.groups.count(&accepted),
+        both_ways: s.match_but_busy + s.matched,
+        willing: s.matched,
+    }
+}
+
+/// Each suggestion in job terms, counted both ways; the job changes of
+/// Nobody Likes Me joined to them; the whole ranked best first. A fix that
+/// gains nothing either way is dropped.
+pub fn fixes(
+    ctx: &FixContext,
+    suggestions: Vec<Suggestion>,
+    job_changes: &[super::nobody::JobChange],
+    now: Counted,
+) -> Vec<Suggestion> {
+    let written = unparse_readable(ctx.requirements);
+    let mut out: Vec<Suggestion> = vec![];
+    for mut s in suggestions {
+        let terms = in_job_terms(ctx, &s).and_then(|(attrs, edits)| {
+            let req = if edits.is_empty() {
+                None
+            } else {
+                Some(apply_edits(ctx.requirements, &edits)?)
+            };
+            Some((attrs, req))
+        });
+        let job = match &terms {
+            Some((attrs, req)) => {
+                if let Some(r) = req {
+                    s.requirements = unparse_readable(r);
+                } else {
+                    s.requirements = written.clone();
+                }
+                s.job_attributes = attrs.clone();
+                changed_job(
+                    ctx.job,
+                    attrs,
+                    req.clone().map(|r| (ctx.requirements_attribute, r)),
+                )
+            }
+            // The normal-form text, as the paper's suggestion gives it.
+            None => crate::lang::parser::parse_expr(&s.requirements)
+                .ok()
+                .and_then(|r| changed_job(ctx.job, &BTreeMap::new(), Some((ctx.requirements_attribute, r)))),
+        };
+        let Some(job) = job else { continue };
+        // The same fix twice in one metric's list (two candidates that read
+        // the same in job terms) is shown once; across metrics both stay,
+        // so each of the paper's tables is whole.
+        if out.iter().any(|o| {
+            o.metric == s.metric && o.requirements == s.requirements && o.job_attributes == s.job_attributes
+        }) {
+            continue;
+        }
+        let c = count_both_ways(ctx, &Arc::new(job));
+        s.matches = c.matches;
+        s.both_ways = c.both_ways;
+        s.willing = c.willing;
+        out.push(s);
+    }
+    for (k, jc) in job_changes.iter().enumerate() {
+        let Some(job) = changed_job(ctx.job, &jc.changes, None) else {
+            continue;
+        };
+        let c = count_both_ways(ctx, &Arc::new(job));
+        out.push(Suggestion {
+            metric: "NLM",
+            clause: 0,
+            changes: vec![],
+            requirements: written.clone(),
+            matches: c.matches,
+            distance: jc.distance,
+            job_attributes: jc.changes.clone(),
+            both_ways: c.both_ways,
+            willing: c.willing,
+            submit: vec![],
+            metric_rank: k,
+        });
+    }
+    out.retain(|s| s.both_ways > now.both_ways || s.matches > now.matches);
+    for s in &mut out {
+        s.submit = submit_lines(&s.job_attributes, (s.requirements != written).then_some(s.requirements.as_str()));
+    }
+    let rank = |m: &str| match m {
+        "M1" => 0,
+        "M2" => 1,
+        _ => 2,
+    };
+    // Stable: within a metric, the paper's order.
+    out.sort_by(|a, b| {
+        b.willing
+            .cmp(&a.willing)
+            .then(b.both_ways.cmp(&a.both_ways))
+            .then(rank(a.metric).cmp(&rank(b.metric)))
+    });
+    out
+}
+
+/// The fix as submit-description lines: `request_memory = 1900` for the
+/// `Request*` attributes the submit language names, `+Attr = value` for
+/// other job attributes, `requirements = …` when those change.
+pub fn submit_lines(attributes: &BTreeMap<String, String>, requirements: Option<&str>) -> Vec<String> {
+    let mut lines: Vec<String> = attributes
+        .iter()
+        .map(|(name, value)| match submit_command(name) {
+            Some(cmd) => format!("{cmd} = {value}"),
+            None => format!("+{name} = {value}"),
+        })
+        .collect();
+    if let Some(r) = requirements {
+        lines.push(format!("requirements = {r}"));
+    }
+    lines
+}
+
+/// The submit command that sets a job attribute (units as the attribute
+/// has them: RequestMemory MB, RequestDisk KiB, as `request_disk` reads a
+/// bare number).
+fn submit_command(attribute: &str) -> Option<&'static str> {
+    Some(match attribute.to_ascii_lowercase().as_str() {
+        "requestmemory" => "request_memory",
+        "requestcpus" => "request_cpus",
+        "requestdisk" => "request_disk",
+        "requestgpus" => "request_gpus",
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn submit_lines_name_the_request_commands() {
+        let attrs: BTreeMap<String, String> = [
+            ("RequestMemory".to_string(), "1900".to_string()),
+            ("RequestDisk".to_string(), "1000000".to_string()),
+            ("ImageSize".to_string(), "5".to_string()),
+            ("WantGlidein".to_string(), "true".to_string()),
+        ]
+        .into();
+        assert_eq!(
+            submit_lines(&attrs, Some("TARGET.Memory >= 5")),
+            [
+                "+ImageSize = 5",
+                "request_disk = 1000000",
+                "request_memory = 1900",
+                "+WantGlidein = true",
+                "requirements = TARGET.Memory >= 5",
+            ]
+        );
+    }
+}
