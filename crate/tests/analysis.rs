@@ -630,3 +630,48 @@ fn work_budgets_stop_hostile_analyses_with_true_partial_results() {
     );
     check_claims(&job, &machines, &a);
 }
+
+/// An idle OSG-shaped job asks 2000 MB; its slots offer 1900 and read
+/// `RequestMemory` in their own requirements. The fix is the job's
+/// `RequestMemory`, not the requirements' literal, and it lets the job run.
+#[test]
+fn the_best_fix_for_an_idle_job_is_its_request_and_it_runs() {
+    let a = run("idle_job.classad", "idle_slots.classad", &[]);
+    assert_eq!(a.summary.matched, 0);
+    let best = &a.suggestions[0];
+    assert!(best.job_attributes.contains_key("RequestMemory"), "{best:?}");
+    assert!(best.willing > 0 && best.both_ways >= best.willing, "{best:?}");
+    assert_eq!(best.requirements, a.requirements, "the requirements stay as written");
+    assert!(best.submit[0].starts_with("request_memory = "), "{:?}", best.submit);
+    // The 1900 fix the issue names is there, counted both ways.
+    let exact = a
+        .suggestions
+        .iter()
+        .find(|s| s.job_attributes.get("RequestMemory").map(String::as_str) == Some("1900"))
+        .expect("RequestMemory = 1900");
+    assert_eq!((exact.both_ways, exact.willing), (30, 24));
+    // Lowering the requirements' literal alone helps nobody: the slots still
+    // read RequestMemory = 2000. It is ranked below, with 0 both ways.
+    let removal = a.suggestions.iter().find(|s| s.job_attributes.is_empty()).expect("a removal");
+    assert_eq!(removal.both_ways, 0);
+    assert!(report::render(&a).contains("submit: request_memory = "));
+}
+
+/// A 40-clause machine list && Memory >= RequestMemory: the fix lowers
+/// RequestMemory (24 willing slots), and every rewrite keeps the list
+/// factored as written (no 40-way expansion of the memory predicate).
+#[test]
+fn a_forty_clause_job_gets_its_request_fixed_without_expansion() {
+    let a = run("clauses40_job.classad", "idle_slots.classad", &[]);
+    assert_eq!(a.clauses.len(), 40);
+    let best = &a.suggestions[0];
+    assert_eq!(best.job_attributes.get("RequestMemory").map(String::as_str), Some("1900"));
+    assert_eq!((best.both_ways, best.willing), (30, 24));
+    for s in &a.suggestions {
+        assert!(s.requirements.matches("Memory >=").count() <= 1, "expanded: {}", s.requirements);
+        assert!(s.requirements.len() <= a.requirements.len() + 16, "{}", s.requirements);
+    }
+    let text = report::render(&a);
+    assert!(text.contains("SET RequestMemory = 1900"), "{text}");
+    assert!(text.contains("30 slots match both ways, 24 of them willing"), "{text}");
+}

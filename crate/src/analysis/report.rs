@@ -217,50 +217,75 @@ fn summary(o: &mut String, a: &Analysis) {
     }
 }
 
+/// The fixes, best first: what to set on the job and write in its
+/// requirements, what it gives both ways, and the submit lines.
 fn suggestions(o: &mut String, a: &Analysis) {
     if a.suggestions.is_empty() {
         return;
     }
+    let slots = |n: u64| match a.by_machine {
+        Some(_) => plural(n, "slot", "slots"),
+        None => plural(n, "machine", "machines"),
+    };
     let _ = writeln!(
         o,
-        "\nSuggestions (each rewritten requirements was evaluated over the pool):"
+        "\nFixes, best first (each applied to a copy of the job and evaluated over the pool, both ways):"
     );
+    let mut shown: Vec<(&str, &std::collections::BTreeMap<String, String>)> = vec![];
     for s in &a.suggestions {
-        let Some(c) = a.clauses.get(s.clause) else {
+        // The same fix found by two metrics is listed once.
+        if shown.contains(&(s.requirements.as_str(), &s.job_attributes)) {
             continue;
-        };
-        let what: Vec<String> = s
-            .changes
-            .iter()
-            .map(|ch| {
-                let p = c
-                    .predicates
-                    .get(ch.predicate)
-                    .map_or("?", |p| p.display.as_str());
-                match (ch.action, &ch.value) {
-                    (Action::Modify, Some(v)) => format!("MODIFY {p} TO {v}"),
-                    _ => format!("REMOVE {p}"),
-                }
+        }
+        shown.push((s.requirements.as_str(), &s.job_attributes));
+        let paper: Vec<String> = a
+            .clauses
+            .get(s.clause)
+            .map(|c| {
+                s.changes
+                    .iter()
+                    .map(|ch| {
+                        let p = c.predicates.get(ch.predicate).map_or("?", |p| p.display.as_str());
+                        match (ch.action, &ch.value) {
+                            (Action::Modify, Some(v)) => format!("MODIFY {p} TO {v}"),
+                            _ => format!("REMOVE {p}"),
+                        }
+                    })
+                    .collect()
             })
-            .collect();
-        let measure = if s.metric == "M2" {
-            format!("distance {:.3}", s.distance)
-        } else {
-            format!(
-                "{} {}",
+            .unwrap_or_default();
+        let set: Vec<String> = s.job_attributes.iter().map(|(k, v)| format!("SET {k} = {v}")).collect();
+        let what = match (set.is_empty(), paper.is_empty()) {
+            (false, false) => format!("{} (for {})", set.join(", "), paper.join(", ")),
+            (false, true) => set.join(", "),
+            _ => paper.join(", "),
+        };
+        let measure = match s.metric {
+            "M2" => format!("M2, distance {:.3}", s.distance),
+            "M1" => format!(
+                "M1, {} {}",
                 s.changes.len(),
                 plural(s.changes.len() as u64, "change", "changes")
-            )
+            ),
+            _ => format!("Nobody Likes Me, distance {:.3}", s.distance),
         };
+        let clause = if a.clauses.len() > 1 && s.metric != "NLM" {
+            format!(", in clause {} of {}", s.clause + 1, a.clauses.len())
+        } else {
+            String::new()
+        };
+        let _ = writeln!(o, "  {what} ({measure}{clause})");
         let _ = writeln!(
             o,
-            "  {} ({measure}): {} -> {} {}",
-            s.metric,
-            what.join(", "),
-            s.matches,
-            plural(s.matches, "machine", "machines")
+            "      -> {} {} match both ways, {} of them willing; the job's requirements accept {}",
+            s.both_ways,
+            slots(s.both_ways),
+            s.willing,
+            s.matches
         );
-        let _ = writeln!(o, "      {}", s.requirements);
+        for line in &s.submit {
+            let _ = writeln!(o, "      submit: {line}");
+        }
     }
 }
 

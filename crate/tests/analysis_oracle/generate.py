@@ -386,7 +386,19 @@ def make_cases(seed, n):
         kind = kinds[i % len(kinds)]
         machines, info = pool(rng, kind)
         out.append({"kind": kind, "job": job(rng, i, kind, info), "machines": machines})
-    return out
+    return out + file_cases()
+
+
+def file_cases():
+    """The real-shaped pools of tests/analysis (an idle OSG job asking more
+    memory than its slots offer, a 40-clause machine list): their best fix
+    must let the job run."""
+    def ads(name):
+        with open(os.path.join(ROOT, "tests", "analysis", name)) as f:
+            return [l.strip() for l in f if l.strip().startswith("[")]
+    slots = ads("idle_slots.classad")
+    return [{"kind": "file:" + j, "job": ads(j)[0], "machines": slots, "must_run": True}
+            for j in ("idle_job.classad", "clauses40_job.classad")]
 
 
 # ---------------------------------------------------------------------------
@@ -428,7 +440,8 @@ def raw(text, my, target):
 
 
 class Case:
-    def __init__(self, job_text, machine_texts):
+    def __init__(self, job_text, machine_texts, must_run=False):
+        self.must_run = must_run
         self.job_text = job_text
         self.machine_texts = machine_texts
         self.job = classad2.ClassAd(job_text)
@@ -524,6 +537,8 @@ def check(case, a):
         suggestions.append([sg["requirements"], sg["job_attributes"], sg["matches"], sg["both_ways"], sg["willing"]])
     ranks = [(-x[4], -x[3]) for x in suggestions]
     agree("suggestions ranked by willing, then both ways", ranks, sorted(ranks))
+    if case.must_run:
+        agree("the best fix lets the job run on a willing slot", bool(suggestions) and suggestions[0][4] > 0, True)
 
     job_changes = []
     for ji, jc in enumerate(a["job_changes"]):
@@ -685,7 +700,7 @@ def main():
              "machines": 0, "busy": 0}
     with tempfile.TemporaryDirectory(prefix="analysis_oracle.") as tmp:
         for i, c in enumerate(cases):
-            case = Case(c["job"], c["machines"])
+            case = Case(c["job"], c["machines"], c.get("must_run", False))
             a = run_cli(binary, tmp, c["job"], c["machines"])
             claims, bad = check(case, a)
             if bad:
