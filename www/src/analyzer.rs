@@ -178,6 +178,20 @@ pub fn apply_suggestion(edits: &Edits, attribute: &str, s: &Suggestion) -> Edits
     e
 }
 
+/// The edits after applying a fix: its job attributes become overrides,
+/// and its requirements when they differ from those analyzed.
+pub fn apply_fix(edits: &Edits, attribute: &str, analyzed: &str, s: &Suggestion) -> Edits {
+    let mut e = if s.requirements != analyzed {
+        apply_suggestion(edits, attribute, s)
+    } else {
+        edits.clone()
+    };
+    for (name, value) in s.job_attributes() {
+        set_override(&mut e.overrides, &name, &value);
+    }
+    e
+}
+
 /// The edits after applying a job change (Nobody Likes Me): each changed
 /// attribute becomes an override.
 pub fn apply_job_change(edits: &Edits, change: &JobChange) -> Edits {

@@ -93,12 +93,42 @@ pub struct Predicate {
 
 #[derive(Debug, Deserialize)]
 pub struct Suggestion {
+    /// `M1`, `M2` or `NLM` (a job change of Nobody Likes Me).
     pub metric: String,
     pub clause: usize,
     pub changes: Vec<Change>,
     pub requirements: String,
     pub matches: u64,
     pub distance: f64,
+    /// Attribute → literal the fix sets on the job (a JSON object).
+    #[serde(default)]
+    pub job_attributes: serde_json::Value,
+    #[serde(default)]
+    pub both_ways: u64,
+    #[serde(default)]
+    pub willing: u64,
+    #[serde(default)]
+    pub submit: Vec<String>,
+    #[serde(default)]
+    pub metric_rank: usize,
+}
+
+impl Suggestion {
+    /// The job attributes the fix sets, as (name, ClassAd literal).
+    pub fn job_attributes(&self) -> Vec<(String, String)> {
+        object_pairs(&self.job_attributes)
+    }
+}
+
+/// A JSON object of literals as (name, text) pairs.
+fn object_pairs(v: &serde_json::Value) -> Vec<(String, String)> {
+    v.as_object()
+        .map(|m| {
+            m.iter()
+                .map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string)))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 #[derive(Debug, Deserialize)]
@@ -134,6 +164,9 @@ pub struct JobChange {
     #[serde(default)]
     pub machines: Vec<String>,
     pub gained: u64,
+    /// Machines that would then match both ways.
+    #[serde(default)]
+    pub mutual: u64,
     pub distance: f64,
     #[serde(default)]
     pub advice: Vec<(String, String)>,
@@ -179,19 +212,7 @@ pub struct Span {
 impl JobChange {
     /// (attribute, new literal) pairs.
     pub fn changes(&self) -> Vec<(String, String)> {
-        self.changes
-            .as_object()
-            .map(|m| {
-                m.iter()
-                    .map(|(k, v)| {
-                        (
-                            k.clone(),
-                            v.as_str().map_or_else(|| v.to_string(), str::to_string),
-                        )
-                    })
-                    .collect()
-            })
-            .unwrap_or_default()
+        object_pairs(&self.changes)
     }
 }
 

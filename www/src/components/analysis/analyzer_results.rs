@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::analyzer::{apply_job_change, apply_suggestion, bar, Analysis, AnalyzeSettings};
+use crate::analyzer::{apply_fix, apply_job_change, apply_suggestion, bar, Analysis, AnalyzeSettings};
 use crate::components::analyzer::Shown;
 use crate::components::analyzer_lattice::conflicts_section;
 use crate::words::{count, duration, thousands};
@@ -32,6 +32,7 @@ pub fn results(
                 </ul>
             }
             { clauses(a, s, set) }
+            { fixes(a, s, set) }
             { suggestions(a, s, set) }
             { job_changes(a, s, set) }
             { conflicts_section(a, &r.view.lattices) }
@@ -151,12 +152,98 @@ fn clauses(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -
     }
 }
 
+/// "slot(s)" where the pool's slots name their machine, else "machine(s)".
+fn slots(a: &Analysis, n: u64) -> String {
+    match a.by_machine {
+        Some(_) => count(n, "slot", "slots"),
+        None => count(n, "machine", "machines"),
+    }
+}
+
+/// The fixes, best first: what lets the job run, counted both ways, with
+/// the submit lines that say it.
+fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> Html {
+    let mut shown: Vec<(&str, Vec<(String, String)>)> = vec![];
+    let items: Vec<Html> = a
+        .suggestions
+        .iter()
+        .filter(|g| {
+            // The same fix found by two metrics is listed once.
+            let key = (g.requirements.as_str(), g.job_attributes());
+            let new = !shown.contains(&key);
+            if new {
+                shown.push(key);
+            }
+            new
+        })
+        .take(8)
+        .enumerate()
+        .map(|(i, g)| {
+            let apply = {
+                let (set, s) = (set.clone(), s.clone());
+                let e = apply_fix(&s.edits(), &a.requirements_attribute, &a.requirements, g);
+                Callback::from(move |_| {
+                    set.emit(s.edit(e.clone()));
+                    crate::focus::focus_after_render("undo");
+                })
+            };
+            let set_attrs: Vec<String> = g.job_attributes().iter().map(|(k, v)| format!("{k} = {v}")).collect();
+            let paper = a.describe(g);
+            let what = match (set_attrs.is_empty(), paper.is_empty()) {
+                (false, false) => format!("Set {} (for {paper})", set_attrs.join(", ")),
+                (false, true) => format!("Set {}", set_attrs.join(", ")),
+                _ => paper,
+            };
+            let source = match g.metric.as_str() {
+                "NLM" => "Nobody Likes Me".to_string(),
+                m if a.clauses.len() > 1 => format!("{m}, clause {} of {}", g.clause + 1, a.clauses.len()),
+                m => m.to_string(),
+            };
+            let submit = g.submit.join("\n");
+            let copy = {
+                let text = submit.clone();
+                Callback::from(move |_| crate::components::analyzer_report::copy_text(&text, Callback::noop()))
+            };
+            html! {
+                <li class="fix" data-metric={g.metric.clone()} data-both-ways={g.both_ways.to_string()} data-willing={g.willing.to_string()}>
+                    <button class="apply" onclick={apply} title="Analyze the job with this fix (Undo restores)">{ "Apply" }</button>
+                    <div class="sugg-body">
+                        <span class="fix-what">{ what }</span>{ " " }<span class="muted">{ format!("({source})") }</span>
+                        <div class="fix-gain">
+                            <strong class={classes!(if g.willing > 0 { "v-true" } else { "v-false" })}>{ format!("{} willing", slots(a, g.willing)) }</strong>
+                            { format!(" of {} matching both ways; the job's requirements accept {}.", slots(a, g.both_ways), slots(a, g.matches)) }
+                        </div>
+                        if !submit.is_empty() {
+                            <div class="fix-submit">
+                                <pre aria-label={format!("Submit lines of fix {}", i + 1)}>{ submit.clone() }</pre>
+                                <button class="copy-submit" onclick={copy} title="Copy these submit-description lines">{ "Copy" }</button>
+                            </div>
+                        }
+                    </div>
+                </li>
+            }
+        })
+        .collect();
+    if items.is_empty() {
+        return html! {};
+    }
+    html! {
+        <section class="an-fixes" id="fixes">
+            <h3>{ "What to change so the job runs" }</h3>
+            <p class="muted">{ "Best first: each fix is applied to a copy of the job and evaluated over the pool both ways — the slots that would accept the changed job and that it accepts, and of those the ones not busy. A changed limit that comes from a job attribute (RequestMemory) is changed there, so the slots see it too." }</p>
+            <ol class="fixes">{ for items }</ol>
+        </section>
+    }
+}
+
 fn suggestions(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> Html {
     let list = |metric: &'static str| {
-        let items: Vec<Html> = a
-            .suggestions
-            .iter()
-            .filter(|g| g.metric == metric)
+        let mut table: Vec<&crate::analyzer::Suggestion> =
+            a.suggestions.iter().filter(|g| g.metric == metric).collect();
+        // The paper's order within each metric.
+        table.sort_by_key(|g| g.metric_rank);
+        let items: Vec<Html> = table
+            .into_iter()
             .map(|g| {
                 let apply = {
                     let (set, s) = (set.clone(), s.clone());
@@ -174,7 +261,7 @@ fn suggestions(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings
                         <button class="apply" onclick={apply} title="Analyze the job with these requirements (Undo restores)">{ "Apply" }</button>
                         <div class="sugg-body">
                             <span class="sugg-what">{ a.describe(g) }</span>{ " " }
-                            <span class="sugg-gain">{ format!("→ {}", count(g.matches, "machine", "machines")) }</span>
+                            <span class="sugg-gain">{ format!("→ {}", slots(a, g.matches)) }</span>
                             if metric == "M2" { <span class="muted">{ format!(" distance {:.3}", g.distance) }</span> }
                             <code class="sugg-req">{ g.requirements.clone() }</code>
                         </div>
@@ -239,7 +326,7 @@ fn job_changes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings
                 <button class="apply" onclick={apply} title="Analyze the job with these values (Undo restores)">{ "Apply" }</button>
                 <div class="sugg-body">
                     <code class="sugg-what">{ what.join("; ") }</code>{ " " }
-                    <span class="sugg-gain">{ format!("→ {} would accept the job (gains {})", count(c.matches, "machine", "machines"), thousands(c.gained)) }</span>
+                    <span class="sugg-gain">{ format!("→ {} would accept the job (gains {}), {} matching both ways", slots(a, c.matches), thousands(c.gained), thousands(c.mutual)) }</span>
                     { for c.advice.iter().map(|(k, t)| html! { <div><strong>{ k.clone() }</strong>{ format!(": {t}") }</div> }) }
                     <div class="muted">{ format!("Range: {}. Distance {:.3}.", c.range, c.distance) }</div>
                     if !shown.is_empty() {
