@@ -130,8 +130,10 @@ async function summaryIs(page, key, want, timeout = 30_000) {
 /** Everything the view shows that the CLI's JSON also says. */
 async function shown(page) {
   return page.evaluate(() => {
+    // Rows are shown as the report's table orders them; read them back in
+    // the order written (the JSON's).
     const clauses = [...document.querySelectorAll('.an-clause')].map((c) =>
-      [...c.querySelectorAll('tr.pred')].map((r) => {
+      [...c.querySelectorAll('tr.pred')].sort((x, y) => x.dataset.predicate - y.dataset.predicate).map((r) => {
         const cells = r.querySelectorAll('td');
         return {
           display: cells[2].textContent.trim(),
@@ -199,6 +201,11 @@ test('the paper\'s numbers: §3.1.1, §3.3', T, async () => {
     await openEntry(page, '000-analyze1');
     assert.match(await page.locator('.an-notes').textContent(), /No machine defines Foo/);
     assert.ok((await page.locator('.suggestion[data-metric=M2] .sugg-what').allTextContents()).some((t) => /MODIFY Memory > 2096 TO 1911/.test(t)), 'MODIFY TO 1911');
+    // One numbering: the view's table numbers its predicates as the report's does.
+    const rows = await page.$$eval('#clause-0 tr.pred', (trs) => trs.map((tr) => `${tr.cells[1].textContent} ${tr.cells[2].textContent}`));
+    const report = await page.locator('pre.report').first().textContent();
+    assert.deepEqual(rows, [...report.matchAll(/^(\d) (.+?)\t/gm)].map((m) => `${m[1]} ${m[2]}`));
+    assert.equal(rows[2], '3 OpSys == "LINUX"', 'the paper\'s "3 OpSys"');
     await openEntry(page, '000-analyze2');
     assert.match(await page.locator('ul.conflicts li').first().textContent(), /predicates \{1, 2\}/);
     const got = await openEntry(page, '000-analyze3');

@@ -241,8 +241,31 @@ impl Analysis {
     }
 }
 
-/// "{1, 3}": predicates by their 1-based numbers.
-pub fn set_text(predicates: &[usize]) -> String {
-    let items: Vec<String> = predicates.iter().map(|p| (p + 1).to_string()).collect();
-    format!("{{{}}}", items.join(", "))
+impl Clause {
+    /// Each predicate's number as the tables show it, the report's and the
+    /// view's alike: the paper's, by ascending matches (ties as written),
+    /// from 1.
+    pub fn numbers(&self) -> Vec<usize> {
+        let mut order: Vec<usize> = (0..self.predicates.len()).collect();
+        order.sort_by_key(|&j| self.predicates[j].matches);
+        let mut number = vec![0; order.len()];
+        for (shown, &j) in order.iter().enumerate() {
+            number[j] = shown + 1;
+        }
+        number
+    }
+}
+
+impl Analysis {
+    /// "{1, 3}": predicates of a clause by their shown numbers, ascending.
+    pub fn set_text(&self, clause: usize, predicates: &[usize]) -> String {
+        let numbers = self.clauses.get(clause).map(Clause::numbers).unwrap_or_default();
+        let mut items: Vec<usize> = predicates
+            .iter()
+            .map(|&p| numbers.get(p).copied().unwrap_or(p + 1))
+            .collect();
+        items.sort_unstable();
+        let items: Vec<String> = items.iter().map(usize::to_string).collect();
+        format!("{{{}}}", items.join(", "))
+    }
 }

@@ -7,7 +7,7 @@
 use yew::prelude::*;
 
 use crate::analyzer::{
-    lattice_levels, lattice_marks, lattice_size, members, set_text, Analysis, LatticeGrid, Mark,
+    lattice_levels, lattice_marks, lattice_size, members, Analysis, LatticeGrid, Mark,
 };
 
 pub fn conflicts_section(a: &Analysis, lattices: &[LatticeGrid]) -> Html {
@@ -35,7 +35,7 @@ pub fn conflicts_section(a: &Analysis, lattices: &[LatticeGrid]) -> Html {
         };
         html! {
             <li class={classes!("conflict", c.kind.clone())}>
-                { format!("{}predicates {} ", clause_name(c.clause), set_text(&c.predicates)) }
+                { format!("{}predicates {} ", clause_name(c.clause), a.set_text(c.clause, &c.predicates)) }
                 <code>{ texts.join(" && ") }</code>
                 { format!(" {why}.") }
             </li>
@@ -44,7 +44,7 @@ pub fn conflicts_section(a: &Analysis, lattices: &[LatticeGrid]) -> Html {
     let succeeding: Vec<String> = a
         .succeeding
         .iter()
-        .map(|s| format!("{}{}", clause_name(s.clause), set_text(&s.predicates)))
+        .map(|s| format!("{}{}", clause_name(s.clause), a.set_text(s.clause, &s.predicates)))
         .collect();
     html! {
         <section class="an-conflicts" id="conflicts">
@@ -104,10 +104,8 @@ fn lattice(a: &Analysis, g: &LatticeGrid) -> Html {
         let label = if m.is_empty() {
             "∅".to_string()
         } else {
-            m.iter()
-                .map(|p| (p + 1).to_string())
-                .collect::<Vec<_>>()
-                .join(" ")
+            let shown = a.set_text(g.clause, &m);
+            shown[1..shown.len() - 1].replace(", ", " ")
         };
         let words: Vec<String> = m
             .iter()
@@ -115,7 +113,7 @@ fn lattice(a: &Analysis, g: &LatticeGrid) -> Html {
             .collect();
         let title = format!(
             "{} {}: {}{}",
-            set_text(&m),
+            a.set_text(g.clause, &m),
             if words.is_empty() {
                 "(true)".to_string()
             } else {
@@ -142,7 +140,7 @@ fn lattice(a: &Analysis, g: &LatticeGrid) -> Html {
             }
         );
         html! {
-            <g {class} data-set={set_text(&m)}>
+            <g {class} data-set={a.set_text(g.clause, &m)}>
                 <title>{ title }</title>
                 <ellipse cx={f(x)} cy={f(y)} rx={f(node_w / 2.0)} ry={f(NODE_H / 2.0)} />
                 <text x={f(x)} y={f(y - 3.0)} class="set">{ label }</text>

@@ -31,8 +31,8 @@ pub fn results(
                     { for a.notes.iter().map(|n| html! { <li>{ n.clone() }</li> }) }
                 </ul>
             }
-            { clauses(a, s, set) }
             { fixes(a, s, set) }
+            { clauses(a, s, set) }
             { suggestions(a, s, set) }
             { job_changes(a, s, set) }
             { conflicts_section(a, &r.view.lattices) }
@@ -80,11 +80,16 @@ fn clauses(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -
     let many = a.clauses.len() > 1;
     let body = a.clauses.iter().enumerate().map(|(ci, c)| {
         let head = if many {
-            format!("Clause {} of {}: {}", ci + 1, a.clauses.len(), count(c.matches, "machine satisfies it", "machines satisfy it"))
+            format!("Clause {} of {}: {} it", ci + 1, a.clauses.len(), satisfy(a, c.matches))
         } else {
-            format!("The requirements as one clause: {}", count(c.matches, "machine satisfies it", "machines satisfy it"))
+            format!("The requirements as one clause: {} it", satisfy(a, c.matches))
         };
-        let rows = c.predicates.iter().enumerate().map(|(j, p)| {
+        // As the report's table: ascending matches, numbered as shown.
+        let numbers = c.numbers();
+        let mut order: Vec<usize> = (0..c.predicates.len()).collect();
+        order.sort_by_key(|&j| numbers[j]);
+        let rows = order.into_iter().map(|j| {
+            let p = &c.predicates[j];
             let fixed = s.is_fixed(ci, j);
             let toggle = {
                 let (set, s) = (set.clone(), s.clone());
@@ -92,14 +97,14 @@ fn clauses(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -
             };
             let (m, o) = bar(p.matches, p.only_failing, a.machines);
             let label = format!(
-                "{} of {} machines satisfy it; on {} it is the clause's only false predicate",
-                thousands(p.matches), thousands(a.machines), thousands(p.only_failing)
+                "{} of {} satisfy it; on {} it is the clause's only false predicate",
+                thousands(p.matches), slots(a, a.machines), thousands(p.only_failing)
             );
             html! {
                 <tr class={classes!("pred", fixed.then_some("fixed"))} data-predicate={j.to_string()}>
                     <td><button class="pin" aria-pressed={fixed.to_string()} onclick={toggle}
                         title="Pinned predicates are not to be changed: suggestions leave them alone">{ if fixed { "Pinned" } else { "Pin" } }</button></td>
-                    <td class="num">{ j + 1 }</td>
+                    <td class="num">{ numbers[j] }</td>
                     <td class="pred-text"><code title={p.text.clone()}>{ p.display.clone() }</code></td>
                     <td class="pbar-cell">
                         <div class="pbar" role="img" aria-label={label.clone()} title={label}>
@@ -122,7 +127,7 @@ fn clauses(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -
                         <table class="cycle preds">
                             <thead><tr>
                                 <th>{ "Pin" }</th><th class="num">{ "#" }</th><th>{ "Predicate" }</th>
-                                <th>{ "Machines it accepts" }<span class="pbar-key"><span class="swatch pbar-match"></span>{ " accept " }<span class="swatch pbar-only"></span>{ " only this fails" }</span></th>
+                                <th>{ if a.by_machine.is_some() { "Slots it accepts" } else { "Machines it accepts" } }<span class="pbar-key"><span class="swatch pbar-match"></span>{ " accept " }<span class="swatch pbar-only"></span>{ " only this fails" }</span></th>
                                 <th class="num">{ "Matches" }</th>
                                 <th class="num" title="Machines on which this is the clause's only false predicate: removing it alone gains them">{ "Only this fails" }</th>
                             </tr></thead>
@@ -149,6 +154,14 @@ fn clauses(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -
             }
             { for body }
         </section>
+    }
+}
+
+/// "3 slots satisfy" / "1 machine satisfies", as the pool counts.
+fn satisfy(a: &Analysis, n: u64) -> String {
+    match a.by_machine {
+        Some(_) => count(n, "slot satisfies", "slots satisfy"),
+        None => count(n, "machine satisfies", "machines satisfy"),
     }
 }
 
@@ -277,7 +290,7 @@ fn suggestions(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings
     };
     let why_none = if a.suggestions.is_empty() {
         Some(if a.summary.rejected_by_job < a.machines {
-            format!("The requirements accept {}: suggestions are for requirements no machine satisfies.", count(a.machines - a.summary.rejected_by_job, "machine", "machines"))
+            format!("The requirements accept {}: suggestions are for requirements nothing satisfies.", slots(a, a.machines - a.summary.rejected_by_job))
         } else if a.machines == 0 {
             "There are no machines to suggest changes for.".to_string()
         } else if !s.fixed.is_empty() {
