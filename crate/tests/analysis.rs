@@ -276,7 +276,9 @@ fn section_3_3_first_report() {
     assert_eq!(a.missing_attributes, vec!["Foo"]);
     assert!(a.conflicts.is_empty());
     let text = report::render(&a);
-    assert!(text.contains("Of 839 machines"), "{text}");
+    assert!(text.contains("\n1:  Run analysis summary ignoring user priority.  Of 839 slots on 839 machines,"), "{text}");
+    assert!(text.contains("    839 slots are rejected by your job's requirements\n"), "{text}");
+    assert!(text.contains("WARNING:  Be advised:\n   No machines matched the jobs's constraints"), "{text}");
     assert!(text.contains("1 Foo == \"bar\"\t0\tREMOVE"), "{text}");
     assert!(
         text.contains("2 Memory > 2096\t0\tMODIFY TO 1911"),
@@ -674,4 +676,21 @@ fn a_forty_clause_job_gets_its_request_fixed_without_expansion() {
     let text = report::render(&a);
     assert!(text.contains("SET RequestMemory = 1900"), "{text}");
     assert!(text.contains("30 slots match both ways, 24 of them willing"), "{text}");
+}
+
+/// The better-analyze parts read as HTCondor 25's condor_q prints them
+/// (jobmatch.cpp), job id included.
+#[test]
+fn the_report_speaks_condor_q() {
+    let a = run("idle_job.classad", "idle_slots.classad", &[]);
+    let text = report::render(&a);
+    for line in [
+        "The Requirements expression for job 769012.000 is\n\n    (TARGET.Arch == \"X86_64\")",
+        "Job 769012.000 defines the following attributes:\n\n    RequestCpus = 1\n",
+        "The Requirements expression for job 769012.000 reduces to these conditions:\n\n         Slots\nStep    Matched  Condition\n-----  --------  ---------\n",
+        "\n769012.000:  Run analysis summary ignoring user priority.  Of 40 slots on 28 machines,\n     40 slots are rejected by your job's requirements\n      0 slots reject your job because of their own requirements\n      0 slots match and are willing to run your job\n",
+        "\nWARNING:  Be advised:\n   No machines matched the jobs's constraints\n",
+    ] {
+        assert!(text.contains(line), "{line:?} in\n{text}");
+    }
 }

@@ -309,7 +309,7 @@ test('Copy puts the report on the clipboard', T, async () => {
     await waitText(page, '#copied', /^Copied$/);
     const report = await page.locator('.an-report pre.report').textContent();
     assert.equal(await page.evaluate(() => navigator.clipboard.readText()), report);
-    assert.match(report, /Run analysis summary\. Of 3 machines/);
+    assert.match(report, /Run analysis summary ignoring user priority\.  Of 3 slots on 3 machines,/);
   }, { hash: '#example=000-fig4', clipboard: true });
 });
 

@@ -6,22 +6,49 @@ use std::fmt::Write;
 
 use super::{Action, Analysis};
 
+/// The job's id as condor_q prints it: `769012.000` (the label when the
+/// job has no ClusterId and ProcId), and the summary line's `%03d.%03d`.
+fn condor_ids(label: &str) -> (String, String) {
+    match label.split_once('.').and_then(|(c, p)| Some((c.parse::<i64>().ok()?, p.parse::<i64>().ok()?))) {
+        Some((c, p)) => (format!("{c}.{p:03}"), format!("{c:03}.{p:03}")),
+        None => (label.to_string(), label.to_string()),
+    }
+}
+
 pub fn render(a: &Analysis) -> String {
     let mut o = String::new();
+    let (id, summary_id) = condor_ids(&a.job);
+    // better-analyze's parts, in its words and order (HTCondor 25's
+    // condor_q), so the two can be read side by side.
     let _ = writeln!(
         o,
-        "Job {}: {} = {}",
-        a.job, a.requirements_attribute, a.requirements
+        "The {} expression for job {id} is\n\n    {}\n",
+        a.requirements_attribute, a.requirements
     );
     if a.specialized != a.requirements {
         let _ = writeln!(
             o,
-            "  with the job's own attributes substituted: {}",
+            "With the job's own attributes substituted:\n\n    {}\n",
             a.specialized
         );
     }
-    o.push('\n');
-    summary(&mut o, a);
+    if !a.job_attributes.is_empty() {
+        let _ = writeln!(o, "Job {id} defines the following attributes:\n");
+        for (n, v) in &a.job_attributes {
+            let _ = writeln!(o, "    {n} = {v}");
+        }
+        o.push('\n');
+    }
+    if !a.steps.is_empty() {
+        let _ = writeln!(
+            o,
+            "The {} expression for job {id} reduces to these conditions:\n",
+            a.requirements_attribute
+        );
+        o.push_str(&super::steps::render(&a.steps, false));
+    }
+    summary(&mut o, a, &summary_id);
+    // The paper's parts (seed 000 §3): its tables, conflicts and the fixes.
     for (ci, c) in a.clauses.iter().enumerate() {
         if c.predicates.is_empty() {
             continue;
@@ -132,20 +159,6 @@ pub fn render(a: &Analysis) -> String {
         );
     }
     job_changes(&mut o, a);
-    if !a.steps.is_empty() {
-        let _ = writeln!(
-            o,
-            "\nThe {} expression step by step (better-analyze):\n",
-            a.requirements_attribute
-        );
-        o.push_str(&super::steps::render(&a.steps, false));
-    }
-    if !a.job_attributes.is_empty() {
-        let _ = writeln!(o, "\nJob {} defines the following attributes:\n", a.job);
-        for (n, v) in &a.job_attributes {
-            let _ = writeln!(o, "    {n} = {v}");
-        }
-    }
     for n in &a.notes {
         let _ = writeln!(o, "\nNote: {n}");
     }
@@ -160,60 +173,32 @@ fn plural<'a>(n: u64, one: &'a str, many: &'a str) -> &'a str {
     }
 }
 
-fn summary(o: &mut String, a: &Analysis) {
+/// better-analyze's run analysis summary, as HTCondor 25 words it
+/// (`appendJobMatchTotalsToBuffer`, ignoring user priority).
+fn summary(o: &mut String, a: &Analysis, id: &str) {
     let s = &a.summary;
-    let on = |f: fn(&super::MachineCounts) -> u64| match &a.by_machine {
-        Some(m) => format!(" (on {} {})", f(m), plural(f(m), "machine", "machines")),
-        None => String::new(),
-    };
-    match &a.by_machine {
-        Some(m) => {
-            let _ = writeln!(
-                o,
-                "Run analysis summary. Of {} slots on {} machines,",
-                a.machines, m.machines
-            );
-        }
-        None => {
-            let _ = writeln!(
-                o,
-                "Run analysis summary. Of {} {},",
-                a.machines,
-                plural(a.machines, "machine", "machines")
-            );
-        }
+    let machines = a.by_machine.as_ref().map_or(a.machines, |m| m.machines);
+    let _ = writeln!(
+        o,
+        "\n{id}:  Run analysis summary ignoring user priority.  Of {} slots on {machines} machines,",
+        a.machines
+    );
+    let _ = writeln!(o, "  {:5} slots are rejected by your job's requirements", s.rejected_by_job);
+    let _ = writeln!(o, "  {:5} slots reject your job because of their own requirements", s.reject_job);
+    if s.match_but_busy > 0 {
+        let _ = writeln!(o, "  {:5} slots match but are serving other users", s.match_but_busy);
     }
-    let _ = writeln!(
-        o,
-        "  {} {} rejected by your job's requirements{}",
-        s.rejected_by_job,
-        plural(s.rejected_by_job, "is", "are"),
-        on(|m| m.rejected_by_job)
-    );
-    let _ = writeln!(
-        o,
-        "  {} reject{} your job because of their own requirements{}",
-        s.reject_job,
-        if s.reject_job == 1 { "s" } else { "" },
-        on(|m| m.reject_job)
-    );
-    let _ = writeln!(
-        o,
-        "  {} match{} but {} serving other users{}",
-        s.match_but_busy,
-        if s.match_but_busy == 1 { "es" } else { "" },
-        plural(s.match_but_busy, "is", "are"),
-        on(|m| m.match_but_busy)
-    );
-    let _ = writeln!(
-        o,
-        "  {} {} able to run your job{}",
-        s.matched,
-        plural(s.matched, "is", "are"),
-        on(|m| m.matched)
-    );
-    if s.matched == 0 && s.match_but_busy == 0 && s.reject_job == 0 {
-        let _ = writeln!(o, "No successful match recorded.");
+    let _ = writeln!(o, "  {:5} slots match and are willing to run your job", s.matched);
+    if s.rejected_by_job == a.machines || s.matched + s.match_but_busy == 0 {
+        let _ = writeln!(o, "\nWARNING:  Be advised:");
+        if s.rejected_by_job == a.machines {
+            let _ = writeln!(o, "   No machines matched the jobs's constraints");
+        } else {
+            let _ = writeln!(
+                o,
+                "   Job did not match any machines's constraints\n   To see why, pick a machine that you think should match and add\n     -reverse -machine <name>\n   to your query."
+            );
+        }
     }
 }
 
