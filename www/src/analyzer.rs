@@ -280,20 +280,30 @@ pub fn members(s: usize, k: usize) -> Vec<usize> {
 // Figure 5: the plane's geometry.
 
 /// The plane to draw: the chosen axes when both are offered, else the
-/// first two attributes offered (`None` with fewer than two).
+/// attributes the best fix changes (`preferred`) that are offered, then
+/// the first others offered (`None` with fewer than two).
 pub fn plane_axes(
     chosen: Option<&(String, String)>,
     offered: &[String],
+    preferred: &[String],
 ) -> Option<(String, String)> {
-    let has = |a: &str| offered.iter().any(|o| o.eq_ignore_ascii_case(a));
+    let find = |a: &str| offered.iter().find(|o| o.eq_ignore_ascii_case(a));
     match chosen {
-        Some((x, y)) if has(x) && has(y) && !x.eq_ignore_ascii_case(y) => {
+        Some((x, y)) if find(x).is_some() && find(y).is_some() && !x.eq_ignore_ascii_case(y) => {
             Some((x.clone(), y.clone()))
         }
-        _ => match offered {
-            [x, y, ..] => Some((x.clone(), y.clone())),
-            _ => None,
-        },
+        _ => {
+            let mut picks: Vec<&String> = preferred.iter().filter_map(|p| find(p)).collect();
+            for o in offered {
+                if !picks.iter().any(|p| p.eq_ignore_ascii_case(o)) {
+                    picks.push(o);
+                }
+            }
+            match picks[..] {
+                [x, y, ..] => Some((x.clone(), y.clone())),
+                _ => None,
+            }
+        }
     }
 }
 
@@ -582,6 +592,11 @@ mod tests {
             requirements: "TARGET.B == 1 && TARGET.C >= 5".into(),
             matches: 2,
             distance: 2.0,
+            job_attributes: serde_json::Value::Null,
+            both_ways: 0,
+            willing: 0,
+            submit: vec![],
+            metric_rank: 0,
         };
         // Pins after a removed predicate move down; those of other clauses stay.
         let e = edits(
@@ -605,12 +620,24 @@ mod tests {
             matches: 837,
             machines: vec![],
             gained: 30,
+            mutual: 30,
             distance: 1.0,
             advice: vec![],
         };
         let out = apply_job_change(&out, &jc);
         assert_eq!(override_of(&out.overrides, "imagesize"), Some("1220608"));
         assert_eq!(out.overrides.len(), 2);
+        // A fix: its job attributes, and its requirements only when changed.
+        let fix = Suggestion {
+            job_attributes: serde_json::json!({"RequestMemory": "1900"}),
+            requirements: "TARGET.Memory >= RequestMemory".into(),
+            changes: vec![],
+            ..sug
+        };
+        let applied = apply_fix(&Edits::default(), "Requirements", "TARGET.Memory >= RequestMemory", &fix);
+        assert_eq!(applied, edits(&[("RequestMemory", "1900")], &[]));
+        let applied = apply_fix(&Edits::default(), "Requirements", "TARGET.Memory >= 2000", &fix);
+        assert_eq!(override_of(&applied.overrides, "requirements"), Some("TARGET.Memory >= RequestMemory"));
     }
 
     #[test]
@@ -698,22 +725,27 @@ mod tests {
         ];
         let pair = |a: &str, b: &str| (a.to_string(), b.to_string());
         assert_eq!(
-            plane_axes(None, &offered),
+            plane_axes(None, &offered, &[]),
             Some(pair("ImageSize", "Memory"))
         );
         assert_eq!(
-            plane_axes(Some(&pair("disk", "ImageSize")), &offered),
+            plane_axes(Some(&pair("disk", "ImageSize")), &offered, &[]),
             Some(pair("disk", "ImageSize"))
         );
         assert_eq!(
-            plane_axes(Some(&pair("Foo", "ImageSize")), &offered),
+            plane_axes(Some(&pair("Foo", "ImageSize")), &offered, &[]),
             Some(pair("ImageSize", "Memory"))
         );
         assert_eq!(
-            plane_axes(Some(&pair("Disk", "Disk")), &offered),
+            plane_axes(Some(&pair("Disk", "Disk")), &offered, &[]),
             Some(pair("ImageSize", "Memory"))
         );
-        assert_eq!(plane_axes(None, &offered[..1]), None);
+        assert_eq!(plane_axes(None, &offered[..1], &[]), None);
+        // The best fix's attributes first, as offered spelled.
+        assert_eq!(
+            plane_axes(None, &offered, &["disk".to_string(), "Nope".to_string()]),
+            Some(pair("Disk", "ImageSize"))
+        );
         assert_eq!(pick_axis(&pair("A", "B"), "C", true), pair("C", "B"));
         assert_eq!(pick_axis(&pair("A", "B"), "B", true), pair("B", "A"));
         assert_eq!(pick_axis(&pair("A", "B"), "A", false), pair("B", "A"));
@@ -806,7 +838,7 @@ mod tests {
             (a.describe(m1).as_str(), m1.matches),
             ("REMOVE Arch == \"ALPHA\"", 2)
         );
-        assert!(v.report.contains("Of 8 machines"));
+        assert!(v.report.contains("Of 8 slots on 8 machines,"));
         // Applying it: the job's requirements now reject 8 - 2 machines.
         let e = apply_suggestion(&Edits::default(), &a.requirements_attribute, m1);
         let after = analyze("eight", serde_json::json!({"overrides": e.overrides}));

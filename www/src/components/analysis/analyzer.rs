@@ -97,7 +97,17 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
     let s = &props.settings;
 
     let axes = match &*result {
-        Some(r) => plane_axes(s.plane.as_ref(), &r.view.plane_attributes),
+        Some(r) => {
+            // By default the plane shows what the best fix changes.
+            let best: Vec<String> = r
+                .view
+                .analysis
+                .suggestions
+                .first()
+                .map(|f| f.job_attributes().into_iter().map(|(k, _)| k).collect())
+                .unwrap_or_default();
+            plane_axes(s.plane.as_ref(), &r.view.plane_attributes, &best)
+        }
         None => s.plane.clone(),
     };
     let key: Key = (
