@@ -669,6 +669,8 @@ fn a_forty_clause_job_gets_its_request_fixed_without_expansion() {
     let best = &a.suggestions[0];
     assert_eq!(best.job_attributes.get("RequestMemory").map(String::as_str), Some("1900"));
     assert_eq!((best.both_ways, best.willing), (30, 24));
+    // RequestMemory is read by every clause: the fix names none of them.
+    assert!(!best.clause_only);
     for s in &a.suggestions {
         assert!(s.requirements.matches("Memory >=").count() <= 1, "expanded: {}", s.requirements);
         assert!(s.requirements.len() <= a.requirements.len() + 16, "{}", s.requirements);

@@ -597,6 +597,7 @@ mod tests {
             willing: 0,
             submit: vec![],
             metric_rank: 0,
+            clause_only: true,
         };
         // Pins after a removed predicate move down; those of other clauses stay.
         let e = edits(

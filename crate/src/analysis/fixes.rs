@@ -242,6 +242,26 @@ fn edited(e: &Expr, edits: &[(Span, Edit)], depth: u32) -> Option<Option<Expr>> 
     Some(Some(Expr::new(kind, e.span)))
 }
 
+/// Whether no other clause holds a predicate the suggestion changes (the
+/// same written predicate, by its span).
+fn changes_one_clause(ctx: &FixContext, s: &Suggestion) -> bool {
+    let Some(atoms) = ctx.dnf.clauses.get(s.clause) else {
+        return true;
+    };
+    s.changes.iter().all(|c| {
+        let Some(atom) = atoms.get(c.predicate) else {
+            return true;
+        };
+        let span = strip_parens(&atom.expr).span;
+        ctx.dnf
+            .clauses
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| *i != s.clause)
+            .all(|(_, other)| other.iter().all(|a| strip_parens(&a.expr).span != span))
+    })
+}
+
 /// A job with `attributes` set (ClassAd literal texts) and, when given,
 /// new requirements.
 fn changed_job(
@@ -310,6 +330,12 @@ pub fn fixes(
             };
             Some((attrs, req))
         });
+        // Naming the clause is only right when the fix touches that clause
+        // alone (a shared factor is in every clause DNF made of it).
+        s.clause_only = match &terms {
+            Some((attrs, _)) => attrs.is_empty() && changes_one_clause(ctx, &s),
+            None => true,
+        };
         let job = match &terms {
             Some((attrs, req)) => {
                 if let Some(r) = req {
@@ -361,6 +387,7 @@ pub fn fixes(
             willing: c.willing,
             submit: vec![],
             metric_rank: k,
+            clause_only: false,
         });
     }
     out.retain(|s| s.both_ways > now.both_ways || s.matches > now.matches);

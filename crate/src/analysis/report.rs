@@ -254,7 +254,7 @@ fn suggestions(o: &mut String, a: &Analysis) {
             ),
             _ => format!("Nobody Likes Me, distance {:.3}", s.distance),
         };
-        let clause = if a.clauses.len() > 1 && s.metric != "NLM" {
+        let clause = if a.clauses.len() > 1 && s.clause_only {
             format!(", in clause {} of {}", s.clause + 1, a.clauses.len())
         } else {
             String::new()

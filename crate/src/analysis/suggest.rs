@@ -70,6 +70,9 @@ pub struct Suggestion {
     /// Its place in its metric's list as the paper orders it (M1: fewest
     /// changes, then most machines; M2: nearest; NLM: nearest cell), from 0.
     pub metric_rank: usize,
+    /// The fix changes `clause` alone: no other clause shares a changed
+    /// predicate and no job attribute changes (which every clause reads).
+    pub clause_only: bool,
 }
 
 /// Everything a clause's suggestions are computed from.
@@ -540,6 +543,7 @@ fn verified(
             willing: 0,
             submit: vec![],
             metric_rank: out.len(),
+            clause_only: true,
         });
     }
     out

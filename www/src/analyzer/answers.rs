@@ -111,6 +111,9 @@ pub struct Suggestion {
     pub submit: Vec<String>,
     #[serde(default)]
     pub metric_rank: usize,
+    /// The fix changes its clause alone (so it is named).
+    #[serde(default)]
+    pub clause_only: bool,
 }
 
 impl Suggestion {

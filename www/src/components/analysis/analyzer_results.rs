@@ -209,7 +209,7 @@ fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> 
             };
             let source = match g.metric.as_str() {
                 "NLM" => "Nobody Likes Me".to_string(),
-                m if a.clauses.len() > 1 => format!("{m}, clause {} of {}", g.clause + 1, a.clauses.len()),
+                m if a.clauses.len() > 1 && g.clause_only => format!("{m}, clause {} of {}", g.clause + 1, a.clauses.len()),
                 m => m.to_string(),
             };
             let submit = g.submit.join("\n");
