@@ -794,7 +794,7 @@ mod tests {
             .iter()
             .filter(|e| e.view == crate::state::View::Analyze)
             .collect();
-        assert_eq!(entries.len(), 6);
+        assert_eq!(entries.len(), 7);
         for ex in entries {
             let st = ex.state();
             let (jobs, machines) = crate::matchmaking::pick_pools(&st.pools, &st.matching);
