@@ -256,24 +256,28 @@ mod tests {
         }
     }
 
+    /// An `evaluate` request with its trace, as the page sends it.
+    fn traced_request(expr: &str, my: Option<&str>, target: Option<&str>) -> String {
+        serde_json::to_string(&classad::api::Request::Evaluate {
+            expr: expr.into(),
+            my: my.map(Into::into),
+            target: target.map(Into::into),
+            scope: vec![],
+            mode: Default::default(),
+            dialect: Default::default(),
+            trace: true,
+            now: None,
+            tz_offset: None,
+        })
+        .unwrap()
+    }
+
     /// What the engine accepts crosses to the page: traces at the limits
     /// (serde_json's reader refuses more than 128 levels of nesting).
     #[test]
     fn traces_at_the_limits_cross_the_worker_boundary() {
-        use classad::api::Request;
         let ask = |expr: String, my: String| {
-            let req = serde_json::to_string(&Request::Evaluate {
-                expr,
-                my: Some(my),
-                target: None,
-                scope: vec![],
-                mode: Default::default(),
-                dialect: Default::default(),
-                trace: true,
-                now: None,
-                tz_offset: None,
-            })
-            .unwrap();
+            let req = traced_request(&expr, Some(&my), None);
             let e: Evaluated = serde_json::from_str(&crate::worker::evaluate_json(&req)).unwrap();
             (e.response.value.clone(), e.response.trace.expect("a trace"))
         };
@@ -305,18 +309,11 @@ mod tests {
     fn the_page_reads_the_api_answers() {
         use classad::api::{handle_json, OutputFormat, Request};
         let req = |expr: &str| {
-            serde_json::to_string(&Request::Evaluate {
-                expr: expr.into(),
-                my: Some("[ A = 1; R = [ S = [ T = 2 ] ] ]".into()),
-                target: Some("Memory = 5\nName = \"m\"\n".into()),
-                scope: vec![],
-                mode: Default::default(),
-                dialect: Default::default(),
-                trace: true,
-                now: None,
-                tz_offset: None,
-            })
-            .unwrap()
+            traced_request(
+                expr,
+                Some("[ A = 1; R = [ S = [ T = 2 ] ] ]"),
+                Some("Memory = 5\nName = \"m\"\n"),
+            )
         };
         let e: Evaluated =
             serde_json::from_str(&crate::worker::evaluate_json(&req("A + TARGET.Memory"))).unwrap();
