@@ -62,13 +62,20 @@ fn check_claims(job: &Arc<ClassAd>, machines: &[Arc<ClassAd>], a: &Analysis) {
         for (k, v) in &s.job_attributes {
             changed.insert(k, parse_expr(v).unwrap());
         }
-        changed.insert(&a.requirements_attribute, parse_expr(&s.requirements).unwrap());
+        changed.insert(
+            &a.requirements_attribute,
+            parse_expr(&s.requirements).unwrap(),
+        );
         let changed = Arc::new(changed);
         let accepted: Vec<bool> = machines
             .iter()
             .map(|m| accepts(&mut ev, &changed, m, DEFAULT_REQUIREMENTS))
             .collect();
-        assert_eq!(accepted.iter().filter(|&&x| x).count() as u64, s.matches, "fix {s:?}");
+        assert_eq!(
+            accepted.iter().filter(|&&x| x).count() as u64,
+            s.matches,
+            "fix {s:?}"
+        );
         let both = machines
             .iter()
             .zip(&accepted)
@@ -78,7 +85,10 @@ fn check_claims(job: &Arc<ClassAd>, machines: &[Arc<ClassAd>], a: &Analysis) {
         assert!(s.willing <= s.both_ways);
     }
     for w in a.suggestions.windows(2) {
-        assert!((w[0].willing, w[0].both_ways) >= (w[1].willing, w[1].both_ways), "ranked best first");
+        assert!(
+            (w[0].willing, w[0].both_ways) >= (w[1].willing, w[1].both_ways),
+            "ranked best first"
+        );
     }
     for c in &a.job_changes {
         let mut changed = (**job).clone();
@@ -136,7 +146,11 @@ fn preds(a: &Analysis, clause: usize) -> Vec<(String, u64)> {
 /// One metric's suggestions in the paper's order (the list itself is
 /// ranked by what lets the job run).
 fn paper_table<'a>(a: &'a Analysis, metric: &str) -> Vec<&'a classad::analysis::Suggestion> {
-    let mut t: Vec<_> = a.suggestions.iter().filter(|s| s.metric == metric).collect();
+    let mut t: Vec<_> = a
+        .suggestions
+        .iter()
+        .filter(|s| s.metric == metric)
+        .collect();
     t.sort_by_key(|s| s.metric_rank);
     t
 }
@@ -276,9 +290,20 @@ fn section_3_3_first_report() {
     assert_eq!(a.missing_attributes, vec!["Foo"]);
     assert!(a.conflicts.is_empty());
     let text = report::render(&a);
-    assert!(text.contains("\n1:  Run analysis summary ignoring user priority.  Of 839 slots on 839 machines,"), "{text}");
-    assert!(text.contains("    839 slots are rejected by your job's requirements\n"), "{text}");
-    assert!(text.contains("WARNING:  Be advised:\n   No machines matched the jobs's constraints"), "{text}");
+    assert!(
+        text.contains(
+            "\n1:  Run analysis summary ignoring user priority.  Of 839 slots on 839 machines,"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("    839 slots are rejected by your job's requirements\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("WARNING:  Be advised:\n   No machines matched the jobs's constraints"),
+        "{text}"
+    );
     assert!(text.contains("1 Foo == \"bar\"\t0\tREMOVE"), "{text}");
     assert!(
         text.contains("2 Memory > 2096\t0\tMODIFY TO 1911"),
@@ -641,10 +666,23 @@ fn the_best_fix_for_an_idle_job_is_its_request_and_it_runs() {
     let a = run("idle_job.classad", "idle_slots.classad", &[]);
     assert_eq!(a.summary.matched, 0);
     let best = &a.suggestions[0];
-    assert!(best.job_attributes.contains_key("RequestMemory"), "{best:?}");
-    assert!(best.willing > 0 && best.both_ways >= best.willing, "{best:?}");
-    assert_eq!(best.requirements, a.requirements, "the requirements stay as written");
-    assert!(best.submit[0].starts_with("request_memory = "), "{:?}", best.submit);
+    assert!(
+        best.job_attributes.contains_key("RequestMemory"),
+        "{best:?}"
+    );
+    assert!(
+        best.willing > 0 && best.both_ways >= best.willing,
+        "{best:?}"
+    );
+    assert_eq!(
+        best.requirements, a.requirements,
+        "the requirements stay as written"
+    );
+    assert!(
+        best.submit[0].starts_with("request_memory = "),
+        "{:?}",
+        best.submit
+    );
     // The 1900 fix the issue names is there, counted both ways.
     let exact = a
         .suggestions
@@ -654,7 +692,11 @@ fn the_best_fix_for_an_idle_job_is_its_request_and_it_runs() {
     assert_eq!((exact.both_ways, exact.willing), (30, 24));
     // Lowering the requirements' literal alone helps nobody: the slots still
     // read RequestMemory = 2000. It is ranked below, with 0 both ways.
-    let removal = a.suggestions.iter().find(|s| s.job_attributes.is_empty()).expect("a removal");
+    let removal = a
+        .suggestions
+        .iter()
+        .find(|s| s.job_attributes.is_empty())
+        .expect("a removal");
     assert_eq!(removal.both_ways, 0);
     assert!(report::render(&a).contains("submit: request_memory = "));
 }
@@ -667,17 +709,31 @@ fn a_forty_clause_job_gets_its_request_fixed_without_expansion() {
     let a = run("clauses40_job.classad", "idle_slots.classad", &[]);
     assert_eq!(a.clauses.len(), 40);
     let best = &a.suggestions[0];
-    assert_eq!(best.job_attributes.get("RequestMemory").map(String::as_str), Some("1900"));
+    assert_eq!(
+        best.job_attributes.get("RequestMemory").map(String::as_str),
+        Some("1900")
+    );
     assert_eq!((best.both_ways, best.willing), (30, 24));
     // RequestMemory is read by every clause: the fix names none of them.
     assert!(!best.clause_only);
     for s in &a.suggestions {
-        assert!(s.requirements.matches("Memory >=").count() <= 1, "expanded: {}", s.requirements);
-        assert!(s.requirements.len() <= a.requirements.len() + 16, "{}", s.requirements);
+        assert!(
+            s.requirements.matches("Memory >=").count() <= 1,
+            "expanded: {}",
+            s.requirements
+        );
+        assert!(
+            s.requirements.len() <= a.requirements.len() + 16,
+            "{}",
+            s.requirements
+        );
     }
     let text = report::render(&a);
     assert!(text.contains("SET RequestMemory = 1900"), "{text}");
-    assert!(text.contains("30 slots match both ways, 24 of them willing"), "{text}");
+    assert!(
+        text.contains("30 slots match both ways, 24 of them willing"),
+        "{text}"
+    );
 }
 
 /// The better-analyze parts read as HTCondor 25's condor_q prints them

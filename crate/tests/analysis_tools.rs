@@ -184,9 +184,17 @@ fn trace_gives_a_clause_run_as_one_node() {
         let mut ev = Evaluator::new(EvalOptions::default());
         ev.eval_traced(&e, &Env::Root(classad::Side::My)).1.unwrap()
     };
-    let labels = |n: &classad::TraceNode| n.children.iter().map(|c| c.label.clone()).collect::<Vec<_>>();
+    let labels = |n: &classad::TraceNode| {
+        n.children
+            .iter()
+            .map(|c| c.label.clone())
+            .collect::<Vec<_>>()
+    };
 
-    let list = (0..80).map(|i| format!("x == {i}")).collect::<Vec<_>>().join(" || ");
+    let list = (0..80)
+        .map(|i| format!("x == {i}"))
+        .collect::<Vec<_>>()
+        .join(" || ");
     let root = traced(&list);
     assert_eq!(root.label, "operator ||");
     // x is undefined, so every clause is evaluated.
@@ -209,7 +217,10 @@ fn trace_gives_a_clause_run_as_one_node() {
     assert_eq!(root.value, "6");
 
     // The longest chain the parser takes is still a shallow trace.
-    let long = (0..1_999).map(|i| format!("x{i}")).collect::<Vec<_>>().join(" && ");
+    let long = (0..1_999)
+        .map(|i| format!("x{i}"))
+        .collect::<Vec<_>>()
+        .join(" && ");
     let root = traced(&long);
     assert_eq!(root.children.len(), 1_999);
 }

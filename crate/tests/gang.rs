@@ -711,17 +711,24 @@ fn session_runs_explains_inspects_and_compares() {
     // A docking whose constraint is an 80-clause list crosses as JSON a
     // reader with a 128-level limit takes (the trace is flat; the run of
     // || is one node of its clauses).
-    let list = (0..80).map(|i| format!("other.Owner == \"u{i}\"")).collect::<Vec<_>>().join(" || ");
+    let list = (0..80)
+        .map(|i| format!("other.Owner == \"u{i}\""))
+        .collect::<Vec<_>>()
+        .join(" || ");
     let long = read("fig10_requests.ads").replace(
         "Requirements = other.Type == \"render_server\"",
         &format!("Requirements = other.Type == \"render_server\" && ({list} || other.Type =!= undefined)"),
     );
     let req = serde_json::json!({"op": "load_pool", "id": "r80", "text": long});
     assert_eq!(session_json(&mut s, &req.to_string())["kind"], "loaded");
-    let v = session_json(&mut s, r#"{"op":"gang","requests":"r80","offers":"o","algorithm":"dyn"}"#);
+    let v = session_json(
+        &mut s,
+        r#"{"op":"gang","requests":"r80","offers":"o","algorithm":"dyn"}"#,
+    );
     let gang = v["rows"][0]["gang"].clone();
     assert!(!gang.is_null(), "{v}");
-    let req = serde_json::json!({"op": "gang_detail", "requests": "r80", "offers": "o", "gang": gang});
+    let req =
+        serde_json::json!({"op": "gang_detail", "requests": "r80", "offers": "o", "gang": gang});
     let d = session_json(&mut s, &req.to_string());
     let deepest = d["dockings"]
         .as_array()
@@ -729,10 +736,18 @@ fn session_runs_explains_inspects_and_compares() {
         .iter()
         .flat_map(|x| [&x["a_trace"], &x["b_trace"]])
         .filter_map(|t| t.as_array())
-        .map(|t| t.iter().map(|n| n["children"].as_array().map_or(0, Vec::len)).max().unwrap_or(0))
+        .map(|t| {
+            t.iter()
+                .map(|n| n["children"].as_array().map_or(0, Vec::len))
+                .max()
+                .unwrap_or(0)
+        })
         .max()
         .unwrap_or(0);
-    assert!(deepest >= 80, "a node lists the 80 clauses and more: {deepest}");
+    assert!(
+        deepest >= 80,
+        "a node lists the 80 clauses and more: {deepest}"
+    );
     // The index inspector.
     let i = session_json(&mut s, r#"{"op":"gang_index","offers":"o"}"#);
     assert_eq!(i["kind"], "gang_index");

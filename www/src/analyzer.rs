@@ -635,10 +635,23 @@ mod tests {
             changes: vec![],
             ..sug
         };
-        let applied = apply_fix(&Edits::default(), "Requirements", "TARGET.Memory >= RequestMemory", &fix);
+        let applied = apply_fix(
+            &Edits::default(),
+            "Requirements",
+            "TARGET.Memory >= RequestMemory",
+            &fix,
+        );
         assert_eq!(applied, edits(&[("RequestMemory", "1900")], &[]));
-        let applied = apply_fix(&Edits::default(), "Requirements", "TARGET.Memory >= 2000", &fix);
-        assert_eq!(override_of(&applied.overrides, "requirements"), Some("TARGET.Memory >= RequestMemory"));
+        let applied = apply_fix(
+            &Edits::default(),
+            "Requirements",
+            "TARGET.Memory >= 2000",
+            &fix,
+        );
+        assert_eq!(
+            override_of(&applied.overrides, "requirements"),
+            Some("TARGET.Memory >= RequestMemory")
+        );
     }
 
     #[test]

@@ -289,16 +289,28 @@ mod tests {
             }
             d
         };
-        let chain = (0..299).map(|i| format!("a{i} = a{} + 1", i + 1)).collect::<Vec<_>>().join("; ");
+        let chain = (0..299)
+            .map(|i| format!("a{i} = a{} + 1", i + 1))
+            .collect::<Vec<_>>()
+            .join("; ");
         let (v, t) = ask("a0".into(), format!("[{chain}; a299 = 0]"));
         assert_eq!(v, "299");
         assert!(depth(&t) > 890, "{}", depth(&t));
-        let (v, t) = ask(format!("{}1{}", "(".repeat(300), ")".repeat(300)), "[]".into());
+        let (v, t) = ask(
+            format!("{}1{}", "(".repeat(300), ")".repeat(300)),
+            "[]".into(),
+        );
         assert_eq!((v.as_str(), depth(&t)), ("1", 300));
-        let sum = (0..1990).map(|i| i.to_string()).collect::<Vec<_>>().join(" + ");
+        let sum = (0..1990)
+            .map(|i| i.to_string())
+            .collect::<Vec<_>>()
+            .join(" + ");
         let (v, t) = ask(sum, "[]".into());
         assert_eq!((v.as_str(), depth(&t)), ("1979055", 1989));
-        let list = (0..80).map(|i| format!("TARGET.Machine == \"n{i}\"")).collect::<Vec<_>>().join(" || ");
+        let list = (0..80)
+            .map(|i| format!("TARGET.Machine == \"n{i}\""))
+            .collect::<Vec<_>>()
+            .join(" || ");
         let (_, t) = ask(list, "[]".into());
         assert_eq!(t.children.len(), 80);
     }

@@ -69,7 +69,12 @@ fn initial() -> (AppState, Option<String>, bool, Option<String>) {
             let (state, lost) = without_not_kept(saved.unwrap_or_default());
             (state, lost, false, None)
         }
-        Err(msg) => (without_not_kept(saved.unwrap_or_default()).0, Some(msg), false, None),
+        Err(msg) => (
+            without_not_kept(saved.unwrap_or_default()).0,
+            Some(msg),
+            false,
+            None,
+        ),
     }
 }
 

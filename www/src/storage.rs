@@ -51,7 +51,9 @@ pub fn save(state: &AppState) -> Result<Option<String>, String> {
     let mut why = String::from("too big for the browser to keep");
     for pool in reduced.pools.iter_mut() {
         if known.iter().any(|k| std::rc::Rc::ptr_eq(k, &pool.text)) {
-            reduced.not_kept.push((pool.name.clone(), pool.text.len() as u64));
+            reduced
+                .not_kept
+                .push((pool.name.clone(), pool.text.len() as u64));
             pool.text = std::rc::Rc::from("");
         }
     }
@@ -86,7 +88,9 @@ pub fn save(state: &AppState) -> Result<Option<String>, String> {
                     return Err(format!("Not autosaved: {e}. Your work stays in this tab; download a state file to keep it."));
                 };
                 let pool = &mut reduced.pools[i];
-                reduced.not_kept.push((pool.name.clone(), pool.text.len() as u64));
+                reduced
+                    .not_kept
+                    .push((pool.name.clone(), pool.text.len() as u64));
                 pool.text = std::rc::Rc::from("");
             }
         }
@@ -97,7 +101,12 @@ pub fn save(state: &AppState) -> Result<Option<String>, String> {
 pub fn not_kept_words(pools: &[(String, u64)]) -> String {
     let each: Vec<String> = pools
         .iter()
-        .map(|(name, bytes)| format!("\u{201c}{name}\u{201d} ({:.1} MB)", *bytes as f64 / 1048576.0))
+        .map(|(name, bytes)| {
+            format!(
+                "\u{201c}{name}\u{201d} ({:.1} MB)",
+                *bytes as f64 / 1048576.0
+            )
+        })
         .collect();
     match each.as_slice() {
         [one] => format!("the pool {one} is left out"),

@@ -176,7 +176,11 @@ fn last_def_side(n: &TraceNode, cur: Side, ctx: &Ctx, levels: u32) -> Option<Sid
         attribute: String::new(),
     };
     let mut found = None;
-    for (c, o) in n.children.iter().zip(child_origins_within(n, &origin, ctx, levels)) {
+    for (c, o) in n
+        .children
+        .iter()
+        .zip(child_origins_within(n, &origin, ctx, levels))
+    {
         if c.attribute.is_some() {
             found = Some(o.side());
         }

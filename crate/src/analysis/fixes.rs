@@ -149,7 +149,12 @@ fn job_attribute_of(job: &ClassAd, e: &Expr) -> Option<String> {
 /// strict bound on integers moves by one (`Memory > RequestMemory`:
 /// `RequestMemory = 1899`). `None` when the literal is not a job attribute
 /// or a strict bound is not on integers.
-fn job_attribute_fix(job: &ClassAd, atom: &Atom, written: &Expr, v: &Value) -> Option<(String, String)> {
+fn job_attribute_fix(
+    job: &ClassAd,
+    atom: &Atom,
+    written: &Expr,
+    v: &Value,
+) -> Option<(String, String)> {
     let p = atom.predicate.as_ref()?;
     let name = job_attribute_of(job, literal_side(atom, written)?)?;
     // With the attribute on the left: attr OP literal.
@@ -180,7 +185,10 @@ fn rewritten(atom: &Atom, written: &Expr, v: &Value) -> Option<Expr> {
     } else {
         ((**l).clone(), lit)
     };
-    Some(Expr::new(ExprKind::Binary(op, Box::new(l), Box::new(r)), written.span))
+    Some(Expr::new(
+        ExprKind::Binary(op, Box::new(l), Box::new(r)),
+        written.span,
+    ))
 }
 
 /// Deepest the rewrite recurses (the parser allows 2,000 levels; past this
@@ -230,11 +238,15 @@ fn edited(e: &Expr, edits: &[(Span, Edit)], depth: u32) -> Option<Option<Expr>> 
             })
         }
         ExprKind::Paren(a) => {
-            return Some(edited(a, edits, d)?.map(|x| Expr::new(ExprKind::Paren(Box::new(x)), e.span)))
+            return Some(
+                edited(a, edits, d)?.map(|x| Expr::new(ExprKind::Paren(Box::new(x)), e.span)),
+            )
         }
         ExprKind::Binary(op, a, b) => ExprKind::Binary(*op, Box::new(kept(a)?), Box::new(kept(b)?)),
         ExprKind::Unary(op, a) => ExprKind::Unary(*op, Box::new(kept(a)?)),
-        ExprKind::Cond(a, b, c) => ExprKind::Cond(Box::new(kept(a)?), Box::new(kept(b)?), Box::new(kept(c)?)),
+        ExprKind::Cond(a, b, c) => {
+            ExprKind::Cond(Box::new(kept(a)?), Box::new(kept(b)?), Box::new(kept(c)?))
+        }
         ExprKind::Elvis(a, b) => ExprKind::Elvis(Box::new(kept(a)?), Box::new(kept(b)?)),
         // Predicates are not found inside calls, lists or selections.
         _ => return Some(Some(e.clone())),
@@ -353,14 +365,22 @@ pub fn fixes(
             // The normal-form text, as the paper's suggestion gives it.
             None => crate::lang::parser::parse_expr(&s.requirements)
                 .ok()
-                .and_then(|r| changed_job(ctx.job, &BTreeMap::new(), Some((ctx.requirements_attribute, r)))),
+                .and_then(|r| {
+                    changed_job(
+                        ctx.job,
+                        &BTreeMap::new(),
+                        Some((ctx.requirements_attribute, r)),
+                    )
+                }),
         };
         let Some(job) = job else { continue };
         // The same fix twice in one metric's list (two candidates that read
         // the same in job terms) is shown once; across metrics both stay,
         // so each of the paper's tables is whole.
         if out.iter().any(|o| {
-            o.metric == s.metric && o.requirements == s.requirements && o.job_attributes == s.job_attributes
+            o.metric == s.metric
+                && o.requirements == s.requirements
+                && o.job_attributes == s.job_attributes
         }) {
             continue;
         }
@@ -392,7 +412,10 @@ pub fn fixes(
     }
     out.retain(|s| s.both_ways > now.both_ways || s.matches > now.matches);
     for s in &mut out {
-        s.submit = submit_lines(&s.job_attributes, (s.requirements != written).then_some(s.requirements.as_str()));
+        s.submit = submit_lines(
+            &s.job_attributes,
+            (s.requirements != written).then_some(s.requirements.as_str()),
+        );
     }
     let rank = |m: &str| match m {
         "M1" => 0,
@@ -412,7 +435,10 @@ pub fn fixes(
 /// The fix as submit-description lines: `request_memory = 1900` for the
 /// `Request*` attributes the submit language names, `+Attr = value` for
 /// other job attributes, `requirements = …` when those change.
-pub fn submit_lines(attributes: &BTreeMap<String, String>, requirements: Option<&str>) -> Vec<String> {
+pub fn submit_lines(
+    attributes: &BTreeMap<String, String>,
+    requirements: Option<&str>,
+) -> Vec<String> {
     let mut lines: Vec<String> = attributes
         .iter()
         .map(|(name, value)| match submit_command(name) {

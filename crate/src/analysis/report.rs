@@ -9,7 +9,10 @@ use super::{Action, Analysis};
 /// The job's id as condor_q prints it: `769012.000` (the label when the
 /// job has no ClusterId and ProcId), and the summary line's `%03d.%03d`.
 fn condor_ids(label: &str) -> (String, String) {
-    match label.split_once('.').and_then(|(c, p)| Some((c.parse::<i64>().ok()?, p.parse::<i64>().ok()?))) {
+    match label
+        .split_once('.')
+        .and_then(|(c, p)| Some((c.parse::<i64>().ok()?, p.parse::<i64>().ok()?)))
+    {
         Some((c, p)) => (format!("{c}.{p:03}"), format!("{c:03}.{p:03}")),
         None => (label.to_string(), label.to_string()),
     }
@@ -183,12 +186,28 @@ fn summary(o: &mut String, a: &Analysis, id: &str) {
         "\n{id}:  Run analysis summary ignoring user priority.  Of {} slots on {machines} machines,",
         a.machines
     );
-    let _ = writeln!(o, "  {:5} slots are rejected by your job's requirements", s.rejected_by_job);
-    let _ = writeln!(o, "  {:5} slots reject your job because of their own requirements", s.reject_job);
+    let _ = writeln!(
+        o,
+        "  {:5} slots are rejected by your job's requirements",
+        s.rejected_by_job
+    );
+    let _ = writeln!(
+        o,
+        "  {:5} slots reject your job because of their own requirements",
+        s.reject_job
+    );
     if s.match_but_busy > 0 {
-        let _ = writeln!(o, "  {:5} slots match but are serving other users", s.match_but_busy);
+        let _ = writeln!(
+            o,
+            "  {:5} slots match but are serving other users",
+            s.match_but_busy
+        );
     }
-    let _ = writeln!(o, "  {:5} slots match and are willing to run your job", s.matched);
+    let _ = writeln!(
+        o,
+        "  {:5} slots match and are willing to run your job",
+        s.matched
+    );
     if s.rejected_by_job == a.machines || s.matched + s.match_but_busy == 0 {
         let _ = writeln!(o, "\nWARNING:  Be advised:");
         if s.rejected_by_job == a.machines {
@@ -230,7 +249,10 @@ fn suggestions(o: &mut String, a: &Analysis) {
                 s.changes
                     .iter()
                     .map(|ch| {
-                        let p = c.predicates.get(ch.predicate).map_or("?", |p| p.display.as_str());
+                        let p = c
+                            .predicates
+                            .get(ch.predicate)
+                            .map_or("?", |p| p.display.as_str());
                         match (ch.action, &ch.value) {
                             (Action::Modify, Some(v)) => format!("MODIFY {p} TO {v}"),
                             _ => format!("REMOVE {p}"),
@@ -239,7 +261,11 @@ fn suggestions(o: &mut String, a: &Analysis) {
                     .collect()
             })
             .unwrap_or_default();
-        let set: Vec<String> = s.job_attributes.iter().map(|(k, v)| format!("SET {k} = {v}")).collect();
+        let set: Vec<String> = s
+            .job_attributes
+            .iter()
+            .map(|(k, v)| format!("SET {k} = {v}"))
+            .collect();
         let what = match (set.is_empty(), paper.is_empty()) {
             (false, false) => format!("{} (for {})", set.join(", "), paper.join(", ")),
             (false, true) => set.join(", "),

@@ -1069,7 +1069,11 @@ mod tests {
         };
         assert_eq!(v.analysis["summary"]["rejected_by_job"], 3);
         assert_eq!(v.analysis["conflicts"][0]["kind"], "always");
-        assert!(v.report.contains("Of 3 slots on 3 machines,"), "{}", v.report);
+        assert!(
+            v.report.contains("Of 3 slots on 3 machines,"),
+            "{}",
+            v.report
+        );
         assert_eq!(v.lattices.len(), 1);
         let r = ask(
             &mut s,

@@ -219,7 +219,10 @@ mod tests {
         assert_eq!(a.page[0].cells, ["m9", "900"]);
         assert_eq!(run.page(5, 100, false).len(), 2);
         assert!(run.page(5, 100, false)[0].typed.is_empty());
-        assert_eq!(run.page(5, 100, true)[0].typed.len(), run.page(5, 100, true)[0].cells.len());
+        assert_eq!(
+            run.page(5, 100, true)[0].typed.len(),
+            run.page(5, 100, true)[0].cells.len()
+        );
         let Some(Summary::Machines(m)) = a.summary else {
             panic!()
         };

@@ -128,7 +128,12 @@ fn object_pairs(v: &serde_json::Value) -> Vec<(String, String)> {
     v.as_object()
         .map(|m| {
             m.iter()
-                .map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_string)))
+                .map(|(k, v)| {
+                    (
+                        k.clone(),
+                        v.as_str().map_or_else(|| v.to_string(), str::to_string),
+                    )
+                })
                 .collect()
         })
         .unwrap_or_default()
@@ -262,7 +267,11 @@ impl Clause {
 impl Analysis {
     /// "{1, 3}": predicates of a clause by their shown numbers, ascending.
     pub fn set_text(&self, clause: usize, predicates: &[usize]) -> String {
-        let numbers = self.clauses.get(clause).map(Clause::numbers).unwrap_or_default();
+        let numbers = self
+            .clauses
+            .get(clause)
+            .map(Clause::numbers)
+            .unwrap_or_default();
         let mut items: Vec<usize> = predicates
             .iter()
             .map(|&p| numbers.get(p).copied().unwrap_or(p + 1))

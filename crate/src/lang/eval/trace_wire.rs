@@ -113,7 +113,9 @@ fn from_flat(flat: Vec<Flat>) -> Result<TraceNode, String> {
         for &c in &f.children {
             let c = c as usize;
             if c <= i || c >= len {
-                return Err(format!("trace node {i} names child {c}, which is not after it"));
+                return Err(format!(
+                    "trace node {i} names child {c}, which is not after it"
+                ));
             }
             let child = built[c]
                 .take()
@@ -183,7 +185,10 @@ mod tests {
         root.children = vec![leaf("1"), leaf("2")];
         let json = serde_json::to_string(&root).unwrap();
         assert!(json.starts_with(r#"[{"span":"#), "{json}");
-        assert!(json.contains(r#""attribute":"A","children":[1,2]}"#), "{json}");
+        assert!(
+            json.contains(r#""attribute":"A","children":[1,2]}"#),
+            "{json}"
+        );
         let back: TraceNode = serde_json::from_str(&json).unwrap();
         assert_eq!(back, root);
     }
@@ -214,16 +219,23 @@ mod tests {
     #[test]
     fn malformed_wire_traces_are_refused_not_trusted() {
         let node = |kids: &str| {
-            format!(r#"{{"span":{{"start":0,"end":0}},"label":"l","text":"t","value":"v","children":{kids}}}"#)
+            format!(
+                r#"{{"span":{{"start":0,"end":0}},"label":"l","text":"t","value":"v","children":{kids}}}"#
+            )
         };
         for (bad, why) in [
             ("[]".to_string(), "at least its root"),
             (format!("[{}]", node("[0]")), "not after it"),
             (format!("[{},{}]", node("[5]"), node("[]")), "not after it"),
-            (format!("[{},{},{}]", node("[1,2]"), node("[2]"), node("[]")), "two parents"),
+            (
+                format!("[{},{},{}]", node("[1,2]"), node("[2]"), node("[]")),
+                "two parents",
+            ),
             (format!("[{},{}]", node("[]"), node("[]")), "no parent"),
         ] {
-            let e = serde_json::from_str::<TraceNode>(&bad).unwrap_err().to_string();
+            let e = serde_json::from_str::<TraceNode>(&bad)
+                .unwrap_err()
+                .to_string();
             assert!(e.contains(why), "{bad}: {e}");
         }
     }

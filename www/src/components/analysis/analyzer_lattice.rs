@@ -44,7 +44,13 @@ pub fn conflicts_section(a: &Analysis, lattices: &[LatticeGrid]) -> Html {
     let succeeding: Vec<String> = a
         .succeeding
         .iter()
-        .map(|s| format!("{}{}", clause_name(s.clause), a.set_text(s.clause, &s.predicates)))
+        .map(|s| {
+            format!(
+                "{}{}",
+                clause_name(s.clause),
+                a.set_text(s.clause, &s.predicates)
+            )
+        })
         .collect();
     html! {
         <section class="an-conflicts" id="conflicts">

@@ -6,7 +6,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::analyzer::{apply_fix, apply_job_change, apply_suggestion, bar, Analysis, AnalyzeSettings};
+use crate::analyzer::{
+    apply_fix, apply_job_change, apply_suggestion, bar, Analysis, AnalyzeSettings,
+};
 use crate::components::analyzer::Shown;
 use crate::components::analyzer_lattice::conflicts_section;
 use crate::words::{count, duration, thousands};
@@ -251,8 +253,11 @@ fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> 
 
 fn suggestions(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> Html {
     let list = |metric: &'static str| {
-        let mut table: Vec<&crate::analyzer::Suggestion> =
-            a.suggestions.iter().filter(|g| g.metric == metric).collect();
+        let mut table: Vec<&crate::analyzer::Suggestion> = a
+            .suggestions
+            .iter()
+            .filter(|g| g.metric == metric)
+            .collect();
         // The paper's order within each metric.
         table.sort_by_key(|g| g.metric_rank);
         let items: Vec<Html> = table
@@ -290,7 +295,10 @@ fn suggestions(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings
     };
     let why_none = if a.suggestions.is_empty() {
         Some(if a.summary.rejected_by_job < a.machines {
-            format!("The requirements accept {}: suggestions are for requirements nothing satisfies.", slots(a, a.machines - a.summary.rejected_by_job))
+            format!(
+                "The requirements accept {}: suggestions are for requirements nothing satisfies.",
+                slots(a, a.machines - a.summary.rejected_by_job)
+            )
         } else if a.machines == 0 {
             "There are no machines to suggest changes for.".to_string()
         } else if !s.fixed.is_empty() {

@@ -217,7 +217,11 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
             };
             session.request(
                 &[(pool, text)],
-                move |_| PoolRequest::QueryPage { from, to, typed: false },
+                move |_| PoolRequest::QueryPage {
+                    from,
+                    to,
+                    typed: false,
+                },
                 None,
                 move |r: Result<Rows, String>| {
                     if let Ok(r) = r {
@@ -429,7 +433,11 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                         };
                         session.request(
                             &[(pool, text.clone())],
-                            move |_| PoolRequest::QueryPage { from: 0, to: n, typed: format == "json" },
+                            move |_| PoolRequest::QueryPage {
+                                from: 0,
+                                to: n,
+                                typed: format == "json",
+                            },
                             None,
                             move |r: Result<Rows, String>| {
                                 if let Ok(r) = r {

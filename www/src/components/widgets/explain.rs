@@ -141,7 +141,10 @@ fn first_start(culprit: Option<&Rc<Vec<usize>>>) -> Vec<usize> {
 
 /// A key for the node the view starts from (its path).
 fn start_key(path: &[usize]) -> String {
-    path.iter().map(|i| i.to_string()).collect::<Vec<_>>().join(".")
+    path.iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(".")
 }
 
 /// A label with the number of clauses a run of `&&`/`||` evaluated.
@@ -170,9 +173,8 @@ fn TNode(props: &NodeProps) -> Html {
     let shown_depth = depth - props.from_depth;
     // Open at first: the top levels, the way to the culprit, and a node
     // with one child (a definition, brackets: nothing to choose between).
-    let open = use_state(|| {
-        shown_depth < 3 || (on_culprit_path && !is_culprit) || n.children.len() == 1
-    });
+    let open =
+        use_state(|| shown_depth < 3 || (on_culprit_path && !is_culprit) || n.children.len() == 1);
     // The culprit's branch is always among the children listed.
     let listed = use_state(|| {
         let culprit_child = props
