@@ -32,15 +32,43 @@ pub fn line(values: &[Value]) -> String {
 /// undefined as null, anything else (error, lists, records, times) as its
 /// `-af` text.
 pub fn json(v: &Value) -> serde_json::Value {
-    match v {
-        Value::Str(s) => serde_json::Value::String(s.to_string()),
-        Value::Int(i) => (*i).into(),
-        Value::Real(x) if x.is_finite() => serde_json::Number::from_f64(*x)
-            .map(serde_json::Value::Number)
-            .unwrap_or_else(|| text(v).into()),
-        Value::Bool(b) => (*b).into(),
-        Value::Undefined => serde_json::Value::Null,
-        other => text(other).into(),
+    CellType::of(v).json(&text(v))
+}
+
+/// What a cell's `-af` text needs to become its `--json` value again: kept
+/// beside the text (a few bytes, not a second copy of every string).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum CellType {
+    /// A string, or anything else shown as its text.
+    Text,
+    Int(i64),
+    Real(f64),
+    Bool(bool),
+    Null,
+}
+
+impl CellType {
+    pub fn of(v: &Value) -> CellType {
+        match v {
+            Value::Int(i) => CellType::Int(*i),
+            Value::Real(x) if x.is_finite() => CellType::Real(*x),
+            Value::Bool(b) => CellType::Bool(*b),
+            Value::Undefined => CellType::Null,
+            _ => CellType::Text,
+        }
+    }
+
+    /// The `--json` value of a cell whose `-af` text is `text`.
+    pub fn json(self, text: &str) -> serde_json::Value {
+        match self {
+            CellType::Int(i) => i.into(),
+            CellType::Real(x) => serde_json::Number::from_f64(x)
+                .map(serde_json::Value::Number)
+                .unwrap_or_else(|| text.into()),
+            CellType::Bool(b) => b.into(),
+            CellType::Null => serde_json::Value::Null,
+            CellType::Text => text.into(),
+        }
     }
 }
 

@@ -50,6 +50,8 @@ pub struct QueryRow {
 #[derive(Clone, Debug, Default)]
 pub struct QueryRun {
     pub rows: Vec<QueryRow>,
+    /// Each row's cell types, for its typed cells when a page asks.
+    types: Vec<Vec<autoformat::CellType>>,
     pub total: usize,
     pub summary: Option<Summary>,
     pub kind: Option<AdKind>,
@@ -86,7 +88,12 @@ pub fn run(
         .unwrap_or_default();
     let q = Query::parse(Some(&spec.constraint), &spec.columns, &sort, Dialect::Auto)?;
     let mut ev = Evaluator::new(opts);
-    let mut rows: Vec<(QueryRow, Vec<crate::lang::value::Value>)> = Vec::new();
+    // (row, its cell types, its sort keys)
+    let mut rows: Vec<(
+        QueryRow,
+        Vec<autoformat::CellType>,
+        Vec<crate::lang::value::Value>,
+    )> = Vec::new();
     let mut summary: Option<Summary> = None;
     let mut kind = None;
     for (i, ad) in ads.iter().enumerate() {
@@ -104,15 +111,16 @@ pub fn run(
             QueryRow {
                 ad: i,
                 cells: sel.values.iter().map(autoformat::text).collect(),
-                typed: sel.values.iter().map(autoformat::json).collect(),
+                typed: vec![],
             },
+            sel.values.iter().map(autoformat::CellType::of).collect(),
             sel.keys,
         ));
     }
     progress(ads.len(), ads.len());
     if !sort.is_empty() {
         rows.sort_by(|a, b| {
-            let o = compare_keys(&a.1, &b.1);
+            let o = compare_keys(&a.2, &b.2);
             if spec.descending {
                 o.reverse()
             } else {
@@ -120,8 +128,10 @@ pub fn run(
             }
         });
     }
+    let (rows, types) = rows.into_iter().map(|(row, types, _)| (row, types)).unzip();
     Ok(Some(QueryRun {
-        rows: rows.into_iter().map(|r| r.0).collect(),
+        rows,
+        types,
         total: ads.len(),
         summary,
         kind,
@@ -144,12 +154,18 @@ impl QueryRun {
     /// when `typed`.
     pub fn page(&self, from: usize, to: usize, typed: bool) -> Vec<QueryRow> {
         let to = to.min(self.rows.len());
-        self.rows[from.min(to)..to]
+        let from = from.min(to);
+        self.rows[from..to]
             .iter()
-            .map(|r| QueryRow {
+            .zip(&self.types[from..to])
+            .map(|(r, types)| QueryRow {
                 ad: r.ad,
                 cells: r.cells.clone(),
-                typed: if typed { r.typed.clone() } else { vec![] },
+                typed: if typed {
+                    types.iter().zip(&r.cells).map(|(t, c)| t.json(c)).collect()
+                } else {
+                    vec![]
+                },
             })
             .collect()
     }
