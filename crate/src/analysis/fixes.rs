@@ -32,8 +32,10 @@ pub struct FixContext<'a> {
     pub machines: &'a [Arc<ClassAd>],
     pub compiled: Option<&'a super::Compiled<'a>>,
     pub groups: &'a Groups,
-    /// The requirements as written, and the attribute holding them.
+    /// The requirements as written, the same unparsed, and the attribute
+    /// holding them.
     pub requirements: &'a Expr,
+    pub written: &'a str,
     pub requirements_attribute: &'a str,
     pub dnf: &'a Dnf,
     pub opts: EvalOptions,
@@ -104,9 +106,6 @@ fn written_predicate<'e>(req: &'e Expr, atom: &Atom) -> Option<&'e Expr> {
 fn find_span(e: &Expr, span: Span) -> Option<&Expr> {
     let mut stack = vec![e];
     while let Some(n) = stack.pop() {
-        if n.span == span && !matches!(n.kind, ExprKind::Paren(_)) {
-            return Some(n);
-        }
         if n.span == span {
             return Some(strip_parens(n));
         }
@@ -331,7 +330,7 @@ pub fn fixes(
     job_changes: &[super::nobody::JobChange],
     now: Counted,
 ) -> Vec<Suggestion> {
-    let written = unparse_readable(ctx.requirements);
+    let written = ctx.written;
     let mut out: Vec<Suggestion> = vec![];
     for mut s in suggestions {
         let terms = in_job_terms(ctx, &s).and_then(|(attrs, edits)| {
@@ -342,38 +341,34 @@ pub fn fixes(
             };
             Some((attrs, req))
         });
-        // Naming the clause is only right when the fix touches that clause
-        // alone (a shared factor is in every clause DNF made of it).
-        s.clause_only = match &terms {
-            Some((attrs, _)) => attrs.is_empty() && changes_one_clause(ctx, &s),
-            None => true,
-        };
-        let job = match &terms {
+        let (attrs, req) = match terms {
             Some((attrs, req)) => {
-                if let Some(r) = req {
-                    s.requirements = unparse_readable(r);
-                } else {
-                    s.requirements = written.clone();
-                }
-                s.job_attributes = attrs.clone();
-                changed_job(
-                    ctx.job,
-                    attrs,
-                    req.clone().map(|r| (ctx.requirements_attribute, r)),
-                )
+                s.requirements = req
+                    .as_ref()
+                    .map_or_else(|| written.to_string(), unparse_readable);
+                // Naming the clause is only right when the fix touches that
+                // clause alone (a shared factor is in every clause DNF made
+                // of it; a job attribute is read by all).
+                s.clause_only = attrs.is_empty() && changes_one_clause(ctx, &s);
+                (attrs, req)
             }
             // The normal-form text, as the paper's suggestion gives it.
-            None => crate::lang::parser::parse_expr(&s.requirements)
-                .ok()
-                .and_then(|r| {
-                    changed_job(
-                        ctx.job,
-                        &BTreeMap::new(),
-                        Some((ctx.requirements_attribute, r)),
-                    )
-                }),
+            None => match crate::lang::parser::parse_expr(&s.requirements) {
+                Ok(r) => {
+                    s.clause_only = true;
+                    (BTreeMap::new(), Some(r))
+                }
+                Err(_) => continue,
+            },
         };
-        let Some(job) = job else { continue };
+        s.job_attributes = attrs;
+        let Some(job) = changed_job(
+            ctx.job,
+            &s.job_attributes,
+            req.map(|r| (ctx.requirements_attribute, r)),
+        ) else {
+            continue;
+        };
         // The same fix twice in one metric's list (two candidates that read
         // the same in job terms) is shown once; across metrics both stay,
         // so each of the paper's tables is whole.
@@ -399,7 +394,7 @@ pub fn fixes(
             metric: "NLM",
             clause: 0,
             changes: vec![],
-            requirements: written.clone(),
+            requirements: written.to_string(),
             matches: c.matches,
             distance: jc.distance,
             job_attributes: jc.changes.clone(),

@@ -466,12 +466,14 @@ pub fn analyze_compiled(
     );
     // The suggestions in the job's terms, joined by the job changes,
     // counted both ways and ranked by what lets the job run.
+    let written = unparse_readable(&req);
     let fix_ctx = fixes::FixContext {
         job,
         machines,
         compiled,
         groups: &groups,
         requirements: &req,
+        written: &written,
         requirements_attribute: &req_name,
         dnf: &dnf,
         opts: o.eval,
@@ -518,7 +520,7 @@ pub fn analyze_compiled(
         job_lacks,
         job: crate::matchmaking::negotiate::job_id(job, o.position),
         requirements_attribute: req_name,
-        requirements: unparse_readable(&req),
+        requirements: written,
         specialized: unparse_readable(&spec),
         by_machine,
         steps,
