@@ -62,30 +62,25 @@ fn a_fixed_predicate_that_does_not_exist_is_an_error() {
         format!("{root}/analyze1_job.classad"),
         format!("{root}/analyze1_machines.classad"),
     );
-    let o = cli(&[
-        "analyze",
-        "--job",
-        &job,
-        "--machines",
-        &machines,
-        "--fixed",
-        "99",
-    ]);
+    let fixed = |n: &str| {
+        cli(&[
+            "analyze",
+            "--job",
+            &job,
+            "--machines",
+            &machines,
+            "--fixed",
+            n,
+        ])
+    };
+    let o = fixed("99");
     assert_eq!(o.status.code(), Some(2));
     assert!(
         stderr(&o).contains("fixed predicate 99 does not exist"),
         "{}",
         stderr(&o)
     );
-    let o = cli(&[
-        "analyze",
-        "--job",
-        &job,
-        "--machines",
-        &machines,
-        "--fixed",
-        "1",
-    ]);
+    let o = fixed("1");
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
