@@ -12,6 +12,9 @@ use classad::{ClassAd, Diagnostic, Dialect, Value};
 
 // ------------------------------------------------------------------ helpers
 
+mod common;
+use common::{canon, canon_pool};
+
 fn corpus(name: &str) -> String {
     let path = format!("{}/../tests/corpora/{name}", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
@@ -23,17 +26,6 @@ fn read(text: &str, f: InputFormat) -> Pool {
 
 fn auto(text: &str) -> Pool {
     read(text, InputFormat::Auto)
-}
-
-/// Every attribute as `name = canonical unparse`, in order.
-fn canon(ad: &ClassAd) -> Vec<String> {
-    ad.iter()
-        .map(|(n, e)| format!("{n} = {}", classad::unparse(e)))
-        .collect()
-}
-
-fn canon_pool(p: &Pool) -> Vec<Vec<String>> {
-    p.ads.iter().map(|a| canon(&a.ad)).collect()
 }
 
 fn ads(p: &Pool) -> Vec<&ClassAd> {

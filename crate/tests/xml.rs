@@ -16,6 +16,9 @@ const FOOTER: &str = "</classads>\n";
 
 // ------------------------------------------------------------------ helpers
 
+mod common;
+use common::{canon, canon_pool};
+
 fn root(path: &str) -> String {
     format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))
 }
@@ -39,17 +42,6 @@ fn ads(p: &Pool) -> Vec<&ClassAd> {
 
 fn to_xml(p: &Pool) -> String {
     write_pool(&ads(p), OutputFormat::Xml)
-}
-
-/// Every attribute as `name = canonical unparse`, in order.
-fn canon(ad: &ClassAd) -> Vec<String> {
-    ad.iter()
-        .map(|(n, e)| format!("{n} = {}", classad::unparse(e)))
-        .collect()
-}
-
-fn canon_pool(p: &Pool) -> Vec<Vec<String>> {
-    p.ads.iter().map(|a| canon(&a.ad)).collect()
 }
 
 fn errors(p: &Pool) -> Vec<String> {
