@@ -1235,7 +1235,7 @@ mod tests {
     #[test]
     fn a_query_runs_pages_and_explains() {
         let mut s = Session::new();
-        let mut go = |s: &mut Session, json: &str| {
+        let go = |s: &mut Session, json: &str| {
             let req: PoolRequest = serde_json::from_str(json).unwrap();
             s.handle_pool(req, &mut |_, _| true)
         };
