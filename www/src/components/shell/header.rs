@@ -232,43 +232,36 @@ pub fn Header(props: &HeaderProps) -> Html {
             link.set(url);
         })
     };
-    let on_prefill = {
-        let state = s.clone();
-        let share_msg = share_msg.clone();
-        let link = link.clone();
+    // Copy text made from the expression, MY and TARGET, show it and say what it is.
+    let copy_made = |make: fn(&AppState, Option<&str>, Option<&str>) -> String,
+                     said: &'static str| {
+        let (state, share_msg, link) = (s.clone(), share_msg.clone(), link.clone());
         let (my, target) = (props.my_text.clone(), props.target_text.clone());
-        Callback::from(move |_| {
-            let frag =
-                share::encode_prefill(&state.expr, my.as_deref(), target.as_deref(), state.mode);
-            let url = format!("{}#{}", page_url_without_hash(), frag);
-            copy(&url);
-            share_msg.set(Some((
-                "Readable link copied: the expression, MY and TARGET, as a course page can write it (spaces as %20 or +, a plus as %2B).".into(),
-                false,
-            )));
-            link.set(url);
+        Callback::from(move |_: MouseEvent| {
+            let text = make(&state, my.as_deref(), target.as_deref());
+            copy(&text);
+            share_msg.set(Some((said.into(), false)));
+            link.set(text);
         })
     };
-    let on_embed = {
-        let state = s.clone();
-        let share_msg = share_msg.clone();
-        let link = link.clone();
-        let (my, target) = (props.my_text.clone(), props.target_text.clone());
-        Callback::from(move |_| {
-            let html = embed_snippet(
+    let on_prefill = copy_made(
+        |state, my, target| {
+            let frag = share::encode_prefill(&state.expr, my, target, state.mode);
+            format!("{}#{}", page_url_without_hash(), frag)
+        },
+        "Readable link copied: the expression, MY and TARGET, as a course page can write it (spaces as %20 or +, a plus as %2B).",
+    );
+    let on_embed = copy_made(
+        |state, my, target| {
+            embed_snippet(
                 &state.expr,
-                my.as_deref(),
-                target.as_deref(),
+                my,
+                target,
                 state.mode == classad::api::Mode::Strict,
-            );
-            copy(&html);
-            share_msg.set(Some((
-                "Embed snippet copied: paste it into a page that serves the playground's embed/ folder.".into(),
-                false,
-            )));
-            link.set(html);
-        })
-    };
+            )
+        },
+        "Embed snippet copied: paste it into a page that serves the playground's embed/ folder.",
+    );
     let on_copy_anyway = {
         let link = link.clone();
         let share_msg = share_msg.clone();
