@@ -42,8 +42,9 @@ pub struct Limits {
 pub struct Cell {
     /// One per dimension (in `Partition::dimensions` order): the region of the cell.
     pub sides: Vec<(String, Constraint)>,
-    /// Sorted, deduplicated.
-    pub machines: Vec<usize>,
+    /// Sorted, deduplicated; shared by the cells with the same machines
+    /// (thousands of cells over thousands of machines would not fit).
+    pub machines: std::sync::Arc<[usize]>,
     /// M2 distance from the job point.
     pub distance: f64,
     /// The value each dimension must take to move the job into the cell, only
@@ -273,7 +274,7 @@ pub fn partition(
 
     // Cells as (side id per dimension, machine-set id); a side id indexes
     // the dimension's table, its pieces first, then the unions merging makes.
-    let (mut sets, mut set_ids): (Vec<Vec<usize>>, HashMap<Vec<usize>, u32>) =
+    let (mut sets, mut set_ids): (Vec<std::sync::Arc<[usize]>>, HashMap<Vec<usize>, u32>) =
         (vec![], HashMap::new());
     let mut cells: Vec<(Vec<u32>, u32)> = vec![];
     for (path, bits) in leaves {
@@ -283,7 +284,7 @@ pub fn partition(
         machines.sort_unstable();
         machines.dedup();
         let id = *set_ids.entry(machines).or_insert_with_key(|m| {
-            sets.push(m.clone());
+            sets.push(m[..].into());
             sets.len() as u32 - 1
         });
         cells.push((path.iter().map(|&p| p as u32).collect(), id));
@@ -783,7 +784,7 @@ mod tests {
         let got: Vec<(Vec<usize>, f64, String)> = part
             .cells
             .iter()
-            .map(|c| (c.machines.clone(), c.distance, describe_range(c)))
+            .map(|c| (c.machines.to_vec(), c.distance, describe_range(c)))
             .collect();
         assert_eq!(
             got,
@@ -822,7 +823,7 @@ mod tests {
         ]);
         let part = partition(&rects, &point, &ranges, &Limits { max_cells: 100 });
         let first = &part.cells[0];
-        assert_eq!((first.machines.clone(), first.distance), (vec![1], 1.0));
+        assert_eq!((first.machines.to_vec(), first.distance), (vec![1], 1.0));
         assert!(
             same(&first.changes[0].1, &Value::Int(1 << 30)),
             "{:?}",
@@ -845,7 +846,7 @@ mod tests {
         let got: Vec<(Vec<usize>, String)> = part
             .cells
             .iter()
-            .map(|c| (c.machines.clone(), describe_range(c)))
+            .map(|c| (c.machines.to_vec(), describe_range(c)))
             .collect();
         assert_eq!(
             got,
@@ -1007,7 +1008,7 @@ mod tests {
                         assert!(inside.is_empty(), "{p:?} in {inside:?}");
                     } else {
                         assert_eq!(inside.len(), 1, "{p:?}: {want:?} {inside:?}");
-                        assert_eq!(inside[0].machines, want, "{p:?}");
+                        assert_eq!(*inside[0].machines, want[..], "{p:?}");
                     }
                 }
             }
@@ -1018,7 +1019,7 @@ mod tests {
             .find(|c| c.distance == 0.0)
             .expect("the job's cell");
         assert!(
-            here.changes.is_empty() && here.machines == vec![0, 3],
+            here.changes.is_empty() && *here.machines == [0, 3],
             "{here:?}"
         );
         for cell in &part.cells {
@@ -1050,7 +1051,7 @@ mod tests {
         let part = partition(&rects, &point, &[], &Limits { max_cells: 0 });
         assert!(!part.complete && part.cells.is_empty());
         let part = partition(&rects[..1], &point, &[], &Limits { max_cells: 5 });
-        assert!(part.complete && part.cells.len() == 1 && part.cells[0].machines == vec![0]);
+        assert!(part.complete && part.cells.len() == 1 && *part.cells[0].machines == [0]);
         assert!(partition(&[], &point, &[], &Limits { max_cells: 5 })
             .cells
             .is_empty());

@@ -20,6 +20,8 @@ mod scan;
 pub mod stream;
 mod xml;
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::lang::ast::{ClassAd, Span};
@@ -134,13 +136,29 @@ pub fn detect(text: &str) -> InputFormat {
 /// Read every ad in `text`. Bad ads, lines or attributes are reported in
 /// [`Pool::diagnostics`] and skipped; everything else is returned.
 pub fn read_pool(text: &str, format: InputFormat, dialect: Dialect) -> Pool {
+    read_pool_from(text, None, format, dialect)
+}
+
+/// [`read_pool`] from text the ads may keep: ads of the long format keep
+/// their definitions as this text until they are read (see
+/// [`ClassAd`]), instead of a copy of it.
+pub fn read_pool_shared(text: &Arc<str>, format: InputFormat, dialect: Dialect) -> Pool {
+    read_pool_from(text, Some(text), format, dialect)
+}
+
+fn read_pool_from(
+    text: &str,
+    shared: Option<&Arc<str>>,
+    format: InputFormat,
+    dialect: Dialect,
+) -> Pool {
     let format = match format {
         InputFormat::Auto => detect(text),
         f => f,
     };
     let mut pool = match format {
         InputFormat::New | InputFormat::Auto => new::read(text, dialect),
-        InputFormat::Old => old::read(text, dialect),
+        InputFormat::Old => old::read(&shared.cloned().unwrap_or_else(|| Arc::from(text)), dialect),
         InputFormat::Json => json::read(text, dialect),
         InputFormat::Xml => xml::read(text, dialect),
     };
@@ -170,10 +188,26 @@ pub fn read_pool_bytes(bytes: &[u8], format: InputFormat, dialect: Dialect) -> (
 /// at the first one and counts the lines that hold one — nothing else is
 /// lost.
 pub fn decode_text(bytes: &[u8]) -> (String, Option<Diagnostic>) {
-    let e = match std::str::from_utf8(bytes) {
-        Ok(s) => return (s.to_string(), None),
-        Err(e) => e,
-    };
+    match std::str::from_utf8(bytes) {
+        Ok(s) => (s.to_string(), None),
+        Err(e) => decode_lossy(bytes, e),
+    }
+}
+
+/// [`decode_text`] of bytes that are already owned: UTF-8 is kept as it
+/// is, without a copy (a production pool is hundreds of megabytes).
+pub fn decode_text_owned(bytes: Vec<u8>) -> (String, Option<Diagnostic>) {
+    match String::from_utf8(bytes) {
+        Ok(s) => (s, None),
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let e = std::str::from_utf8(&bytes).unwrap_err();
+            decode_lossy(&bytes, e)
+        }
+    }
+}
+
+fn decode_lossy(bytes: &[u8], e: std::str::Utf8Error) -> (String, Option<Diagnostic>) {
     let text = String::from_utf8_lossy(bytes).into_owned();
     let lines = bytes
         .split(|&b| b == b'\n')

@@ -25,7 +25,9 @@
 
 use super::scan::{self, BOM};
 use super::{Pool, PoolAd};
-use crate::lang::ast::{ClassAd, Expr, ExprKind, Span};
+use std::sync::Arc;
+
+use crate::lang::ast::{ClassAd, Expr, ExprKind, LazySource, Span};
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::lexer::{Dialect, Lexer, Tok};
 use crate::lang::parser::Parser;
@@ -84,13 +86,31 @@ fn trim_start(s: &str) -> &str {
     }
 }
 
-fn lines(text: &str) -> Vec<Line<'_>> {
-    let mut out = Vec::with_capacity(text.len() / 24 + 1);
-    let mut start = 0;
-    let ends = memchr::memchr_iter(b'\n', text.as_bytes())
-        .map(|i| i + 1)
-        .chain((!text.ends_with('\n')).then_some(text.len()));
-    for end in ends {
+/// The lines of a text, one at a time (a production pool has millions:
+/// a list of them would cost more than the ads).
+#[derive(Clone)]
+struct Lines<'a> {
+    text: &'a str,
+    pos: usize,
+}
+
+impl<'a> Lines<'a> {
+    fn new(text: &'a str) -> Lines<'a> {
+        Lines { text, pos: 0 }
+    }
+}
+
+impl<'a> Iterator for Lines<'a> {
+    type Item = Line<'a>;
+
+    fn next(&mut self) -> Option<Line<'a>> {
+        let (text, start) = (self.text, self.pos);
+        if start >= text.len() {
+            return None;
+        }
+        let end =
+            memchr::memchr(b'\n', &text.as_bytes()[start..]).map_or(text.len(), |i| start + i + 1);
+        self.pos = end;
         let raw = &text[start..end];
         let raw = raw.strip_suffix('\n').unwrap_or(raw);
         let mut body = trim_end(raw);
@@ -99,38 +119,41 @@ fn lines(text: &str) -> Vec<Line<'_>> {
             body = &body[BOM.len()..];
             s += BOM.len();
         }
-        out.push(Line {
+        Some(Line {
             start: s,
             text: body,
-        });
-        start = end;
+        })
     }
-    out
 }
 
-pub(super) fn read(text: &str, dialect: Dialect) -> Pool {
+/// Read a pool whose ads keep their definitions as text of `text` until
+/// they are read (see [`ClassAd`]): every definition is checked here.
+pub(super) fn read(text: &Arc<str>, dialect: Dialect) -> Pool {
+    let source = Arc::new(LazySource {
+        text: text.clone(),
+        parse: Box::new(move |rhs, at| reparse(rhs, at, dialect)),
+    });
+    let mut ad = ClassAd::new();
+    ad.set_source(source.clone());
     let mut r = Reader {
         pool: Pool::default(),
-        ad: ClassAd::new(),
+        ad,
         ad_span: None,
         dialect,
         parsed: Default::default(),
+        source,
+        sized: false,
     };
-    let lines = lines(text);
-    let mut i = 0;
-    while i < lines.len() {
-        let line = &lines[i];
-        i += 1;
+    let mut lines = Lines::new(text);
+    while let Some(line) = lines.next() {
         match kind(line.text) {
             Kind::Separator => r.flush(),
             Kind::Comment => {
                 // A `/* … */` comment may run over lines.
                 let t = line.text.trim_start();
                 if t.starts_with("/*") && !t[2..].contains("*/") {
-                    while i < lines.len() && !lines[i].text.contains("*/") {
-                        i += 1;
-                    }
-                    if i == lines.len() {
+                    let closed = lines.by_ref().any(|l| l.text.contains("*/"));
+                    if !closed {
                         let at = line.start + line.text.len() - t.len();
                         r.pool.diagnostics.push(
                             Diagnostic::new(
@@ -140,12 +163,24 @@ pub(super) fn read(text: &str, dialect: Dialect) -> Pool {
                             .expected("`*/` to close the comment"),
                         );
                     }
-                    i += 1;
                 }
             }
             Kind::Definition => {
-                let used = r.definition(&lines[i - 1..]);
-                i += used;
+                if !r.sized {
+                    // A new ad: room for exactly its definitions (counted
+                    // once, however many of its lines are bad).
+                    r.sized = true;
+                    let n = 1 + lines
+                        .clone()
+                        .take_while(|l| !matches!(kind(l.text), Kind::Separator))
+                        .count();
+                    r.ad = ClassAd::with_capacity(n);
+                    r.ad.set_source(r.source.clone());
+                }
+                let used = r.definition(&line, lines.clone());
+                if used > 0 {
+                    lines.nth(used - 1);
+                }
             }
         }
     }
@@ -158,10 +193,13 @@ struct Reader<'a> {
     ad: ClassAd,
     ad_span: Option<Span>,
     dialect: Dialect,
-    /// Expressions parsed so far, by their text, with where they were: the
-    /// ads of a pool repeat their policy expressions, and a copy is cheaper
-    /// than a parse (HTCondor's collector shares them for the same reason).
-    parsed: rustc_hash::FxHashMap<&'a str, (Expr, usize)>,
+    /// Right-hand sides checked so far that read back as they are (see
+    /// [`reparse`]), and whether each is a literal: the ads of a pool repeat their policy expressions, and
+    /// a lookup is cheaper than a parse.
+    parsed: rustc_hash::FxHashMap<&'a str, bool>,
+    source: Arc<LazySource>,
+    /// Whether the current ad was made with room for its definitions.
+    sized: bool,
 }
 
 /// Most expressions `Reader::parsed` keeps, and the longest.
@@ -170,9 +208,10 @@ const MAX_PARSED_LEN: usize = 2048;
 
 impl<'a> Reader<'a> {
     fn flush(&mut self) {
+        self.sized = false;
         if let Some(span) = self.ad_span.take() {
-            // The next ad is probably about as big.
-            let next = ClassAd::with_capacity(self.ad.len());
+            let mut next = ClassAd::new();
+            next.set_source(self.source.clone());
             self.pool.push(PoolAd {
                 ad: std::mem::replace(&mut self.ad, next),
                 span,
@@ -185,7 +224,7 @@ impl<'a> Reader<'a> {
         // The previous ad's name at this position is usually this one.
         let k = self.ad.len() as u32;
         match self.pool.ads.last() {
-            Some(prev) if (k as usize) < prev.ad.len() && prev.ad.at(k).0 == name => {
+            Some(prev) if (k as usize) < prev.ad.len() && prev.ad.name_at(k) == name => {
                 self.ad.insert_like(&prev.ad, k, e)
             }
             _ => self.ad.insert(name, e),
@@ -196,10 +235,32 @@ impl<'a> Reader<'a> {
         });
     }
 
-    /// Read the definition on `lines[0]`; returns how many of the lines
-    /// after it it used as continuation lines.
-    fn definition(&mut self, lines: &[Line<'a>]) -> usize {
-        let line = &lines[0];
+    /// Keep a definition checked to read back, by [`reparse`], as it did;
+    /// false when it cannot be kept lazily (see [`ClassAd::insert_lazy`]).
+    fn keep_lazy(&mut self, name: &str, at: usize, len: usize, literal: bool, span: Span) -> bool {
+        let k = self.ad.len() as u32;
+        let like = match self.pool.ads.last() {
+            Some(prev) if (k as usize) < prev.ad.len() && prev.ad.name_at(k) == name => {
+                Some((&prev.ad, k))
+            }
+            _ => None,
+        };
+        if !self
+            .ad
+            .insert_lazy(name, like, at as u32, len as u32, literal)
+        {
+            return false;
+        }
+        self.ad_span = Some(match self.ad_span {
+            Some(s) => s.to(span),
+            None => span,
+        });
+        true
+    }
+
+    /// Read the definition on `line`; returns how many of the lines
+    /// after it (`rest`) it used as continuation lines.
+    fn definition(&mut self, line: &Line<'a>, rest: Lines<'a>) -> usize {
         let lead = line.text.len() - trim_start(line.text).len();
         let at = line.start + lead;
         let body = &line.text[lead..];
@@ -243,20 +304,15 @@ impl<'a> Reader<'a> {
             );
             return 0;
         }
-        if let Some(v) = plain_literal(rhs) {
-            let span = Span::new(rhs_at, rhs_at + rhs.len());
-            self.keep(&name, Expr::new(ExprKind::Literal(v), span), line_span);
-            return 0;
-        }
-        if let Some((e, by)) = self
-            .parsed
-            .get(rhs)
-            .and_then(|(e, was_at)| Some((e, rhs_at.checked_sub(*was_at)?)))
-        {
-            let mut e = e.clone();
-            crate::lang::ast::shift_spans(&mut e, by);
-            self.keep(&name, e, line_span);
-            return 0;
+        let known = if is_plain_literal(rhs) {
+            Some(true)
+        } else {
+            self.parsed.get(rhs).copied()
+        };
+        if let Some(literal) = known {
+            if self.keep_lazy(&name, rhs_at, rhs.len(), literal, line_span) {
+                return 0;
+            }
         }
         let (conv, inserted) = old_escaping_to_new(rhs);
         let back = |off: usize| rhs_at + original_offset(&inserted, off);
@@ -273,17 +329,20 @@ impl<'a> Reader<'a> {
                         .diagnostics
                         .push(trailing_text(&conv, t, back(t), &name));
                 }
+                if trailing.is_none() && inserted.is_empty() {
+                    // What `reparse` reads back the same.
+                    let literal = matches!(e.kind, ExprKind::Literal(_));
+                    if rhs.len() <= MAX_PARSED_LEN && self.parsed.len() < MAX_PARSED {
+                        self.parsed.insert(rhs, literal);
+                    }
+                    if self.keep_lazy(&name, rhs_at, rhs.len(), literal, line_span) {
+                        return 0;
+                    }
+                }
                 let mut e = e;
                 // Spans back to the line as written (the conversion
                 // doubled some backslashes).
                 crate::lang::ast::map_spans(&mut e, &|o| back(o as usize) as u32);
-                if trailing.is_none()
-                    && inserted.is_empty()
-                    && rhs.len() <= MAX_PARSED_LEN
-                    && self.parsed.len() < MAX_PARSED
-                {
-                    self.parsed.insert(rhs, (e.clone(), rhs_at));
-                }
                 self.keep(&name, e, line_span);
                 0
             }
@@ -291,7 +350,8 @@ impl<'a> Reader<'a> {
                 let incomplete =
                     d.span.start as usize >= conv.len() || d.message.starts_with("unterminated");
                 if incomplete {
-                    if let Some(used) = self.continued(&name, rhs, rhs_at, line_span, lines) {
+                    if let Some(used) = self.continued(&name, rhs, rhs_at, line_span, rest.clone())
+                    {
                         return used;
                     }
                 }
@@ -322,10 +382,9 @@ impl<'a> Reader<'a> {
         first: &str,
         rhs_at: usize,
         line_span: Span,
-        lines: &[Line<'_>],
+        rest: Lines<'_>,
     ) -> Option<usize> {
-        let more: Vec<&Line<'_>> = lines[1..]
-            .iter()
+        let more: Vec<Line<'_>> = rest
             .take(MAX_CONTINUATION)
             .take_while(|l| {
                 matches!(kind(l.text), Kind::Definition) && !looks_like_definition(l.text)
@@ -462,6 +521,47 @@ fn plain_name(b: &[u8]) -> bool {
     ok
 }
 
+/// A right-hand side checked by [`Reader::definition`] to need neither
+/// escaping conversion nor anything left over, parsed again when it is
+/// first read (spans into the text it is at `at` of).
+fn reparse(rhs: &str, at: usize, dialect: Dialect) -> Expr {
+    if let Some(v) = plain_literal(rhs) {
+        return Expr::new(ExprKind::Literal(v), Span::new(at, at + rhs.len()));
+    }
+    match parse_rhs(rhs, dialect) {
+        Ok((mut e, None, _)) => {
+            crate::lang::ast::shift_spans(&mut e, at);
+            e
+        }
+        // Not reached: the reader kept it lazy because it parsed.
+        _ => Expr::new(
+            ExprKind::Literal(Value::Error),
+            Span::new(at, at + rhs.len()),
+        ),
+    }
+}
+
+/// Whether [`plain_literal`] reads `rhs` (without making its value).
+fn is_plain_literal(rhs: &str) -> bool {
+    match rhs.as_bytes().first() {
+        Some(b'"') => plain_string(rhs).is_some(),
+        _ => plain_literal(rhs).is_some(),
+    }
+}
+
+/// The body of a string literal without escapes (or a NUL).
+fn plain_string(rhs: &str) -> Option<&str> {
+    let b = rhs.as_bytes();
+    let body = rhs.get(1..rhs.len().checked_sub(1)?)?;
+    if b.len() < 2
+        || b[b.len() - 1] != b'"'
+        || memchr::memchr3(b'"', b'\\', 0, body.as_bytes()).is_some()
+    {
+        return None;
+    }
+    Some(body)
+}
+
 /// The value of a right-hand side that is a plain literal — a decimal
 /// integer without leading zeros, a decimal real, a string without
 /// escapes (or a NUL, which the lexer refuses), `true` or `false` — read directly: most lines of a
@@ -470,16 +570,7 @@ fn plain_name(b: &[u8]) -> bool {
 fn plain_literal(rhs: &str) -> Option<Value> {
     let b = rhs.as_bytes();
     match *b.first()? {
-        b'"' => {
-            let body = rhs.get(1..rhs.len().checked_sub(1)?)?;
-            if b.len() < 2
-                || b[b.len() - 1] != b'"'
-                || memchr::memchr3(b'"', b'\\', 0, body.as_bytes()).is_some()
-            {
-                return None;
-            }
-            Some(Value::str(body))
-        }
+        b'"' => plain_string(rhs).map(Value::str),
         b'-' | b'0'..=b'9' => {
             let (neg, digits) = match rhs.strip_prefix('-') {
                 Some(d) => (true, d),
@@ -643,7 +734,7 @@ mod tests {
 
     /// The text each span of an attribute's expression covers, outermost first.
     fn covered<'a>(text: &'a str, attr: &str) -> Vec<&'a str> {
-        let pool = read(text, Dialect::default());
+        let pool = read(&Arc::from(text), Dialect::default());
         assert!(
             pool.diagnostics.iter().all(|d| !d.is_error()),
             "{:?}",

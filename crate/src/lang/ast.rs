@@ -79,33 +79,51 @@ impl Special {
     }
 }
 
+/// An interned attribute name: as written, its folded key and the key's
+/// hash ([`key_hash`]). Ads list their names as these, one pointer each.
+#[derive(Debug)]
+pub struct NameEntry {
+    pub text: Arc<str>,
+    pub key: Arc<str>,
+    pub hash: u64,
+}
+
 /// Attribute names are interned per thread, as written and case-folded:
 /// the same name in an expression and in an ad, or in ten thousand ads of
 /// a pool, is one allocation, and folded keys compare by pointer.
 /// `hash` is [`key_hash`] of `text`. Returns (the spelling, the folded key).
 pub fn intern_name(text: &str, hash: u64) -> (Arc<str>, Arc<str>) {
+    let e = intern_entry(text, hash);
+    (e.text.clone(), e.key.clone())
+}
+
+/// [`intern_name`]'s entry.
+pub fn intern_entry(text: &str, hash: u64) -> Arc<NameEntry> {
     use std::cell::RefCell;
-    type Entry = (Arc<str>, Arc<str>);
     thread_local! {
-        static NAMES: RefCell<hashbrown::HashTable<Entry>> = RefCell::new(Default::default());
+        static NAMES: RefCell<hashbrown::HashTable<Arc<NameEntry>>> = RefCell::new(Default::default());
     }
     // Bounded: a stream of unique names (generated ads) must not grow
     // this without limit.
     const MAX_INTERNED: usize = 1 << 17;
     NAMES.with(|t| {
         let mut t = t.borrow_mut();
-        if let Some((s, k)) = t.find(hash, |(s, _)| **s == *text) {
-            return (s.clone(), k.clone());
+        if let Some(e) = t.find(hash, |e| *e.text == *text) {
+            return e.clone();
         }
-        let key: Arc<str> = match t.find(hash, |(_, k)| k.eq_ignore_ascii_case(text)) {
-            Some((_, k)) => k.clone(),
+        let key: Arc<str> = match t.find(hash, |e| e.key.eq_ignore_ascii_case(text)) {
+            Some(e) => e.key.clone(),
             None => fold(text).into(),
         };
-        let s: Arc<str> = text.into();
+        let e = Arc::new(NameEntry {
+            text: text.into(),
+            key,
+            hash,
+        });
         if t.len() < MAX_INTERNED {
-            t.insert_unique(hash, (s.clone(), key.clone()), |(s, _)| key_hash(s));
+            t.insert_unique(hash, e.clone(), |e| e.hash);
         }
-        (s, key)
+        e
     })
 }
 
@@ -360,10 +378,17 @@ impl Expr {
 
 /// A ClassAd: an ordered set of attribute definitions with case-insensitive
 /// names.
+///
+/// An ad read from a pool may be *lazy*: its definitions stay text (a range
+/// of the pool's [`LazySource`]) until something reads them, and are parsed
+/// then, once. Production slot ads carry ~850 attributes of which matching,
+/// queries and the analyzer read a few dozen; parsed trees cost ~8× their
+/// text. Readers check every definition when they read it, so laziness
+/// changes neither diagnostics nor results, only when the tree is built.
 #[derive(Clone, Default)]
 pub struct ClassAd {
     /// The definitions, in the order of `names`.
-    exprs: Vec<Expr>,
+    slots: Vec<Slot>,
     /// The names and their lookup table: shared by the ads of a pool that
     /// name the same attributes in the same order ([`share_names`]), which
     /// most do — a pool's worth of names is then kept once, not per ad.
@@ -371,12 +396,71 @@ pub struct ClassAd {
     ///
     /// [`share_names`]: ClassAd::share_names
     names: Arc<Names>,
+    /// Where lazy slots' text is (`None`: every slot is parsed).
+    source: Option<Arc<LazySource>>,
+}
+
+/// The text lazy definitions are read from, and how one is parsed.
+pub struct LazySource {
+    pub text: Arc<str>,
+    /// Parse the definition written at `text[at..at + len]` exactly as the
+    /// reader did when it checked it (spans into `text`).
+    pub parse: Box<dyn Fn(&str, usize) -> Expr + Send + Sync>,
+}
+
+impl std::fmt::Debug for LazySource {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "LazySource({} bytes)", self.text.len())
+    }
+}
+
+/// One definition: its tree, or where its text is until it is first read.
+#[derive(Clone, Default)]
+struct Slot {
+    expr: once_cell::race::OnceBox<Expr>,
+    at: u32,
+    /// The text's length, and [`Slot::LITERAL`] when it is a literal.
+    len: u32,
+}
+
+impl Slot {
+    fn parsed(e: Expr) -> Slot {
+        Slot {
+            expr: once_cell::race::OnceBox::with_value(Box::new(e)),
+            at: 0,
+            len: 0,
+        }
+    }
+
+    /// Set in `len` for a lazy literal (so lazy text is under 2 GB).
+    const LITERAL: u32 = 1 << 31;
+
+    fn is_literal(&self) -> bool {
+        match self.expr.get() {
+            Some(e) => matches!(e.kind, ExprKind::Literal(_)),
+            None => self.len & Slot::LITERAL != 0,
+        }
+    }
+
+    #[inline]
+    fn get<'a>(&'a self, source: &Option<Arc<LazySource>>) -> &'a Expr {
+        self.expr.get_or_init(|| {
+            Box::new(match source {
+                Some(s) => {
+                    let (at, len) = (self.at as usize, (self.len & !Slot::LITERAL) as usize);
+                    (s.parse)(&s.text[at..at + len], at)
+                }
+                // Unreachable: only a lazy ad has unparsed slots.
+                None => Expr::literal(Value::Error),
+            })
+        })
+    }
 }
 
 #[derive(Clone, Default)]
 struct Names {
-    /// Per attribute: its spelling, its folded key and the key's hash.
-    list: Vec<(Arc<str>, Arc<str>, u64)>,
+    /// Per attribute: its interned name.
+    list: Vec<Arc<NameEntry>>,
     /// Positions into `list`, by key hash.
     table: hashbrown::HashTable<u32>,
 }
@@ -393,16 +477,17 @@ impl Names {
     fn find(&self, hash: u64, name: &str) -> Option<u32> {
         self.table
             .find(hash, |&i| {
-                self.list[i as usize].1.eq_ignore_ascii_case(name)
+                self.list[i as usize].key.eq_ignore_ascii_case(name)
             })
             .copied()
     }
 
-    fn push(&mut self, text: Arc<str>, key: Arc<str>, hash: u64) {
+    fn push(&mut self, entry: Arc<NameEntry>) {
         let i = self.list.len() as u32;
         let list = &self.list;
-        self.table.insert_unique(hash, i, |&j| list[j as usize].2);
-        self.list.push((text, key, hash));
+        self.table
+            .insert_unique(entry.hash, i, |&j| list[j as usize].hash);
+        self.list.push(entry);
     }
 }
 
@@ -420,31 +505,32 @@ impl ClassAd {
     /// Insert or replace; a replaced attribute keeps its position and its
     /// first spelling, as in libclassad.
     pub fn insert(&mut self, name: &str, expr: Expr) {
-        self.insert_hashed(name, key_hash(name), None, expr)
+        self.insert_slot(name, key_hash(name), None, Slot::parsed(expr))
     }
 
     /// [`insert`](Self::insert) under the name attribute `i` of `like` has
     /// (its interned spelling, key and hash: no hashing, no interning).
     /// Ads of one pool mostly list the same names in the same order.
     pub(crate) fn insert_like(&mut self, like: &ClassAd, i: u32, expr: Expr) {
-        let (text, key, hash) = &like.names.list[i as usize];
-        let parts = (text.clone(), key.clone());
-        self.insert_hashed(text, *hash, Some(parts), expr)
+        let e = &like.names.list[i as usize];
+        self.insert_slot(&e.text, e.hash, Some(e), Slot::parsed(expr))
     }
 
-    fn insert_hashed(
+    fn insert_slot(
         &mut self,
         name: &str,
         hash: u64,
-        interned: Option<(Arc<str>, Arc<str>)>,
-        expr: Expr,
+        interned: Option<&Arc<NameEntry>>,
+        slot: Slot,
     ) {
         match self.names.find(hash, name) {
-            Some(j) => self.exprs[j as usize] = expr,
+            Some(j) => self.slots[j as usize] = slot,
             None => {
-                let (text, key) = interned.unwrap_or_else(|| intern_name(name, hash));
-                Arc::make_mut(&mut self.names).push(text, key, hash);
-                self.exprs.push(expr);
+                let entry = interned
+                    .cloned()
+                    .unwrap_or_else(|| intern_entry(name, hash));
+                Arc::make_mut(&mut self.names).push(entry);
+                self.slots.push(slot);
             }
         }
     }
@@ -452,8 +538,9 @@ impl ClassAd {
     /// An empty ad with room for `n` attributes.
     pub fn with_capacity(n: usize) -> ClassAd {
         ClassAd {
-            exprs: Vec::with_capacity(n),
+            slots: Vec::with_capacity(n),
             names: Arc::new(Names::with_capacity(n)),
+            source: None,
         }
     }
 
@@ -468,8 +555,8 @@ impl ClassAd {
         let (a, b) = (&self.names.list, &other.names.list);
         let same = a.len() == b.len()
             && a.iter().zip(b).all(|(x, y)| {
-                // Interned: equal names are usually the same strings.
-                (Arc::ptr_eq(&x.0, &y.0) || x.0 == y.0) && x.2 == y.2 && x.1 == y.1
+                // Interned: equal names are usually the same entries.
+                Arc::ptr_eq(x, y) || (x.text == y.text && x.hash == y.hash && x.key == y.key)
             });
         if same {
             self.names = other.names.clone();
@@ -483,16 +570,17 @@ impl ClassAd {
 
     pub fn remove(&mut self, name: &str) -> Option<Expr> {
         let i = self.position(name)? as usize;
-        let e = self.exprs.remove(i);
+        let e = self.slots[i].get(&self.source).clone();
+        self.slots.remove(i);
         let names = Arc::make_mut(&mut self.names);
         names.list.remove(i);
         // Rebuild the index (removal is rare).
         names.table.clear();
         let list = &names.list;
-        for (j, (_, _, h)) in list.iter().enumerate() {
+        for (j, e) in list.iter().enumerate() {
             names
                 .table
-                .insert_unique(*h, j as u32, |&k| list[k as usize].2);
+                .insert_unique(e.hash, j as u32, |&k| list[k as usize].hash);
         }
         Some(e)
     }
@@ -516,7 +604,7 @@ impl ClassAd {
         names
             .table
             .find(name.hash, |&i| {
-                let k = &names.list[i as usize].1;
+                let k = &names.list[i as usize].key;
                 Arc::ptr_eq(k, &name.key) || **k == *name.key
             })
             .copied()
@@ -525,31 +613,95 @@ impl ClassAd {
     /// The folded, interned key of attribute `i` (see [`intern_name`]).
     #[inline]
     pub fn key_at(&self, i: u32) -> &Arc<str> {
-        &self.names.list[i as usize].1
+        &self.names.list[i as usize].key
     }
 
     pub fn get(&self, name: &str) -> Option<&Expr> {
         let i = self.position(name)?;
-        Some(&self.exprs[i as usize])
+        Some(self.slots[i as usize].get(&self.source))
     }
 
     #[inline]
     pub fn at(&self, i: u32) -> (&str, &Expr) {
-        (&self.names.list[i as usize].0, &self.exprs[i as usize])
+        (
+            &self.names.list[i as usize].text,
+            self.slots[i as usize].get(&self.source),
+        )
     }
 
     pub fn len(&self) -> usize {
-        self.exprs.len()
+        self.slots.len()
     }
     pub fn is_empty(&self) -> bool {
-        self.exprs.is_empty()
+        self.slots.is_empty()
     }
     pub fn iter(&self) -> impl Iterator<Item = (&str, &Expr)> {
         self.names
             .list
             .iter()
-            .map(|(n, _, _)| &**n)
-            .zip(&self.exprs)
+            .map(|e| &*e.text)
+            .zip(self.slots.iter().map(|s| s.get(&self.source)))
+    }
+
+    /// The name of attribute `i` as written, without parsing anything.
+    #[inline]
+    pub fn name_at(&self, i: u32) -> &str {
+        &self.names.list[i as usize].text
+    }
+
+    /// The names in order, without parsing anything.
+    pub fn names(&self) -> impl Iterator<Item = &str> {
+        self.names.list.iter().map(|e| &*e.text)
+    }
+
+    /// Whether attribute `i` has been parsed (always, unless the ad is lazy).
+    pub fn is_parsed(&self, i: u32) -> bool {
+        self.slots[i as usize].expr.get().is_some()
+    }
+
+    /// Whether attribute `i` is a literal (known without parsing it).
+    #[inline]
+    pub fn is_literal(&self, i: u32) -> bool {
+        self.slots[i as usize].is_literal()
+    }
+
+    /// Make this ad read its definitions from `source` (see
+    /// [`insert_lazy`](Self::insert_lazy)).
+    pub fn set_source(&mut self, source: Arc<LazySource>) {
+        self.source = Some(source);
+    }
+
+    /// Insert a definition that stays `source.text[at..at + len]` until it
+    /// is read (the ad's source must be set; `literal` says whether it
+    /// parses to one). Like [`insert_like`] when `like` names it at
+    /// position `i`. Returns false, inserting nothing, when the text is too
+    /// long to be kept lazily (2 GB).
+    ///
+    /// [`insert_like`]: Self::insert_like
+    pub(crate) fn insert_lazy(
+        &mut self,
+        name: &str,
+        like: Option<(&ClassAd, u32)>,
+        at: u32,
+        len: u32,
+        literal: bool,
+    ) -> bool {
+        if self.source.is_none() || len & Slot::LITERAL != 0 {
+            return false;
+        }
+        let slot = Slot {
+            expr: Default::default(),
+            at,
+            len: if literal { len | Slot::LITERAL } else { len },
+        };
+        match like {
+            Some((ad, i)) => {
+                let e = &ad.names.list[i as usize];
+                self.insert_slot(name, e.hash, Some(e), slot)
+            }
+            None => self.insert_slot(name, key_hash(name), None, slot),
+        }
+        true
     }
 
     /// The attributes in libclassad's order (by name length, then name

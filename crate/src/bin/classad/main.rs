@@ -348,7 +348,7 @@ fn read_input(file: &Option<String>) -> Result<(String, String), String> {
 /// from a Windows host) read as U+FFFD, and a warning says where the first
 /// one is and how many lines hold one: every ad is kept.
 fn text_of(bytes: Vec<u8>, name: &str) -> String {
-    let (text, warning) = formats::decode_text(&bytes);
+    let (text, warning) = formats::decode_text_owned(bytes);
     if let Some(d) = warning {
         eprint!("{}", d.render(&text, name));
     }
@@ -375,7 +375,9 @@ fn read_one_ad(path: &str, d: Dialect) -> Result<ClassAd, String> {
 /// Read a pool file; function-library ads are returned separately.
 fn read_ads(path: &str) -> Result<(Vec<Arc<ClassAd>>, Vec<ClassAd>), String> {
     let (text, name) = read_input(&Some(path.to_string()))?;
-    let pool = formats::read_pool(&text, formats::InputFormat::Auto, Dialect::Auto);
+    // One copy of the text, which long-format ads read from lazily.
+    let text: Arc<str> = text.into();
+    let pool = formats::read_pool_shared(&text, formats::InputFormat::Auto, Dialect::Auto);
     for diag in &pool.diagnostics {
         eprint!("{}", diag.render(&text, &name));
     }

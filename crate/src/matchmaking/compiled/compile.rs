@@ -58,8 +58,8 @@ impl<'a> Compiler<'a> {
             slots: attrs
                 .iter()
                 .map(|a| match a {
-                    Some(n) => Slot::Done(n.clone(), 1),
-                    None => Slot::Todo,
+                    Some(n) if !super::is_unread(n) => Slot::Done(n.clone(), 1),
+                    _ => Slot::Todo,
                 })
                 .collect(),
             params: None,
@@ -80,6 +80,14 @@ impl<'a> Compiler<'a> {
         let node = Arc::new(if size > MAX_NODES { Node::Bail } else { node });
         self.slots[i as usize] = Slot::Done(node.clone(), size);
         (node, size)
+    }
+
+    /// Attribute `i` if it has been compiled.
+    pub(super) fn compiled(&self, i: u32) -> Option<Arc<Node>> {
+        match &self.slots[i as usize] {
+            Slot::Done(n, _) => Some(n.clone()),
+            _ => None,
+        }
     }
 
     /// The positions a template's [`Node::Param`]s stand for.
@@ -208,6 +216,11 @@ impl<'a> Compiler<'a> {
                     }
                     let node = Node::Call(id, args);
                     (self.fold_call(node), size)
+                }
+                // Called when it runs, with the evaluator's clock (a
+                // glidein's `START` asks `time() < MY.GLIDEIN_ToRetire`).
+                Some(id) if reads_only_the_clock(id) && c.args.is_empty() => {
+                    (Node::Call(id, vec![]), 1)
                 }
                 _ => (Node::Bail, 1),
             },
@@ -387,4 +400,10 @@ fn predicate_kind(id: u16) -> Option<ValueKind> {
 /// function table says which).
 fn is_pure(id: u16) -> bool {
     crate::lang::functions::get(id).pure
+}
+
+/// Functions whose value depends on nothing but the evaluator's clock:
+/// never folded, run as they are.
+fn reads_only_the_clock(id: u16) -> bool {
+    crate::lang::functions::get(id).name == "time"
 }

@@ -190,7 +190,7 @@ impl CompiledAd {
     /// the ad lacks are looked up); `requirements` names the attribute that
     /// states its requirements, the first the ad defines.
     pub fn new(ad: Arc<ClassAd>, opts: EvalOptions, requirements: &[&str]) -> CompiledAd {
-        let attrs = compile_attrs(&mut Compiler::new(&ad, opts), &ad);
+        let attrs = compile_attrs(&mut Compiler::new(&ad, opts), &ad, requirements);
         CompiledAd {
             requirements: requirements.iter().find_map(|n| ad.position(n)),
             ad,
@@ -319,11 +319,43 @@ fn reads_own_ad_only(n: &Node) -> bool {
     }
 }
 
-/// Every attribute of `ad` compiled (`None` for a literal).
-fn compile_attrs(c: &mut Compiler, ad: &ClassAd) -> Arc<[Option<Arc<Node>>]> {
+/// The attributes of `ad` that matchmaking evaluates — its requirements
+/// (the first of `requirements` it defines), its `Rank` and what they read
+/// of the ad — compiled; `None` for a literal, [`unread`] for the rest,
+/// which are left unparsed (a production slot ad defines ~850 attributes
+/// and its `START` reads a few dozen). Evaluating one of those gives up
+/// like [`Node::Bail`], so the general evaluator answers.
+fn compile_attrs(
+    c: &mut Compiler,
+    ad: &ClassAd,
+    requirements: &[&str],
+) -> Arc<[Option<Arc<Node>>]> {
+    let roots = requirements
+        .iter()
+        .find_map(|n| ad.position(n))
+        .into_iter()
+        .chain(ad.position("Rank"));
+    for i in roots {
+        if !ad.is_literal(i) {
+            c.attr(i);
+        }
+    }
+    let unread = unread();
     (0..ad.len() as u32)
-        .map(|i| (!matches!(ad.at(i).1.kind, ExprKind::Literal(_))).then(|| c.attr(i).0))
+        .map(|i| (!ad.is_literal(i)).then(|| c.compiled(i).unwrap_or_else(|| unread.clone())))
         .collect()
+}
+
+/// The node of attributes [`compile_attrs`] left alone: a [`Node::Bail`]
+/// that [`Compiler::with_attrs`] knows to compile when something reads it.
+fn unread() -> Arc<Node> {
+    UNREAD.clone()
+}
+
+static UNREAD: std::sync::LazyLock<Arc<Node>> = std::sync::LazyLock::new(|| Arc::new(Node::Bail));
+
+fn is_unread(n: &Arc<Node>) -> bool {
+    Arc::ptr_eq(n, &UNREAD)
 }
 
 /// An expression from outside the ads (a docking-vector component, say)

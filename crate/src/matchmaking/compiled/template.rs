@@ -124,7 +124,7 @@ impl Shapes<'_> {
     /// The template of `ad`'s shape, compiled from `ad` when it is the
     /// first of its shape; `None` past [`MAX_TEMPLATES`].
     fn template(&mut self, ad: &Arc<ClassAd>) -> Option<usize> {
-        let fits = |t: usize| same_shape(&self.templates[t].rep, ad);
+        let fits = |t: usize| same_shape(&self.templates[t], ad);
         let t = match self
             .recent
             .iter()
@@ -143,7 +143,7 @@ impl Shapes<'_> {
                     Some(t) => t,
                     None if self.templates.len() < MAX_TEMPLATES => {
                         let mut c = Compiler::template(ad, self.opts);
-                        let attrs = compile_attrs(&mut c, ad);
+                        let attrs = compile_attrs(&mut c, ad, self.requirements);
                         self.templates.push(Template {
                             rep: ad.clone(),
                             attrs,
@@ -178,20 +178,28 @@ fn layout_hash(ad: &ClassAd) -> u64 {
     let mut h = rustc_hash::FxHasher::default();
     for i in 0..ad.len() as u32 {
         (Arc::as_ptr(ad.key_at(i)) as *const u8 as usize).hash(&mut h);
-        matches!(ad.at(i).1.kind, ExprKind::Literal(_)).hash(&mut h);
+        ad.is_literal(i).hash(&mut h);
     }
     h.finish()
 }
 
-fn same_shape(a: &ClassAd, b: &ClassAd) -> bool {
+/// Whether `b` has `t`'s shape. Only the expressions the template compiled
+/// are compared: the ones it left unread are evaluated in each ad itself,
+/// and the same roots over the same compiled expressions reach the same
+/// attributes in either ad.
+fn same_shape(t: &Template, b: &ClassAd) -> bool {
+    let a = &*t.rep;
     a.len() == b.len()
         && (0..a.len() as u32).all(|i| {
             let (ka, kb) = (a.key_at(i), b.key_at(i));
             (Arc::ptr_eq(ka, kb) || ka == kb)
-                && match (&a.at(i).1.kind, &b.at(i).1.kind) {
-                    (ExprKind::Literal(_), ExprKind::Literal(_)) => true,
-                    (ExprKind::Literal(_), _) | (_, ExprKind::Literal(_)) => false,
-                    _ => same_expr(a.at(i).1, b.at(i).1, 0),
+                && match (a.is_literal(i), b.is_literal(i)) {
+                    (true, true) => true,
+                    (false, false) => match &t.attrs[i as usize] {
+                        Some(n) if super::is_unread(n) => true,
+                        _ => same_expr(a.at(i).1, b.at(i).1, 0),
+                    },
+                    _ => false,
                 }
         })
 }
