@@ -1,6 +1,7 @@
 //! The best-first walk (`NegotiationConfig::count_candidates = false`)
 //! picks what the full survey picks: same machine, same vector, same
-//! reason (with the same counts) for every job, on the libclassad pair
+//! reason (with the same counts; an all-taken job's count asked for
+//! afterwards) for every job, on the libclassad pair
 //! corpus, on generated workloads, and on pools built to trip the rank
 //! bounds — ranks that read the job through the machine, NaN, errors,
 //! ties, claimed slots.
@@ -11,15 +12,24 @@ use classad::compiled::CompiledAd;
 use classad::index::negotiation::IndexedMachines;
 use classad::matching::DEFAULT_REQUIREMENTS;
 use classad::negotiate::{
-    candidates_at_turn, negotiate, negotiate_with, CycleResult, NegotiationConfig, Reason,
+    candidates_at_turn, compatible_machines, negotiate, negotiate_with, CycleResult,
+    NegotiationConfig, Reason,
 };
 use classad::{parse_classad, ClassAd};
 use proptest::prelude::*;
 
+/// The outcomes, an all-taken job's count left out (an uncounted cycle
+/// only looks for one compatible machine; `agree` checks the counts).
 fn outcome(r: &CycleResult) -> Vec<String> {
     r.outcomes
         .iter()
-        .map(|o| format!("{} {:?} {:?} {:?}", o.job, o.machine, o.vector, o.reason))
+        .map(|o| {
+            let reason = match o.reason {
+                Reason::AllTaken { .. } => "all-taken".to_string(),
+                ref other => format!("{other:?}"),
+            };
+            format!("{} {:?} {:?} {reason}", o.job, o.machine, o.vector)
+        })
         .collect()
 }
 
@@ -54,6 +64,27 @@ fn agree(jobs: &[Arc<ClassAd>], machines: &[Arc<ClassAd>], auto: bool) -> (u64, 
         taken.extend(y.machine);
     }
     for (x, y) in a.outcomes.iter().zip(&b.outcomes) {
+        // An all-taken job's count, asked for afterwards, is the counted
+        // cycle's: every compatible machine of the pool.
+        if let Reason::AllTaken { compatible } = y.reason {
+            let Reason::AllTaken {
+                compatible: Some(n),
+            } = x.reason
+            else {
+                panic!("job {}: counted {:?}", x.job_id, x.reason);
+            };
+            assert!(
+                compatible.is_none() || compatible == Some(n),
+                "job {}",
+                x.job_id
+            );
+            assert_eq!(
+                compatible_machines(&jobs[y.job], &compiled, &walked),
+                n,
+                "job {}",
+                x.job_id
+            );
+        }
         // Only a skipped job (its cluster failed) is not counted.
         let skipped = matches!(x.reason, Reason::SkippedCluster { .. });
         assert_eq!(x.candidates.is_none(), skipped, "job {}", x.job_id);
@@ -208,4 +239,45 @@ fn an_indexed_cycle_cancelled_midway_stops_with_the_jobs_done() {
     });
     assert_eq!(cut.outcomes.len(), 256);
     assert_eq!(outcome(&cut)[..], outcome(&full)[..256]);
+}
+
+#[test]
+fn an_uncounted_all_taken_job_is_counted_when_asked() {
+    // Three machines, five jobs that each take any of them: the last two
+    // find every compatible machine taken.
+    let machines = ads(&(0..3)
+        .map(|i| {
+            format!(
+                "[ Name = \"m{i}\"; Memory = {}; Requirements = TARGET.RequestMemory <= Memory ]",
+                1000 + i
+            )
+        })
+        .collect::<Vec<_>>());
+    let jobs = ads(&(0..5)
+        .map(|i| format!("[ ClusterId = {i}; ProcId = 0; RequestMemory = {}; Requirements = TARGET.Memory >= RequestMemory ]", 10 + i))
+        .collect::<Vec<_>>());
+    let walked = NegotiationConfig {
+        count_candidates: false,
+        autocluster: None,
+        ..NegotiationConfig::default()
+    };
+    let r = negotiate(&jobs, &machines, &walked, |_, _| true);
+    let compiled: Vec<CompiledAd> = machines
+        .iter()
+        .map(|m| CompiledAd::new(m.clone(), walked.opts, DEFAULT_REQUIREMENTS))
+        .collect();
+    let taken: Vec<_> = r
+        .outcomes
+        .iter()
+        .filter(|o| matches!(o.reason, Reason::AllTaken { compatible: None }))
+        .map(|o| compatible_machines(&jobs[o.job], &compiled, &walked))
+        .collect();
+    assert_eq!(taken, vec![3, 3], "{:?}", outcome(&r));
+    assert_eq!(
+        Reason::AllTaken { compatible: None }.describe(),
+        "all-taken: every compatible machine was matched to an earlier job (not counted)"
+    );
+    let (_, uncounted) = agree(&jobs, &machines, false);
+    let (counted, _) = agree(&jobs, &machines, false);
+    assert!(uncounted < counted, "{uncounted} < {counted}");
 }

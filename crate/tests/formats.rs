@@ -4,6 +4,8 @@
 //! `.printOld()`); the corpora in `tests/corpora` were checked to parse in
 //! libclassad too.
 
+use std::sync::Arc;
+
 use classad::formats::{
     self, detect, read_pool, read_pool_bytes, write_pool, InputFormat, OutputFormat, Pool,
     MAX_DIAGNOSTICS,
@@ -1617,5 +1619,119 @@ fn an_overflowing_integer_is_warned_about_in_every_format() {
             w[0].message
         );
         assert_eq!((w[0].line, w[0].column), line_col, "{format}");
+    }
+}
+
+/// A long-format pool keeps its definitions as text until something reads
+/// them: reading parses only what it could not check otherwise, and each
+/// definition read later is the expression its text is, spans and all.
+#[test]
+fn long_format_definitions_are_parsed_when_read() {
+    let text = "\
+Name = \"slot1@host\"
+Memory = 2048
+Ratio = 0.5
+Busy = false
+START = (TARGET.RequestMemory <= Memory) && (KeyboardIdle > 15 * 60)
+ChildCpus = { 1, 2, 3 }
+Escaped = \"a \\\"quoted\\\" word\"
+Path = \"C:\\condor\\execute\"
+Big = 99999999999999999999
+Long = (1 +
+   2)
+
+Name = \"slot2@host\"
+Memory = 4096
+START = (TARGET.RequestMemory <= Memory) && (KeyboardIdle > 15 * 60)
+ChildCpus = { 4 }
+";
+    let pool = auto(text);
+    assert_eq!(pool.ads.len(), 2, "{:?}", pool.diagnostics);
+    let a = &pool.ads[0].ad;
+    // Reading parsed only what reads back differently from its text: the
+    // old escaping of `Path` and the continued `Long`
+    let parsed: Vec<&str> = (0..a.len() as u32)
+        .filter(|&i| a.is_parsed(i))
+        .map(|i| a.name_at(i))
+        .collect();
+    // (and `Name`, which the pool's labels read).
+    assert_eq!(parsed, ["Name", "Path", "Long"]);
+    assert!(a.is_literal(a.position("Memory").unwrap()));
+    assert!(a.is_literal(a.position("Escaped").unwrap()));
+    assert!(!a.is_literal(a.position("START").unwrap()));
+    // Each definition, read now, is what its text parses to, and its span
+    // covers that text.
+    for i in 0..a.len() as u32 {
+        let (name, e) = a.at(i);
+        if matches!(name, "Path" | "Long" | "Big") {
+            continue;
+        }
+        let line = text
+            .lines()
+            .find(|l| l.starts_with(&format!("{name} =")))
+            .unwrap();
+        let rhs = line.split_once(" = ").unwrap().1;
+        assert_eq!(
+            classad::unparse(e),
+            classad::unparse(&classad::parse_expr(rhs).unwrap()),
+            "{name}"
+        );
+        assert_eq!(
+            &text[e.span.start as usize..e.span.end as usize],
+            rhs,
+            "{name}"
+        );
+    }
+    assert_eq!(a.parsed_count(), a.len());
+    // The second ad's repeated START was checked by the first's parse.
+    let b = &pool.ads[1].ad;
+    assert_eq!(b.parsed_count(), 1, "its Name only");
+    assert_eq!(
+        classad::unparse(b.get("START").unwrap()),
+        classad::unparse(a.get("START").unwrap())
+    );
+    // A copy of an unread ad stays unread; changing it parses nothing else.
+    let mut c = b.clone();
+    c.insert_value("Memory", Value::Int(1));
+    assert_eq!(c.parsed_count(), 3, "Name, START (read above) and Memory");
+    assert_eq!(
+        c.unparsed_text(c.position("ChildCpus").unwrap()),
+        Some("{ 4 }")
+    );
+}
+
+/// Matching a pool reads what the requirements and ranks reach, not the
+/// hundreds of other attributes a production slot carries.
+#[test]
+fn matchmaking_reads_what_requirements_reach() {
+    let mut machines = String::new();
+    for i in 0..20 {
+        machines.push_str(&format!(
+            "Name = \"slot{i}\"\nMemory = {}\nStart = TARGET.RequestMemory <= Memory\nRequirements = Start\n",
+            1000 * (i + 1)
+        ));
+        for k in 0..50 {
+            machines.push_str(&format!(
+                "Monitor{k} = {{ {k}, {i} }}\nRate{k} = Monitor{k}[0] * 2\nCount{k} = {k}\n"
+            ));
+        }
+        machines.push('\n');
+    }
+    let jobs = "ClusterId = 1\nProcId = 0\nRequestMemory = 5000\nRequirements = TARGET.Memory >= RequestMemory\n";
+    let m: Vec<Arc<ClassAd>> = auto(&machines)
+        .ads
+        .into_iter()
+        .map(|a| Arc::new(a.ad))
+        .collect();
+    let j: Vec<Arc<ClassAd>> = auto(jobs).ads.into_iter().map(|a| Arc::new(a.ad)).collect();
+    let r = classad::negotiate::negotiate(&j, &m, &Default::default(), |_, _| true);
+    assert_eq!(r.matched, 1);
+    for ad in &m {
+        assert!(
+            ad.parsed_count() <= 6,
+            "{} of {} parsed",
+            ad.parsed_count(),
+            ad.len()
+        );
     }
 }

@@ -112,7 +112,9 @@ fn check_cycle(jobs: &[Arc<ClassAd>], machines: &[Arc<ClassAd>], cfg: &Negotiati
                 let expected = if machines.is_empty() {
                     Reason::NoMachines
                 } else if compatible > 0 && free_compatible == 0 {
-                    Reason::AllTaken { compatible }
+                    Reason::AllTaken {
+                        compatible: Some(compatible),
+                    }
                 } else if compatible > 0 {
                     Reason::NoValidVector {
                         compatible: free_compatible,
@@ -317,7 +319,12 @@ fn unmatched_jobs_say_why() {
     );
     let reasons: Vec<&Reason> = r.outcomes.iter().map(|o| &o.reason).collect();
     assert_eq!(reasons[0], &Reason::Matched);
-    assert_eq!(reasons[1], &Reason::AllTaken { compatible: 1 });
+    assert_eq!(
+        reasons[1],
+        &Reason::AllTaken {
+            compatible: Some(1)
+        }
+    );
     assert_eq!(reasons[2], &Reason::MachinesRejectJob);
     assert_eq!(reasons[3], &Reason::JobRejectsAll);
     let none = negotiate(&[job("a", 1)], &[], &cfg, |_, _| true);

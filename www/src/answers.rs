@@ -130,6 +130,10 @@ pub struct Outcome {
     /// count them (past `classad::session::COUNT_CANDIDATES_UP_TO` pairs).
     #[serde(default)]
     pub candidates: Option<usize>,
+    /// All taken, how many not counted (the cycle did not count
+    /// candidates): `PoolRequest::Compatible` counts them when asked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub taken_uncounted: bool,
     pub cluster: Option<u32>,
     /// Every compatible machine when its turn came (small pools only).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

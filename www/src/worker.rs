@@ -221,6 +221,7 @@ pub fn cycle_view(cycle: CycleResult, augmented: Vec<Augmented>) -> Cycle {
                 reason: reason_of(&o.reason),
                 skipped: matches!(o.reason, Reason::SkippedCluster { .. }),
                 candidates: o.candidates,
+                taken_uncounted: matches!(o.reason, Reason::AllTaken { compatible: None }),
                 cluster: o.cluster,
                 considered: o
                     .considered

@@ -187,7 +187,7 @@ pub fn handle(req: Request) -> Response {
                         start: a.span.start,
                         end: a.span.end,
                         line,
-                        attributes: a.ad.iter().map(|(n, _)| n.to_string()).collect(),
+                        attributes: a.ad.names().map(str::to_string).collect(),
                     }
                 })
                 .collect();

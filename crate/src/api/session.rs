@@ -137,6 +137,20 @@ pub enum PoolRequest {
         #[serde(default)]
         tz_offset: Option<i32>,
     },
+    /// How many machines are compatible with one job of `jobs`, taken or
+    /// not: an `all-taken` job's count that a cycle past
+    /// `COUNT_CANDIDATES_UP_TO` pairs leaves out. Answered as `Candidates`.
+    Compatible {
+        jobs: String,
+        machines: String,
+        job: usize,
+        #[serde(default)]
+        mode: Mode,
+        #[serde(default)]
+        now: Option<f64>,
+        #[serde(default)]
+        tz_offset: Option<i32>,
+    },
     Autocluster {
         jobs: String,
         machines: String,
@@ -505,6 +519,32 @@ impl Session {
                                 &cfg,
                                 &taken,
                             ),
+                        },
+                        None => PoolResponse::Failed {
+                            message: format!("the jobs pool has no job {}", job + 1),
+                        },
+                    }
+                }
+                Err(e) => *e,
+            },
+            PoolRequest::Compatible {
+                jobs,
+                machines,
+                job,
+                mode,
+                now,
+                tz_offset,
+            } => match self.pair_of(&jobs, &machines) {
+                Ok((j, m)) => {
+                    let cfg = NegotiationConfig {
+                        opts: opts(mode, now, tz_offset),
+                        functions: j.functions.clone().or_else(|| m.functions.clone()),
+                        ..Default::default()
+                    };
+                    match j.ads.get(job) {
+                        Some(ad) => PoolResponse::Candidates {
+                            job,
+                            count: negotiate::compatible_machines(ad, m.compiled(mode), &cfg),
                         },
                         None => PoolResponse::Failed {
                             message: format!("the jobs pool has no job {}", job + 1),
@@ -898,7 +938,7 @@ fn pair(
     };
     let job_requirements = traced(ja, ma).map(Box::new);
     let machine_requirements = traced(ma, ja).map(Box::new);
-    let names = |ad: &ClassAd| ad.iter().map(|(n, _)| n.to_ascii_lowercase()).collect();
+    let names = |ad: &ClassAd| ad.names().map(str::to_ascii_lowercase).collect();
     PoolResponse::Pair {
         job_label: j.labels.get(job).cloned().unwrap_or_default(),
         machine_label: m.labels.get(machine).cloned().unwrap_or_default(),

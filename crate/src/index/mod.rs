@@ -168,7 +168,7 @@ impl Index {
             None => {
                 let mut k: Vec<String> = offers
                     .iter()
-                    .flat_map(|ad| ad.iter().map(|(n, _)| n.to_ascii_lowercase()))
+                    .flat_map(|ad| ad.names().map(str::to_ascii_lowercase))
                     .collect();
                 k.sort();
                 k.dedup();
@@ -287,8 +287,8 @@ fn imported(
     opts: EvalOptions,
 ) -> Vec<(String, Point)> {
     let mut out: Vec<(String, Point)> = ad
-        .iter()
-        .map(|(n, _)| n.to_ascii_lowercase())
+        .names()
+        .map(str::to_ascii_lowercase)
         .filter(|k| wanted(k))
         .map(|k| {
             let p = own_value(ad, &k, opts);

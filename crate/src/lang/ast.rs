@@ -659,6 +659,39 @@ impl ClassAd {
         self.slots[i as usize].expr.get().is_some()
     }
 
+    /// The text of attribute `i` while it is unparsed (lazy), else `None`:
+    /// a caller looking for something in the text need not parse it.
+    pub fn unparsed_text(&self, i: u32) -> Option<&str> {
+        let slot = &self.slots[i as usize];
+        if slot.expr.get().is_some() {
+            return None;
+        }
+        let s = self.source.as_ref()?;
+        let (at, len) = (slot.at as usize, (slot.len & !Slot::LITERAL) as usize);
+        s.text.get(at..at + len)
+    }
+
+    /// Attribute `i`'s expression without keeping it parsed: a lazy
+    /// definition is parsed for the caller and dropped after (a walk over
+    /// every definition of a production pool need not grow it eightfold).
+    pub fn expr_transient(&self, i: u32) -> std::borrow::Cow<'_, Expr> {
+        let slot = &self.slots[i as usize];
+        match (slot.expr.get(), &self.source) {
+            (Some(e), _) => std::borrow::Cow::Borrowed(e),
+            (None, Some(s)) => {
+                let (at, len) = (slot.at as usize, (slot.len & !Slot::LITERAL) as usize);
+                std::borrow::Cow::Owned((s.parse)(&s.text[at..at + len], at))
+            }
+            (None, None) => std::borrow::Cow::Owned(Expr::literal(Value::Error)),
+        }
+    }
+
+    /// How many of the definitions have been parsed (all of them, unless
+    /// the ad is lazy): what `--stats` reports.
+    pub fn parsed_count(&self) -> usize {
+        self.slots.iter().filter(|s| s.expr.get().is_some()).count()
+    }
+
     /// Whether attribute `i` is a literal (known without parsing it).
     #[inline]
     pub fn is_literal(&self, i: u32) -> bool {

@@ -75,8 +75,12 @@ pub fn expr_refs_full_names(e: &Expr, ad: &ClassAd, strict: bool) -> Option<BTre
 /// References of every attribute of an ad.
 pub fn ad_refs(ad: &ClassAd) -> References {
     let mut w = Walker::default();
-    for (_, e) in ad.iter() {
-        w.walk(e, Some(ad));
+    for i in 0..ad.len() as u32 {
+        // A literal refers to nothing; the rest are walked without being
+        // kept parsed (what they refer to in the ad is).
+        if !ad.is_literal(i) {
+            w.walk(&ad.expr_transient(i), Some(ad));
+        }
     }
     w.r
 }
@@ -116,9 +120,9 @@ impl Walker {
         let key = name.to_ascii_lowercase();
         // By position: a 100,000-attribute chain must not scan the ad once
         // a reference.
-        let (spelled, def) = ad.at(ad.position(name)?);
-        let def = def.clone();
-        self.r.internal.insert(spelled.to_string());
+        let i = ad.position(name)?;
+        let def = ad.expr_transient(i).into_owned();
+        self.r.internal.insert(ad.name_at(i).to_string());
         if self.seen.insert(key) {
             self.walk(&def, Some(ad));
         }

@@ -73,11 +73,20 @@ impl Clustering {
 /// expressions, so what depends on those alone is worked out once.
 fn distinct_shapes<'a>(machines: &'a [&'a ClassAd]) -> impl Iterator<Item = &'a ClassAd> + 'a {
     let mut seen = rustc_hash::FxHashSet::default();
+    // What the references depend on: the names, and the expressions that
+    // are not literals (by their text while unparsed; equal text is an
+    // equal expression, and a miss only costs a walk).
     machines.iter().copied().filter(move |m| {
         let mut h = FxHasher::default();
-        for (n, e) in m.iter() {
-            n.hash(&mut h);
-            hash_expr(e, &mut h);
+        for i in 0..m.len() as u32 {
+            m.key_at(i).hash(&mut h);
+            if m.is_literal(i) {
+                continue;
+            }
+            match m.unparsed_text(i) {
+                Some(t) => t.hash(&mut h),
+                None => hash_expr(m.at(i).1, &mut h),
+            }
         }
         seen.insert(h.finish())
     })

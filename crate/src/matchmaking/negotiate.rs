@@ -141,9 +141,11 @@ pub enum Reason {
         job_accepts: usize,
         machines_accept: usize,
     },
-    /// Compatible machines exist but earlier jobs took them.
+    /// Compatible machines exist but earlier jobs took them: how many
+    /// (`None` in a cycle that did not count candidates, which looked for
+    /// one only; `PoolRequest::Compatible` counts them on demand).
     AllTaken {
-        compatible: usize,
+        compatible: Option<usize>,
     },
     /// Free compatible machines exist, but the docking vector is undefined
     /// or error for each (e.g. preemption not allowed).
@@ -166,9 +168,13 @@ impl Reason {
             Reason::NoMutualMatch { job_accepts, machines_accept } => format!(
                 "no-mutual-match: the job accepts {job_accepts} machines and {machines_accept} machines accept it, but never both"
             ),
-            Reason::AllTaken { compatible } => format!(
-                "all-taken: {compatible} compatible machines were matched to earlier jobs"
+            Reason::AllTaken { compatible: Some(n) } => format!(
+                "all-taken: {n} compatible machines were matched to earlier jobs"
             ),
+            Reason::AllTaken { compatible: None } => {
+                "all-taken: every compatible machine was matched to an earlier job (not counted)"
+                    .into()
+            }
             Reason::NoValidVector { compatible } => format!(
                 "no-valid-vector: {compatible} compatible machines, but the docking vector is undefined or error for each (no preemption allowed)"
             ),
@@ -360,10 +366,11 @@ fn explain_failure(
     among: Among<'_>,
     s: &mut Survey,
     free: &[bool],
+    count: bool,
 ) -> Reason {
     if s.compatible_free == 0 {
         // All taken? Only now are the taken machines looked at.
-        ctx.count_taken(job, among, free, s);
+        ctx.count_taken(job, among, free, s, count);
     }
     if s.compatible > 0 {
         return failure(ctx.ev, job, ctx.machines, s, s.compatible_free);
@@ -388,7 +395,7 @@ fn failure(
         return Reason::NoMachines;
     } else if s.compatible > 0 && free_compatible == 0 {
         return Reason::AllTaken {
-            compatible: s.compatible,
+            compatible: (!s.taken_found_only).then_some(s.compatible),
         };
     } else if s.compatible > 0 {
         return Reason::NoValidVector {
@@ -555,7 +562,14 @@ pub fn negotiate_with(
                     Some(p) => Some(p),
                     None => {
                         let mut mine = ctx.survey(job, among, &free, false, Some(1));
-                        outcome.reason = explain_failure(&mut ctx, job, among, &mut mine, &free);
+                        outcome.reason = explain_failure(
+                            &mut ctx,
+                            job,
+                            among,
+                            &mut mine,
+                            &free,
+                            cfg.count_candidates,
+                        );
                         // No compatible machine is left for the cluster:
                         // skip the rest of it. (Some are left, just not for
                         // this job: the cluster goes on.)
@@ -669,7 +683,7 @@ fn pick_alone(
         Some(Ok(best)) => Some(best),
         Some(Err(mut s)) => {
             outcome.candidates = Some(0);
-            outcome.reason = explain_failure(ctx, job, among, &mut s, free);
+            outcome.reason = explain_failure(ctx, job, among, &mut s, free, cfg.count_candidates);
             None
         }
         None => {
@@ -678,7 +692,8 @@ fn pick_alone(
             match s.ranked.first() {
                 Some(best) => Some(best.clone()),
                 None => {
-                    outcome.reason = explain_failure(ctx, job, among, &mut s, free);
+                    outcome.reason =
+                        explain_failure(ctx, job, among, &mut s, free, cfg.count_candidates);
                     None
                 }
             }
@@ -733,6 +748,25 @@ pub fn candidates_at_turn(
     ctx.survey(&job, Among::All, &free, false, Some(1)).rankable
 }
 
+/// How many machines of the pool are compatible with `job` (each side's
+/// requirements accept the other), taken or not: an `all-taken` job's
+/// count, which a cycle that did not count candidates leaves out
+/// (`Reason::AllTaken { compatible: None }`), asked for when a view wants
+/// it. `machines` as for [`candidates_at_turn`].
+pub fn compatible_machines(
+    job: &Arc<ClassAd>,
+    machines: &[CompiledAd],
+    cfg: &NegotiationConfig,
+) -> usize {
+    let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
+    let job = CompiledAd::new(job.clone(), cfg.opts, &req);
+    let mut ev = evaluator(cfg);
+    machines
+        .iter()
+        .filter(|m| job.accepts(m, &mut ev) && m.accepts(&job, &mut ev))
+        .count()
+}
+
 /// Every compatible machine of a job, with its docking vector (detail mode).
 fn considered(
     ev: &mut Evaluator,
@@ -779,16 +813,8 @@ pub fn augment(
         .map(|o| match o.machine {
             None => Augmented::default(),
             Some(m) => {
-                let job = &jobs[o.job];
-                let (new, unresolved) =
-                    crate::matchmaking::substitute::substitute(job, &machines[m], job, opts);
-                let changed = job
-                    .iter()
-                    .filter_map(|(n, e)| {
-                        let after = crate::lang::unparse::unparse(new.get(n)?);
-                        (after != crate::lang::unparse::unparse(e)).then(|| (n.to_string(), after))
-                    })
-                    .collect();
+                let (changed, unresolved) =
+                    crate::matchmaking::substitute::substitutions(&jobs[o.job], &machines[m], opts);
                 Augmented {
                     changed,
                     unresolved,

@@ -17,23 +17,46 @@ pub struct Unresolved {
     pub reference: String,
 }
 
-/// The job with every `$$()` filled from `machine`, and those left open.
-pub fn substitute(
-    job: &ClassAd,
+/// The attributes of `job` that filling its `$$()` from `machine` changes
+/// (name, the new expression unparsed), in the job's order, and the
+/// references left open. Definitions whose text has no `$$(` (nor an
+/// escape that could make one) are not parsed.
+pub fn substitutions(
+    job: &Arc<ClassAd>,
     machine: &Arc<ClassAd>,
-    job_arc: &Arc<ClassAd>,
     opts: EvalOptions,
-) -> (ClassAd, Vec<Unresolved>) {
+) -> (Vec<(String, String)>, Vec<Unresolved>) {
     let mut ev = Evaluator::new(opts);
-    ev.set_ads(Some(machine.clone()), Some(job_arc.clone()));
-    let mut out = ClassAd::new();
-    let mut open = Vec::new();
-    for (name, e) in job.iter() {
-        let mut e = e.clone();
-        fill(&mut e, &mut ev, name, &mut open);
-        out.insert(name, e);
+    ev.set_ads(Some(machine.clone()), Some(job.clone()));
+    let (mut changed, mut open) = (vec![], vec![]);
+    for i in 0..job.len() as u32 {
+        if job
+            .unparsed_text(i)
+            .is_some_and(|t| !t.contains("$$(") && !t.contains('\\'))
+        {
+            continue;
+        }
+        let (name, e) = job.at(i);
+        if !mentions_substitution(e) {
+            continue;
+        }
+        let mut new = e.clone();
+        fill(&mut new, &mut ev, name, &mut open);
+        let after = crate::lang::unparse::unparse(&new);
+        if after != crate::lang::unparse::unparse(e) {
+            changed.push((name.to_string(), after));
+        }
     }
-    (out, open)
+    (changed, open)
+}
+
+/// Whether a string literal in `e` holds a `$$(`.
+fn mentions_substitution(e: &Expr) -> bool {
+    match &e.kind {
+        ExprKind::Literal(Value::Str(s)) => s.contains("$$("),
+        ExprKind::List(items) => items.iter().any(mentions_substitution),
+        _ => e.children().into_iter().any(mentions_substitution),
+    }
 }
 
 fn fill(e: &mut Expr, ev: &mut Evaluator, attr: &str, open: &mut Vec<Unresolved>) {

@@ -44,6 +44,9 @@ pub(super) struct Survey {
     /// that ranks only free machines skips them: they are counted only
     /// when a failure needs them, see [`SurveyCtx::count_taken`]).
     pub counted_taken: bool,
+    /// True when the taken machines were only searched for a compatible
+    /// one (`compatible` then counts at most one of them).
+    pub taken_found_only: bool,
 }
 
 impl Survey {
@@ -320,20 +323,49 @@ impl SurveyCtx<'_, '_> {
     }
 
     /// Add to `s` (a survey of the free machines among `among`) the
-    /// machines taken this cycle that are compatible.
+    /// machines taken this cycle that are compatible: all of them when
+    /// `count`, else only whether there is one (`s.taken_found_only` says
+    /// which) — a cycle too big to count every candidate need not count
+    /// every taken machine of every job left without one either.
     pub fn count_taken(
         &mut self,
         job: &CompiledAd,
         among: Among<'_>,
         free: &[bool],
         s: &mut Survey,
+        count: bool,
     ) {
         if s.counted_taken {
             return;
         }
         s.counted_taken = true;
-        s.compatible +=
-            self.count_compatible(job, among, |mi| !free.get(mi).copied().unwrap_or(true));
+        let taken = |mi: usize| !free.get(mi).copied().unwrap_or(true);
+        if count {
+            s.compatible += self.count_compatible(job, among, taken);
+        } else {
+            s.compatible += self.any_compatible(job, among, taken) as usize;
+            s.taken_found_only = true;
+        }
+    }
+
+    /// Whether one of the machines among `among` that `wanted` keeps (and
+    /// that accept some ad) is compatible with `job`: the first found ends
+    /// the search.
+    fn any_compatible(
+        &mut self,
+        job: &CompiledAd,
+        among: Among<'_>,
+        wanted: impl Fn(usize) -> bool,
+    ) -> bool {
+        let rejects_all = self.rejects_all;
+        let todo = among.select(self.machines.len(), |mi| !rejects_all[mi] && wanted(mi));
+        let prefilter = self.columns.prefilter(job);
+        let (columns, machines, ev) = (&*self.columns, self.machines, &mut *self.ev);
+        let evals = &mut *self.evals;
+        todo.into_iter().any(|mi| {
+            *evals += 1;
+            compatible(columns, &prefilter, job, machines, mi, ev)
+        })
     }
 
     /// How many of the machines among `among` that `wanted` keeps (and

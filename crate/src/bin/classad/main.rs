@@ -209,6 +209,10 @@ enum Cmd {
         now: Option<f64>,
         #[arg(long, allow_hyphen_values = true)]
         tz_offset: Option<i32>,
+        /// Print the time taken and how many attribute definitions were
+        /// parsed (the long format's are parsed when first read) to stderr.
+        #[arg(long)]
+        stats: bool,
     },
     /// List each ad's internal and external references.
     Refs {
@@ -355,6 +359,17 @@ fn text_of(bytes: Vec<u8>, name: &str) -> String {
     text
 }
 
+/// "parsed N of M job definitions, … machine definitions": what the work
+/// read of the ads (the long format's definitions are parsed when read).
+fn parsed_stats(jobs: &[Arc<ClassAd>], machines: &[Arc<ClassAd>]) -> String {
+    let count = |ads: &[Arc<ClassAd>]| {
+        ads.iter()
+            .fold((0, 0), |(p, t), a| (p + a.parsed_count(), t + a.len()))
+    };
+    let ((jp, jt), (mp, mt)) = (count(jobs), count(machines));
+    format!("parsed {jp} of {jt} job definitions, {mp} of {mt} machine definitions")
+}
+
 /// Read exactly one ad from a file, reporting parse errors with location.
 fn read_one_ad(path: &str, d: Dialect) -> Result<ClassAd, String> {
     let (text, name) = read_input(&Some(path.to_string()))?;
@@ -476,7 +491,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let augmented = classad::negotiate::augment(&result, &job_ads, &machine_ads, cfg.opts);
             if stats {
                 eprintln!(
-                    "read {:.2} s ({} jobs, {} machines), cycle {:.2} s ({} pair evaluations, {} matched), $$() {:.2} s",
+                    "read {:.2} s ({} jobs, {} machines), cycle {:.2} s ({} pair evaluations, {} matched), $$() {:.2} s; {}",
                     read.as_secs_f64(),
                     job_ads.len(),
                     machine_ads.len(),
@@ -484,6 +499,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
                     result.pair_evaluations,
                     result.matched,
                     (started.elapsed() - read - cycle).as_secs_f64(),
+                    parsed_stats(&job_ads, &machine_ads),
                 );
             }
             if json {
@@ -668,10 +684,13 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             mode,
             now,
             tz_offset,
+            stats,
         } => {
+            let started = std::time::Instant::now();
             let eval = eval_options(mode, now, tz_offset);
             let (job_ads, _) = read_ads(&job)?;
             let (machine_ads, _) = read_ads(&machines)?;
+            let read = started.elapsed();
             let fixed = fixed
                 .iter()
                 .map(|f| parse_fixed(f))
@@ -718,6 +737,16 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
             let j = pick(&job_ads, "job", &job)?;
             let a = classad::analysis::analyze(&j, &machine_ads, &o)
                 .map_err(|e| format!("{job}: {e}"))?;
+            if stats {
+                eprintln!(
+                    "read {:.2} s ({} jobs, {} machines), analysis {:.2} s; {}",
+                    read.as_secs_f64(),
+                    job_ads.len(),
+                    machine_ads.len(),
+                    (started.elapsed() - read).as_secs_f64(),
+                    parsed_stats(&job_ads, &machine_ads),
+                );
+            }
             if json {
                 println!("{}", serde_json::to_string_pretty(&a).unwrap_or_default());
             } else {

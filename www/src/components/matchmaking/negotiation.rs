@@ -123,7 +123,13 @@ fn reason_text(
             // summary says so once.
             None => "matched (the best docking vector)".to_string(),
         },
-        None => c.reason(o).to_string(),
+        None => match asked {
+            Some(n) if o.taken_uncounted => format!(
+                "all-taken: {n} compatible machine{} matched to earlier jobs",
+                if n == 1 { " was" } else { "s were" }
+            ),
+            _ => c.reason(o).to_string(),
+        },
     }
 }
 
@@ -389,6 +395,39 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             );
         })
     };
+    // An all-taken job's count, when the cycle did not keep it: every
+    // compatible machine of the pool went to an earlier job.
+    let count_taken_for = |i: usize| {
+        let (session, args, counts, shown) = (
+            props.session.clone(),
+            props.pools.args(),
+            counts.clone(),
+            r.clone(),
+        );
+        Callback::from(move |_| {
+            let job = shown.cycle.outcomes[i].job;
+            counts.dispatch(CountAction::Asking(i));
+            let (counts, now, mode) = (counts.clone(), shown.now, shown.key.2);
+            session.request(
+                &args,
+                move |ids| PoolRequest::Compatible {
+                    jobs: ids[0].clone(),
+                    machines: ids[1].clone(),
+                    job,
+                    mode,
+                    now: Some(now.0),
+                    tz_offset: Some(now.1),
+                },
+                None,
+                move |a: Result<crate::answers::CandidateCount, String>| {
+                    counts.dispatch(match a {
+                        Ok(a) => CountAction::Got(i, a.count),
+                        Err(_) => CountAction::Forget(i),
+                    })
+                },
+            );
+        })
+    };
     let open_step = |i: usize| {
         let step = step.clone();
         Callback::from(move |_| step.set(Some(i)))
@@ -416,6 +455,17 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                                 <>{ " " }<button class="link count-candidates" onclick={count_for(i)}
                                     title="Count the free compatible machines this job had at its turn (evaluates the whole pool for it)">
                                     { "count the others" }</button></>
+                            },
+                        } }
+                    }
+                    if o.machine.is_none() && o.taken_uncounted && !stale {
+                        { match counts.0.get(&i) {
+                            Some(None) => html! { <span class="muted">{ " counting…" }</span> },
+                            Some(Some(_)) => html! {},
+                            None => html! {
+                                <>{ " " }<button class="link count-taken" onclick={count_taken_for(i)}
+                                    title="Count the compatible machines earlier jobs took (evaluates the whole pool for this job)">
+                                    { "count them" }</button></>
                             },
                         } }
                     }
