@@ -136,14 +136,31 @@ pub fn detect(text: &str) -> InputFormat {
 /// Read every ad in `text`. Bad ads, lines or attributes are reported in
 /// [`Pool::diagnostics`] and skipped; everything else is returned.
 pub fn read_pool(text: &str, format: InputFormat, dialect: Dialect) -> Pool {
-    read_pool_from(text, None, format, dialect)
+    read_pool_from(text, None, format, dialect, &mut old::ReadCache::default())
 }
 
 /// [`read_pool`] from text the ads may keep: ads of the long format keep
 /// their definitions as this text until they are read (see
 /// [`ClassAd`]), instead of a copy of it.
 pub fn read_pool_shared(text: &Arc<str>, format: InputFormat, dialect: Dialect) -> Pool {
-    read_pool_from(text, Some(text), format, dialect)
+    read_pool_from(
+        text,
+        Some(text),
+        format,
+        dialect,
+        &mut old::ReadCache::default(),
+    )
+}
+
+/// [`read_pool_shared`] with what reading earlier texts of the same pool
+/// learnt (a stream reads it ad by ad).
+pub(crate) fn read_pool_cached(
+    text: &Arc<str>,
+    format: InputFormat,
+    dialect: Dialect,
+    cache: &mut old::ReadCache,
+) -> Pool {
+    read_pool_from(text, Some(text), format, dialect, cache)
 }
 
 fn read_pool_from(
@@ -151,6 +168,7 @@ fn read_pool_from(
     shared: Option<&Arc<str>>,
     format: InputFormat,
     dialect: Dialect,
+    cache: &mut old::ReadCache,
 ) -> Pool {
     let format = match format {
         InputFormat::Auto => detect(text),
@@ -158,7 +176,11 @@ fn read_pool_from(
     };
     let mut pool = match format {
         InputFormat::New | InputFormat::Auto => new::read(text, dialect),
-        InputFormat::Old => old::read(&shared.cloned().unwrap_or_else(|| Arc::from(text)), dialect),
+        InputFormat::Old => old::read_with(
+            &shared.cloned().unwrap_or_else(|| Arc::from(text)),
+            dialect,
+            cache,
+        ),
         InputFormat::Json => json::read(text, dialect),
         InputFormat::Xml => xml::read(text, dialect),
     };

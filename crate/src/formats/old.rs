@@ -27,7 +27,9 @@ use super::scan::{self, BOM};
 use super::{Pool, PoolAd};
 use std::sync::Arc;
 
-use crate::lang::ast::{ClassAd, Expr, ExprKind, LazySource, Span};
+use crate::lang::ast::{
+    intern_entry, key_hash, ClassAd, Expr, ExprKind, LazySource, NameEntry, Span,
+};
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::lexer::{Dialect, Lexer, Tok};
 use crate::lang::parser::Parser;
@@ -126,9 +128,27 @@ impl<'a> Iterator for Lines<'a> {
     }
 }
 
+/// What reading one text learns that helps read the next (a stream reads
+/// a pool ad by ad): right-hand sides checked to read back as they are
+/// (see [`reparse`]) with whether each is a literal, and interned names.
+/// The ads of a pool repeat their policy expressions and their names, and
+/// a lookup is cheaper than a parse or an interning.
+#[derive(Default)]
+pub(crate) struct ReadCache {
+    checked: rustc_hash::FxHashMap<Box<str>, bool>,
+    names: rustc_hash::FxHashMap<Box<str>, Arc<NameEntry>>,
+}
+
+/// Most right-hand sides and names a [`ReadCache`] keeps, and the longest
+/// right-hand side.
+const MAX_CHECKED: usize = 4096;
+const MAX_CHECKED_LEN: usize = 2048;
+const MAX_NAMES: usize = 1 << 16;
+
 /// Read a pool whose ads keep their definitions as text of `text` until
-/// they are read (see [`ClassAd`]): every definition is checked here.
-pub(super) fn read(text: &Arc<str>, dialect: Dialect) -> Pool {
+/// they are read (see [`ClassAd`]): every definition is checked here,
+/// with what earlier reads learnt.
+pub(crate) fn read_with(text: &Arc<str>, dialect: Dialect, cache: &mut ReadCache) -> Pool {
     let source = Arc::new(LazySource {
         text: text.clone(),
         parse: Box::new(move |rhs, at| reparse(rhs, at, dialect)),
@@ -140,7 +160,7 @@ pub(super) fn read(text: &Arc<str>, dialect: Dialect) -> Pool {
         ad,
         ad_span: None,
         dialect,
-        parsed: Default::default(),
+        cache,
         source,
         sized: false,
     };
@@ -188,25 +208,18 @@ pub(super) fn read(text: &Arc<str>, dialect: Dialect) -> Pool {
     r.pool
 }
 
-struct Reader<'a> {
+struct Reader<'c> {
     pool: Pool,
     ad: ClassAd,
     ad_span: Option<Span>,
     dialect: Dialect,
-    /// Right-hand sides checked so far that read back as they are (see
-    /// [`reparse`]), and whether each is a literal: the ads of a pool repeat their policy expressions, and
-    /// a lookup is cheaper than a parse.
-    parsed: rustc_hash::FxHashMap<&'a str, bool>,
+    cache: &'c mut ReadCache,
     source: Arc<LazySource>,
     /// Whether the current ad was made with room for its definitions.
     sized: bool,
 }
 
-/// Most expressions `Reader::parsed` keeps, and the longest.
-const MAX_PARSED: usize = 4096;
-const MAX_PARSED_LEN: usize = 2048;
-
-impl<'a> Reader<'a> {
+impl Reader<'_> {
     fn flush(&mut self) {
         self.sized = false;
         if let Some(span) = self.ad_span.take() {
@@ -238,16 +251,27 @@ impl<'a> Reader<'a> {
     /// Keep a definition checked to read back, by [`reparse`], as it did;
     /// false when it cannot be kept lazily (see [`ClassAd::insert_lazy`]).
     fn keep_lazy(&mut self, name: &str, at: usize, len: usize, literal: bool, span: Span) -> bool {
+        // The previous ad's name at this position is usually this one;
+        // else the name is usually one read before.
         let k = self.ad.len() as u32;
-        let like = match self.pool.ads.last() {
+        let entry = match self.pool.ads.last() {
             Some(prev) if (k as usize) < prev.ad.len() && prev.ad.name_at(k) == name => {
-                Some((&prev.ad, k))
+                prev.ad.entry_at(k).clone()
             }
-            _ => None,
+            _ => match self.cache.names.get(name) {
+                Some(e) => e.clone(),
+                None => {
+                    let e = intern_entry(name, key_hash(name));
+                    if self.cache.names.len() < MAX_NAMES {
+                        self.cache.names.insert(name.into(), e.clone());
+                    }
+                    e
+                }
+            },
         };
         if !self
             .ad
-            .insert_lazy(name, like, at as u32, len as u32, literal)
+            .insert_lazy(name, Some(&entry), at as u32, len as u32, literal)
         {
             return false;
         }
@@ -260,7 +284,7 @@ impl<'a> Reader<'a> {
 
     /// Read the definition on `line`; returns how many of the lines
     /// after it (`rest`) it used as continuation lines.
-    fn definition(&mut self, line: &Line<'a>, rest: Lines<'a>) -> usize {
+    fn definition(&mut self, line: &Line<'_>, rest: Lines<'_>) -> usize {
         let lead = line.text.len() - trim_start(line.text).len();
         let at = line.start + lead;
         let body = &line.text[lead..];
@@ -307,7 +331,7 @@ impl<'a> Reader<'a> {
         let known = if is_plain_literal(rhs) {
             Some(true)
         } else {
-            self.parsed.get(rhs).copied()
+            self.cache.checked.get(rhs).copied()
         };
         if let Some(literal) = known {
             if self.keep_lazy(&name, rhs_at, rhs.len(), literal, line_span) {
@@ -332,8 +356,8 @@ impl<'a> Reader<'a> {
                 if trailing.is_none() && inserted.is_empty() {
                     // What `reparse` reads back the same.
                     let literal = matches!(e.kind, ExprKind::Literal(_));
-                    if rhs.len() <= MAX_PARSED_LEN && self.parsed.len() < MAX_PARSED {
-                        self.parsed.insert(rhs, literal);
+                    if rhs.len() <= MAX_CHECKED_LEN && self.cache.checked.len() < MAX_CHECKED {
+                        self.cache.checked.insert(rhs.into(), literal);
                     }
                     if self.keep_lazy(&name, rhs_at, rhs.len(), literal, line_span) {
                         return 0;
@@ -734,7 +758,11 @@ mod tests {
 
     /// The text each span of an attribute's expression covers, outermost first.
     fn covered<'a>(text: &'a str, attr: &str) -> Vec<&'a str> {
-        let pool = read(&Arc::from(text), Dialect::default());
+        let pool = read_with(
+            &Arc::from(text),
+            Dialect::default(),
+            &mut ReadCache::default(),
+        );
         assert!(
             pool.diagnostics.iter().all(|d| !d.is_error()),
             "{:?}",

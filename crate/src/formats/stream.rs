@@ -12,7 +12,7 @@
 use std::collections::VecDeque;
 use std::io::BufRead;
 
-use super::{detect, label, read_pool, scan, InputFormat, PoolAd};
+use super::{detect, label, scan, InputFormat, PoolAd};
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::lexer::Dialect;
 
@@ -62,6 +62,8 @@ pub struct AdStream<R: BufRead> {
     done: bool,
     /// Lines read before the format was known (with their line numbers).
     undecided: Vec<(u32, String)>,
+    /// What reading earlier ads learnt (long format).
+    cache: super::old::ReadCache,
 }
 
 impl<R: BufRead> AdStream<R> {
@@ -84,6 +86,7 @@ impl<R: BufRead> AdStream<R> {
             ads: 0,
             done: false,
             undecided: Vec::new(),
+            cache: Default::default(),
         }
     }
 
@@ -98,7 +101,7 @@ impl<R: BufRead> AdStream<R> {
         if text.trim().is_empty() {
             return;
         }
-        let pool = read_pool(&text, format, self.dialect);
+        let pool = super::read_pool_cached(&text.into(), format, self.dialect, &mut self.cache);
         let shift = self.record_line - 1;
         for d in pool.diagnostics {
             self.ready.push_back(Streamed::Problem(Diagnostic {
@@ -141,8 +144,14 @@ impl<R: BufRead> AdStream<R> {
         self.line = now;
     }
 
-    /// Take one more line; `false` at the end of the input.
+    /// Take one more line (the long format: every whole line the reader
+    /// holds); `false` at the end of the input.
     fn read_line(&mut self) -> bool {
+        if self.format == Some(InputFormat::Old) && !self.skipping && self.undecided.is_empty() {
+            if let Some(more) = self.read_old_lines() {
+                return more;
+            }
+        }
         let mut bytes = Vec::new();
         match self.reader.read_until(b'\n', &mut bytes) {
             Ok(0) => false,
@@ -167,6 +176,111 @@ impl<R: BufRead> AdStream<R> {
                 )));
                 false
             }
+        }
+    }
+
+    /// The long format's lines, as many whole ones as the reader holds,
+    /// without a string each (a production pool has millions). `None`
+    /// when it holds no whole line (or cannot be read): the line at a time
+    /// path takes over.
+    fn read_old_lines(&mut self) -> Option<bool> {
+        let buf = self.reader.fill_buf().ok()?;
+        if buf.is_empty() {
+            return Some(false);
+        }
+        let end = memchr::memrchr(b'\n', buf)? + 1;
+        let chunk = buf[..end].to_vec();
+        self.reader.consume(end);
+        match std::str::from_utf8(&chunk) {
+            Ok(text) if self.record.len() + text.len() <= MAX_RECORD_BYTES => {
+                self.take_old_lines(text);
+                return Some(true);
+            }
+            Ok(text) => {
+                for line in text.split_inclusive('\n') {
+                    self.line += 1;
+                    self.take_old(line);
+                }
+                return Some(true);
+            }
+            Err(_) => {}
+        }
+        for line in chunk.split_inclusive(|&b| b == b'\n') {
+            self.line += 1;
+            match std::str::from_utf8(line) {
+                Ok(line) => self.take_old(line),
+                Err(_) => {
+                    let (line, warning) = super::decode_text(line);
+                    if let Some(d) = warning {
+                        self.ready.push_back(Streamed::Problem(Diagnostic {
+                            line: self.line,
+                            ..d
+                        }));
+                    }
+                    self.take(line);
+                }
+            }
+        }
+        Some(true)
+    }
+
+    /// [`AdStream::take_old`] of every line of `text` (whole lines, which
+    /// fit in the record): the runs of lines between separators go into
+    /// the record at once, and a line starting with a letter (most are
+    /// `Name = value`) is known not to be a separator by its first byte.
+    fn take_old_lines(&mut self, text: &str) {
+        let b = text.as_bytes();
+        // Where the part of the open record not yet in `self.record` starts.
+        let (mut open, mut pending, mut pos) = (!self.record.is_empty(), 0, 0);
+        while pos < b.len() {
+            let end = memchr::memchr(b'\n', &b[pos..]).map_or(b.len(), |i| pos + i + 1);
+            self.line += 1;
+            let line = &text[pos..end];
+            if b[pos].is_ascii_alphabetic() {
+                if !open {
+                    (open, pending) = (true, pos);
+                    self.record_line = self.line;
+                    self.record_indent = 0;
+                }
+            } else {
+                let t = line.trim();
+                if t.is_empty() || t.starts_with("***") {
+                    if open {
+                        self.record.push_str(&text[pending..pos]);
+                        open = false;
+                    }
+                    self.flush(InputFormat::Old);
+                } else if !open {
+                    (open, pending) = (true, pos);
+                    self.record_line = self.line;
+                    self.record_indent = indentation(line);
+                }
+            }
+            pos = end;
+        }
+        if open {
+            self.record.push_str(&text[pending..]);
+        }
+    }
+
+    /// [`AdStream::take`] of a long-format line, without copying it but
+    /// into the record.
+    fn take_old(&mut self, line: &str) {
+        if self.skipping || self.record.len() + line.len() > MAX_RECORD_BYTES {
+            return self.take(line.to_string());
+        }
+        let t = line.trim();
+        if self.record.is_empty() {
+            if t.is_empty() {
+                return;
+            }
+            self.record_line = self.line;
+            self.record_indent = indentation(line);
+        }
+        if t.is_empty() || t.starts_with("***") {
+            self.flush(InputFormat::Old);
+        } else {
+            self.record.push_str(line);
         }
     }
 
@@ -459,6 +573,7 @@ impl<R: BufRead> Iterator for AdStream<R> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::formats::read_pool;
 
     fn read(text: &str) -> (Vec<String>, Vec<(u32, String)>) {
         let mut ads = vec![];
@@ -576,6 +691,56 @@ mod tests {
                 .collect();
             assert_eq!(whole.len(), streamed.len());
             assert!(whole == streamed);
+        }
+    }
+
+    /// The long format a buffer of whole lines at a time: whatever the
+    /// buffer's size cuts, the ads, their labels and the problems (with
+    /// their lines) are the line-at-a-time reading's.
+    #[test]
+    fn long_format_buffers_cut_anywhere_read_alike() {
+        let text: &[u8] = b"\
+-- Schedd: a@b : <1.2.3.4:9618>
+MyType = \"Machine\"
+Name = \"slot1@a\"
+Memory = 2048
+
+   \t
+Name = \"slot2@a\"
+# a comment
+Bad line here
+Cpus = 4\r
+*** ad banner
+Name = \"slot3@a\"
+Start = (KeyboardIdle >
+   15)
+/* a comment
+   over lines */
+Memory = 8\xc3\xa9
+Name2 = \"caf\xe9\"
+Last = \"x\"";
+        let run = |cap: usize| {
+            let reader = std::io::BufReader::with_capacity(cap, text);
+            AdStream::new(reader, Dialect::Auto)
+                .map(|s| match s {
+                    Streamed::Ad(a) => format!(
+                        "{} {} {:?}",
+                        a.label,
+                        crate::lang::unparse::unparse_ad(&a.ad),
+                        a.span
+                    ),
+                    Streamed::Problem(d) => format!("{}:{} {}", d.line, d.column, d.message),
+                })
+                .collect::<Vec<_>>()
+        };
+        let whole = run(1 << 20);
+        assert_eq!(
+            whole.iter().filter(|l| l.starts_with("slot")).count(),
+            3,
+            "{whole:#?}"
+        );
+        for cap in [1, 2, 3, 7, 16, 31, 64, 100] {
+            assert_eq!(run(cap), whole, "buffer of {cap} bytes");
         }
     }
 }

@@ -462,32 +462,93 @@ struct Names {
     /// Per attribute: its interned name.
     list: Vec<Arc<NameEntry>>,
     /// Positions into `list`, by key hash.
-    table: hashbrown::HashTable<u32>,
+    table: Positions,
+}
+
+/// A hash table of positions: two bytes each while they fit (ads of a
+/// production pool have hundreds of attributes, and a table each).
+#[derive(Clone)]
+enum Positions {
+    Narrow(hashbrown::HashTable<u16>),
+    Wide(hashbrown::HashTable<u32>),
+}
+
+impl Default for Positions {
+    fn default() -> Positions {
+        Positions::Narrow(Default::default())
+    }
+}
+
+impl Positions {
+    fn with_capacity(n: usize) -> Positions {
+        if n <= u16::MAX as usize {
+            Positions::Narrow(hashbrown::HashTable::with_capacity(n))
+        } else {
+            Positions::Wide(hashbrown::HashTable::with_capacity(n))
+        }
+    }
+
+    #[inline]
+    fn find(&self, hash: u64, is: impl Fn(u32) -> bool) -> Option<u32> {
+        match self {
+            Positions::Narrow(t) => t.find(hash, |&i| is(i as u32)).map(|&i| i as u32),
+            Positions::Wide(t) => t.find(hash, |&i| is(i)).copied(),
+        }
+    }
+
+    /// Add position `i` (the next one) under `hash`; `hash_of` rehashes
+    /// the positions already in.
+    fn insert(&mut self, hash: u64, i: u32, hash_of: impl Fn(u32) -> u64) {
+        if let Positions::Narrow(t) = self {
+            if i >= u16::MAX as u32 {
+                let mut wide = hashbrown::HashTable::with_capacity(t.len() * 2);
+                for &j in t.iter() {
+                    wide.insert_unique(hash_of(j as u32), j as u32, |&k| hash_of(k));
+                }
+                *self = Positions::Wide(wide);
+            }
+        }
+        match self {
+            Positions::Narrow(t) => {
+                t.insert_unique(hash, i as u16, |&j| hash_of(j as u32));
+            }
+            Positions::Wide(t) => {
+                t.insert_unique(hash, i, |&j| hash_of(j));
+            }
+        }
+    }
 }
 
 impl Names {
     fn with_capacity(n: usize) -> Names {
         Names {
             list: Vec::with_capacity(n),
-            table: hashbrown::HashTable::with_capacity(n),
+            table: Positions::with_capacity(n),
         }
     }
 
     #[inline]
     fn find(&self, hash: u64, name: &str) -> Option<u32> {
-        self.table
-            .find(hash, |&i| {
-                self.list[i as usize].key.eq_ignore_ascii_case(name)
-            })
-            .copied()
+        self.table.find(hash, |i| {
+            self.list[i as usize].key.eq_ignore_ascii_case(name)
+        })
     }
 
     fn push(&mut self, entry: Arc<NameEntry>) {
         let i = self.list.len() as u32;
         let list = &self.list;
-        self.table
-            .insert_unique(entry.hash, i, |&j| list[j as usize].hash);
+        self.table.insert(entry.hash, i, |j| list[j as usize].hash);
         self.list.push(entry);
+    }
+
+    /// The table again from `list` (after a removal, which is rare).
+    fn reindex(&mut self) {
+        let mut table = Positions::with_capacity(self.list.len());
+        let list = &self.list;
+        for (j, e) in list.iter().enumerate() {
+            table.insert(e.hash, j as u32, |k| list[k as usize].hash);
+        }
+        self.table = table;
     }
 }
 
@@ -574,14 +635,7 @@ impl ClassAd {
         self.slots.remove(i);
         let names = Arc::make_mut(&mut self.names);
         names.list.remove(i);
-        // Rebuild the index (removal is rare).
-        names.table.clear();
-        let list = &names.list;
-        for (j, e) in list.iter().enumerate() {
-            names
-                .table
-                .insert_unique(e.hash, j as u32, |&k| list[k as usize].hash);
-        }
+        names.reindex();
         Some(e)
     }
 
@@ -601,13 +655,10 @@ impl ClassAd {
     #[inline]
     pub fn position_name(&self, name: &Name) -> Option<u32> {
         let names = &*self.names;
-        names
-            .table
-            .find(name.hash, |&i| {
-                let k = &names.list[i as usize].key;
-                Arc::ptr_eq(k, &name.key) || **k == *name.key
-            })
-            .copied()
+        names.table.find(name.hash, |i| {
+            let k = &names.list[i as usize].key;
+            Arc::ptr_eq(k, &name.key) || **k == *name.key
+        })
     }
 
     /// The folded, interned key of attribute `i` (see [`intern_name`]).
@@ -643,6 +694,12 @@ impl ClassAd {
             .zip(self.slots.iter().map(|s| s.get(&self.source)))
     }
 
+    /// The interned name of attribute `i`.
+    #[inline]
+    pub fn entry_at(&self, i: u32) -> &Arc<NameEntry> {
+        &self.names.list[i as usize]
+    }
+
     /// The name of attribute `i` as written, without parsing anything.
     #[inline]
     pub fn name_at(&self, i: u32) -> &str {
@@ -669,6 +726,27 @@ impl ClassAd {
         let s = self.source.as_ref()?;
         let (at, len) = (slot.at as usize, (slot.len & !Slot::LITERAL) as usize);
         s.text.get(at..at + len)
+    }
+
+    /// The text attribute `i` was read from, parsed or not (lazy ads only).
+    pub fn definition_text(&self, i: u32) -> Option<&str> {
+        let slot = &self.slots[i as usize];
+        let s = self.source.as_ref()?;
+        if slot.len == 0 && slot.at == 0 {
+            // Inserted parsed (`Slot::parsed`), not read from the text.
+            return None;
+        }
+        let (at, len) = (slot.at as usize, (slot.len & !Slot::LITERAL) as usize);
+        s.text.get(at..at + len)
+    }
+
+    /// Whether two ads read their definitions from the same text the same
+    /// way: equal definition texts are then equal expressions.
+    pub fn same_source(&self, other: &ClassAd) -> bool {
+        match (&self.source, &other.source) {
+            (Some(a), Some(b)) => Arc::ptr_eq(a, b),
+            _ => false,
+        }
     }
 
     /// Attribute `i`'s expression without keeping it parsed: a lazy
@@ -706,15 +784,13 @@ impl ClassAd {
 
     /// Insert a definition that stays `source.text[at..at + len]` until it
     /// is read (the ad's source must be set; `literal` says whether it
-    /// parses to one). Like [`insert_like`] when `like` names it at
-    /// position `i`. Returns false, inserting nothing, when the text is too
-    /// long to be kept lazily (2 GB).
-    ///
-    /// [`insert_like`]: Self::insert_like
+    /// parses to one), under `interned` when the caller has the name's
+    /// entry (no hashing, no interning). Returns false, inserting nothing,
+    /// when the text is too long to be kept lazily (2 GB).
     pub(crate) fn insert_lazy(
         &mut self,
         name: &str,
-        like: Option<(&ClassAd, u32)>,
+        interned: Option<&Arc<NameEntry>>,
         at: u32,
         len: u32,
         literal: bool,
@@ -727,11 +803,8 @@ impl ClassAd {
             at,
             len: if literal { len | Slot::LITERAL } else { len },
         };
-        match like {
-            Some((ad, i)) => {
-                let e = &ad.names.list[i as usize];
-                self.insert_slot(name, e.hash, Some(e), slot)
-            }
+        match interned {
+            Some(e) => self.insert_slot(name, e.hash, Some(e), slot),
             None => self.insert_slot(name, key_hash(name), None, slot),
         }
         true

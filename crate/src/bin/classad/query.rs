@@ -9,6 +9,10 @@ use std::io::BufReader;
 use std::process::ExitCode;
 use std::sync::Arc;
 
+/// Bytes read at a time: a production pool is hundreds of megabytes, and
+/// the long format is taken a buffer of whole lines at a time.
+const READ_BUFFER: usize = 1 << 20;
+
 use classad::formats::stream::{AdStream, Streamed};
 use classad::query::summary::Summary;
 use classad::query::tables::{self, AdKind};
@@ -50,14 +54,15 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
     let mut rows: Vec<Row> = Vec::new();
     for file in &a.files {
         let reader: Box<dyn std::io::BufRead> = if file == "-" {
-            Box::new(BufReader::new(std::io::stdin()))
+            Box::new(BufReader::with_capacity(READ_BUFFER, std::io::stdin()))
         } else {
             // A directory opens on Linux and fails on the first read: refuse
             // it up front, as a missing file is (exit status 2).
             if std::fs::metadata(file).is_ok_and(|m| m.is_dir()) {
                 return Err(format!("cannot read {file}: it is a directory"));
             }
-            Box::new(BufReader::new(
+            Box::new(BufReader::with_capacity(
+                READ_BUFFER,
                 std::fs::File::open(file).map_err(|e| format!("cannot read {file}: {e}"))?,
             ))
         };

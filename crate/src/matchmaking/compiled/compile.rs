@@ -24,6 +24,8 @@ pub(super) struct Compiler<'a> {
     /// Templates: the positions of the literal attributes read, each a
     /// [`Node::Param`] (its index here) instead of a constant.
     params: Option<Vec<u32>>,
+    /// Templates: every name looked up in the ad, and where it is.
+    deps: Option<Vec<(Name, Option<u32>)>>,
 }
 
 impl<'a> Compiler<'a> {
@@ -33,6 +35,7 @@ impl<'a> Compiler<'a> {
             opts,
             slots: vec![Slot::Todo; ad.len()],
             params: None,
+            deps: None,
         }
     }
 
@@ -42,6 +45,7 @@ impl<'a> Compiler<'a> {
     pub(super) fn template(ad: &'a ClassAd, opts: EvalOptions) -> Compiler<'a> {
         Compiler {
             params: Some(vec![]),
+            deps: Some(vec![]),
             ..Compiler::new(ad, opts)
         }
     }
@@ -63,7 +67,30 @@ impl<'a> Compiler<'a> {
                 })
                 .collect(),
             params: None,
+            deps: None,
         }
+    }
+
+    /// Where the ad defines `name`, recorded for a template: what it
+    /// compiles to depends on the ad through these lookups alone.
+    fn find(&mut self, name: &Name) -> Option<u32> {
+        let at = self.ad.position_name(name);
+        if let Some(deps) = &mut self.deps {
+            deps.push((name.clone(), at));
+        }
+        at
+    }
+
+    /// Where the ad defines a root attribute (its requirements, its rank),
+    /// looked up as [`Compiler::find`] does.
+    pub(super) fn root(&mut self, name: &str) -> Option<u32> {
+        self.find(&Name::new(name))
+    }
+
+    /// A template's lookups: each name it looked up and where the ad
+    /// defines it.
+    pub(super) fn deps(&self) -> &[(Name, Option<u32>)] {
+        self.deps.as_deref().unwrap_or(&[])
     }
 
     /// Attribute `i` of the ad, compiled (memoized), and its size.
@@ -119,7 +146,7 @@ impl<'a> Compiler<'a> {
     /// A name looked up in the ad itself (`x` or `MY.x`): `plain` names
     /// fall back to the other ad in HTCondor mode.
     fn lookup(&mut self, name: &Name, plain: bool) -> (Node, usize) {
-        if let Some(i) = self.ad.position_name(name) {
+        if let Some(i) = self.find(name) {
             return self.own(i);
         }
         if name.special != Special::None {
@@ -134,9 +161,14 @@ impl<'a> Compiler<'a> {
 
     /// Whether a scope word written in the ad means what it does in a
     /// match (the ad does not define an attribute of that name).
-    fn scope_word(&self, e: &Expr, special: Special) -> bool {
-        matches!(&e.kind, ExprKind::Attr { name, absolute: false }
-            if name.special == special && self.ad.position_name(name).is_none())
+    fn scope_word(&mut self, e: &Expr, special: Special) -> bool {
+        match &e.kind {
+            ExprKind::Attr {
+                name,
+                absolute: false,
+            } if name.special == special => self.find(name).is_none(),
+            _ => false,
+        }
     }
 
     pub(super) fn expr(&mut self, e: &Expr) -> (Node, usize) {

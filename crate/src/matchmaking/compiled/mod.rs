@@ -330,12 +330,9 @@ fn compile_attrs(
     ad: &ClassAd,
     requirements: &[&str],
 ) -> Arc<[Option<Arc<Node>>]> {
-    let roots = requirements
-        .iter()
-        .find_map(|n| ad.position(n))
-        .into_iter()
-        .chain(ad.position("Rank"));
-    for i in roots {
+    let requirements = requirements.iter().find_map(|n| c.root(n));
+    let rank = c.root("Rank");
+    for i in requirements.into_iter().chain(rank) {
         if !ad.is_literal(i) {
             c.attr(i);
         }
