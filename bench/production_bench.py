@@ -42,11 +42,12 @@ def pool(slots):
     return path
 
 
-def timed(cmd):
-    """(seconds, peak RSS in MB, stdout) of one process."""
+def timed(cmd, stderr=None):
+    """(seconds, peak RSS in MB, stdout) of one process; its stderr goes
+    to `stderr` (a file) when given."""
     with tempfile.TemporaryFile() as out:
         t = time.perf_counter()
-        p = subprocess.Popen(cmd, stdout=out, stderr=subprocess.DEVNULL)
+        p = subprocess.Popen(cmd, stdout=out, stderr=stderr or subprocess.DEVNULL)
         _, status, usage = os.wait4(p.pid, 0)
         dt = time.perf_counter() - t
         if status != 0:
@@ -80,12 +81,16 @@ def main():
         with tempfile.NamedTemporaryFile("w", suffix=".ad", delete=False) as j:
             j.write(JOB)
         try:
-            dt, rss, out = timed([bin_, "analyze", "--job", j.name, "--machines", path])
+            with tempfile.TemporaryFile() as err:
+                dt, rss, out = timed([bin_, "analyze", "--stats", "--job", j.name, "--machines", path], err)
+                err.seek(0)
+                stats = err.read().decode().strip().splitlines()[-1:]
         finally:
             os.unlink(j.name)
         summary = next((line.strip() for line in out.splitlines() if "Run analysis summary" in line), "?")
         print("analyze, one job against %d slots (%.0f MB): %.2f s, peak %.0f MB; %s"
               % (args.analyze_slots, mb, dt, rss, summary))
+        print("  --stats: %s" % " ".join(stats))
 
 
 if __name__ == "__main__":

@@ -2,7 +2,9 @@
 //!
 //! * `parse_pool/old_long_10000_machines` — read a 10,000-machine
 //!   `condor_status -l` pool (`read_pool(.., InputFormat::Old, Dialect::Auto)`);
-//!   throughput in ads.
+//!   throughput in ads. `parse_pool/production_2000_slots`: 2,000
+//!   production-shaped slots (bench/gen_production.py, 49 MB), read lazily;
+//!   `…_every_definition_parsed`: then every definition parsed.
 //! * `symmetric_match/1000_jobs_x_1000_machines` — every job against every
 //!   machine on compiled ads (`matches_compiled`); throughput in pairs.
 //!   `…_evaluator`: the same with the general evaluator (`symmetric_match`,
@@ -20,7 +22,7 @@ use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 use classad::compiled::CompiledAd;
-use classad::formats::{read_pool, InputFormat};
+use classad::formats::{read_pool, read_pool_shared, InputFormat};
 use classad::matching::{matches_compiled, symmetric_match, DEFAULT_REQUIREMENTS};
 use classad::{parse_expr_in, ClassAd, Dialect, EvalOptions, Evaluator};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -106,6 +108,43 @@ fn bench_parse(c: &mut Criterion) {
         b.iter(|| read_pool(black_box(text), InputFormat::Old, Dialect::Auto))
     });
     g.finish();
+
+    // Production-shaped slots (bench/gen_production.py: ≈24 KB, 450–850
+    // attributes each), read lazily from the shared text, then the same
+    // pool with every definition parsed (what reading cost before ads
+    // were lazy, and what `fmt` still pays).
+    let text = Arc::new(production_text(2000));
+    let mut g = c.benchmark_group("parse_pool");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(10));
+    g.throughput(Throughput::Bytes(text.len() as u64));
+    g.bench_function("production_2000_slots", |b| {
+        b.iter(|| read_pool_shared(black_box(&text), InputFormat::Old, Dialect::Auto))
+    });
+    g.bench_function("production_2000_slots_every_definition_parsed", |b| {
+        b.iter(|| {
+            let pool = read_pool_shared(black_box(&text), InputFormat::Old, Dialect::Auto);
+            pool.ads.iter().map(|a| a.ad.iter().count()).sum::<usize>()
+        })
+    });
+    g.finish();
+}
+
+/// `bench/data/production_N.txt`, generated when missing.
+fn production_text(slots: usize) -> String {
+    let dir = data_dir();
+    let name = format!("production_{slots}.txt");
+    if !dir.join(&name).exists() {
+        let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../bench/gen_production.py");
+        let status = Command::new("python3")
+            .arg(&script)
+            .arg("--slots")
+            .arg(slots.to_string())
+            .status()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", script.display()));
+        assert!(status.success(), "{} failed", script.display());
+    }
+    read(&dir, &name)
 }
 
 fn match_all(ev: &mut Evaluator, jobs: &[Arc<ClassAd>], machines: &[Arc<ClassAd>]) -> usize {

@@ -142,7 +142,7 @@ pub fn read_pool(text: &str, format: InputFormat, dialect: Dialect) -> Pool {
 /// [`read_pool`] from text the ads may keep: ads of the long format keep
 /// their definitions as this text until they are read (see
 /// [`ClassAd`]), instead of a copy of it.
-pub fn read_pool_shared(text: &Arc<str>, format: InputFormat, dialect: Dialect) -> Pool {
+pub fn read_pool_shared(text: &Arc<String>, format: InputFormat, dialect: Dialect) -> Pool {
     read_pool_from(
         text,
         Some(text),
@@ -155,7 +155,7 @@ pub fn read_pool_shared(text: &Arc<str>, format: InputFormat, dialect: Dialect) 
 /// [`read_pool_shared`] with what reading earlier texts of the same pool
 /// learnt (a stream reads it ad by ad).
 pub(crate) fn read_pool_cached(
-    text: &Arc<str>,
+    text: &Arc<String>,
     format: InputFormat,
     dialect: Dialect,
     cache: &mut old::ReadCache,
@@ -165,7 +165,7 @@ pub(crate) fn read_pool_cached(
 
 fn read_pool_from(
     text: &str,
-    shared: Option<&Arc<str>>,
+    shared: Option<&Arc<String>>,
     format: InputFormat,
     dialect: Dialect,
     cache: &mut old::ReadCache,
@@ -177,7 +177,7 @@ fn read_pool_from(
     let mut pool = match format {
         InputFormat::New | InputFormat::Auto => new::read(text, dialect),
         InputFormat::Old => old::read_with(
-            &shared.cloned().unwrap_or_else(|| Arc::from(text)),
+            &shared.cloned().unwrap_or_else(|| Arc::new(text.to_owned())),
             dialect,
             cache,
         ),

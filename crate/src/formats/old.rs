@@ -148,7 +148,7 @@ const MAX_NAMES: usize = 1 << 16;
 /// Read a pool whose ads keep their definitions as text of `text` until
 /// they are read (see [`ClassAd`]): every definition is checked here,
 /// with what earlier reads learnt.
-pub(crate) fn read_with(text: &Arc<str>, dialect: Dialect, cache: &mut ReadCache) -> Pool {
+pub(crate) fn read_with(text: &Arc<String>, dialect: Dialect, cache: &mut ReadCache) -> Pool {
     let source = Arc::new(LazySource {
         text: text.clone(),
         parse: Box::new(move |rhs, at| reparse(rhs, at, dialect)),
@@ -759,7 +759,7 @@ mod tests {
     /// The text each span of an attribute's expression covers, outermost first.
     fn covered<'a>(text: &'a str, attr: &str) -> Vec<&'a str> {
         let pool = read_with(
-            &Arc::from(text),
+            &Arc::new(text.to_string()),
             Dialect::default(),
             &mut ReadCache::default(),
         );

@@ -101,7 +101,12 @@ impl<R: BufRead> AdStream<R> {
         if text.trim().is_empty() {
             return;
         }
-        let pool = super::read_pool_cached(&text.into(), format, self.dialect, &mut self.cache);
+        let pool = super::read_pool_cached(
+            &std::sync::Arc::new(text),
+            format,
+            self.dialect,
+            &mut self.cache,
+        );
         let shift = self.record_line - 1;
         for d in pool.diagnostics {
             self.ready.push_back(Streamed::Problem(Diagnostic {

@@ -402,7 +402,9 @@ pub struct ClassAd {
 
 /// The text lazy definitions are read from, and how one is parsed.
 pub struct LazySource {
-    pub text: Arc<str>,
+    /// A `String` in an `Arc`: a file read whole becomes one without a
+    /// copy (a production pool is hundreds of megabytes).
+    pub text: Arc<String>,
     /// Parse the definition written at `text[at..at + len]` exactly as the
     /// reader did when it checked it (spans into `text`).
     pub parse: Box<dyn Fn(&str, usize) -> Expr + Send + Sync>,

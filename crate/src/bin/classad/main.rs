@@ -390,8 +390,8 @@ fn read_one_ad(path: &str, d: Dialect) -> Result<ClassAd, String> {
 /// Read a pool file; function-library ads are returned separately.
 fn read_ads(path: &str) -> Result<(Vec<Arc<ClassAd>>, Vec<ClassAd>), String> {
     let (text, name) = read_input(&Some(path.to_string()))?;
-    // One copy of the text, which long-format ads read from lazily.
-    let text: Arc<str> = text.into();
+    // The one copy of the text, which long-format ads read from lazily.
+    let text = Arc::new(text);
     let pool = formats::read_pool_shared(&text, formats::InputFormat::Auto, Dialect::Auto);
     for diag in &pool.diagnostics {
         eprint!("{}", diag.render(&text, &name));
