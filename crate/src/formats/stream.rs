@@ -64,6 +64,8 @@ pub struct AdStream<R: BufRead> {
     undecided: Vec<(u32, String)>,
     /// What reading earlier ads learnt (long format).
     cache: super::old::ReadCache,
+    /// The long format's whole lines, a buffer at a time.
+    chunk: Vec<u8>,
 }
 
 impl<R: BufRead> AdStream<R> {
@@ -87,6 +89,7 @@ impl<R: BufRead> AdStream<R> {
             done: false,
             undecided: Vec::new(),
             cache: Default::default(),
+            chunk: Vec::new(),
         }
     }
 
@@ -194,19 +197,30 @@ impl<R: BufRead> AdStream<R> {
             return Some(false);
         }
         let end = memchr::memrchr(b'\n', buf)? + 1;
-        let chunk = buf[..end].to_vec();
+        // Copied out (the reader is borrowed while it is read) into a
+        // buffer kept from one fill to the next.
+        let mut chunk = std::mem::take(&mut self.chunk);
+        chunk.clear();
+        chunk.extend_from_slice(&buf[..end]);
         self.reader.consume(end);
-        match std::str::from_utf8(&chunk) {
+        let more = self.take_old_chunk(&chunk);
+        self.chunk = chunk;
+        Some(more)
+    }
+
+    /// [`AdStream::read_old_lines`] of the whole lines read.
+    fn take_old_chunk(&mut self, chunk: &[u8]) -> bool {
+        match std::str::from_utf8(chunk) {
             Ok(text) if self.record.len() + text.len() <= MAX_RECORD_BYTES => {
                 self.take_old_lines(text);
-                return Some(true);
+                return true;
             }
             Ok(text) => {
                 for line in text.split_inclusive('\n') {
                     self.line += 1;
                     self.take_old(line);
                 }
-                return Some(true);
+                return true;
             }
             Err(_) => {}
         }
@@ -226,7 +240,7 @@ impl<R: BufRead> AdStream<R> {
                 }
             }
         }
-        Some(true)
+        true
     }
 
     /// [`AdStream::take_old`] of every line of `text` (whole lines, which
