@@ -23,6 +23,7 @@ use std::time::Duration;
 
 use classad::compiled::CompiledAd;
 use classad::formats::{read_pool, read_pool_shared, InputFormat};
+use classad::lang::ast::SharedText;
 use classad::matching::{matches_compiled, symmetric_match, DEFAULT_REQUIREMENTS};
 use classad::{parse_expr_in, ClassAd, Dialect, EvalOptions, Evaluator};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
@@ -113,11 +114,11 @@ fn bench_parse(c: &mut Criterion) {
     // attributes each), read lazily from the shared text, then the same
     // pool with every definition parsed (what reading cost before ads
     // were lazy, and what `fmt` still pays).
-    let text = Arc::new(production_text(2000));
+    let text: Arc<dyn SharedText> = Arc::new(production_text(2000));
     let mut g = c.benchmark_group("parse_pool");
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(10));
-    g.throughput(Throughput::Bytes(text.len() as u64));
+    g.throughput(Throughput::Bytes(text.bytes().len() as u64));
     g.bench_function("production_2000_slots", |b| {
         b.iter(|| read_pool_shared(black_box(&text), InputFormat::Old, Dialect::Auto))
     });

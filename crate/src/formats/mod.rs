@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::lang::ast::{ClassAd, Span};
+use crate::lang::ast::{ClassAd, SharedText, Span};
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::lexer::Dialect;
 use crate::lang::value::Value;
@@ -142,30 +142,38 @@ pub fn read_pool(text: &str, format: InputFormat, dialect: Dialect) -> Pool {
 /// [`read_pool`] from text the ads may keep: ads of the long format keep
 /// their definitions as this text until they are read (see
 /// [`ClassAd`]), instead of a copy of it.
-pub fn read_pool_shared(text: &Arc<String>, format: InputFormat, dialect: Dialect) -> Pool {
-    read_pool_from(
-        text,
-        Some(text),
-        format,
-        dialect,
-        &mut old::ReadCache::default(),
-    )
+pub fn read_pool_shared(text: &Arc<dyn SharedText>, format: InputFormat, dialect: Dialect) -> Pool {
+    match std::str::from_utf8(text.bytes()) {
+        Ok(s) => read_pool_from(
+            s,
+            Some(text),
+            format,
+            dialect,
+            &mut old::ReadCache::default(),
+        ),
+        // Callers hand in UTF-8 (`decode_text` makes it of anything).
+        Err(e) => {
+            let (s, _) = decode_lossy(text.bytes(), e);
+            read_pool(&s, format, dialect)
+        }
+    }
 }
 
 /// [`read_pool_shared`] with what reading earlier texts of the same pool
 /// learnt (a stream reads it ad by ad).
 pub(crate) fn read_pool_cached(
-    text: &Arc<String>,
+    text: Arc<String>,
     format: InputFormat,
     dialect: Dialect,
     cache: &mut old::ReadCache,
 ) -> Pool {
-    read_pool_from(text, Some(text), format, dialect, cache)
+    let shared: Arc<dyn SharedText> = text.clone();
+    read_pool_from(&text, Some(&shared), format, dialect, cache)
 }
 
 fn read_pool_from(
     text: &str,
-    shared: Option<&Arc<String>>,
+    shared: Option<&Arc<dyn SharedText>>,
     format: InputFormat,
     dialect: Dialect,
     cache: &mut old::ReadCache,
@@ -177,7 +185,8 @@ fn read_pool_from(
     let mut pool = match format {
         InputFormat::New | InputFormat::Auto => new::read(text, dialect),
         InputFormat::Old => old::read_with(
-            &shared.cloned().unwrap_or_else(|| Arc::new(text.to_owned())),
+            text,
+            shared.cloned().unwrap_or_else(|| Arc::new(text.to_owned())),
             dialect,
             cache,
         ),

@@ -28,7 +28,7 @@ use super::{Pool, PoolAd};
 use std::sync::Arc;
 
 use crate::lang::ast::{
-    intern_entry, key_hash, ClassAd, Expr, ExprKind, LazySource, NameEntry, Span,
+    intern_entry, key_hash, ClassAd, Expr, ExprKind, LazySource, NameEntry, SharedText, Span,
 };
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::lexer::{Dialect, Lexer, Tok};
@@ -148,9 +148,15 @@ const MAX_NAMES: usize = 1 << 16;
 /// Read a pool whose ads keep their definitions as text of `text` until
 /// they are read (see [`ClassAd`]): every definition is checked here,
 /// with what earlier reads learnt.
-pub(crate) fn read_with(text: &Arc<String>, dialect: Dialect, cache: &mut ReadCache) -> Pool {
+pub(crate) fn read_with(
+    text: &str,
+    shared: Arc<dyn SharedText>,
+    dialect: Dialect,
+    cache: &mut ReadCache,
+) -> Pool {
+    debug_assert_eq!(shared.bytes(), text.as_bytes());
     let source = Arc::new(LazySource {
-        text: text.clone(),
+        text: shared,
         parse: Box::new(move |rhs, at| reparse(rhs, at, dialect)),
     });
     let mut ad = ClassAd::new();
@@ -759,7 +765,8 @@ mod tests {
     /// The text each span of an attribute's expression covers, outermost first.
     fn covered<'a>(text: &'a str, attr: &str) -> Vec<&'a str> {
         let pool = read_with(
-            &Arc::new(text.to_string()),
+            text,
+            Arc::new(text.to_string()),
             Dialect::default(),
             &mut ReadCache::default(),
         );

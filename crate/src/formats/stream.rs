@@ -105,7 +105,7 @@ impl<R: BufRead> AdStream<R> {
             return;
         }
         let pool = super::read_pool_cached(
-            &std::sync::Arc::new(text),
+            std::sync::Arc::new(text),
             format,
             self.dialect,
             &mut self.cache,

@@ -400,11 +400,21 @@ pub struct ClassAd {
     source: Option<Arc<LazySource>>,
 }
 
+/// Text that lazy ads share: a `String`, or other bytes holding UTF-8
+/// (the CLI maps a pool's file rather than copy hundreds of megabytes).
+pub trait SharedText: Send + Sync {
+    fn bytes(&self) -> &[u8];
+}
+
+impl SharedText for String {
+    fn bytes(&self) -> &[u8] {
+        self.as_bytes()
+    }
+}
+
 /// The text lazy definitions are read from, and how one is parsed.
 pub struct LazySource {
-    /// A `String` in an `Arc`: a file read whole becomes one without a
-    /// copy (a production pool is hundreds of megabytes).
-    pub text: Arc<String>,
+    pub text: Arc<dyn SharedText>,
     /// Parse the definition written at `text[at..at + len]` exactly as the
     /// reader did when it checked it (spans into `text`).
     pub parse: Box<dyn Fn(&str, usize) -> Expr + Send + Sync>,
@@ -412,7 +422,24 @@ pub struct LazySource {
 
 impl std::fmt::Debug for LazySource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "LazySource({} bytes)", self.text.len())
+        write!(f, "LazySource({} bytes)", self.text.bytes().len())
+    }
+}
+
+impl LazySource {
+    /// `text[at..at + len]` (checked again as UTF-8: the bytes need not
+    /// be a `str`, and definitions are short).
+    fn slice(&self, at: usize, len: usize) -> Option<&str> {
+        std::str::from_utf8(self.text.bytes().get(at..at + len)?).ok()
+    }
+
+    /// The definition at `at..at + len`, parsed.
+    fn parse_at(&self, at: usize, len: usize) -> Expr {
+        match self.slice(at, len) {
+            Some(src) => (self.parse)(src, at),
+            // Not reached: readers keep only ranges of the text they read.
+            None => Expr::literal(Value::Error),
+        }
     }
 }
 
@@ -450,7 +477,7 @@ impl Slot {
             Box::new(match source {
                 Some(s) => {
                     let (at, len) = (self.at as usize, (self.len & !Slot::LITERAL) as usize);
-                    (s.parse)(&s.text[at..at + len], at)
+                    s.parse_at(at, len)
                 }
                 // Unreachable: only a lazy ad has unparsed slots.
                 None => Expr::literal(Value::Error),
@@ -727,7 +754,7 @@ impl ClassAd {
         }
         let s = self.source.as_ref()?;
         let (at, len) = (slot.at as usize, (slot.len & !Slot::LITERAL) as usize);
-        s.text.get(at..at + len)
+        s.slice(at, len)
     }
 
     /// The text attribute `i` was read from, parsed or not (lazy ads only).
@@ -739,7 +766,7 @@ impl ClassAd {
             return None;
         }
         let (at, len) = (slot.at as usize, (slot.len & !Slot::LITERAL) as usize);
-        s.text.get(at..at + len)
+        s.slice(at, len)
     }
 
     /// Whether two ads read their definitions from the same text the same
@@ -760,7 +787,7 @@ impl ClassAd {
             (Some(e), _) => std::borrow::Cow::Borrowed(e),
             (None, Some(s)) => {
                 let (at, len) = (slot.at as usize, (slot.len & !Slot::LITERAL) as usize);
-                std::borrow::Cow::Owned((s.parse)(&s.text[at..at + len], at))
+                std::borrow::Cow::Owned(s.parse_at(at, len))
             }
             (None, None) => std::borrow::Cow::Owned(Expr::literal(Value::Error)),
         }

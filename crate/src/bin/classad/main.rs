@@ -7,6 +7,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::{Parser, Subcommand, ValueEnum};
+use classad::lang::ast::SharedText;
 
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
@@ -370,6 +371,42 @@ fn parsed_stats(jobs: &[Arc<ClassAd>], machines: &[Arc<ClassAd>]) -> String {
     format!("parsed {jp} of {jt} job definitions, {mp} of {mt} machine definitions")
 }
 
+/// A pool file's text for ads to read lazily: the file mapped into memory
+/// when it is a non-empty UTF-8 file (its bytes are the page cache's, not
+/// a copy of hundreds of megabytes), else read as [`read_input`] reads.
+fn shared_input(path: &str) -> Result<(Arc<dyn SharedText>, String), String> {
+    if path != "-" {
+        if let Some(map) = map_file(path) {
+            return Ok((Arc::new(MappedText(map)), path.to_string()));
+        }
+    }
+    let (text, name) = read_input(&Some(path.to_string()))?;
+    Ok((Arc::new(text), name))
+}
+
+fn map_file(path: &str) -> Option<memmap2::Mmap> {
+    let file = std::fs::File::open(path).ok()?;
+    if !file.metadata().is_ok_and(|m| m.is_file() && m.len() > 0) {
+        return None;
+    }
+    // SAFETY: the map is read-only and lives as long as the ads reading
+    // it. A file truncated or rewritten while the command runs is not
+    // supported (its reads would see the new bytes, or fault), as for
+    // any tool that maps its input.
+    #[allow(unsafe_code)]
+    let map = unsafe { memmap2::Mmap::map(&file) }.ok()?;
+    std::str::from_utf8(&map).is_ok().then_some(map)
+}
+
+/// A mapped pool file.
+struct MappedText(memmap2::Mmap);
+
+impl SharedText for MappedText {
+    fn bytes(&self) -> &[u8] {
+        &self.0
+    }
+}
+
 /// Read exactly one ad from a file, reporting parse errors with location.
 fn read_one_ad(path: &str, d: Dialect) -> Result<ClassAd, String> {
     let (text, name) = read_input(&Some(path.to_string()))?;
@@ -389,10 +426,10 @@ fn read_one_ad(path: &str, d: Dialect) -> Result<ClassAd, String> {
 
 /// Read a pool file; function-library ads are returned separately.
 fn read_ads(path: &str) -> Result<(Vec<Arc<ClassAd>>, Vec<ClassAd>), String> {
-    let (text, name) = read_input(&Some(path.to_string()))?;
-    // The one copy of the text, which long-format ads read from lazily.
-    let text = Arc::new(text);
-    let pool = formats::read_pool_shared(&text, formats::InputFormat::Auto, Dialect::Auto);
+    let (shared, name) = shared_input(path)?;
+    // Both ways are UTF-8 (see `shared_input`).
+    let text = std::str::from_utf8(shared.bytes()).unwrap_or_default();
+    let pool = formats::read_pool_shared(&shared, formats::InputFormat::Auto, Dialect::Auto);
     for diag in &pool.diagnostics {
         eprint!("{}", diag.render(&text, &name));
     }
