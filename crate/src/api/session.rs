@@ -388,7 +388,7 @@ impl Session {
         progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> PoolResponse {
         match req {
-            PoolRequest::LoadPool { id, text, dialect } => self.load(id, &text, dialect),
+            PoolRequest::LoadPool { id, text, dialect } => self.load(id, text, dialect),
             PoolRequest::MatchWindow {
                 jobs,
                 machines,
@@ -701,8 +701,10 @@ impl Session {
         }
     }
 
-    fn load(&mut self, id: String, text: &str, dialect: Dialect) -> PoolResponse {
-        let pool = formats::read_pool(text, InputFormat::Auto, dialect);
+    fn load(&mut self, id: String, text: String, dialect: Dialect) -> PoolResponse {
+        // The request's text becomes the one copy lazy ads read from.
+        let text: Arc<dyn crate::lang::ast::SharedText> = Arc::new(text);
+        let pool = formats::read_pool_shared(&text, InputFormat::Auto, dialect);
         let mut lib = ClassAd::new();
         let mut ads = Vec::new();
         let mut labels = Vec::new();
@@ -965,7 +967,7 @@ pub(crate) fn match_one(job: &str, machine: &str, o: EvalOptions, dialect: Diale
         };
         if let PoolResponse::Loaded {
             ads, diagnostics, ..
-        } = s.load(id.into(), text, dialect)
+        } = s.load(id.into(), text.to_string(), dialect)
         {
             if diagnostics.iter().any(Diagnostic::is_error) {
                 return failed(diagnostics);
