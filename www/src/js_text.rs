@@ -44,6 +44,81 @@ pub fn text_of_bytes(bytes: Vec<u8>) -> String {
     }
 }
 
+/// UTF-8 decoded a part at a time, as [`text_of_bytes`] decodes the whole
+/// (a byte-order mark dropped, bad sequences U+FFFD), for files too big to
+/// decode in one task. UTF-16 files (by their mark) are gathered and
+/// decoded whole at the end.
+#[derive(Default)]
+pub struct Utf8Parts {
+    started: bool,
+    /// The start of a character cut by the end of the last part.
+    carry: Vec<u8>,
+    /// A UTF-16 file's bytes (mark included), decoded at the end.
+    utf16: Option<Vec<u8>>,
+}
+
+impl Utf8Parts {
+    /// Decode `part`, handing the text to `out` (in pieces).
+    pub fn feed(&mut self, part: &[u8], mut out: impl FnMut(&str)) {
+        let mut part = part;
+        if !self.started {
+            self.started = true;
+            match part {
+                [0xff, 0xfe, ..] | [0xfe, 0xff, ..] => self.utf16 = Some(vec![]),
+                [0xef, 0xbb, 0xbf, rest @ ..] => part = rest,
+                _ => {}
+            }
+        }
+        if let Some(all) = &mut self.utf16 {
+            all.extend_from_slice(part);
+            return;
+        }
+        let joined;
+        if !self.carry.is_empty() {
+            joined = [std::mem::take(&mut self.carry).as_slice(), part].concat();
+            part = &joined;
+        }
+        // Keep back a character the part's end cut: from its lead byte
+        // (at most 3 bytes back), if it needs more bytes than are here.
+        let n = part.len();
+        let mut cut = n;
+        for back in 1..=3.min(n) {
+            let b = part[n - back];
+            if b & 0xc0 != 0x80 {
+                let want = match b {
+                    0xc0..=0xdf => 2,
+                    0xe0..=0xef => 3,
+                    0xf0..=0xf7 => 4,
+                    _ => 1,
+                };
+                if want > back {
+                    cut = n - back;
+                }
+                break;
+            }
+        }
+        self.carry = part[cut..].to_vec();
+        decode_lossy(&part[..cut], &mut out);
+    }
+
+    /// The end of the text: what was kept back.
+    pub fn finish(self, mut out: impl FnMut(&str)) {
+        match self.utf16 {
+            Some(all) => out(&text_of_bytes(all)),
+            None => decode_lossy(&self.carry, &mut out),
+        }
+    }
+}
+
+fn decode_lossy(bytes: &[u8], out: &mut impl FnMut(&str)) {
+    for chunk in bytes.utf8_chunks() {
+        out(chunk.valid());
+        if !chunk.invalid().is_empty() {
+            out("\u{fffd}");
+        }
+    }
+}
+
 /// The string `v` holds, or `None` when it is not a string.
 pub fn string_of(v: &JsValue) -> Option<String> {
     let s = v.dyn_ref::<js_sys::JsString>()?;
@@ -96,7 +171,29 @@ fn step(s: js_sys::JsString, from: u32, mut out: Vec<u8>, done: Box<dyn FnOnce(O
 
 #[cfg(test)]
 mod tests {
-    use super::text_of_bytes;
+    use super::{text_of_bytes, Utf8Parts};
+
+    #[test]
+    fn parts_decode_as_the_whole_does() {
+        let cases: Vec<Vec<u8>> = vec![
+            b"\xef\xbb\xbf[ a = \"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\" ]".to_vec(),
+            vec![b'a', 0xff, b'b', 0xe2, 0x82, b'c', 0xf0, 0x9f, 0x98],
+            vec![0xff, 0xfe, b'a', 0, 0xe9, 0],
+            "plain \u{e9}t\u{e9} \u{1f600}".as_bytes().to_vec(),
+        ];
+        for bytes in cases {
+            let whole = text_of_bytes(bytes.clone());
+            for size in 3..=bytes.len() {
+                let mut d = Utf8Parts::default();
+                let mut out = String::new();
+                for part in bytes.chunks(size) {
+                    d.feed(part, |s| out.push_str(s));
+                }
+                d.finish(|s| out.push_str(s));
+                assert_eq!(out, whole, "parts of {size}");
+            }
+        }
+    }
 
     #[test]
     fn files_decode_as_read_as_text_does() {

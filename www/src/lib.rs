@@ -25,6 +25,7 @@ pub mod share;
 pub mod state;
 pub mod storage;
 pub mod store;
+pub mod text_buf;
 pub mod trace;
 pub mod views;
 pub mod words;

@@ -17,6 +17,11 @@ use gloo_timers::callback::Timeout;
 
 pub use crate::pool_summary::{AdInfo, PoolSummary};
 
+/// After parsing a pool bigger than this, the parse worker is stopped (a
+/// fresh one starts for the next parse), so the memory it grew to is given
+/// back.
+const RELEASE_FROM: usize = 16 << 20;
+
 /// A parse result and the text it belongs to.
 pub struct ParsedPool {
     pub text: Rc<str>,
@@ -128,6 +133,47 @@ impl Inner {
             self.cache.remove(0);
         }
     }
+}
+
+/// Ads read per task from a big pool's summary lines.
+const ADS_PER_TASK: usize = 2500;
+
+/// Read `lines` a slice per task, then store them (see `use_parses`).
+fn read_lines(
+    inner: Rc<std::cell::RefCell<Inner>>,
+    redraw: UseForceUpdateHandle,
+    text: Rc<str>,
+    mut lines: crate::pool_summary::SummaryLines,
+    ms: f64,
+) {
+    Timeout::new(0, move || match lines.step(ADS_PER_TASK) {
+        Ok(false) => read_lines(inner, redraw, text, lines, ms),
+        Ok(true) => store_later(inner, redraw, text, Ok(lines.finish()), ms),
+        Err(e) => store_later(inner, redraw, text, Err(e), ms),
+    })
+    .forget();
+}
+
+/// Store a big pool's parse in the next task (see `use_parses`).
+fn store_later(
+    inner: Rc<std::cell::RefCell<Inner>>,
+    redraw: UseForceUpdateHandle,
+    text: Rc<str>,
+    read: Result<PoolSummary, String>,
+    ms: f64,
+) {
+    Timeout::new(0, move || {
+        let mut st = inner.borrow_mut();
+        st.running = None;
+        match read {
+            Ok(summary) => st.store(Parsed(Rc::new(ParsedPool { text, summary, ms }))),
+            Err(e) => st.fail(text, e),
+        }
+        st.generation += 1;
+        drop(st);
+        redraw.force_update();
+    })
+    .forget();
 }
 
 pub struct Parses {
@@ -264,22 +310,22 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
                 let inner3 = inner2.clone();
                 let t2 = text.clone();
                 let redraw2 = redraw.clone();
-                client.request("pool", &text, move |resp| {
-                    let mut st = inner3.borrow_mut();
-                    st.running = None;
-                    match resp.and_then(|j| {
-                        serde_json::from_str::<PoolSummary>(&j).map_err(|e| e.to_string())
-                    }) {
-                        Ok(summary) => st.store(Parsed(Rc::new(ParsedPool {
-                            text: t2,
-                            summary,
-                            ms: now_ms() - since,
-                        }))),
-                        Err(e) => st.fail(t2, e),
+                let big = text.len() > RELEASE_FROM;
+                let client2 = client.clone();
+                client.request_text("pool-lines", text.clone(), move |resp| {
+                    let ms = now_ms() - since;
+                    // The worker's memory grew to the parse's peak and would
+                    // stay there: give it back (in a task of its own).
+                    if big {
+                        Timeout::new(0, move || client2.release()).forget();
                     }
-                    st.generation += 1;
-                    drop(st);
-                    redraw2.force_update();
+                    // Read a slice of ads per task, then stored and drawn
+                    // in a task of its own: for 20,000 ads all in one, they
+                    // were 120 ms.
+                    match resp.and_then(crate::pool_summary::SummaryLines::new) {
+                        Ok(lines) => read_lines(inner3, redraw2, t2, lines, ms),
+                        Err(e) => store_later(inner3, redraw2, t2, Err(e), ms),
+                    }
                 });
             }));
         });

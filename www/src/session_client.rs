@@ -97,15 +97,17 @@ impl SessionClient {
         }
     }
 
-    /// Post `msg` to the worker, started if needed.
-    fn post(&self, msg: String) -> Result<(), String> {
+    /// Post `head` and then `text` (if any) to the worker, started if
+    /// needed; a long text goes as bytes (`Live::post_text`).
+    fn post(&self, head: String, text: Option<Rc<str>>) -> Result<(), String> {
         let mut st = self.inner.borrow_mut();
         if st.live.is_none() {
             st.live = Some(self.start()?);
         }
-        match st.live.as_mut() {
-            Some(live) => live.post(msg),
-            None => Err("no worker".into()),
+        match (st.live.as_mut(), text) {
+            (Some(live), None) => live.post(head),
+            (Some(live), Some(text)) => live.post_text(head, text),
+            (None, _) => Err("no worker".into()),
         }
     }
 
@@ -132,15 +134,17 @@ impl SessionClient {
         progress: Option<Callback<(usize, usize)>>,
         done: Done,
     ) {
-        self.send_parts(verb, &[payload], progress, done);
+        self.send_text(verb, payload, None, progress, done);
     }
 
-    /// [`Self::send`] with a payload in parts, joined once into the message
-    /// (a pool's text is tens of MB: each copy counts).
-    fn send_parts(
+    /// [`Self::send`] with a payload of `head` and then `text`: a pool's
+    /// text is tens or hundreds of MB, so it is never copied into a message
+    /// string (it goes as bytes, in parts).
+    fn send_text(
         &self,
         verb: &str,
-        payload: &[&str],
+        head: &str,
+        text: Option<Rc<str>>,
         progress: Option<Callback<(usize, usize)>>,
         done: Done,
     ) {
@@ -151,14 +155,7 @@ impl SessionClient {
             st.pending.insert(id, Pending { done, progress });
             id
         };
-        let head = format!("{id}\n{verb}\n");
-        let mut msg =
-            String::with_capacity(head.len() + payload.iter().map(|p| p.len()).sum::<usize>());
-        msg.push_str(&head);
-        for p in payload {
-            msg.push_str(p);
-        }
-        if let Err(e) = self.post(msg) {
+        if let Err(e) = self.post(format!("{id}\n{verb}\n{head}"), text) {
             let p = self.inner.borrow_mut().pending.remove(&id);
             if let Some(p) = p {
                 (p.done)(Err(e));
@@ -251,7 +248,13 @@ impl SessionClient {
             drop(st);
             on_change.emit(());
         });
-        self.send_parts("load", &[&format!("p{index}\n"), text], None, done);
+        self.send_text(
+            "load",
+            &format!("p{index}\n"),
+            Some(text.clone()),
+            None,
+            done,
+        );
     }
 
     /// Send `req` (built from the pools' worker ids) once the pools are

@@ -15,15 +15,25 @@ pub fn mount(host: web_sys::Element, on_action: js_sys::Function) {
     classad_playground::views::root::mount(host, on_action);
 }
 
-/// A part of pool `index` of `count` (its name, a part of its text as a
-/// JavaScript string, whether it is the first and the last part).
+/// A part of pool `index` of `count` (its name, a part of its text as
+/// UTF-8 bytes cut at a character boundary, the text's whole length in
+/// bytes, whether it is the first and the last part).
 #[wasm_bindgen]
-pub fn set_pool_part(index: u32, count: u32, name: String, part: JsValue, first: bool, last: bool) {
+pub fn set_pool_part(
+    index: u32,
+    count: u32,
+    name: String,
+    part: JsValue,
+    total: f64,
+    first: bool,
+    last: bool,
+) {
     classad_playground::views::root::set_pool_part(
         index as usize,
         count as usize,
         name,
         part,
+        total as usize,
         first,
         last,
     );

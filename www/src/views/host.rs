@@ -197,8 +197,7 @@ thread_local! {
 }
 
 /// Send `messages` after those already waiting, in order. A pool's text
-/// becomes a JavaScript string on the way (a copy: 15 ms for 17.6 MB), so
-/// each pool goes in a task of its own.
+/// is copied on the way (as bytes, a part per task: see [`PART_BYTES`]).
 fn send(m: Module, messages: Vec<Message>, on_error: impl Fn(String) + 'static) {
     let start = OUTBOX.with(|o| {
         let mut o = o.borrow_mut();
@@ -211,8 +210,10 @@ fn send(m: Module, messages: Vec<Message>, on_error: impl Fn(String) + 'static) 
 }
 
 /// A pool crosses in parts of this many bytes (at most), one per task:
-/// making a 36 MB text a JavaScript string in one go took 50-70 ms.
-const PART_BYTES: usize = 4 << 20;
+/// making a 36 MB text a JavaScript string in one go took 50-70 ms; parts
+/// are bytes now (copied, validated and appended in the module: a few ms
+/// each).
+const PART_BYTES: usize = 8 << 20;
 
 fn pump(m: Module, on_error: Rc<dyn Fn(String)>) {
     loop {
@@ -240,7 +241,10 @@ fn pump(m: Module, on_error: Rc<dyn Fn(String)>) {
                         &JsValue::from(index as u32),
                         &JsValue::from(count as u32),
                         &JsValue::from_str(&name),
-                        &JsValue::from_str(&text[from..to]),
+                        // Bytes, not a JavaScript string: one copy out of
+                        // wasm memory, and another into the module's.
+                        &js_sys::Uint8Array::from(text[from..to].as_bytes()),
+                        &JsValue::from(text.len() as f64),
                         &JsValue::from(from == 0),
                         &JsValue::from(to == text.len()),
                     ],

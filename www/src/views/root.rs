@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use wasm_bindgen::JsValue;
+use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 use super::wire;
@@ -23,6 +23,7 @@ use crate::matchmaking::pick_pools;
 use crate::session_client::{Session, SessionClient};
 use crate::state::{AppState, PoolText, TextKey, View};
 use crate::store::Action;
+use crate::text_buf::TextBuf;
 
 #[derive(Properties, PartialEq)]
 pub struct RootProps {
@@ -163,22 +164,32 @@ pub fn set_pool_part(
     count: usize,
     name: String,
     part: JsValue,
+    total: usize,
     first: bool,
     last: bool,
 ) {
-    let text = crate::js_text::string_of(&part).unwrap_or_default();
+    // UTF-8 bytes (cut at character boundaries by the page), or a string.
+    let bytes = match part.dyn_into::<js_sys::Uint8Array>() {
+        Ok(a) => a.to_vec(),
+        Err(v) => crate::js_text::string_of(&v)
+            .unwrap_or_default()
+            .into_bytes(),
+    };
+    let text = String::from_utf8(bytes)
+        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
     let done = PENDING.with(|p| {
         let mut p = p.borrow_mut();
         if first {
-            p.receiving = Some((index, String::with_capacity(text.len())));
+            p.receiving = Some((index, TextBuf::expecting(total)));
         }
         match &mut p.receiving {
             Some((i, buf)) if *i == index => buf.push_str(&text),
             _ => return false,
         }
         if last {
-            let (_, buf) = p.receiving.take().unwrap_or_default();
-            p.pools.push((index, count, name, buf));
+            if let Some((_, buf)) = p.receiving.take() {
+                p.pools.push((index, count, name, buf.finish()));
+            }
         }
         last
     });
@@ -199,12 +210,12 @@ pub fn set_state(json: &str) -> Result<(), String> {
 #[derive(Default)]
 struct Pending {
     /// Pools converted: (index, count, name, text).
-    pools: Vec<(usize, usize, String, String)>,
+    pools: Vec<(usize, usize, String, Rc<str>)>,
     state: Option<String>,
     /// The pool coming in, (index, its text so far): the page sends a
     /// pool's parts in order, one pool after the other, and the states sent
     /// meanwhile wait for it.
-    receiving: Option<(usize, String)>,
+    receiving: Option<(usize, TextBuf)>,
 }
 
 thread_local! {
@@ -240,10 +251,7 @@ fn drain() -> Result<(), String> {
                     text: Rc::from(""),
                 });
                 m.pools.truncate(count.max(index + 1));
-                m.pools[index] = PoolText {
-                    name,
-                    text: Rc::from(text),
-                };
+                m.pools[index] = PoolText { name, text };
             }
             if let Some(json) = state {
                 let state = wire::decode_state(&json, &m.pools)?;

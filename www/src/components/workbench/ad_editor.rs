@@ -42,6 +42,7 @@ pub fn AdEditor(props: &AdEditorProps) -> Html {
                             classad::api::Span::NONE,
                             e,
                         )],
+                        engine_memory: None,
                     });
                 summary.set(Some((t, Rc::new(s))));
             });

@@ -9,8 +9,30 @@ use crate::state::AdRef;
 use crate::store::Action;
 
 /// Rows shown at once (more made the parse answer of a 10,000-ad pool a
-/// long task); a filter finds the others.
-const SHOWN: usize = 100;
+/// long task: 100 rows and the pickers' options were 50 ms of DOM with
+/// production slots' names); a filter finds the others.
+const SHOWN: usize = 50;
+
+/// Pools with more ads than this get their rows drawn in the task after
+/// the rest of the page (see [`use_drawn_later`]).
+pub const LATER_FROM: usize = 1000;
+
+/// Whether a big pool's parse `key` (its result's address) may be drawn
+/// now: it becomes true a task after the key first shows, so the page's
+/// answer to a 10,000-ad parse is two tasks of DOM work, not one long one.
+#[hook]
+pub fn use_drawn_later(key: Vec<usize>) -> bool {
+    let drawn = use_state(Vec::<usize>::new);
+    {
+        let drawn = drawn.clone();
+        use_effect_with(key.clone(), move |k| {
+            let k = k.clone();
+            let t = gloo_timers::callback::Timeout::new(0, move || drawn.set(k));
+            move || drop(t)
+        });
+    }
+    *drawn == key
+}
 
 #[derive(Properties, PartialEq)]
 pub struct AdListProps {
@@ -29,10 +51,23 @@ pub struct AdListProps {
 #[component]
 pub fn AdList(props: &AdListProps) -> Html {
     let filter = use_state(String::new);
+    // Only a big pool's list waits (typing in a small one redraws once).
+    let key: Vec<usize> = props
+        .parsed
+        .iter()
+        .filter(|p| p.summary.ads.len() > LATER_FROM)
+        .map(|p| std::rc::Rc::as_ptr(&p.0) as usize)
+        .collect();
+    let drawn = use_drawn_later(key);
     let Some(parsed) = &props.parsed else {
         return html! {};
     };
     let ads = &parsed.summary.ads;
+    let rows = if drawn || ads.len() <= LATER_FROM {
+        SHOWN
+    } else {
+        0
+    };
     let needle = filter.to_lowercase();
     let matching: Vec<usize> = (0..ads.len())
         .filter(|&i| needle.is_empty() || ads[i].label.to_lowercase().contains(&needle))
@@ -70,7 +105,7 @@ pub fn AdList(props: &AdListProps) -> Html {
                 </label>
             }
             <ol class={classes!("ad-list", (ads.len() > 999).then_some("wide"))} aria-label="Parsed ads">
-                { for matching.iter().take(SHOWN).map(|&i| {
+                { for matching.iter().take(rows).map(|&i| {
                     let a = &ads[i];
                     let is_my = props.my == Some(AdRef { pool: props.pool, ad: i });
                     let is_target = props.target == Some(AdRef { pool: props.pool, ad: i });

@@ -13,8 +13,9 @@ use crate::store::Action;
 
 /// Options per pool; the chosen ad is always listed, and the ad list's
 /// MY/TARGET buttons reach the rest. Two selects of 3,000 options each
-/// were most of a 60 ms task when a 10,000-ad pool's parse came in.
-const OPTIONS_PER_POOL: usize = 200;
+/// were most of a 60 ms task when a 10,000-ad pool's parse came in; 200
+/// of production slots' long names still took 50 ms with the ad list.
+const OPTIONS_PER_POOL: usize = 100;
 
 #[derive(Properties, PartialEq)]
 pub struct AdPickerProps {
@@ -38,6 +39,17 @@ fn parse_ref(v: &str) -> Option<AdRef> {
 
 #[component]
 pub fn AdPicker(props: &AdPickerProps) -> Html {
+    // A big pool's options come a task after the rest (see `ad_list`);
+    // keyed on the big pools only, so typing in a small one redraws no
+    // big one's options.
+    let key: Vec<usize> = props
+        .parsed
+        .iter()
+        .flatten()
+        .filter(|p| p.summary.ads.len() > crate::components::ad_list::LATER_FROM)
+        .map(|p| std::rc::Rc::as_ptr(&p.0) as usize)
+        .collect();
+    let drawn = crate::components::ad_list::use_drawn_later(key);
     let options = |current: Option<AdRef>| -> Html {
         let mut opts =
             vec![html! { <option value="" selected={current.is_none()}>{ "(none)" }</option> }];
@@ -46,6 +58,9 @@ pub fn AdPicker(props: &AdPickerProps) -> Html {
                 continue;
             };
             let ads = &pp.summary.ads;
+            if !drawn && ads.len() > crate::components::ad_list::LATER_FROM {
+                continue;
+            }
             let extra = current
                 .filter(|c| c.pool == pi && c.ad >= OPTIONS_PER_POOL)
                 .map(|c| c.ad);

@@ -9,8 +9,6 @@ use std::rc::Rc;
 
 use classad::api::{OutputFormat, Request};
 use gloo_timers::callback::Timeout;
-use wasm_bindgen::closure::Closure;
-use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 use crate::answers::Answer;
@@ -26,8 +24,27 @@ use crate::state::{AppState, TextKey};
 use crate::store::{Action, PoolMark};
 use crate::worker::WorkerClient;
 
-/// Larger texts are refused with a message instead of freezing the tab.
-pub const MAX_POOL_BYTES: usize = 64 * 1024 * 1024;
+/// What a wasm32 instance can address: 4 GiB.
+const WASM32_BYTES: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
+
+/// Wasm memory the matchmaking worker grows to per byte of a long-format
+/// pool it loads (the text as it arrives, the engine's copy its lazy ads
+/// keep, their attribute tables; measured with `condor_status -l` pools of
+/// production slots, 24 KB and ~600 attributes each, `bench/gen_production.py`,
+/// by `tests/e2e/measure_production.mjs`). The parse worker needs a little
+/// less (it drops the ads once listed); the page and the views module hold
+/// one copy each.
+const WORKER_BYTES_PER_POOL_BYTE: f64 = 3.0;
+
+/// What the worker holds besides the pools, and room for what a cycle or
+/// a matrix count adds over them.
+const WORKER_HEADROOM_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
+
+/// The pools' size past which the matchmaking worker could not hold them
+/// in its 4 GiB: larger texts are refused with a message (a worker out of
+/// memory fails what it was doing; a tab that runs out dies).
+pub const MAX_POOL_BYTES: usize =
+    ((WASM32_BYTES - WORKER_HEADROOM_BYTES) / WORKER_BYTES_PER_POOL_BYTE) as usize;
 
 fn mb(bytes: usize) -> String {
     if bytes >= 1 << 20 {
@@ -58,94 +75,169 @@ pub struct PoolEditorProps {
 /// the text before, the text after).
 type Replaced = Option<(usize, Rc<str>, Rc<str>)>;
 
+/// Pools past this size are not rewritten (Format, To JSON, …) in the page.
+const FORMAT_LIMIT_BYTES: usize = 64 << 20;
+
+/// A file being read: how far, and a flag to stop it.
+#[derive(Clone)]
+struct Reading {
+    name: String,
+    done: usize,
+    total: usize,
+    stop: Rc<std::cell::Cell<bool>>,
+}
+
+impl PartialEq for Reading {
+    fn eq(&self, o: &Self) -> bool {
+        self.name == o.name
+            && self.done == o.done
+            && self.total == o.total
+            && Rc::ptr_eq(&self.stop, &o.stop)
+    }
+}
+
+/// A file is read this much at a time, one part per task: the bytes are
+/// copied into the page's memory and decoded part by part, so a 250 MB
+/// file never is one JavaScript string nor one long task.
+const READ_PART_BYTES: f64 = 8.0 * 1024.0 * 1024.0;
+
+/// Why a pool of `bytes` (with `others` bytes in the other pools) cannot
+/// be taken, if it cannot.
+fn too_big(what: &str, bytes: usize, others: usize) -> Option<String> {
+    if bytes > MAX_POOL_BYTES {
+        return Some(format!(
+            "{what} is {}; the playground holds pools up to {} (the engine needs about {:.0} times a pool's size in its worker's memory, and a browser gives a worker at most 4 GB). Split the file, or filter it first (condor_status -constraint \u{2026}).",
+            mb(bytes),
+            mb(MAX_POOL_BYTES),
+            WORKER_BYTES_PER_POOL_BYTE
+        ));
+    }
+    if bytes + others > MAX_POOL_BYTES {
+        return Some(format!(
+            "{what} is {}; with the other pools ({}) that is past the {} the playground holds in all (the engine needs about {:.0} times the pools' size in its worker's memory, and a browser gives a worker at most 4 GB). Clear or delete another pool first.",
+            mb(bytes),
+            mb(others),
+            mb(MAX_POOL_BYTES),
+            WORKER_BYTES_PER_POOL_BYTE
+        ));
+    }
+    None
+}
+
+/// Read `file` into pool `pool` (see [`READ_PART_BYTES`]), saying how far
+/// it is in `reading`; `others`: the other pools' size.
+#[allow(clippy::too_many_arguments)]
 fn read_file(
     file: web_sys::File,
     dispatch: Callback<Action>,
     pool: usize,
+    others: usize,
     status: UseStateHandle<Option<String>>,
+    reading: UseStateHandle<Option<Reading>>,
     before: Rc<str>,
     replaced: UseStateHandle<Replaced>,
 ) {
     let size = file.size() as usize;
     let name = file.name();
-    if size > MAX_POOL_BYTES {
-        status.set(Some(format!(
-            "{name} is {}; the playground holds pools up to {}. Split the file, or filter it first (condor_status -constraint …).",
-            mb(size),
-            mb(MAX_POOL_BYTES)
-        )));
+    if let Some(why) = too_big(&name, size, others) {
+        status.set(Some(why));
         return;
     }
-    status.set(Some(format!("Reading {name} ({})…", mb(size))));
-    let Ok(reader) = web_sys::FileReader::new() else {
-        return;
+    if let Some(r) = &*reading {
+        r.stop.set(true);
+    }
+    let stop = Rc::new(std::cell::Cell::new(false));
+    let mut now = Reading {
+        name: name.clone(),
+        done: 0,
+        total: size,
+        stop: stop.clone(),
     };
-    let r2 = reader.clone();
-    let st = status.clone();
-    let n2 = name.clone();
-    let onload = Closure::<dyn FnMut()>::new(move || {
-        // The bytes, not a JavaScript string: megabytes of text come over
-        // in one copy (see js_text).
-        let text = r2
-            .result()
-            .ok()
-            .map(|v| crate::js_text::text_of_bytes(js_sys::Uint8Array::new(&v).to_vec()))
-            .unwrap_or_default();
-        let note = if text.len() > WORKER_THRESHOLD_BYTES {
+    reading.set(Some(now.clone()));
+    status.set(None);
+    wasm_bindgen_futures::spawn_local(async move {
+        let mut decoder = crate::js_text::Utf8Parts::default();
+        let mut text: Option<crate::text_buf::TextBuf> = None;
+        let mut part = vec![];
+        let mut at = 0.0;
+        let total = file.size();
+        let failed = loop {
+            if stop.get() {
+                break Some(None);
+            }
+            if at >= total {
+                break None;
+            }
+            let to = (at + READ_PART_BYTES).min(total);
+            let bytes = match file.slice_with_f64_and_f64(at, to) {
+                Ok(blob) => wasm_bindgen_futures::JsFuture::from(blob.array_buffer()).await,
+                Err(e) => Err(e),
+            };
+            let Ok(bytes) = bytes else {
+                break Some(Some(format!("{name} could not be read.")));
+            };
+            if stop.get() {
+                break Some(None);
+            }
+            let bytes = js_sys::Uint8Array::new(&bytes);
+            part.resize(bytes.length() as usize, 0);
+            bytes.copy_to(&mut part);
+            let out = text.get_or_insert_with(|| {
+                // Room for all of it at once (a byte-order mark is not
+                // text); a file that turns out longer as text grows.
+                let mark = part.starts_with(&[0xef, 0xbb, 0xbf]);
+                crate::text_buf::TextBuf::expecting(size - if mark { 3 } else { 0 })
+            });
+            decoder.feed(&part, |s| out.push_str(s));
+            at = to;
+            now.done = at as usize;
+            reading.set(Some(now.clone()));
+        };
+        match failed {
+            Some(None) => {
+                reading.set(None);
+                status.set(Some(format!(
+                    "Reading {name} stopped; the pool is as it was."
+                )));
+                return;
+            }
+            Some(Some(why)) => {
+                reading.set(None);
+                status.set(Some(why));
+                return;
+            }
+            None => {}
+        }
+        let mut out = text.unwrap_or_else(|| crate::text_buf::TextBuf::expecting(0));
+        decoder.finish(|s| out.push_str(s));
+        let after = out.finish();
+        drop(part);
+        reading.set(None);
+        // Decoding can make a text longer than its file (U+FFFD for bad bytes, UTF-16).
+        if let Some(why) = too_big(&name, after.len(), others) {
+            status.set(Some(why));
+            return;
+        }
+        let note = if after.len() > WORKER_THRESHOLD_BYTES {
             format!(
-                "Loaded {n2} ({}); its ads are parsed in the background.",
-                mb(text.len())
+                "Loaded {name} ({}); its ads are parsed in the background.",
+                mb(after.len())
             )
         } else {
-            format!("Loaded {n2}.")
+            format!("Loaded {name}.")
         };
-        let after: Rc<str> = Rc::from(text);
         // The page takes the text in a task of its own (the views'
         // work on it is the next one): neither blocks the page for long.
-        let (before, replaced, dispatch, st) = (
-            before.clone(),
-            replaced.clone(),
-            dispatch.clone(),
-            st.clone(),
-        );
         Timeout::new(0, move || {
             // Nothing typed is lost: what the file replaced can come back.
             if !before.trim().is_empty() && *before != *after {
                 replaced.set(Some((pool, before.clone(), after.clone())));
             }
             dispatch.emit(Action::SetPoolText(pool, after));
-            st.set(Some(note));
+            status.set(Some(note));
         })
         .forget();
     });
-    // Progress for big files (ProgressEvent read by name: no extra bindings).
-    let st = status.clone();
-    let onprogress = Closure::<dyn FnMut(JsValue)>::new(move |e: JsValue| {
-        let get = |k: &str| {
-            js_sys::Reflect::get(&e, &k.into())
-                .ok()
-                .and_then(|v| v.as_f64())
-        };
-        if let (Some(done), Some(total)) = (get("loaded"), get("total")) {
-            if total > 0.0 {
-                st.set(Some(format!(
-                    "Reading {name}: {:.0}% of {}…",
-                    100.0 * done / total,
-                    mb(total as usize)
-                )));
-            }
-        }
-    });
-    let st = status.clone();
-    let onerror =
-        Closure::<dyn FnMut()>::new(move || st.set(Some("The file could not be read.".into())));
-    reader.set_onload(Some(onload.as_ref().unchecked_ref()));
-    reader.set_onprogress(Some(onprogress.as_ref().unchecked_ref()));
-    reader.set_onerror(Some(onerror.as_ref().unchecked_ref()));
-    onload.forget();
-    onprogress.forget();
-    onerror.forget();
-    let _ = reader.read_as_array_buffer(&file);
 }
 
 /// Blocks compared at once by [`common_prefix`] and [`common_suffix`]
@@ -268,6 +360,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         },
     );
     let status = use_state(|| None::<String>);
+    let reading = use_state(|| None::<Reading>);
     let replaced = use_state(|| None::<(usize, Rc<str>, Rc<str>)>);
     let focus = use_state(|| None::<(Rc<str>, Focus)>);
     let seq = use_mut_ref(|| 0u32);
@@ -318,16 +411,20 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         })
     };
 
+    // The other pools' size: the limit is on all the pools together.
+    let others: usize = s
+        .pools
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i != idx)
+        .map(|(_, p)| p.text.len())
+        .sum();
     let on_change = {
         let d = props.dispatch.clone();
         let status = status.clone();
         Callback::from(move |t: Rc<str>| {
-            if t.len() > MAX_POOL_BYTES {
-                status.set(Some(format!(
-                    "That is {} of text; the playground holds pools up to {}. Only the previous text is kept.",
-                    mb(t.len()),
-                    mb(MAX_POOL_BYTES)
-                )));
+            if let Some(why) = too_big("That text", t.len(), others) {
+                status.set(Some(format!("{why} Only the previous text is kept.")));
                 return;
             }
             d.emit(Action::SetPoolText(idx, t));
@@ -349,6 +446,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         }
     };
     let on_upload = {
+        let reading = reading.clone();
         let d = props.dispatch.clone();
         let status = status.clone();
         let (before, replaced) = (text.clone(), replaced.clone());
@@ -361,7 +459,9 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                     f,
                     d.clone(),
                     idx,
+                    others,
                     status.clone(),
+                    reading.clone(),
                     before.clone(),
                     replaced.clone(),
                 );
@@ -370,6 +470,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         })
     };
     let on_drop = {
+        let reading = reading.clone();
         let d = props.dispatch.clone();
         let status = status.clone();
         let dragging = dragging.clone();
@@ -388,7 +489,9 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                     f,
                     d.clone(),
                     idx,
+                    others,
                     status.clone(),
+                    reading.clone(),
                     before.clone(),
                     replaced.clone(),
                 );
@@ -463,6 +566,19 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 });
             }
         })
+    };
+    // A rewrite comes back whole, as one string: past this size it would
+    // hold the page for seconds (and double the page's memory).
+    let too_big_to_format = text.len() > FORMAT_LIMIT_BYTES;
+    let format_title = |what: &str| {
+        if too_big_to_format {
+            format!(
+                "{what} (not for pools over {}: download the text and use classad fmt)",
+                mb(FORMAT_LIMIT_BYTES)
+            )
+        } else {
+            what.to_string()
+        }
     };
     let cancel_format = {
         let formatter = formatter.clone();
@@ -575,6 +691,21 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         }
         None => (0, 0, 0),
     };
+    let reading_row = (*reading).clone().map(|r| {
+        let stop = r.stop.clone();
+        let reading = reading.clone();
+        let cancel = Callback::from(move |_| {
+            stop.set(true);
+            reading.set(None);
+        });
+        html! {
+            <div class="busy reading" role="status">
+                <progress aria-label="Reading the file" max={r.total.max(1).to_string()} value={r.done.to_string()}></progress>
+                <span>{ format!("Reading {}: {} of {}\u{2026}", r.name, mb(r.done), mb(r.total)) }</span>
+                <button onclick={cancel}>{ "Cancel" }</button>
+            </div>
+        }
+    });
     let busy_row = match &parse.busy {
         Busy::Parsing { bytes, .. } => {
             let cancel = {
@@ -619,10 +750,10 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
             <div class="pool-tools">
                 <label>{ "Name " }<input class="pool-name" ref={name_ref} value={s.pools.get(idx).map(|p| p.name.clone()).unwrap_or_default()} onchange={on_rename} /></label>
                 <label class="button">{ "Upload…" }<input type="file" class="hidden-file" onchange={on_upload} aria-label="Upload a pool file" /></label>
-                <button onclick={format_to(OutputFormat::New)} disabled={*formatting} title="Rewrite in the new ClassAd syntax">{ "Format" }</button>
-                <button onclick={format_to(OutputFormat::Old)} disabled={*formatting} title="Rewrite as condor_status -l prints it">{ "To long format" }</button>
-                <button onclick={format_to(OutputFormat::Json)} disabled={*formatting} title="Rewrite as condor_status -json prints it">{ "To JSON" }</button>
-                <button onclick={format_to(OutputFormat::Xml)} disabled={*formatting} title="Rewrite as condor_status -xml prints it">{ "To XML" }</button>
+                <button onclick={format_to(OutputFormat::New)} disabled={*formatting || too_big_to_format} title={format_title("Rewrite in the new ClassAd syntax")}>{ "Format" }</button>
+                <button onclick={format_to(OutputFormat::Old)} disabled={*formatting || too_big_to_format} title={format_title("Rewrite as condor_status -l prints it")}>{ "To long format" }</button>
+                <button onclick={format_to(OutputFormat::Json)} disabled={*formatting || too_big_to_format} title={format_title("Rewrite as condor_status -json prints it")}>{ "To JSON" }</button>
+                <button onclick={format_to(OutputFormat::Xml)} disabled={*formatting || too_big_to_format} title={format_title("Rewrite as condor_status -xml prints it")}>{ "To XML" }</button>
                 if *formatting {
                     <button onclick={cancel_format}>{ "Stop formatting" }</button>
                 }
@@ -630,6 +761,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                     <button onclick={on_remove} aria-label="Delete this pool" title="Delete this pool">{ "Delete" }</button>
                 }
             </div>
+            { for reading_row }
             { busy_row }
             if !editable {
                 <p class="big-note">
@@ -667,7 +799,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 </p>
             }
             <div class="diagnostics" aria-live="polite">
-                <p class="summary" id="pool-summary">
+                <p class="summary" id="pool-summary" data-engine-memory={parse.parsed.as_ref().and_then(|p| p.summary.engine_memory).map(|b| b.to_string())}>
                     { format!(
                         "{}, {}, {}",
                         crate::words::count(n_ads as u64, "ad", "ads"),
@@ -706,7 +838,25 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
 
 #[cfg(test)]
 mod tests {
-    use super::{common_prefix, common_suffix};
+    use super::{common_prefix, common_suffix, too_big, MAX_POOL_BYTES};
+
+    #[test]
+    fn the_limit_follows_the_worker_memory_and_is_named() {
+        // 4 GiB less the headroom, over 3 bytes of worker memory a byte.
+        assert_eq!(MAX_POOL_BYTES, 1 << 30);
+        assert_eq!(too_big("p.txt", 243_588_120, 0), None);
+        assert_eq!(too_big("p.txt", MAX_POOL_BYTES, 0), None);
+        let why = too_big("p.txt", MAX_POOL_BYTES + 1, 0).unwrap_or_default();
+        assert!(
+            why.starts_with("p.txt is 1024.0 MB; the playground holds pools up to 1024.0 MB"),
+            "{why}"
+        );
+        let why = too_big("p.txt", 600 << 20, 500 << 20).unwrap_or_default();
+        assert!(
+            why.contains("with the other pools (500.0 MB) that is past the 1024.0 MB"),
+            "{why}"
+        );
+    }
 
     #[test]
     fn common_prefix_across_blocks() {
