@@ -336,6 +336,8 @@ impl Reader<'_> {
         }
         let known = if is_plain_literal(rhs) {
             Some(true)
+        } else if is_plain_list(rhs) {
+            Some(false)
         } else {
             self.cache.checked.get(rhs).copied()
         };
@@ -576,6 +578,61 @@ fn is_plain_literal(rhs: &str) -> bool {
     match rhs.as_bytes().first() {
         Some(b'"') => plain_string(rhs).is_some(),
         _ => plain_literal(rhs).is_some(),
+    }
+}
+
+/// Whether `rhs` is a list of plain literals, `{ 1, "a", true }`, which
+/// the parser reads (checked without it: a production slot's `Child*`
+/// lists are each their own, so no cache spares their parse).
+/// Anything else — nesting, signs, a trailing comma, comments — is left to
+/// the parser.
+fn is_plain_list(rhs: &str) -> bool {
+    let b = rhs.as_bytes();
+    if b.first() != Some(&b'{') || b.last() != Some(&b'}') {
+        return false;
+    }
+    let skip = |mut i: usize| {
+        while i < b.len() && b[i] == b' ' {
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip(1);
+    if b.get(i) == Some(&b'}') {
+        return i + 1 == b.len();
+    }
+    loop {
+        // One element: a string, or a token up to `,`, `}` or a space.
+        let end = if b.get(i) == Some(&b'"') {
+            match memchr::memchr(b'"', &b[i + 1..]) {
+                Some(q) => i + q + 2,
+                None => return false,
+            }
+        } else {
+            let mut j = i;
+            while j < b.len() && !matches!(b[j], b',' | b'}' | b' ') {
+                j += 1;
+            }
+            j
+        };
+        let elem = &rhs[i..end];
+        let ok = match elem.as_bytes().first() {
+            Some(b'"') => plain_string(elem).is_some(),
+            Some(b'-') | None => false,
+            Some(_) => plain_literal(elem).is_some(),
+        };
+        if !ok {
+            return false;
+        }
+        i = skip(end);
+        match b.get(i) {
+            Some(b',') => i = skip(i + 1),
+            Some(b'}') => return i + 1 == b.len(),
+            _ => return false,
+        }
+        if matches!(b.get(i), Some(b'}') | None) {
+            return false;
+        }
     }
 }
 
@@ -866,6 +923,52 @@ mod tests {
                 assert_eq!(parsed.to_string(), fast.to_string(), "{s}");
                 assert_eq!((e.span.start, e.span.end), (0, s.len() as u32), "{s}");
             }
+        }
+    }
+
+    /// What [`is_plain_list`] takes, the parser reads whole as a list, in
+    /// every dialect; what it leaves (a sample of each kind) is the
+    /// parser's to take or refuse.
+    #[test]
+    fn plain_list_check_agrees_with_the_parser() {
+        let taken = [
+            "{}",
+            "{ }",
+            "{ 1 }",
+            "{1,2,3}",
+            "{ 1, 2, 3 }",
+            "{ \"a\", \"b, c\", \"}\" }",
+            "{ 0.5, 12, true, FALSE, \"\" }",
+            "{  \"x\"  ,  7  }",
+        ];
+        let left = [
+            "{ 1, }",
+            "{ , }",
+            "{ -1 }",
+            "{ 1 2 }",
+            "{ {1} }",
+            "{ \"a\\\"b\" }",
+            "{ 012 }",
+            "{ 1.5e3 }",
+            "{ x }",
+            "{ 1 } + 2",
+            "{ \"a }",
+            "{\t1 }",
+            "{ 1 }}",
+            "{",
+            "}",
+        ];
+        for s in taken {
+            assert!(is_plain_list(s), "{s}");
+            for dialect in [Dialect::Auto, Dialect::Modern, Dialect::Seed] {
+                let (e, rest, overflows) =
+                    parse_rhs(s, dialect).unwrap_or_else(|d| panic!("{s}: {d:?}"));
+                assert!(rest.is_none() && overflows.is_empty(), "{s}");
+                assert!(matches!(e.kind, ExprKind::List(_)), "{s}: {e:?}");
+            }
+        }
+        for s in left {
+            assert!(!is_plain_list(s), "{s}");
         }
     }
 }
