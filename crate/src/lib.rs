@@ -15,6 +15,7 @@
 // (tests/layers.rs checks every import).
 pub mod analysis;
 pub mod api;
+pub mod constraint;
 pub mod formats;
 pub mod gang;
 pub mod index;

@@ -7,9 +7,11 @@
 use std::path::Path;
 
 /// Lowest first.
-const LAYERS: [&str; 7] = [
+const LAYERS: [&str; 9] = [
     "lang",
     "formats",
+    "constraint",
+    "query",
     "matchmaking",
     "analysis",
     "index",
@@ -51,6 +53,22 @@ fn files(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
             files(&p, out);
         } else if p.extension().is_some_and(|x| x == "rs") {
             out.push(p);
+        }
+    }
+}
+
+/// Every folder of `crate/src` (but the CLI's) is a layer this test knows.
+#[test]
+fn every_folder_is_a_layer() {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    for e in std::fs::read_dir(&src).unwrap() {
+        let p = e.unwrap().path();
+        let name = p.file_name().unwrap().to_string_lossy().to_string();
+        if p.is_dir() && name != "bin" {
+            assert!(
+                LAYERS.contains(&name.as_str()),
+                "crate/src/{name} is not in LAYERS: place it among the layers"
+            );
         }
     }
 }

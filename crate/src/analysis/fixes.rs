@@ -19,8 +19,8 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::groups::Groups;
-use super::predicate::{strip_parens, Atom, Dnf};
 use super::suggest::{Action, Suggestion};
+use crate::constraint::predicate::{strip_parens, Atom, Dnf};
 use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Span};
 use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::unparse::unparse_readable;
@@ -163,7 +163,7 @@ fn job_attribute_fix(
         (BinaryOp::Gt | BinaryOp::Lt, _) => return None,
         _ => v.clone(),
     };
-    Some((name, super::predicate::literal_text(&value)))
+    Some((name, crate::constraint::predicate::literal_text(&value)))
 }
 
 /// The written predicate with the new literal on its literal side (a

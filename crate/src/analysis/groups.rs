@@ -18,7 +18,7 @@ use std::sync::Arc;
 
 use rustc_hash::{FxHashMap, FxHasher};
 
-use super::predicate::Sides;
+use crate::constraint::predicate::Sides;
 use crate::lang::ast::{ClassAd, Expr, ExprKind, Special};
 use crate::lang::value::Value;
 

@@ -13,11 +13,9 @@
 
 pub mod fixes;
 pub mod groups;
-pub mod intervals;
 pub mod lattice;
 pub mod nobody;
 pub mod partition;
-pub mod predicate;
 pub mod report;
 pub mod reverse;
 pub mod steps;
@@ -40,9 +38,10 @@ use crate::lang::unparse::unparse_readable;
 use crate::matchmaking::matching::DEFAULT_REQUIREMENTS;
 
 use self::groups::Groups;
-use self::predicate::{conjunction, display_text, Dnf, Sides};
 pub use self::suggest::{Action, Change, Suggestion};
 pub use self::summary::{MachineCounts, Summary};
+use crate::constraint::intervals;
+use crate::constraint::predicate::{self, conjunction, display_text, Dnf, Sides};
 
 /// A predicate the user marked as not to be changed (§3.1: "non-negotiable").
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

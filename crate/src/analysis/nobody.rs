@@ -17,9 +17,9 @@ use std::sync::Arc;
 use serde::Serialize;
 
 use super::groups::Groups;
-use super::intervals::Constraint;
 use super::partition::{self, Limits, Rect};
-use super::predicate::{self, Sides};
+use crate::constraint::intervals::Constraint;
+use crate::constraint::predicate::{self, Sides};
 use crate::lang::ast::{ClassAd, Expr};
 use crate::lang::eval::{EvalOptions, Evaluator, Mode};
 use crate::lang::specialize::{specialize, SpecContext};
@@ -129,7 +129,7 @@ pub fn job_changes(
         for (k, v) in &cell.changes {
             let name = k.clone();
             changed.insert(&name, Expr::literal(v.clone()));
-            changes.insert(name, super::predicate::literal_text(v));
+            changes.insert(name, crate::constraint::predicate::literal_text(v));
         }
         if out.iter().any(|c| c.changes == changes) {
             continue;

@@ -15,7 +15,7 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap, HashMap};
 
-use super::intervals::{fold, normalize, Constraint, NumInterval, ValueSet};
+use crate::constraint::intervals::{fold, normalize, Constraint, NumInterval, ValueSet};
 use crate::lang::value::Value;
 
 /// Search work (nodes visited and pieces scanned) at most, whatever `max_cells` says.

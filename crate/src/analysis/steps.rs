@@ -172,11 +172,11 @@ fn count<'t>(
     // A leaf that specializes against MY to `attr OP literal` over the
     // target is worked out on the target's value of attr where that is a
     // literal (the operator code the evaluator runs; specialization is sound).
-    let sides = super::predicate::Sides {
+    let sides = crate::constraint::predicate::Sides {
         own: my,
         unscoped_is_other: o.opts.mode == Mode::HTCondor,
     };
-    let fast: Vec<Option<super::predicate::Predicate>> = nodes
+    let fast: Vec<Option<crate::constraint::predicate::Predicate>> = nodes
         .iter()
         .map(|x| {
             if !x.target || !x.children.is_empty() || x.too_deep {
@@ -187,7 +187,7 @@ fn count<'t>(
                 target: None,
                 opts: o.opts,
             };
-            super::predicate::as_predicate(
+            crate::constraint::predicate::as_predicate(
                 &crate::lang::specialize::specialize(x.expr, &ctx),
                 &sides,
             )

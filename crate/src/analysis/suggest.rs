@@ -17,9 +17,9 @@ use fixedbitset::FixedBitSet;
 use serde::Serialize;
 
 use super::groups::Groups;
-use super::predicate::{conjunction, disjunction, Atom};
 use super::table::{all_of, truth_of};
 use super::tabled::Cell;
+use crate::constraint::predicate::{conjunction, disjunction, Atom};
 use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind};
 use crate::lang::eval::ops::{truth, Truth};
 use crate::lang::eval::{EvalOptions, Evaluator};
@@ -233,7 +233,7 @@ fn each(mut mask: u64) -> impl Iterator<Item = usize> {
 
 /// The atom rewritten with a new literal (strict bounds become inclusive).
 fn rewrite_atom(atom: &Atom, lit: &Value) -> Expr {
-    let e = super::predicate::strip_parens(&atom.expr);
+    let e = crate::constraint::predicate::strip_parens(&atom.expr);
     let (ExprKind::Binary(op, a, b), Some(p)) = (&e.kind, &atom.predicate) else {
         return atom.expr.clone();
     };
@@ -383,7 +383,7 @@ fn estimate(
         let (Some(v), Some(p)) = (v, c.atoms[*j].predicate.as_ref()) else {
             continue;
         };
-        let changed = super::predicate::Predicate {
+        let changed = crate::constraint::predicate::Predicate {
             literal: v.clone(),
             op: inclusive(p.op),
             ..p.clone()
@@ -423,11 +423,11 @@ fn inclusive(op: BinaryOp) -> BinaryOp {
 /// and the clauses combined in ClassAd's logic; groups where an atom was
 /// error or met a NaN, and texts too large for DNF, are evaluated whole.
 fn count_parsed(ctx: &Context, parsed: &Expr, ev: &mut Evaluator) -> FixedBitSet {
-    let sides = super::predicate::Sides {
+    let sides = crate::constraint::predicate::Sides {
         own: ctx.job,
         unscoped_is_other: ctx.opts.mode == crate::lang::eval::Mode::HTCondor,
     };
-    let Ok(dnf) = super::predicate::dnf(parsed, &sides) else {
+    let Ok(dnf) = crate::constraint::predicate::dnf(parsed, &sides) else {
         return truth_of(parsed, ctx.job, ctx.machines, ctx.groups, ev);
     };
     let n = ctx.groups.len();
@@ -532,7 +532,7 @@ fn verified(
                     } else {
                         Action::Remove
                     },
-                    value: v.as_ref().map(super::predicate::literal_text),
+                    value: v.as_ref().map(crate::constraint::predicate::literal_text),
                 })
                 .collect(),
             requirements: text,

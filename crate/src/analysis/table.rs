@@ -6,8 +6,8 @@ use std::sync::Arc;
 use fixedbitset::FixedBitSet;
 
 use super::groups::Groups;
-use super::predicate::Atom;
 use super::tabled::{Cell, Tabled};
+use crate::constraint::predicate::Atom;
 use crate::lang::ast::ClassAd;
 use crate::lang::eval::ops::{truth, Truth};
 use crate::lang::eval::Evaluator;

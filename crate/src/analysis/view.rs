@@ -7,9 +7,9 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::intervals::Constraint;
 use super::partition::{self, Limits, Rect};
 use super::{Analysis, AnalysisOptions, Fixed};
+use crate::constraint::intervals::Constraint;
 use crate::lang::ast::ClassAd;
 use crate::lang::eval::{EvalOptions, Evaluator, Mode};
 use crate::lang::time::Clock;

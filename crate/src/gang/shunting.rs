@@ -6,7 +6,7 @@
 //! `Key` of the candidates for `p`. One hop is translated; longer chains are
 //! not (the window is then wider, never wrong).
 
-use crate::analysis::intervals::{NumInterval, ValueSet};
+use crate::constraint::intervals::{NumInterval, ValueSet};
 use crate::index::rectangle::{Exported, Rectangles};
 use crate::lang::ast::{BinaryOp, Expr, ExprKind};
 use crate::lang::value::Value;

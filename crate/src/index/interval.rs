@@ -22,7 +22,7 @@ use fixedbitset::FixedBitSet;
 use iset::IntervalMap;
 use rustc_hash::FxHashMap;
 
-use crate::analysis::intervals::NumInterval;
+use crate::constraint::intervals::NumInterval;
 
 /// A key that sorts as the reals do: NaN must not be passed (it has no
 /// place); `-0.0` and `0.0` should be merged by the caller (`x + 0.0`).

@@ -27,7 +27,7 @@ use rustc_hash::FxHashMap;
 
 use super::interval::{NumberDim, PointIndex, StringIndex};
 use super::rectangle::{Piece, Point, Rectangles};
-use crate::analysis::intervals::ValueSet;
+use crate::constraint::intervals::ValueSet;
 
 /// Rectangles' exported intervals on one attribute, all kinds.
 pub(crate) struct ExpDim {

@@ -26,8 +26,8 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::analysis::intervals::{Constraint, NumInterval, ValueSet};
-use crate::analysis::predicate::{self, Sides};
+use crate::constraint::intervals::{Constraint, NumInterval, ValueSet};
+use crate::constraint::predicate::{self, Sides};
 use crate::lang::ast::{ClassAd, Expr};
 use crate::lang::eval::ops::{truth, Truth};
 use crate::lang::eval::{EvalOptions, Mode};
