@@ -274,8 +274,8 @@ pub fn partition(
 
     // Cells as (side id per dimension, machine-set id); a side id indexes
     // the dimension's table, its pieces first, then the unions merging makes.
-    let (mut sets, mut set_ids): (Vec<std::sync::Arc<[usize]>>, HashMap<Vec<usize>, u32>) =
-        (vec![], HashMap::new());
+    let mut sets: Vec<std::sync::Arc<[usize]>> = vec![];
+    let mut set_ids: HashMap<Vec<usize>, u32> = HashMap::new();
     let mut cells: Vec<(Vec<u32>, u32)> = vec![];
     for (path, bits) in leaves {
         let mut machines: Vec<usize> = ones(&bits)

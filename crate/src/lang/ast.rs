@@ -417,8 +417,12 @@ pub struct LazySource {
     pub text: Arc<dyn SharedText>,
     /// Parse the definition written at `text[at..at + len]` exactly as the
     /// reader did when it checked it (spans into `text`).
-    pub parse: Box<dyn Fn(&str, usize) -> Expr + Send + Sync>,
+    pub parse: ParseAt,
 }
+
+/// How a lazy source parses the definition at an offset (see
+/// [`LazySource::parse`]).
+pub type ParseAt = Box<dyn Fn(&str, usize) -> Expr + Send + Sync>;
 
 impl std::fmt::Debug for LazySource {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {

@@ -431,7 +431,7 @@ fn read_ads(path: &str) -> Result<(Vec<Arc<ClassAd>>, Vec<ClassAd>), String> {
     let text = std::str::from_utf8(shared.bytes()).unwrap_or_default();
     let pool = formats::read_pool_shared(&shared, formats::InputFormat::Auto, Dialect::Auto);
     for diag in &pool.diagnostics {
-        eprint!("{}", diag.render(&text, &name));
+        eprint!("{}", diag.render(text, &name));
     }
     if pool.diagnostics.iter().any(|d| d.is_error()) {
         return Err(format!("{name}: fix the errors above first"));
@@ -447,7 +447,7 @@ fn read_ads(path: &str) -> Result<(Vec<Arc<ClassAd>>, Vec<ClassAd>), String> {
         if let Err(ds) = classad::userfn::UserFunctions::from_ad(lib) {
             let shown: String = ds
                 .iter()
-                .map(|d| d.clone().locate(&text).render(&text, &name))
+                .map(|d| d.clone().locate(text).render(text, &name))
                 .collect();
             eprint!("{shown}");
             return Err(format!("{name}: fix the function library first"));

@@ -21,9 +21,9 @@ pub(super) const FUNCS: &[FuncDef] = &[
 ];
 
 /// Functions of the seed papers (thesis Appendix A) that today's
-/// libclassad does not define — a call to them is an error in HTCondor, so
-/// they are not registered; a seed-dialect mode can add them.
-#[allow(dead_code)]
+/// libclassad does not define: registered for the seed dialect only
+/// (`functions::Table::seed_by_name`); in the modern one a call to them is
+/// an error, as in HTCondor.
 pub(super) const SEED_FUNCS: &[FuncDef] = &[f("isMember", identical_member).pure()];
 
 /// Shared by `member` (`==`) and `identicalMember` (`is`). An undefined

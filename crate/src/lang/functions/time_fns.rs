@@ -39,9 +39,9 @@ pub(super) const FUNCS: &[FuncDef] = &[
 
 /// Time functions of the seed papers (thesis Appendix A, Condor manual
 /// 4.1) that today's libclassad does not define (its `makeDate` and
-/// `inDays`… are compiled out): a call to them is an error in HTCondor, so
-/// they are not registered; a seed-dialect mode can add them.
-#[allow(dead_code)]
+/// `inDays`… are compiled out): registered for the seed dialect only
+/// (`functions::Table::seed_by_name`); in the modern one a call to them is
+/// an error, as in HTCondor.
 pub(super) const SEED_FUNCS: &[FuncDef] = &[
     f("makeDate", make_date),
     f("makeAbsTime", make_abs_time),
@@ -484,7 +484,7 @@ fn interval(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
     })
 }
 
-// ---- seed-era functions (not registered; see SEED_FUNCS) ----
+// ---- seed-era functions (the seed dialect's only; see SEED_FUNCS) ----
 
 const MONTH_ABBR: [&str; 12] = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
