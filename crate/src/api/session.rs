@@ -503,30 +503,13 @@ impl Session {
                 mode,
                 now,
                 tz_offset,
-            } => match self.pair_of(&jobs, &machines) {
-                Ok((j, m)) => {
-                    let cfg = NegotiationConfig {
-                        opts: opts(mode, now, tz_offset),
-                        functions: j.functions.clone().or_else(|| m.functions.clone()),
-                        ..Default::default()
-                    };
-                    match j.ads.get(job) {
-                        Some(ad) => PoolResponse::Candidates {
-                            job,
-                            count: negotiate::candidates_at_turn(
-                                ad,
-                                m.compiled(mode),
-                                &cfg,
-                                &taken,
-                            ),
-                        },
-                        None => PoolResponse::Failed {
-                            message: format!("the jobs pool has no job {}", job + 1),
-                        },
-                    }
-                }
-                Err(e) => *e,
-            },
+            } => self.count_for_job(
+                &jobs,
+                &machines,
+                job,
+                (mode, now, tz_offset),
+                |ad, m, cfg| negotiate::candidates_at_turn(ad, m, cfg, &taken),
+            ),
             PoolRequest::Compatible {
                 jobs,
                 machines,
@@ -534,25 +517,13 @@ impl Session {
                 mode,
                 now,
                 tz_offset,
-            } => match self.pair_of(&jobs, &machines) {
-                Ok((j, m)) => {
-                    let cfg = NegotiationConfig {
-                        opts: opts(mode, now, tz_offset),
-                        functions: j.functions.clone().or_else(|| m.functions.clone()),
-                        ..Default::default()
-                    };
-                    match j.ads.get(job) {
-                        Some(ad) => PoolResponse::Candidates {
-                            job,
-                            count: negotiate::compatible_machines(ad, m.compiled(mode), &cfg),
-                        },
-                        None => PoolResponse::Failed {
-                            message: format!("the jobs pool has no job {}", job + 1),
-                        },
-                    }
-                }
-                Err(e) => *e,
-            },
+            } => self.count_for_job(
+                &jobs,
+                &machines,
+                job,
+                (mode, now, tz_offset),
+                negotiate::compatible_machines,
+            ),
             PoolRequest::Analyze(req) => match self.pair_of(&req.jobs, &req.machines) {
                 Ok((j, m)) => match crate::analysis::view::answer(
                     &j.ads,
@@ -758,6 +729,38 @@ impl Session {
     }
 
     /// Both pools, or the `Failed` answer saying which is not loaded.
+    /// A count about one job of a cycle's pools (its candidates at its
+    /// turn, its compatible machines), with the cycle's options: `count`
+    /// gets the job, the machines compiled in its mode and the
+    /// configuration.
+    fn count_for_job(
+        &self,
+        jobs: &str,
+        machines: &str,
+        job: usize,
+        (mode, now, tz_offset): (Mode, Option<f64>, Option<i32>),
+        count: impl FnOnce(&Arc<ClassAd>, &[CompiledAd], &NegotiationConfig) -> usize,
+    ) -> PoolResponse {
+        let (j, m) = match self.pair_of(jobs, machines) {
+            Ok(pair) => pair,
+            Err(e) => return *e,
+        };
+        let cfg = NegotiationConfig {
+            opts: opts(mode, now, tz_offset),
+            functions: j.functions.clone().or_else(|| m.functions.clone()),
+            ..Default::default()
+        };
+        match j.ads.get(job) {
+            Some(ad) => PoolResponse::Candidates {
+                job,
+                count: count(ad, m.compiled(mode), &cfg),
+            },
+            None => PoolResponse::Failed {
+                message: format!("the jobs pool has no job {}", job + 1),
+            },
+        }
+    }
+
     fn pair_of(
         &self,
         jobs: &str,

@@ -240,27 +240,38 @@ impl Reader<'_> {
     }
 
     fn keep(&mut self, name: &str, e: Expr, span: Span) {
-        // The previous ad's name at this position is usually this one.
-        let k = self.ad.len() as u32;
-        match self.pool.ads.last() {
-            Some(prev) if (k as usize) < prev.ad.len() && prev.ad.name_at(k) == name => {
-                self.ad.insert_like(&prev.ad, k, e)
-            }
-            _ => self.ad.insert(name, e),
+        let entry = self.interned(name);
+        self.ad.insert_interned(&entry, e);
+        self.extend_ad(span);
+    }
+
+    /// Keep a definition checked to read back, by [`reparse`], as it did;
+    /// false when it cannot be kept lazily (see [`ClassAd::insert_lazy`]).
+    fn keep_lazy(&mut self, name: &str, at: usize, len: usize, literal: bool, span: Span) -> bool {
+        let entry = self.interned(name);
+        if !self
+            .ad
+            .insert_lazy(name, Some(&entry), at as u32, len as u32, literal)
+        {
+            return false;
         }
+        self.extend_ad(span);
+        true
+    }
+
+    fn extend_ad(&mut self, span: Span) {
         self.ad_span = Some(match self.ad_span {
             Some(s) => s.to(span),
             None => span,
         });
     }
 
-    /// Keep a definition checked to read back, by [`reparse`], as it did;
-    /// false when it cannot be kept lazily (see [`ClassAd::insert_lazy`]).
-    fn keep_lazy(&mut self, name: &str, at: usize, len: usize, literal: bool, span: Span) -> bool {
-        // The previous ad's name at this position is usually this one;
-        // else the name is usually one read before.
+    /// The interned entry of the name of the current ad's next definition:
+    /// the previous ad's name at this position is usually this one; else
+    /// the name is usually one read before.
+    fn interned(&mut self, name: &str) -> Arc<NameEntry> {
         let k = self.ad.len() as u32;
-        let entry = match self.pool.ads.last() {
+        match self.pool.ads.last() {
             Some(prev) if (k as usize) < prev.ad.len() && prev.ad.name_at(k) == name => {
                 prev.ad.entry_at(k).clone()
             }
@@ -274,18 +285,7 @@ impl Reader<'_> {
                     e
                 }
             },
-        };
-        if !self
-            .ad
-            .insert_lazy(name, Some(&entry), at as u32, len as u32, literal)
-        {
-            return false;
         }
-        self.ad_span = Some(match self.ad_span {
-            Some(s) => s.to(span),
-            None => span,
-        });
-        true
     }
 
     /// Read the definition on `line`; returns how many of the lines

@@ -165,16 +165,7 @@ impl<R: BufRead> AdStream<R> {
             Ok(0) => false,
             Ok(_) => {
                 self.line += 1;
-                // A Latin-1 name from a Windows host, say: keep the line
-                // (and every ad after it), say where.
-                let (line, warning) = super::decode_text(&bytes);
-                if let Some(d) = warning {
-                    self.ready.push_back(Streamed::Problem(Diagnostic {
-                        line: self.line,
-                        ..d
-                    }));
-                }
-                self.take(line);
+                self.take_bytes(&bytes);
                 true
             }
             Err(e) => {
@@ -228,19 +219,24 @@ impl<R: BufRead> AdStream<R> {
             self.line += 1;
             match std::str::from_utf8(line) {
                 Ok(line) => self.take_old(line),
-                Err(_) => {
-                    let (line, warning) = super::decode_text(line);
-                    if let Some(d) = warning {
-                        self.ready.push_back(Streamed::Problem(Diagnostic {
-                            line: self.line,
-                            ..d
-                        }));
-                    }
-                    self.take(line);
-                }
+                Err(_) => self.take_bytes(line),
             }
         }
         true
+    }
+
+    /// Take line `self.line` as bytes. A Latin-1 name from a Windows host,
+    /// say: the line is kept (and every ad after it), and a warning says
+    /// where.
+    fn take_bytes(&mut self, bytes: &[u8]) {
+        let (line, warning) = super::decode_text(bytes);
+        if let Some(d) = warning {
+            self.ready.push_back(Streamed::Problem(Diagnostic {
+                line: self.line,
+                ..d
+            }));
+        }
+        self.take(line);
     }
 
     /// [`AdStream::take_old`] of every line of `text` (whole lines, which

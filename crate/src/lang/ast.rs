@@ -602,12 +602,10 @@ impl ClassAd {
         self.insert_slot(name, key_hash(name), None, Slot::parsed(expr))
     }
 
-    /// [`insert`](Self::insert) under the name attribute `i` of `like` has
-    /// (its interned spelling, key and hash: no hashing, no interning).
-    /// Ads of one pool mostly list the same names in the same order.
-    pub(crate) fn insert_like(&mut self, like: &ClassAd, i: u32, expr: Expr) {
-        let e = &like.names.list[i as usize];
-        self.insert_slot(&e.text, e.hash, Some(e), Slot::parsed(expr))
+    /// [`insert`](Self::insert) under an interned name (its spelling, key
+    /// and hash: no hashing, no interning).
+    pub(crate) fn insert_interned(&mut self, name: &Arc<NameEntry>, expr: Expr) {
+        self.insert_slot(&name.text, name.hash, Some(name), Slot::parsed(expr))
     }
 
     fn insert_slot(
@@ -752,13 +750,10 @@ impl ClassAd {
     /// The text of attribute `i` while it is unparsed (lazy), else `None`:
     /// a caller looking for something in the text need not parse it.
     pub fn unparsed_text(&self, i: u32) -> Option<&str> {
-        let slot = &self.slots[i as usize];
-        if slot.expr.get().is_some() {
+        if self.is_parsed(i) {
             return None;
         }
-        let s = self.source.as_ref()?;
-        let (at, len) = (slot.at as usize, (slot.len & !Slot::LITERAL) as usize);
-        s.slice(at, len)
+        self.definition_text(i)
     }
 
     /// The text attribute `i` was read from, parsed or not (lazy ads only).

@@ -282,9 +282,12 @@ impl SurveyCtx<'_, '_> {
         free: &[bool],
         seen: usize,
     ) -> Survey {
-        let more = self.count_compatible(job, among, |mi| {
-            free.get(mi).copied().unwrap_or(true) && table.is_never(mi)
-        });
+        let more = self.count_compatible(
+            job,
+            among,
+            |mi| free.get(mi).copied().unwrap_or(true) && table.is_never(mi),
+            usize::MAX,
+        );
         Survey {
             compatible: seen + more,
             compatible_free: seen + more,
@@ -340,50 +343,34 @@ impl SurveyCtx<'_, '_> {
         }
         s.counted_taken = true;
         let taken = |mi: usize| !free.get(mi).copied().unwrap_or(true);
-        if count {
-            s.compatible += self.count_compatible(job, among, taken);
-        } else {
-            s.compatible += self.any_compatible(job, among, taken) as usize;
-            s.taken_found_only = true;
-        }
-    }
-
-    /// Whether one of the machines among `among` that `wanted` keeps (and
-    /// that accept some ad) is compatible with `job`: the first found ends
-    /// the search.
-    fn any_compatible(
-        &mut self,
-        job: &CompiledAd,
-        among: Among<'_>,
-        wanted: impl Fn(usize) -> bool,
-    ) -> bool {
-        let rejects_all = self.rejects_all;
-        let todo = among.select(self.machines.len(), |mi| !rejects_all[mi] && wanted(mi));
-        let prefilter = self.columns.prefilter(job);
-        let (columns, machines, ev) = (&*self.columns, self.machines, &mut *self.ev);
-        let evals = &mut *self.evals;
-        todo.into_iter().any(|mi| {
-            *evals += 1;
-            compatible(columns, &prefilter, job, machines, mi, ev)
-        })
+        let up_to = if count { usize::MAX } else { 1 };
+        s.compatible += self.count_compatible(job, among, taken, up_to);
+        s.taken_found_only = !count;
     }
 
     /// How many of the machines among `among` that `wanted` keeps (and
-    /// that accept some ad) are compatible with `job`.
+    /// that accept some ad) are compatible with `job`, counting up to
+    /// `up_to` (the search ends there: 1 asks whether there is one).
     fn count_compatible(
         &mut self,
         job: &CompiledAd,
         among: Among<'_>,
         wanted: impl Fn(usize) -> bool,
+        up_to: usize,
     ) -> usize {
         let rejects_all = self.rejects_all;
         let todo = among.select(self.machines.len(), |mi| !rejects_all[mi] && wanted(mi));
-        *self.evals += todo.len() as u64;
         let prefilter = self.columns.prefilter(job);
         let (columns, machines, ev) = (&*self.columns, self.machines, &mut *self.ev);
-        todo.into_iter()
-            .filter(|&mi| compatible(columns, &prefilter, job, machines, mi, ev))
-            .count()
+        let mut found = 0;
+        for mi in todo {
+            if found == up_to {
+                break;
+            }
+            *self.evals += 1;
+            found += compatible(columns, &prefilter, job, machines, mi, ev) as usize;
+        }
+        found
     }
 
     /// How many machines of the whole pool the job's requirements accept.

@@ -124,10 +124,10 @@ fn reason_text(
             None => "matched (the best docking vector)".to_string(),
         },
         None => match asked {
-            Some(n) if o.taken_uncounted => format!(
-                "all-taken: {n} compatible machine{} matched to earlier jobs",
-                if n == 1 { " was" } else { "s were" }
-            ),
+            // The engine's sentence for a counted all-taken job.
+            Some(n) if o.taken_uncounted => {
+                format!("{n} compatible machines were matched to earlier jobs")
+            }
             _ => c.reason(o).to_string(),
         },
     }
@@ -358,6 +358,10 @@ fn NegotiationBody(props: &BodyProps) -> Html {
     let detail = r.detailed > 0;
     // A matched job's count, when the cycle did not keep it: asked of the
     // worker with the machines earlier jobs took (`None` while it counts).
+    // A count the cycle did not keep, asked of the worker for row `i`
+    // (`None` in `counts` while it counts): a matched job's free compatible
+    // machines at its turn (given the machines earlier jobs took), or an
+    // all-taken job's compatible machines, every one gone to an earlier job.
     let count_for = |i: usize| {
         let (session, args, counts, shown) = (
             props.session.clone(),
@@ -366,7 +370,8 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             r.clone(),
         );
         Callback::from(move |_| {
-            let job = shown.cycle.outcomes[i].job;
+            let o = &shown.cycle.outcomes[i];
+            let (job, matched) = (o.job, o.machine.is_some());
             let taken: Vec<usize> = shown.cycle.outcomes[..i]
                 .iter()
                 .filter_map(|o| o.machine)
@@ -375,53 +380,35 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             let (counts, now, mode) = (counts.clone(), shown.now, shown.key.2);
             session.request(
                 &args,
-                move |ids| PoolRequest::Candidates {
-                    jobs: ids[0].clone(),
-                    machines: ids[1].clone(),
-                    job,
-                    taken,
-                    mode,
-                    now: Some(now.0),
-                    tz_offset: Some(now.1),
+                move |ids| {
+                    let (jobs, machines) = (ids[0].clone(), ids[1].clone());
+                    let (now, tz_offset) = (Some(now.0), Some(now.1));
+                    if matched {
+                        PoolRequest::Candidates {
+                            jobs,
+                            machines,
+                            job,
+                            taken,
+                            mode,
+                            now,
+                            tz_offset,
+                        }
+                    } else {
+                        PoolRequest::Compatible {
+                            jobs,
+                            machines,
+                            job,
+                            mode,
+                            now,
+                            tz_offset,
+                        }
+                    }
                 },
                 None,
                 move |a: Result<crate::answers::CandidateCount, String>| {
                     counts.dispatch(match a {
                         Ok(a) => CountAction::Got(i, a.count),
                         // Asked again on the next click.
-                        Err(_) => CountAction::Forget(i),
-                    })
-                },
-            );
-        })
-    };
-    // An all-taken job's count, when the cycle did not keep it: every
-    // compatible machine of the pool went to an earlier job.
-    let count_taken_for = |i: usize| {
-        let (session, args, counts, shown) = (
-            props.session.clone(),
-            props.pools.args(),
-            counts.clone(),
-            r.clone(),
-        );
-        Callback::from(move |_| {
-            let job = shown.cycle.outcomes[i].job;
-            counts.dispatch(CountAction::Asking(i));
-            let (counts, now, mode) = (counts.clone(), shown.now, shown.key.2);
-            session.request(
-                &args,
-                move |ids| PoolRequest::Compatible {
-                    jobs: ids[0].clone(),
-                    machines: ids[1].clone(),
-                    job,
-                    mode,
-                    now: Some(now.0),
-                    tz_offset: Some(now.1),
-                },
-                None,
-                move |a: Result<crate::answers::CandidateCount, String>| {
-                    counts.dispatch(match a {
-                        Ok(a) => CountAction::Got(i, a.count),
                         Err(_) => CountAction::Forget(i),
                     })
                 },
@@ -447,26 +434,20 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 <td class="reason">
                     { reason_text(&r.cycle, o, counts.0.get(&i).copied().flatten()) }
                     // Asked of the pools as they are: only while they are the cycle's.
-                    if o.machine.is_some() && o.candidates.is_none() && !stale {
-                        { match counts.0.get(&i) {
-                            Some(None) => html! { <span class="muted">{ " counting…" }</span> },
-                            Some(Some(_)) => html! {},
-                            None => html! {
+                    if !stale {
+                        { match (o.machine.is_some(), counts.0.get(&i)) {
+                            (_, Some(None)) => html! { <span class="muted">{ " counting…" }</span> },
+                            (true, None) if o.candidates.is_none() => html! {
                                 <>{ " " }<button class="link count-candidates" onclick={count_for(i)}
                                     title="Count the free compatible machines this job had at its turn (evaluates the whole pool for it)">
                                     { "count the others" }</button></>
                             },
-                        } }
-                    }
-                    if o.machine.is_none() && o.taken_uncounted && !stale {
-                        { match counts.0.get(&i) {
-                            Some(None) => html! { <span class="muted">{ " counting…" }</span> },
-                            Some(Some(_)) => html! {},
-                            None => html! {
-                                <>{ " " }<button class="link count-taken" onclick={count_taken_for(i)}
+                            (false, None) if o.taken_uncounted => html! {
+                                <>{ " " }<button class="link count-taken" onclick={count_for(i)}
                                     title="Count the compatible machines earlier jobs took (evaluates the whole pool for this job)">
                                     { "count them" }</button></>
                             },
+                            _ => html! {},
                         } }
                     }
                 </td>
