@@ -445,6 +445,30 @@ test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker re
       assert.equal(shown, out.cycle.outcomes.find((o) => o.job_id === jobId).candidates, `job ${jobId}: the CLI's count`);
     }
     await screenshot(page, 'mm-big-counted');
+    // Past 1,000,000 pairs an all-taken job is not counted either (these
+    // pools end nine jobs so): "count them" asks the worker, and the count
+    // is the CLI's counted cycle's.
+    await page.selectOption('#cycle-show', 'unmatched');
+    let taken = page.locator('#cycle-table tbody tr:has(button.count-taken)').first();
+    for (let p = 0; p < 20 && !(await taken.count()); p++) {
+      await page.click('button:has-text("Next")');
+      taken = page.locator('#cycle-table tbody tr:has(button.count-taken)').first();
+    }
+    assert.ok(await taken.count(), 'an all-taken job with its count left out');
+    const takenReason = taken.locator('td.reason');
+    assert.match(await takenReason.textContent(), /^Every compatible machine was matched to an earlier job \(not counted\)/);
+    const takenId = await taken.locator('td[data-job-id]').getAttribute('data-job-id');
+    await takenReason.locator('button.count-taken').click();
+    await page.waitForFunction((id) => /^[\d,]+ compatible machines were matched to earlier jobs$/
+      .test(document.querySelector(`#cycle-table td[data-job-id="${id}"]`)?.parentElement.querySelector('td.reason')?.textContent ?? ''), takenId, { timeout: 60_000 });
+    const takenText = await page.locator(`#cycle-table tr:has(td[data-job-id="${takenId}"]) td.reason`).textContent();
+    const takenCount = Number(takenText.match(/^([\d,]+)/)[1].replace(/,/g, ''));
+    if (bin) {
+      const out = JSON.parse(execFileSync(bin, ['match', '--jobs', jobs, '--machines', machines, '--json', '--count-candidates'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+      const o = out.cycle.outcomes.find((x) => x.job_id === takenId);
+      assert.deepEqual(o.reason, { kind: 'all-taken', compatible: takenCount }, `job ${takenId}: the CLI's count`);
+    }
+    await page.selectOption('#cycle-show', 'all');
     // The matrix: scrolled to the middle, the cells there come in.
     await page.click('nav .tab:has-text("Matrix")');
     await page.locator('.matrix-scroll').waitFor();
