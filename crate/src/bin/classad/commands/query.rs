@@ -17,17 +17,35 @@ use classad::formats::stream::{AdStream, Streamed};
 use classad::query::summary::Summary;
 use classad::query::tables::{self, AdKind};
 use classad::query::{autoformat, compare_keys, Query};
-use classad::{Dialect, EvalOptions, Evaluator, Value};
+use classad::{Evaluator, Value};
 
-pub struct Args {
-    pub files: Vec<String>,
-    pub constraint: Option<String>,
-    pub af: Vec<String>,
-    pub summary: bool,
-    pub sort: Vec<String>,
-    pub json: bool,
-    pub opts: EvalOptions,
-    pub dialect: Dialect,
+use crate::options::{DialectArg, EvalArgs};
+
+#[derive(clap::Args)]
+pub struct QueryCmd {
+    /// Pool files (any format; `-` for standard input), read ad by ad.
+    #[arg(required = true)]
+    files: Vec<String>,
+    #[arg(long, visible_alias = "const")]
+    constraint: Option<String>,
+    /// Autoformat: print these expressions of each matching ad, one
+    /// line per ad, separated by one space.
+    #[arg(long, num_args = 1.., value_name = "EXPR")]
+    af: Vec<String>,
+    /// The condor_status summary (machines by Arch/OpSys and State) or
+    /// the condor_q totals line.
+    #[arg(long)]
+    summary: bool,
+    /// Sort the matching ads by these expressions (stable).
+    #[arg(long, num_args = 1.., value_name = "EXPR")]
+    sort: Vec<String>,
+    /// `{ "matched", "total", "rows", "summary" }`.
+    #[arg(long)]
+    json: bool,
+    #[arg(long, value_enum, default_value = "auto")]
+    dialect: DialectArg,
+    #[command(flatten)]
+    eval: EvalArgs,
 }
 
 /// A matching ad's row as it will be printed.
@@ -37,16 +55,17 @@ struct Row {
     keys: Vec<Value>,
 }
 
-pub fn run(a: Args) -> Result<ExitCode, String> {
-    let q = match Query::parse(a.constraint.as_deref(), &a.af, &a.sort, a.dialect) {
+pub fn run(a: QueryCmd) -> Result<ExitCode, String> {
+    let (opts, dialect) = (a.eval.options(), a.dialect.dialect());
+    let q = match Query::parse(a.constraint.as_deref(), &a.af, &a.sort, dialect) {
         Ok(q) => q,
         Err(e) => {
             eprintln!("{}", e.diagnostic.render(&e.text, &e.which));
             return Ok(ExitCode::from(2));
         }
     };
-    let clock = a.opts.clock;
-    let mut ev = Evaluator::new(a.opts);
+    let clock = opts.clock;
+    let mut ev = Evaluator::new(opts);
     let stream_lines = !a.af.is_empty() && a.sort.is_empty() && !a.json;
     let (mut total, mut matched, mut left_out) = (0u64, 0u64, 0u64);
     let mut kind: Option<AdKind> = None;
@@ -66,7 +85,7 @@ pub fn run(a: Args) -> Result<ExitCode, String> {
                 std::fs::File::open(file).map_err(|e| format!("cannot read {file}: {e}"))?,
             ))
         };
-        for item in AdStream::new(reader, a.dialect) {
+        for item in AdStream::new(reader, dialect) {
             let ad = match item {
                 Streamed::Ad(ad) => ad,
                 Streamed::Problem(d) => {

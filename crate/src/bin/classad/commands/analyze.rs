@@ -1,0 +1,133 @@
+//! `classad analyze`: why a job does not match (or, with `--reverse`, one
+//! machine against the queue), as a report or one JSON object.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use clap::Args;
+use classad::analysis::{self, reverse, steps::StepOptions, AnalysisOptions, Fixed};
+use classad::ClassAd;
+
+use crate::input::{parsed_stats, read_ads};
+use crate::options::EvalArgs;
+
+#[derive(Args)]
+pub struct AnalyzeCmd {
+    /// The job (with several ads, the one --which picks).
+    #[arg(long)]
+    job: String,
+    #[arg(long)]
+    machines: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+    /// Predicates not to change: N (predicate N of every clause) or C:N,
+    /// 0-based as in the JSON.
+    #[arg(long, value_delimiter = ',')]
+    fixed: Vec<String>,
+    /// One machine against the queue: the machine's requirements step by
+    /// step over the jobs of --job (by auto-cluster).
+    #[arg(long)]
+    reverse: bool,
+    /// Which ad to analyze (1-based): the job, or with --reverse the machine.
+    #[arg(long, default_value_t = 1)]
+    which: usize,
+    /// Show better-analyze's non-narrowing steps too.
+    #[arg(long)]
+    all_steps: bool,
+    #[command(flatten)]
+    eval: EvalArgs,
+    /// Print the time taken and how many attribute definitions were
+    /// parsed (the long format's are parsed when first read) to stderr.
+    #[arg(long)]
+    stats: bool,
+}
+
+pub fn run(a: AnalyzeCmd) -> Result<ExitCode, String> {
+    let started = std::time::Instant::now();
+    let eval = a.eval.options();
+    let (job_ads, _) = read_ads(&a.job)?;
+    let (machine_ads, _) = read_ads(&a.machines)?;
+    let read = started.elapsed();
+    let fixed = a
+        .fixed
+        .iter()
+        .map(|f| parse_fixed(f))
+        .collect::<Result<Vec<_>, String>>()?;
+    let o = AnalysisOptions {
+        eval,
+        fixed,
+        all_steps: a.all_steps,
+        position: a.which.saturating_sub(1),
+    };
+    let which = a.which;
+    let pick = |ads: &[Arc<ClassAd>], what: &str, file: &str| {
+        if which == 0 || which > ads.len() {
+            return Err(format!(
+                "{file}: --which {which} but it holds {} {what} ad(s)",
+                ads.len()
+            ));
+        }
+        if ads.len() > 1 && which == 1 {
+            eprintln!(
+                "note: {file} holds {} {what} ads; analyzing the first (pick another with --which N)",
+                ads.len()
+            );
+        }
+        Ok(ads[which - 1].clone())
+    };
+    if a.reverse {
+        let m = pick(&machine_ads, "machine", &a.machines)?;
+        let steps = StepOptions {
+            prune: !a.all_steps,
+            opts: eval,
+        };
+        let r = reverse::reverse_nth(&m, which, &job_ads, &steps)?;
+        if a.json {
+            println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
+        } else {
+            print!("{}", reverse::render_reverse(&r));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let j = pick(&job_ads, "job", &a.job)?;
+    let report = analysis::analyze(&j, &machine_ads, &o).map_err(|e| format!("{}: {e}", a.job))?;
+    if a.stats {
+        eprintln!(
+            "read {:.2} s ({} jobs, {} machines), analysis {:.2} s; {}",
+            read.as_secs_f64(),
+            job_ads.len(),
+            machine_ads.len(),
+            (started.elapsed() - read).as_secs_f64(),
+            parsed_stats(&job_ads, &machine_ads),
+        );
+    }
+    if a.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        );
+    } else {
+        print!("{}", analysis::report::render(&report));
+    }
+    // The process ends here: freeing a production pool's millions of
+    // definitions one by one would take longer than the OS does.
+    std::mem::forget((job_ads, machine_ads, report));
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `N` (predicate N of every clause) or `C:N` (of clause C), 0-based.
+fn parse_fixed(s: &str) -> Result<Fixed, String> {
+    let bad = || format!("--fixed {s}: expected N or C:N (0-based predicate and clause numbers)");
+    let num = |t: &str| t.trim().parse::<usize>().map_err(|_| bad());
+    match s.split_once(':') {
+        Some((c, p)) => Ok(Fixed {
+            clause: Some(num(c)?),
+            predicate: num(p)?,
+        }),
+        None => Ok(Fixed {
+            clause: None,
+            predicate: num(s)?,
+        }),
+    }
+}
