@@ -10,7 +10,7 @@
 //! nothing throws. The JS module most pages import is `js/classad.js`,
 //! which loads the wasm and re-exports these functions.
 
-use classad::api::{self, AdSummary, Request, Response};
+use classad::api::{self, AdSummary, EvalContext, Request, Response};
 use classad::formats::InputFormat;
 use classad::{Diagnostic, Mode, Span, TraceNode};
 use serde::{Deserialize, Serialize};
@@ -150,11 +150,13 @@ pub fn evaluate_input(i: EvaluateInput) -> EvaluateOutput {
         my: i.my,
         target: i.target,
         scope: vec![],
-        mode: i.mode.unwrap_or_default(),
         dialect: Default::default(),
         trace: i.trace.unwrap_or(true),
-        now: i.now,
-        tz_offset: i.tz_offset,
+        context: EvalContext {
+            mode: i.mode.unwrap_or_default(),
+            now: i.now,
+            tz_offset: i.tz_offset,
+        },
     }) {
         Response::Value {
             value,
@@ -178,10 +180,12 @@ pub fn match_input(i: MatchInput) -> MatchOutput {
     match api::handle(Request::Match {
         job: i.job,
         machine: i.machine,
-        mode: i.mode.unwrap_or_default(),
         dialect: Default::default(),
-        now: i.now,
-        tz_offset: i.tz_offset,
+        context: EvalContext {
+            mode: i.mode.unwrap_or_default(),
+            now: i.now,
+            tz_offset: i.tz_offset,
+        },
     }) {
         Response::Match {
             job_accepts,

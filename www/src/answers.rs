@@ -267,11 +267,9 @@ mod tests {
             my: my.map(Into::into),
             target: target.map(Into::into),
             scope: vec![],
-            mode: Default::default(),
             dialect: Default::default(),
             trace: true,
-            now: None,
-            tz_offset: None,
+            context: Default::default(),
         })
         .unwrap()
     }

@@ -758,11 +758,9 @@ mod tests {
             my: slice(my),
             target: slice(target),
             scope: s.scope.clone(),
-            mode: s.mode,
             dialect: Default::default(),
             trace: false,
-            now: None,
-            tz_offset: None,
+            context: classad::api::EvalContext::in_mode(s.mode),
         }) {
             Response::Value { value, .. } => value,
             _ => "FAILED".into(),
@@ -851,11 +849,9 @@ mod tests {
                 my: get(s.my),
                 target: get(s.target),
                 scope: s.scope.clone(),
-                mode: s.mode,
                 dialect: Default::default(),
                 trace: false,
-                now: None,
-                tz_offset: None,
+                context: classad::api::EvalContext::in_mode(s.mode),
             });
             match (resp, ex.expect) {
                 (Response::Value { value, .. }, Some(want)) if value != want => bad.push(format!(

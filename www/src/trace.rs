@@ -437,11 +437,9 @@ mod tests {
             my: Some(my.into()),
             target: target.map(Into::into),
             scope: vec![],
-            mode: Mode::HTCondor,
             dialect: Default::default(),
             trace: true,
-            now: None,
-            tz_offset: None,
+            context: classad::api::EvalContext::in_mode(Mode::HTCondor),
         }) else {
             panic!("no value")
         };

@@ -128,11 +128,9 @@ fn deep_evaluation_stops_at_its_bound_without_trapping() {
             my,
             target: None,
             scope: vec![],
-            mode: Default::default(),
             dialect: Default::default(),
             trace,
-            now: Some(1.7e9),
-            tz_offset: Some(0),
+            context: classad::api::EvalContext::at(Default::default(), 1.7e9, 0),
         })
     };
     let eval = |my: String, trace: bool| evaluate("a0".into(), Some(my), trace);

@@ -3,7 +3,10 @@
 //! engine never needs to know about the web; every failure comes back as
 //! located diagnostics, never as a panic.
 
+mod context;
 pub mod session;
+
+pub use context::EvalContext;
 
 use std::sync::Arc;
 
@@ -12,7 +15,6 @@ use serde::{Deserialize, Serialize};
 use crate::formats;
 use crate::lang::ast::ClassAd;
 use crate::lang::eval::{Env, EvalOptions, Evaluator};
-use crate::lang::time::Clock;
 
 // The types the requests and responses are made of, so a client (the
 // playground's page) needs no path into the engine's layers.
@@ -64,15 +66,11 @@ pub enum Request {
         #[serde(default)]
         scope: Vec<String>,
         #[serde(default)]
-        mode: Mode,
-        #[serde(default)]
         dialect: Dialect,
         #[serde(default)]
         trace: bool,
-        #[serde(default)]
-        now: Option<f64>,
-        #[serde(default)]
-        tz_offset: Option<i32>,
+        #[serde(flatten)]
+        context: EvalContext,
     },
     /// Match one job against one machine (each given as the text of one
     /// ad in any format): both Requirements, with traces, and both Ranks,
@@ -81,13 +79,9 @@ pub enum Request {
         job: String,
         machine: String,
         #[serde(default)]
-        mode: Mode,
-        #[serde(default)]
         dialect: Dialect,
-        #[serde(default)]
-        now: Option<f64>,
-        #[serde(default)]
-        tz_offset: Option<i32>,
+        #[serde(flatten)]
+        context: EvalContext,
     },
     /// Rewrite a pool in another format.
     Format {
@@ -205,45 +199,24 @@ pub fn handle(req: Request) -> Response {
             my,
             target,
             scope,
-            mode,
             dialect,
             trace,
-            now,
-            tz_offset,
+            context,
         } => evaluate(
             &expr,
             my.as_deref(),
             target.as_deref(),
             &scope,
-            EvalOptions {
-                mode,
-                clock: Clock {
-                    now,
-                    local_offset: tz_offset,
-                },
-            },
+            context.options(),
             dialect,
             trace,
         ),
         Request::Match {
             job,
             machine,
-            mode,
             dialect,
-            now,
-            tz_offset,
-        } => session::match_one(
-            &job,
-            &machine,
-            EvalOptions {
-                mode,
-                clock: Clock {
-                    now,
-                    local_offset: tz_offset,
-                },
-            },
-            dialect,
-        ),
+            context,
+        } => session::match_one(&job, &machine, context, dialect),
         Request::Format { text, to, dialect } => {
             let pool = formats::read_pool(&text, InputFormat::Auto, dialect);
             let ads: Vec<&ClassAd> = pool.ads.iter().map(|a| &a.ad).collect();

@@ -2,6 +2,7 @@
 //! a ticket or a mail), and the reverse analysis — one machine's
 //! requirements step by step over the jobs.
 
+use classad::api::EvalContext;
 use std::rc::Rc;
 
 use classad::api::Mode;
@@ -106,9 +107,7 @@ pub fn ReverseView(props: &ReverseProps) -> Html {
                     machines: ids.get(1).cloned().unwrap_or_default(),
                     machine: m,
                     all_steps,
-                    mode,
-                    now: Some(now.0),
-                    tz_offset: Some(now.1),
+                    context: EvalContext::at(mode, now.0, now.1),
                 },
                 None,
                 move |r: Result<Reverse, String>| {

@@ -3,6 +3,7 @@
 //! and run by each chosen algorithm; a chart plots probes, evaluations,
 //! time or gangs made against the number of jobs.
 
+use classad::api::EvalContext;
 use std::rc::Rc;
 
 use classad::api::Mode;
@@ -241,7 +242,7 @@ pub fn GangCompare(props: &CompareProps) -> Html {
                         duds,
                         seed: 1,
                     },
-                    mode,
+                    context: EvalContext::in_mode(mode),
                 },
                 Some(progress),
                 move |r: Result<Comparison, String>| {

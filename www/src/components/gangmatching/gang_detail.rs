@@ -3,6 +3,7 @@
 //! the evaluation environment of the thesis' Figure 32 in which they were
 //! evaluated (asked of the worker, which re-checks the gang).
 
+use classad::api::EvalContext;
 use std::rc::Rc;
 
 use classad::api::Mode;
@@ -133,7 +134,7 @@ pub fn GangDetailPanel(props: &DetailProps) -> Html {
                     requests: ids[0].clone(),
                     offers: ids[1].clone(),
                     gang,
-                    mode,
+                    context: EvalContext::in_mode(mode),
                 },
                 None,
                 move |r: Result<GangDetail, String>| match r {

@@ -5,6 +5,7 @@
 //! Sorting and filtering use whole-matrix counts (asked for on demand,
 //! with progress). Clicking a cell opens the pair below.
 
+use classad::api::EvalContext;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -172,9 +173,7 @@ fn MatrixBody(props: &BodyProps) -> Html {
                 move |ids| PoolRequest::MatchCounts {
                     jobs: ids[0].clone(),
                     machines: ids[1].clone(),
-                    mode,
-                    now: Some(now.0),
-                    tz_offset: Some(now.1),
+                    context: EvalContext::at(mode, now.0, now.1),
                 },
                 Some(progress),
                 move |r: Result<crate::answers::Counts, String>| {

@@ -3,6 +3,7 @@
 //! fetching the missing tiles in sight from the worker, and what is under
 //! the mouse or the keyboard.
 
+use classad::api::EvalContext;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -195,9 +196,7 @@ impl Handle {
                     machines: ids[1].clone(),
                     rows,
                     cols,
-                    mode,
-                    now: Some(now.0),
-                    tz_offset: Some(now.1),
+                    context: EvalContext::at(mode, now.0, now.1),
                 },
                 None,
                 move |r| h.tile_arrived(key, t, size, r),

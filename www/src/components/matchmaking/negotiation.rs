@@ -4,6 +4,7 @@
 //! so 10,000 jobs are no more work to show than 100. Small pools also get
 //! every job's candidates, for the classroom stepper.
 
+use classad::api::EvalContext;
 use std::rc::Rc;
 
 use classad::api::Mode;
@@ -233,9 +234,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                     autocluster,
                     detail: true,
                     detail_jobs,
-                    mode,
-                    now: Some(now.0),
-                    tz_offset: Some(now.1),
+                    context: EvalContext::at(mode, now.0, now.1),
                     lean: true,
                 },
                 Some(progress),
@@ -382,25 +381,21 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 &args,
                 move |ids| {
                     let (jobs, machines) = (ids[0].clone(), ids[1].clone());
-                    let (now, tz_offset) = (Some(now.0), Some(now.1));
+                    let context = EvalContext::at(mode, now.0, now.1);
                     if matched {
                         PoolRequest::Candidates {
                             jobs,
                             machines,
                             job,
                             taken,
-                            mode,
-                            now,
-                            tz_offset,
+                            context,
                         }
                     } else {
                         PoolRequest::Compatible {
                             jobs,
                             machines,
                             job,
-                            mode,
-                            now,
-                            tz_offset,
+                            context,
                         }
                     }
                 },

@@ -2,6 +2,7 @@
 //! requirements side by side, each with its value, the "why" line and the
 //! explain tree, and both ranks. Clicking a node shows its source text.
 
+use classad::api::EvalContext;
 use std::rc::Rc;
 
 use classad::api::{Mode, TraceNode};
@@ -121,9 +122,7 @@ pub fn PairDetail(props: &PairProps) -> Html {
                     machines: ids[1].clone(),
                     job,
                     machine,
-                    mode,
-                    now: Some(now.0),
-                    tz_offset: Some(now.1),
+                    context: EvalContext::at(mode, now.0, now.1),
                 },
                 None,
                 move |r: Result<crate::answers::Pair, String>| {

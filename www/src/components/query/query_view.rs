@@ -5,6 +5,7 @@
 //! held or failed. The worker runs it (progress, Cancel), keeps the rows and
 //! sends the pages in sight.
 
+use classad::api::EvalContext;
 use std::rc::Rc;
 
 use classad::api::{QueryAnswer, QueryError, QueryExplain, QueryRow, QuerySpec, Summary, STATES};
@@ -148,9 +149,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                 move |ids| PoolRequest::Query {
                     pool: ids[0].clone(),
                     spec: spec2,
-                    mode,
-                    now: Some(now.0),
-                    tz_offset: Some(now.1),
+                    context: EvalContext::at(mode, now.0, now.1),
                 },
                 Some(progress),
                 move |r: Result<Outcome, String>| {
@@ -255,9 +254,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                     pool: ids[0].clone(),
                     ad,
                     constraint,
-                    mode,
-                    now: Some(now.0),
-                    tz_offset: Some(now.1),
+                    context: EvalContext::at(mode, now.0, now.1),
                 },
                 None,
                 move |r: Result<QueryExplain, String>| explained.set(Some(r)),

@@ -3,6 +3,7 @@
 //! Clicking a node marks its source in the expression, or in the pool text
 //! when it lies in an attribute definition of MY or TARGET.
 
+use classad::api::EvalContext;
 use std::rc::Rc;
 
 use classad::api::{Diagnostic, Mode, Request};
@@ -176,11 +177,13 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                 my: my_text.clone(),
                 target: target_text.clone(),
                 scope: scope.clone(),
-                mode,
                 dialect: Default::default(),
                 trace: true,
-                now: Some(js_sys::Date::now() / 1000.0),
-                tz_offset: Some((-js_sys::Date::new_0().get_timezone_offset() * 60.0) as i32),
+                context: EvalContext::at(
+                    mode,
+                    js_sys::Date::now() / 1000.0,
+                    (-js_sys::Date::new_0().get_timezone_offset() * 60.0) as i32,
+                ),
             };
             let json = serde_json::to_string(&req).unwrap_or_default();
             let (outcome, picked, names) = (outcome.clone(), picked.clone(), names.clone());

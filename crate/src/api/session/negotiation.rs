@@ -1,0 +1,161 @@
+//! Negotiation's requests: a cycle, one job's counts asked after it, and
+//! the auto-clusters with their signatures.
+
+use std::sync::Arc;
+
+use crate::api::EvalContext;
+use crate::lang::ast::ClassAd;
+use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
+use crate::matchmaking::compiled::CompiledAd;
+use crate::matchmaking::negotiate::{self, NegotiationConfig};
+
+use super::pools::PoolPair;
+use super::PoolResponse;
+
+/// What a `Negotiate` request asks of the cycle besides its pools.
+pub(super) struct CycleAsk {
+    pub autocluster: bool,
+    pub detail: bool,
+    pub detail_jobs: Option<usize>,
+    pub lean: bool,
+    pub context: EvalContext,
+}
+
+pub(super) fn cycle(
+    p: PoolPair,
+    ask: CycleAsk,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> PoolResponse {
+    let (jobs, machines) = (&p.jobs.ads, &p.machines.ads);
+    let mut cfg = NegotiationConfig {
+        opts: ask.context.options(),
+        detail: ask.detail,
+        detail_jobs: ask.detail_jobs,
+        // Past a size, the view shows no counts but the stepper's and the
+        // failures' (see `counting_pays`).
+        count_candidates: negotiate::counting_pays(jobs.len(), machines.len()),
+        functions: p.functions(),
+        ..Default::default()
+    };
+    if !ask.autocluster {
+        cfg.autocluster = None;
+    }
+    let mut cycle = crate::index::negotiation::negotiate_indexed(jobs, machines, &cfg, progress);
+    let mut augmented = negotiate::augment(&cycle, jobs, machines, cfg.opts);
+    if ask.lean {
+        if let Some(c) = cycle.clustering.as_mut() {
+            c.signature_attributes.clear();
+        }
+        for o in &mut cycle.outcomes {
+            o.machine_name = None;
+        }
+        if augmented
+            .iter()
+            .all(|a| a.changed.is_empty() && a.unresolved.is_empty())
+        {
+            augmented.clear();
+        }
+    }
+    let labels = |ads: &[String]| if ask.lean { vec![] } else { ads.to_vec() };
+    PoolResponse::Cycle {
+        augmented,
+        job_labels: labels(&p.jobs.labels),
+        machine_labels: labels(&p.machines.labels),
+        cycle,
+    }
+}
+
+/// A count about one job of a cycle's pools (its candidates at its turn,
+/// its compatible machines), with the cycle's options: `count` gets the
+/// job, the machines compiled in its mode and the configuration.
+pub(super) fn count_for_job(
+    p: PoolPair,
+    job: usize,
+    context: EvalContext,
+    count: impl FnOnce(&Arc<ClassAd>, &[CompiledAd], &NegotiationConfig) -> usize,
+) -> PoolResponse {
+    let cfg = NegotiationConfig {
+        opts: context.options(),
+        functions: p.functions(),
+        ..Default::default()
+    };
+    match p.jobs.ads.get(job) {
+        Some(ad) => PoolResponse::Candidates {
+            job,
+            count: count(ad, p.machines.compiled(context.mode), &cfg),
+        },
+        None => PoolResponse::Failed {
+            message: format!("the jobs pool has no job {}", job + 1),
+        },
+    }
+}
+
+/// The jobs' auto-clusters by the machines' significant attributes, each
+/// with its first job's definitions of its signature.
+pub(super) fn clusters(p: PoolPair) -> PoolResponse {
+    let cfg = NegotiationConfig::default();
+    let machines: Vec<&ClassAd> = p.machines.ads.iter().map(|a| &**a).collect();
+    let sig = autocluster::significant_attributes(&machines, &cfg.docking_vector);
+    let jobs: Vec<&ClassAd> = p.jobs.ads.iter().map(|a| &**a).collect();
+    let mut clustering = autocluster::cluster(&jobs, &sig, &AutoclusterConfig::default());
+    let mut signatures = signatures(&clustering, &jobs);
+    spell_as_written(&mut clustering, &mut signatures, &machines, &jobs);
+    PoolResponse::Clusters {
+        clustering,
+        job_labels: p.jobs.labels.clone(),
+        signatures,
+    }
+}
+
+/// Each cluster's signature as its first job defines it (canonical text,
+/// `undefined` when it has none).
+fn signatures(c: &Clustering, jobs: &[&ClassAd]) -> Vec<Vec<(String, String)>> {
+    let mut first = vec![None; c.clusters()];
+    for (job, &id) in c.cluster_of.iter().enumerate() {
+        if let Some(slot @ None) = first.get_mut(id as usize) {
+            *slot = Some(job);
+        }
+    }
+    c.signature_attributes
+        .iter()
+        .zip(first)
+        .map(|(attrs, job)| {
+            let ad = job.and_then(|i| jobs.get(i));
+            attrs
+                .iter()
+                .map(|a| {
+                    let text = ad
+                        .and_then(|ad| ad.get(a))
+                        .map(crate::lang::unparse::unparse)
+                        .unwrap_or_else(|| "undefined".into());
+                    (a.clone(), text)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Shows the clusters' attribute names as the ads spell them (the
+/// clustering itself works on case-folded names).
+fn spell_as_written(
+    c: &mut Clustering,
+    signatures: &mut [Vec<(String, String)>],
+    machines: &[&ClassAd],
+    jobs: &[&ClassAd],
+) {
+    let names: std::collections::BTreeSet<String> = c
+        .significant
+        .iter()
+        .chain(c.signature_attributes.iter().flatten())
+        .cloned()
+        .collect();
+    let spelled = autocluster::spelled_as_written(&names, machines, jobs);
+    let spell = |n: &mut String| {
+        if let Some(s) = spelled.get(n.as_str()) {
+            *n = s.clone();
+        }
+    };
+    c.significant.iter_mut().for_each(spell);
+    c.signature_attributes.iter_mut().flatten().for_each(spell);
+    signatures.iter_mut().flatten().for_each(|(n, _)| spell(n));
+}

@@ -1,0 +1,259 @@
+//! The session's requests and answers (JSON, tagged by `"op"` and
+//! `"kind"`). Every request that evaluates carries an [`EvalContext`].
+
+use serde::{Deserialize, Serialize};
+
+use crate::api::EvalContext;
+use crate::lang::diagnostic::Diagnostic;
+use crate::lang::eval::TraceNode;
+use crate::lang::lexer::Dialect;
+use crate::matchmaking::autocluster::Clustering;
+use crate::matchmaking::matrix::{Cell, MutualCounts, Tile};
+use crate::matchmaking::negotiate::{Augmented, CycleResult};
+
+use super::{
+    AnalysisView, AnalyzeRequest, CompareRequest, CompareRow, Gang, GangDetail, GangRequest,
+    GangView, IndexView,
+};
+
+/// Requests that need pools loaded in the session.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum PoolRequest {
+    /// Parse a pool and keep it under `id` (replacing any previous one).
+    LoadPool {
+        id: String,
+        text: String,
+        #[serde(default)]
+        dialect: Dialect,
+    },
+    /// Outcomes of a window of the jobs × machines matrix.
+    MatchWindow {
+        jobs: String,
+        machines: String,
+        rows: (usize, usize),
+        cols: (usize, usize),
+        #[serde(flatten)]
+        context: EvalContext,
+    },
+    /// Outcomes of chosen jobs × chosen machines (a window of a sorted or
+    /// filtered matrix: the rows and columns need not be contiguous).
+    MatchCells {
+        jobs: String,
+        machines: String,
+        rows: Vec<usize>,
+        cols: Vec<usize>,
+        #[serde(flatten)]
+        context: EvalContext,
+    },
+    /// Mutual matches per job and per machine over the whole matrix, for
+    /// sorting and filtering it. Reports progress per job.
+    MatchCounts {
+        jobs: String,
+        machines: String,
+        #[serde(flatten)]
+        context: EvalContext,
+    },
+    /// Both sides' requirements and ranks of one pair, with traces.
+    Pair {
+        jobs: String,
+        machines: String,
+        job: usize,
+        machine: usize,
+        #[serde(flatten)]
+        context: EvalContext,
+    },
+    /// One negotiation cycle.
+    Negotiate {
+        jobs: String,
+        machines: String,
+        #[serde(default)]
+        autocluster: bool,
+        /// Record every job's candidates and docking vectors (classroom).
+        #[serde(default)]
+        detail: bool,
+        /// With `detail`: only for the first this many jobs of the cycle.
+        #[serde(default)]
+        detail_jobs: Option<usize>,
+        #[serde(flatten)]
+        context: EvalContext,
+        /// Leave out what a caller holding the pools has already (the
+        /// labels, each outcome's `machine_name`), what a cycle's table
+        /// does not show (each cluster's signature attributes), and
+        /// `augmented` when no job changed: a 10,000-job answer is then
+        /// about half the JSON, parsed on a page's main thread.
+        #[serde(default)]
+        lean: bool,
+    },
+    /// How many free compatible machines job `job` of a cycle had at its
+    /// turn (`taken`: the machines earlier jobs got): a matched job's count
+    /// that a cycle past `COUNT_CANDIDATES_UP_TO` pairs leaves out, asked for
+    /// when a view wants it.
+    Candidates {
+        jobs: String,
+        machines: String,
+        job: usize,
+        taken: Vec<usize>,
+        #[serde(flatten)]
+        context: EvalContext,
+    },
+    /// How many machines are compatible with one job of `jobs`, taken or
+    /// not: an `all-taken` job's count that a cycle past
+    /// `COUNT_CANDIDATES_UP_TO` pairs leaves out. Answered as `Candidates`.
+    Compatible {
+        jobs: String,
+        machines: String,
+        job: usize,
+        #[serde(flatten)]
+        context: EvalContext,
+    },
+    Autocluster {
+        jobs: String,
+        machines: String,
+    },
+    /// A pool query (condor_status -constraint): the counts, the summary
+    /// and the first rows; the rows are kept for `QueryPage`.
+    Query {
+        pool: String,
+        spec: crate::query::view::QuerySpec,
+        #[serde(flatten)]
+        context: EvalContext,
+    },
+    /// Rows `from..to` of the last query's result; `typed` adds each
+    /// row's cells as JSON values (for a download).
+    QueryPage {
+        from: usize,
+        to: usize,
+        #[serde(default)]
+        typed: bool,
+    },
+    /// Why the constraint held or failed for ad `ad` of `pool`.
+    QueryExplain {
+        pool: String,
+        ad: usize,
+        constraint: String,
+        #[serde(flatten)]
+        context: EvalContext,
+    },
+    /// Why a job does not match (the analyzer): see `analysis::view`.
+    Analyze(AnalyzeRequest),
+    /// Gangmatch the requests pool against the offers pool.
+    Gang(GangRequest),
+    /// One gang's dockings explained.
+    GangDetail {
+        requests: String,
+        offers: String,
+        gang: Gang,
+        #[serde(flatten)]
+        context: EvalContext,
+    },
+    /// The offers' ports as the index holds them.
+    GangIndex {
+        offers: String,
+        #[serde(flatten)]
+        context: EvalContext,
+    },
+    /// The algorithms compared on generated base workloads (no pools).
+    GangCompare {
+        #[serde(flatten)]
+        compare: CompareRequest,
+        #[serde(flatten)]
+        context: EvalContext,
+    },
+    /// One machine's requirements step by step over the jobs.
+    Reverse {
+        jobs: String,
+        machines: String,
+        machine: usize,
+        #[serde(default)]
+        all_steps: bool,
+        #[serde(flatten)]
+        context: EvalContext,
+    },
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PoolResponse {
+    Loaded {
+        id: String,
+        ads: usize,
+        labels: Vec<String>,
+        diagnostics: Vec<Diagnostic>,
+        functions: Vec<String>,
+    },
+    Window {
+        rows: (usize, usize),
+        cols: (usize, usize),
+        /// Row-major cells of the window.
+        cells: Vec<Cell>,
+        /// The job's Rank of each machine and the machine's Rank of each
+        /// job, canonically unparsed, row-major.
+        job_ranks: Vec<String>,
+        machine_ranks: Vec<String>,
+    },
+    /// The answer to `MatchCells`: row-major over `rows` × `cols`.
+    Cells(Tile),
+    Counts(MutualCounts),
+    Pair {
+        job_label: String,
+        machine_label: String,
+        /// Boxed: traces are big, and most answers are not pairs.
+        job_requirements: Option<Box<TraceNode>>,
+        machine_requirements: Option<Box<TraceNode>>,
+        job_rank: String,
+        machine_rank: String,
+        /// The attribute names (lower-case) each ad defines, so a trace
+        /// reader can tell which ad a definition came from.
+        #[serde(default)]
+        job_attributes: Vec<String>,
+        #[serde(default)]
+        machine_attributes: Vec<String>,
+    },
+    Candidates {
+        job: usize,
+        count: usize,
+    },
+    Cycle {
+        cycle: CycleResult,
+        augmented: Vec<Augmented>,
+        job_labels: Vec<String>,
+        machine_labels: Vec<String>,
+    },
+    Clusters {
+        clustering: Clustering,
+        job_labels: Vec<String>,
+        /// Per cluster, its first job's definition (canonical text) of each
+        /// signature attribute, `undefined` when it has none.
+        #[serde(default)]
+        signatures: Vec<Vec<(String, String)>>,
+    },
+    Analysis(Box<AnalysisView>),
+    /// The answer to `Query`, with the pool's labels of the rows' ads.
+    QueryResult {
+        answer: crate::query::view::QueryAnswer,
+        labels: Vec<String>,
+    },
+    /// The answer to `QueryPage`.
+    QueryRows {
+        from: usize,
+        rows: Vec<crate::query::view::QueryRow>,
+        labels: Vec<String>,
+    },
+    /// A query's expression that does not parse, to show in place.
+    QueryInvalid(crate::query::QueryError),
+    QueryExplained(Box<crate::query::view::QueryExplain>),
+    Gangs(Box<GangView>),
+    GangDetail(Box<GangDetail>),
+    GangIndex(Box<IndexView>),
+    GangComparison {
+        rows: Vec<CompareRow>,
+    },
+    Reverse {
+        reverse: serde_json::Value,
+        report: String,
+    },
+    Failed {
+        message: String,
+    },
+}
