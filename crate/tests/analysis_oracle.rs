@@ -23,12 +23,11 @@ use std::path::Path;
 use std::sync::Arc;
 
 use classad::analysis::{analyze, Analysis, AnalysisOptions};
-use classad::{parse_classad, ClassAd};
+use classad::ClassAd;
 use serde_json::{json, Value};
 
-fn ad(text: &str) -> Arc<ClassAd> {
-    Arc::new(parse_classad(text).unwrap_or_else(|d| panic!("{text}: {d:?}")))
-}
+mod common;
+use common::ad;
 
 /// The claims of an analysis, in the shape generate.py commits them.
 fn claims(a: &Analysis) -> Value {

@@ -15,8 +15,11 @@ use classad::negotiate::{
     candidates_at_turn, compatible_machines, negotiate, negotiate_with, CycleResult,
     NegotiationConfig, Reason,
 };
-use classad::{parse_classad, ClassAd};
+use classad::ClassAd;
 use proptest::prelude::*;
+
+mod common;
+use common::ads;
 
 /// The outcomes, an all-taken job's count left out (an uncounted cycle
 /// only looks for one compatible machine; `agree` checks the counts).
@@ -98,13 +101,6 @@ fn agree(jobs: &[Arc<ClassAd>], machines: &[Arc<ClassAd>], auto: bool) -> (u64, 
         }
     }
     (a.pair_evaluations, b.pair_evaluations)
-}
-
-fn ads(texts: &[String]) -> Vec<Arc<ClassAd>> {
-    texts
-        .iter()
-        .map(|t| Arc::new(parse_classad(t).unwrap_or_else(|e| panic!("{t}: {e:?}"))))
-        .collect()
 }
 
 #[test]

@@ -15,7 +15,7 @@ use classad::{ClassAd, Diagnostic, Dialect, Value};
 // ------------------------------------------------------------------ helpers
 
 mod common;
-use common::{canon, canon_pool};
+use common::{canon, canon_pool, pool_ads as ads};
 
 fn corpus(name: &str) -> String {
     let path = format!("{}/../tests/corpora/{name}", env!("CARGO_MANIFEST_DIR"));
@@ -28,10 +28,6 @@ fn read(text: &str, f: InputFormat) -> Pool {
 
 fn auto(text: &str) -> Pool {
     read(text, InputFormat::Auto)
-}
-
-fn ads(p: &Pool) -> Vec<&ClassAd> {
-    p.ads.iter().map(|a| &a.ad).collect()
 }
 
 fn lit<'a>(ad: &'a ClassAd, name: &str) -> &'a Value {

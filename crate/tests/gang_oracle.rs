@@ -26,18 +26,14 @@ use std::sync::Arc;
 use classad::gang::dock::{build_env, constraint_value, Node};
 use classad::gang::model::ports_of;
 use classad::gang::{gangmatch, Algorithm, GangOptions};
-use classad::{parse_classad, ClassAd, EvalOptions, Evaluator};
+use classad::{ClassAd, EvalOptions, Evaluator};
 use serde_json::Value;
 
+mod common;
+
+/// The ads of a JSON array of texts.
 fn ads(v: &Value) -> Vec<Arc<ClassAd>> {
-    v.as_array()
-        .unwrap()
-        .iter()
-        .map(|t| {
-            let t = t.as_str().unwrap();
-            Arc::new(parse_classad(t).unwrap_or_else(|d| panic!("{t}: {d:?}")))
-        })
-        .collect()
+    common::ads(v.as_array().unwrap().iter().map(|t| t.as_str().unwrap()))
 }
 
 fn cases() -> Vec<Value> {

@@ -9,7 +9,7 @@ use std::sync::Arc;
 use classad::gang::dock::{verify, Node};
 use classad::gang::model::{ports_of, GangAd};
 use classad::gang::workload::{generate, partition_range, GangWorkload, Kind};
-use classad::gang::{gangmatch, AdRef, GangOptions};
+use classad::gang::{gangmatch, AdRef, GangOptions, GangResult};
 use classad::{parse_classad, ClassAd, EvalOptions, Evaluator, Value};
 
 const MB: f64 = 1048576.0;
@@ -101,6 +101,77 @@ fn license_accepts(ev: &mut Evaluator, license: &Arc<ClassAd>, key: usize) -> bo
         },
     ];
     verify(ev, &ads, &nodes, &mut 0)
+}
+
+/// Whether `job`, `machine` and `license` make a whole gang: every port's
+/// constraint true, the job's Cpu docked at the machine and its License at
+/// the license.
+fn gang_of_three(
+    ev: &mut Evaluator,
+    job: &Arc<ClassAd>,
+    machine: &Arc<ClassAd>,
+    license: &Arc<ClassAd>,
+) -> bool {
+    let ads: Vec<GangAd> = [job, machine, license]
+        .iter()
+        .map(|a| ports_of(a).unwrap())
+        .collect();
+    let nodes = vec![
+        Node {
+            ad: 0,
+            bindings: vec![Some((1, 0)), Some((2, 0))],
+        },
+        Node {
+            ad: 1,
+            bindings: vec![Some((0, 0))],
+        },
+        Node {
+            ad: 2,
+            bindings: vec![Some((0, 1))],
+        },
+    ];
+    verify(ev, &ads, &nodes, &mut 0)
+}
+
+/// The offers no gang of `r` took.
+fn free_offers<'a>(offers: &'a [Arc<ClassAd>], r: &GangResult) -> Vec<&'a Arc<ClassAd>> {
+    let mut taken = vec![false; offers.len()];
+    for o in &r.requests {
+        for m in o.gang.iter().flat_map(|g| &g.members) {
+            if let AdRef::Offer(i) = m.ad {
+                taken[i] = true;
+            }
+        }
+    }
+    offers
+        .iter()
+        .zip(&taken)
+        .filter(|(_, t)| !**t)
+        .map(|(o, _)| o)
+        .collect()
+}
+
+/// The naive search is greedy, so its result is maximal: a request of the
+/// base workload left without a gang has no whole gang (job, machine,
+/// license) among the offers nobody took.
+fn assert_maximal(requests: &[Arc<ClassAd>], offers: &[Arc<ClassAd>], r: &GangResult) {
+    let free = free_offers(offers, r);
+    let is = |a: &Arc<ClassAd>, t: &str| matches!(attr(a, "Type"), Value::Str(s) if &*s == t);
+    let mut ev = Evaluator::new(EvalOptions::default());
+    for o in r.requests.iter().filter(|o| o.gang.is_none()) {
+        let job = &requests[o.request];
+        for m in free.iter().filter(|m| is(m, "Machine")) {
+            for l in free.iter().filter(|l| is(l, "License")) {
+                assert!(
+                    !gang_of_three(&mut ev, job, m, l),
+                    "{} was left out, yet {} and {} were free for it",
+                    o.name,
+                    text(m, "Name"),
+                    text(l, "Name")
+                );
+            }
+        }
+    }
 }
 
 /// Whether `job`'s Cpu port and `machine`'s Job port accept each other.
@@ -337,9 +408,23 @@ fn duds_never_join_a_gang() {
         let sgi = classad::unparse(cpu_port(j).get("Constraint").unwrap()).contains("SGI");
         assert_eq!(fits, usize::from(!sgi), "{}", text(j, "Name"));
     }
-    // The naive search makes gangs and never uses a dud.
+    // The naive search never uses a dud, and leaves out only requests no
+    // free offers could serve (5 of the 12 get a gang).
     let r = gangmatch(&requests, &offers, &GangOptions::default()).unwrap();
-    assert!(r.counters.gangs > 0);
+    assert_eq!(r.counters.gangs, 5);
+    assert_maximal(&requests, &offers, &r);
+    // The check sees a gang the search could have made: drop one, and its
+    // request is left out while its offers are free.
+    let mut short = r.clone();
+    let dropped = short
+        .requests
+        .iter_mut()
+        .find(|o| o.gang.is_some())
+        .unwrap();
+    dropped.gang = None;
+    let check = || assert_maximal(&requests, &offers, &short);
+    let caught = std::panic::catch_unwind(std::panic::AssertUnwindSafe(check));
+    assert!(caught.is_err());
     for o in &r.requests {
         let Some(gang) = &o.gang else { continue };
         assert_eq!(gang.members.len(), 3);
@@ -427,8 +512,32 @@ fn opportunity_cost_shape() {
         }
     }
     assert!(top_tag > 9.0 && top_threshold > 0.9 * k);
+    // Every gang is a request and an offer it meets; a request left out
+    // meets no offer nobody took (the search is greedy, so maximal).
     let r = gangmatch(&requests, &offers, &GangOptions::default()).unwrap();
-    assert!(r.counters.gangs > 0);
+    assert_eq!(r.counters.gangs, 176);
+    let meets = |req: &Arc<ClassAd>, o: &Arc<ClassAd>| {
+        let mut ev = Evaluator::new(EvalOptions::default());
+        ev.set_ads(Some(o.clone()), Some(req.clone()));
+        let offer_accepts = ev.eval_attr("Requirements").is_true();
+        ev.set_ads(Some(req.clone()), Some(o.clone()));
+        offer_accepts && ev.eval_attr("Requirements").is_true()
+    };
+    for o in &r.requests {
+        let req = &requests[o.request];
+        match &o.gang {
+            Some(g) => {
+                let AdRef::Offer(i) = g.members[1].ad else {
+                    panic!("{}: the second member is an offer", o.name)
+                };
+                assert!(meets(req, &offers[i]), "{}", o.name);
+            }
+            None => {
+                let free = free_offers(&offers, &r);
+                assert!(!free.iter().any(|f| meets(req, f)), "{}", o.name);
+            }
+        }
+    }
 }
 
 #[test]

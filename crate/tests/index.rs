@@ -6,16 +6,11 @@ use std::sync::Arc;
 
 use classad::index::{Index, IndexOptions};
 use classad::matching::symmetric_match;
-use classad::{parse_classad, ClassAd, EvalOptions, Evaluator, Mode};
+use classad::{ClassAd, EvalOptions, Evaluator, Mode};
 use proptest::prelude::*;
 
-fn ad(src: &str) -> Arc<ClassAd> {
-    Arc::new(parse_classad(src).unwrap_or_else(|e| panic!("{src}: {e:?}")))
-}
-
-fn ads(srcs: &[&str]) -> Vec<Arc<ClassAd>> {
-    srcs.iter().map(|s| ad(s)).collect()
-}
+mod common;
+use common::{ad, ads};
 
 /// The live offers that match `request` both ways, by evaluation alone.
 fn compatible(

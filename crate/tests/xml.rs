@@ -17,7 +17,7 @@ const FOOTER: &str = "</classads>\n";
 // ------------------------------------------------------------------ helpers
 
 mod common;
-use common::{canon, canon_pool};
+use common::{canon, canon_pool, pool_ads as ads};
 
 fn root(path: &str) -> String {
     format!("{}/../{path}", env!("CARGO_MANIFEST_DIR"))
@@ -34,10 +34,6 @@ fn xml(text: &str) -> Pool {
 
 fn auto(text: &str) -> Pool {
     read_pool(text, InputFormat::Auto, Dialect::Auto)
-}
-
-fn ads(p: &Pool) -> Vec<&ClassAd> {
-    p.ads.iter().map(|a| &a.ad).collect()
 }
 
 fn to_xml(p: &Pool) -> String {
