@@ -40,12 +40,39 @@ pub struct ReverseAnalysis {
     pub both: u64,
 }
 
+/// Why a machine cannot be analyzed against the queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ReverseError {
+    /// The machine (1-based `position`, its `Name` if it has one) has no
+    /// requirements to step through.
+    NoRequirements {
+        position: usize,
+        name: Option<String>,
+    },
+}
+
+impl std::fmt::Display for ReverseError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            ReverseError::NoRequirements { position, name } => {
+                write!(f, "machine ad {position}")?;
+                if let Some(n) = name {
+                    write!(f, " ({n})")?;
+                }
+                write!(f, " has no Requirements or Constraint")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ReverseError {}
+
 /// [`reverse_nth`] for a machine given on its own (position 1).
 pub fn reverse(
     machine: &Arc<ClassAd>,
     jobs: &[Arc<ClassAd>],
     o: &StepOptions,
-) -> Result<ReverseAnalysis, String> {
+) -> Result<ReverseAnalysis, ReverseError> {
     reverse_nth(machine, 1, jobs, o)
 }
 
@@ -56,7 +83,7 @@ pub fn reverse_nth(
     position: usize,
     jobs: &[Arc<ClassAd>],
     o: &StepOptions,
-) -> Result<ReverseAnalysis, String> {
+) -> Result<ReverseAnalysis, ReverseError> {
     let mut ev = Evaluator::new(o.opts);
     ev.set_ads(Some(machine.clone()), None);
     let name = match ev.eval_attr("Name") {
@@ -65,10 +92,7 @@ pub fn reverse_nth(
     };
     let label = name.clone().unwrap_or_else(|| position.to_string());
     let Some(req) = DEFAULT_REQUIREMENTS.iter().find_map(|n| machine.get(n)) else {
-        return Err(match name {
-            Some(n) => format!("machine ad {position} ({n}) has no Requirements or Constraint"),
-            None => format!("machine ad {position} has no Requirements or Constraint"),
-        });
+        return Err(ReverseError::NoRequirements { position, name });
     };
 
     // Totals, job by job.
@@ -262,13 +286,21 @@ mod tests {
             &jobs,
             &StepOptions::default(),
         );
+        let e = e.unwrap_err();
         assert_eq!(
-            e.unwrap_err(),
+            e,
+            ReverseError::NoRequirements {
+                position: 3,
+                name: Some("slot1@x".into())
+            }
+        );
+        assert_eq!(
+            e.to_string(),
             "machine ad 3 (slot1@x) has no Requirements or Constraint"
         );
         let e = reverse_nth(&ad("[Memory = 1]"), 2, &jobs, &StepOptions::default());
         assert_eq!(
-            e.unwrap_err(),
+            e.unwrap_err().to_string(),
             "machine ad 2 has no Requirements or Constraint"
         );
         // The seed papers' Constraint serves, and a nameless machine is its position.

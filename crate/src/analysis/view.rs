@@ -98,6 +98,40 @@ pub struct Span1 {
     pub hi_closed: bool,
 }
 
+/// Why an analysis request has no answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AnswerError {
+    /// `job` (0-based) is past the end of a pool of `pool` ads.
+    NoSuchJob { job: usize, pool: usize },
+    /// An edited attribute's text does not parse.
+    BadOverride { attribute: String, problem: String },
+    /// The analyzer refused the job or was stopped.
+    Analysis(super::AnalysisError),
+    /// The analysis could not be written as JSON.
+    Encode(String),
+}
+
+impl std::fmt::Display for AnswerError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            AnswerError::NoSuchJob { job, pool } => {
+                write!(f, "there is no job {} (the pool has {pool} ads)", job + 1)
+            }
+            AnswerError::BadOverride { attribute, problem } => write!(f, "{attribute}: {problem}"),
+            AnswerError::Analysis(e) => write!(f, "{e}"),
+            AnswerError::Encode(e) => write!(f, "{e}"),
+        }
+    }
+}
+
+impl std::error::Error for AnswerError {}
+
+impl From<super::AnalysisError> for AnswerError {
+    fn from(e: super::AnalysisError) -> AnswerError {
+        AnswerError::Analysis(e)
+    }
+}
+
 /// Answer an analysis request on a job and a pool of machines.
 pub fn answer(
     jobs: &[Arc<ClassAd>],
@@ -105,18 +139,18 @@ pub fn answer(
     compiled: Option<&[crate::matchmaking::compiled::CompiledAd]>,
     req: &AnalyzeRequest,
     progress: &mut dyn FnMut(usize, usize) -> bool,
-) -> Result<AnalysisView, String> {
-    let base = jobs.get(req.job).ok_or_else(|| {
-        format!(
-            "there is no job {} (the pool has {} ads)",
-            req.job + 1,
-            jobs.len()
-        )
+) -> Result<AnalysisView, AnswerError> {
+    let base = jobs.get(req.job).ok_or(AnswerError::NoSuchJob {
+        job: req.job,
+        pool: jobs.len(),
     })?;
     let mut job = (**base).clone();
     for (name, text) in &req.overrides {
         let e = crate::lang::parser::parse_expr_with(text, crate::Dialect::Auto, req.mode)
-            .map_err(|d| format!("{name}: {}", d.summary()))?;
+            .map_err(|d| AnswerError::BadOverride {
+                attribute: name.clone(),
+                problem: d.summary(),
+            })?;
         job.insert(name, e);
     }
     let job = Arc::new(job);
@@ -137,8 +171,7 @@ pub fn answer(
         position: req.job,
     };
     let compiled = compiled.map(|machines| super::Compiled { machines });
-    let a = super::analyze_compiled(&job, machines, compiled.as_ref(), &o, progress)
-        .map_err(|e| e.message)?;
+    let a = super::analyze_compiled(&job, machines, compiled.as_ref(), &o, progress)?;
     let lattices = lattices(&a);
     let mut notes = vec![];
     // The plane is drawn over the machines the job wants: the ones whose
@@ -160,7 +193,7 @@ pub fn answer(
     let plane = axes.as_ref().map(|(x, y)| plane(&job, &r, x, y, o.eval));
     Ok(AnalysisView {
         report: super::report::render(&a),
-        analysis: serde_json::to_value(&a).map_err(|e| e.to_string())?,
+        analysis: serde_json::to_value(&a).map_err(|e| AnswerError::Encode(e.to_string()))?,
         lattices,
         plane_attributes,
         plane,

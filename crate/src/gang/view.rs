@@ -50,15 +50,76 @@ pub struct GangRequest {
 
 /// A policy expression typed in the view: parsed, or why not (with the
 /// column).
-fn policy_expr(what: &str, text: &str) -> Result<Option<crate::lang::ast::Expr>, String> {
+fn policy_expr(
+    what: &'static str,
+    text: &str,
+) -> Result<Option<crate::lang::ast::Expr>, GangViewError> {
     let t = text.trim();
     if t.is_empty() {
         return Ok(None);
     }
     crate::lang::parser::parse_expr(t)
         .map(Some)
-        .map_err(|d| format!("{what}: column {}: {}", d.column.max(1), d.message))
+        .map_err(|d| GangViewError::Policy {
+            what,
+            column: d.column.max(1),
+            message: d.message,
+        })
 }
+
+/// Why a gang request or a gang's detail has no answer.
+#[derive(Clone, Debug, PartialEq)]
+pub enum GangViewError {
+    /// The root ordering or the docking vector does not parse.
+    Policy {
+        what: &'static str,
+        column: u32,
+        message: String,
+    },
+    DockingVectorNotList,
+    /// The search was stopped.
+    Search(super::GangError),
+    /// A member (0-based) of the gang is not in its pool.
+    MemberMissing {
+        member: usize,
+        name: String,
+    },
+    /// A member's ports are unusable.
+    Ports {
+        name: String,
+        problem: super::model::ModelError,
+    },
+    /// A docking names a port (0-based) the member does not have.
+    NoPort {
+        name: String,
+        port: usize,
+    },
+}
+
+impl std::fmt::Display for GangViewError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GangViewError::Policy {
+                what,
+                column,
+                message,
+            } => write!(f, "{what}: column {column}: {message}"),
+            GangViewError::DockingVectorNotList => f.write_str(
+                "docking vector: expected expressions separated by commas, e.g. self.Rank, -label.Memory",
+            ),
+            GangViewError::Search(e) => write!(f, "{e}"),
+            GangViewError::MemberMissing { member, name } => {
+                write!(f, "member {} ({name}) is not in its pool", member + 1)
+            }
+            GangViewError::Ports { name, problem } => write!(f, "{name}: {problem}"),
+            GangViewError::NoPort { name, port } => {
+                write!(f, "member {name} has no port {}", port + 1)
+            }
+        }
+    }
+}
+
+impl std::error::Error for GangViewError {}
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct GangRow {
@@ -93,7 +154,7 @@ pub fn run(
     req: &GangRequest,
     eval: EvalOptions,
     progress: &mut dyn FnMut(usize, usize) -> bool,
-) -> Result<GangView, String> {
+) -> Result<GangView, GangViewError> {
     let root_order_expr = policy_expr("root ordering", &req.root_order)?;
     let docking_vector = {
         let t = req.docking_vector.trim();
@@ -105,8 +166,10 @@ pub fn run(
         match policy_expr("docking vector", &text)? {
             None => None,
             Some(e) => match e.kind {
-                crate::lang::ast::ExprKind::List(items) if !items.is_empty() => Some(items.to_vec()),
-                _ => return Err("docking vector: expected expressions separated by commas, e.g. self.Rank, -label.Memory".into()),
+                crate::lang::ast::ExprKind::List(items) if !items.is_empty() => {
+                    Some(items.to_vec())
+                }
+                _ => return Err(GangViewError::DockingVectorNotList),
             },
         }
     };
@@ -127,7 +190,7 @@ pub fn run(
         logging.then_some(&mut log),
         progress,
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(GangViewError::Search)?;
     let rows = result
         .requests
         .into_iter()
@@ -182,7 +245,7 @@ pub fn detail(
     offers: &[Arc<ClassAd>],
     gang: &Gang,
     eval: EvalOptions,
-) -> Result<GangDetail, String> {
+) -> Result<GangDetail, GangViewError> {
     let mut ads: Vec<GangAd> = Vec::with_capacity(gang.members.len());
     let mut nodes: Vec<Node> = Vec::with_capacity(gang.members.len());
     for (k, m) in gang.members.iter().enumerate() {
@@ -190,12 +253,21 @@ pub fn detail(
             AdRef::Request(i) => requests.get(i),
             AdRef::Offer(i) => offers.get(i),
         }
-        .ok_or_else(|| format!("member {} ({}) is not in its pool", k + 1, m.name))?;
-        let g = ports_of(ad).map_err(|e| format!("{}: {e}", m.name))?;
+        .ok_or_else(|| GangViewError::MemberMissing {
+            member: k,
+            name: m.name.clone(),
+        })?;
+        let g = ports_of(ad).map_err(|e| GangViewError::Ports {
+            name: m.name.clone(),
+            problem: e,
+        })?;
         let mut bindings = vec![None; g.ports.len()];
         for d in &m.ports {
             if d.port >= bindings.len() || d.member >= gang.members.len() {
-                return Err(format!("member {} has no port {}", m.name, d.port + 1));
+                return Err(GangViewError::NoPort {
+                    name: m.name.clone(),
+                    port: d.port,
+                });
             }
             bindings[d.port] = Some((d.member, d.member_port));
         }

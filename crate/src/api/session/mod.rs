@@ -159,7 +159,9 @@ impl Session {
                 );
                 match answer {
                     Ok(view) => PoolResponse::Analysis(Box::new(view)),
-                    Err(message) => PoolResponse::Failed { message },
+                    Err(e) => PoolResponse::Failed {
+                        message: e.to_string(),
+                    },
                 }
             }
             PoolRequest::Reverse {
@@ -176,7 +178,9 @@ impl Session {
                     crate::gang::view::run(&p.jobs.ads, &p.machines.ads, &req, eval, progress);
                 match run {
                     Ok(view) => PoolResponse::Gangs(Box::new(view)),
-                    Err(message) => PoolResponse::Failed { message },
+                    Err(e) => PoolResponse::Failed {
+                        message: e.to_string(),
+                    },
                 }
             }
             PoolRequest::GangDetail {
@@ -194,7 +198,9 @@ impl Session {
                 );
                 match detail {
                     Ok(d) => PoolResponse::GangDetail(Box::new(d)),
-                    Err(message) => PoolResponse::Failed { message },
+                    Err(e) => PoolResponse::Failed {
+                        message: e.to_string(),
+                    },
                 }
             }
             PoolRequest::GangIndex { offers, context } => PoolResponse::GangIndex(Box::new(
@@ -203,7 +209,9 @@ impl Session {
             PoolRequest::GangCompare { compare, context } => {
                 match crate::gang::view::compare(&compare, context.options(), progress) {
                     Ok(rows) => PoolResponse::GangComparison { rows },
-                    Err(message) => PoolResponse::Failed { message },
+                    Err(e) => PoolResponse::Failed {
+                        message: e.to_string(),
+                    },
                 }
             }
             PoolRequest::Query {
@@ -257,7 +265,9 @@ fn reverse(
             report: reverse::render_reverse(&r),
             reverse: serde_json::to_value(&r).unwrap_or_default(),
         },
-        Err(message) => PoolResponse::Failed { message },
+        Err(e) => PoolResponse::Failed {
+            message: e.to_string(),
+        },
     }
 }
 

@@ -82,7 +82,7 @@ pub fn run(a: AnalyzeCmd) -> Result<ExitCode, String> {
             prune: !a.all_steps,
             opts: eval,
         };
-        let r = reverse::reverse_nth(&m, which, &job_ads, &steps)?;
+        let r = reverse::reverse_nth(&m, which, &job_ads, &steps).map_err(|e| e.to_string())?;
         if a.json {
             println!("{}", serde_json::to_string_pretty(&r).unwrap_or_default());
         } else {
