@@ -12,6 +12,7 @@
 //! full after rewriting.
 
 pub mod fixes;
+pub mod group_values;
 pub mod groups;
 pub mod lattice;
 pub mod nobody;
@@ -22,7 +23,6 @@ pub mod steps;
 pub mod suggest;
 pub mod summary;
 pub mod table;
-pub mod tabled;
 pub mod view;
 
 use std::collections::BTreeSet;
@@ -242,7 +242,7 @@ pub fn analyze_compiled(
     };
     let (groups, tabled) = match groups::other_reads_or_why(&spec, &sides) {
         Ok(keys) => {
-            let (g, t) = tabled::by_values(machines, &keys);
+            let (g, t) = group_values::by_values(machines, &keys);
             (g, Some(t))
         }
         Err(why) => {
@@ -496,7 +496,7 @@ pub fn analyze_compiled(
             steps::steps_grouped(&req, job, machines, &groups, tabled.as_ref(), &step_opts)
         }
         Some(keys) => {
-            let (g, t) = tabled::by_values(machines, &keys);
+            let (g, t) = group_values::by_values(machines, &keys);
             steps::steps_grouped(&req, job, machines, &g, Some(&t), &step_opts)
         }
         None => {

@@ -127,7 +127,7 @@ pub fn steps_grouped(
     my: &Arc<ClassAd>,
     machines: &[Arc<ClassAd>],
     groups: &super::groups::Groups,
-    tabled: Option<&super::tabled::Tabled>,
+    tabled: Option<&super::group_values::GroupValues>,
     o: &StepOptions,
 ) -> Vec<Step> {
     let target = |g: usize| (&machines[groups.rep[g]], groups.weight[g]);
@@ -141,11 +141,11 @@ fn count<'t>(
     my: &Arc<ClassAd>,
     n_targets: usize,
     target: &dyn Fn(usize) -> (&'t Arc<ClassAd>, u64),
-    tabled: Option<&super::tabled::Tabled>,
+    tabled: Option<&super::group_values::GroupValues>,
     o: &StepOptions,
     inline: &[&str],
 ) -> Vec<Step> {
-    use super::tabled::Cell;
+    use super::group_values::Cell;
     let mut b = Builder {
         my: my.as_ref(),
         mode: o.opts.mode,

@@ -16,9 +16,9 @@ use std::sync::Arc;
 use fixedbitset::FixedBitSet;
 use serde::Serialize;
 
+use super::group_values::Cell;
 use super::groups::Groups;
 use super::table::{all_of, truth_of};
-use super::tabled::Cell;
 use crate::constraint::predicate::{conjunction, disjunction, Atom};
 use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind};
 use crate::lang::eval::ops::{truth, Truth};
@@ -90,7 +90,7 @@ pub struct Context<'a> {
     pub machines: &'a [Arc<ClassAd>],
     pub groups: &'a Groups,
     /// The groups' values of the attributes read (when grouped by them).
-    pub tabled: Option<&'a super::tabled::Tabled>,
+    pub tabled: Option<&'a super::group_values::GroupValues>,
     /// Every clause as an expression (for rewriting the whole requirements).
     pub clause_exprs: &'a [Expr],
     /// Truth of every clause over the groups.

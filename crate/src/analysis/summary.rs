@@ -98,7 +98,7 @@ fn by_machine<'a>(machines: &'a [Arc<ClassAd>], category: &[u8]) -> Option<Machi
     // Host names as HTCondor advertises them (exact text); a slot without
     // one is a machine of its own (so is every slot when none has one).
     let mut name = |m: &'a ClassAd| -> Option<&'a str> {
-        let p = super::tabled::find(m, &key, &mut guess)?;
+        let p = super::group_values::find(m, &key, &mut guess)?;
         match m.at(p).1.as_literal()? {
             Value::Str(s) => Some(s),
             _ => None,

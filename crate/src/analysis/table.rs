@@ -5,8 +5,8 @@ use std::sync::Arc;
 
 use fixedbitset::FixedBitSet;
 
+use super::group_values::{Cell, GroupValues};
 use super::groups::Groups;
-use super::tabled::{Cell, Tabled};
 use crate::constraint::predicate::Atom;
 use crate::lang::ast::ClassAd;
 use crate::lang::eval::ops::{truth, Truth};
@@ -66,7 +66,7 @@ pub fn atom_value_in(
 }
 
 /// The groups' tabled definitions of an atom's predicate attribute.
-pub fn cells_of<'t>(atom: &Atom, tabled: Option<&'t Tabled>) -> Option<&'t [Cell]> {
+pub fn cells_of<'t>(atom: &Atom, tabled: Option<&'t GroupValues>) -> Option<&'t [Cell]> {
     tabled?.column(&atom.predicate.as_ref()?.key)
 }
 
@@ -75,7 +75,7 @@ pub fn column(
     job: &Arc<ClassAd>,
     machines: &[Arc<ClassAd>],
     groups: &Groups,
-    tabled: Option<&Tabled>,
+    tabled: Option<&GroupValues>,
     ev: &mut Evaluator,
 ) -> Column {
     let mut c = Column {

@@ -1,5 +1,5 @@
 //! Candidates for a port, from the index (thesis §5.4–5.8): every offer
-//! port is indexed as a [`port view`](super::port_view) (one *slot* per offer port);
+//! port is indexed as a [`port ad`](super::port_ad) (one *slot* per offer port);
 //! a port to fill becomes a query *window* — its view specialized to what
 //! the gang holds so far, narrowed by constraint shunting — and the probe
 //! returns a superset of the slots that can dock there, which evaluation
@@ -24,7 +24,7 @@ use crate::lang::eval::EvalOptions;
 use super::buckets::{read_names, signature};
 use super::dock::Node;
 use super::model::GangAd;
-use super::port_view::{port_view, snapshot};
+use super::port_ad::{port_ad, snapshot};
 use super::shunting::{constrained, invertible, narrow, translate};
 
 /// An offer's port: `ad` indexes the gang's ad list (requests first).
@@ -77,7 +77,7 @@ impl PortIndex {
             let start = slots.len();
             for p in 0..g.ports.len() {
                 slots.push(Slot { ad: a, port: p });
-                views.push(port_view(g, p, &[], true, opts));
+                views.push(port_ad(g, p, &[], true, opts));
             }
             slots_of_ad[a] = start..slots.len();
         }
@@ -184,7 +184,7 @@ impl PortIndex {
                     .and_then(|s| index.rectangles(buckets.as_ref().map_or(s, |b| b.of_slot[s])));
                 Arc::new(match indexed {
                     Some(r) => r.clone(),
-                    None => index.request_rectangles(&port_view(&ads[ad], port, &[], true, opts)),
+                    None => index.request_rectangles(&port_ad(&ads[ad], port, &[], true, opts)),
                 })
             })
             .clone()
@@ -215,7 +215,7 @@ impl PortIndex {
                 bound.push((g.ports[r].key.clone(), snap));
             }
         }
-        let view = port_view(g, p, &bound, true, self.opts);
+        let view = port_ad(g, p, &bound, true, self.opts);
         let index = &self.index;
         let fixed = self
             .fixed_windows

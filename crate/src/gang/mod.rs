@@ -10,7 +10,7 @@ pub mod indexed;
 pub mod model;
 pub mod naive;
 pub mod policy;
-pub mod port_view;
+pub mod port_ad;
 pub mod shunting;
 pub mod steps;
 pub mod view;

@@ -379,7 +379,7 @@ pub fn inspect(offers: &[Arc<ClassAd>], eval: EvalOptions) -> IndexView {
             if ports.len() >= MAX_INSPECTED {
                 continue;
             }
-            let view = super::port_view::port_view(&g, p, &[], true, eval);
+            let view = super::port_ad::port_ad(&g, p, &[], true, eval);
             let r = crate::index::rectangle::rectangles_scoped(&view, eval, false);
             let label = g.ports[p].label.clone();
             for rect in &r.rectangles {

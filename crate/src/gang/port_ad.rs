@@ -1,4 +1,4 @@
-//! Port views: one port of a gang ad written as a bilateral ad, so the
+//! Port ads: one port of a gang ad written as a bilateral ad, so the
 //! index of chapter 4 (`crate::index`) can read it.
 //!
 //! In the docking environment (Figure 32) a port's expressions see, in
@@ -178,7 +178,7 @@ fn reads_any(e: &Expr, names: &HashSet<Arc<str>>) -> bool {
 /// `own_is_other`: the port's own label is the counterpart being looked
 /// for (a query window, an indexed offer port); otherwise it is opaque too
 /// (a snapshot).
-pub fn port_view(
+pub fn port_ad(
     g: &GangAd,
     p: usize,
     bound: &[(String, Arc<ClassAd>)],
@@ -245,7 +245,7 @@ pub fn port_view(
 /// attribute of its view that is a constant, the rest (and its labels)
 /// opaque. It does not depend on the gang, so it can be cached.
 pub fn snapshot(g: &GangAd, p: usize, opts: EvalOptions) -> Arc<ClassAd> {
-    let view = port_view(g, p, &[], false, opts);
+    let view = port_ad(g, p, &[], false, opts);
     let mut snap = ClassAd::with_capacity(view.len() + g.ports.len());
     for (n, e) in view.iter() {
         let v = match e.as_literal() {
@@ -302,21 +302,21 @@ mod tests {
         let opts = EvalOptions::default();
         let job = gad(JOB);
         let machine = gad(MACHINE);
-        let cpu = port_view(&job, 0, &[], true, opts);
+        let cpu = port_ad(&job, 0, &[], true, opts);
         let r = rectangles_scoped(&cpu, opts, false);
         assert_eq!(r.rectangles.len(), 1);
         let keys: Vec<&str> = r.rectangles[0].exp.iter().map(|e| e.key.as_str()).collect();
         assert_eq!(keys, ["arch", "virtualmemory"]);
         assert_eq!(own_value(&cpu, "MemoryReqs", opts), Point::Number(30.0));
         // The license port before the cpu is docked: HostId is unknown.
-        let lic = port_view(&job, 1, &[], true, opts);
+        let lic = port_ad(&job, 1, &[], true, opts);
         assert_eq!(own_value(&lic, "HostId", opts), Point::Deviant);
         // … and once it is, the machine's Key shows through the label.
         let snap = snapshot(&machine, 0, opts);
-        let lic = port_view(&job, 1, &[("cpu".into(), snap)], true, opts);
+        let lic = port_ad(&job, 1, &[("cpu".into(), snap)], true, opts);
         assert_eq!(own_value(&lic, "HostId", opts), Point::Number(153.0));
         // The machine's port: Job is the counterpart, Memory its own.
-        let m = port_view(&machine, 0, &[], true, opts);
+        let m = port_ad(&machine, 0, &[], true, opts);
         let r = rectangles_scoped(&m, opts, false);
         assert_eq!(r.rectangles[0].exp[0].describe(), "MemoryReqs < 49");
         assert_eq!(own_value(&m, "Key", opts), Point::Number(143.0));
@@ -330,7 +330,7 @@ mod tests {
             "[ Y = 1; X = Y + 1; Z = Y + W; Ports = { [ Label = A; Y = 5; W = 2; \
                      Constraint = A.v == X && other.q == 1 && MY.r == 2 ] } ]",
         );
-        let v = port_view(&g, 0, &[], true, opts);
+        let v = port_ad(&g, 0, &[], true, opts);
         assert_eq!(own_value(&v, "X", opts), Point::Number(2.0));
         assert_eq!(own_value(&v, "Y", opts), Point::Number(5.0));
         // Z reads W, which only the port defines: opaque, not 1 + 2.

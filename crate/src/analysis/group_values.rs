@@ -31,13 +31,13 @@ pub enum Cell {
 
 /// Per attribute read (case-folded key), each group's [`Cell`].
 #[derive(Clone, Debug, Default)]
-pub struct Tabled {
+pub struct GroupValues {
     keys: Vec<String>,
     /// `[key][group]`
     cells: Vec<Vec<Cell>>,
 }
 
-impl Tabled {
+impl GroupValues {
     /// The groups' cells for a case-folded attribute key, when tabled.
     pub fn column(&self, key: &str) -> Option<&[Cell]> {
         let k = self.keys.iter().position(|x| x == key)?;
@@ -49,7 +49,7 @@ impl Tabled {
 /// value is a literal; a computed value, or a literal other than a number,
 /// string or boolean, makes its machine a group of its own), tabling each
 /// group's values. Groups are numbered in order of first appearance.
-pub fn by_values(machines: &[Arc<ClassAd>], keys: &BTreeSet<String>) -> (Groups, Tabled) {
+pub fn by_values(machines: &[Arc<ClassAd>], keys: &BTreeSet<String>) -> (Groups, GroupValues) {
     let names: Vec<Name> = keys.iter().map(|k| Name::new(k)).collect();
     // Ads of one pool mostly list attributes in the same order: try the
     // position the key had in the previous ad before hashing.
@@ -59,7 +59,7 @@ pub fn by_values(machines: &[Arc<ClassAd>], keys: &BTreeSet<String>) -> (Groups,
         weight: vec![],
         of: Vec::with_capacity(machines.len()),
     };
-    let mut t = Tabled {
+    let mut t = GroupValues {
         keys: keys.iter().cloned().collect(),
         cells: vec![vec![]; names.len()],
     };
