@@ -329,7 +329,16 @@ pub fn handle_json(request: &str) -> String {
         },
     };
     serde_json::to_string(&resp).unwrap_or_else(|e| {
-        format!("{{\"kind\":\"failed\",\"which\":\"response\",\"diagnostics\":[{{\"message\":\"{e}\"}}]}}")
+        // Written by serde too, so the message is escaped; a failure of
+        // strings alone always serializes.
+        let failed = Response::Failed {
+            which: "response".into(),
+            diagnostics: vec![Diagnostic::new(
+                crate::lang::ast::Span::NONE,
+                format!("the answer could not be written: {e}"),
+            )],
+        };
+        serde_json::to_string(&failed).unwrap_or_default()
     })
 }
 

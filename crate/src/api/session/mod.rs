@@ -283,8 +283,13 @@ pub fn handle_pool_json(
             message: format!("bad request: {e}"),
         },
     };
-    serde_json::to_string(&resp)
-        .unwrap_or_else(|e| format!("{{\"kind\":\"failed\",\"message\":\"{e}\"}}"))
+    serde_json::to_string(&resp).unwrap_or_else(|e| {
+        // Written by serde too, so the message is escaped.
+        let failed = PoolResponse::Failed {
+            message: format!("the answer could not be written: {e}"),
+        };
+        serde_json::to_string(&failed).unwrap_or_default()
+    })
 }
 
 #[cfg(test)]
