@@ -108,10 +108,10 @@ pub struct Evaluator {
     match_ad: Option<Arc<ClassAd>>,
 }
 
-/// A built-in function: it receives its arguments unevaluated, and the
-/// evaluator to evaluate them with. The evaluator is handed the library's
-/// table (a call's index was resolved at parse time, see `builtins`):
-/// `Evaluator::new` is `functions`', which stands above the evaluator.
+/// A built-in function: it gets its arguments unevaluated, and the
+/// evaluator to evaluate them with. An evaluator runs the table it is
+/// handed, indexed as `lang::builtins` numbers the names; the library
+/// (`functions`, above the evaluator) hands over its own in `Evaluator::new`.
 pub type Builtin = fn(&mut Evaluator, &[Expr], &Env) -> Value;
 
 impl Evaluator {

@@ -4,7 +4,8 @@
 //! Functions receive their arguments unevaluated, so lazy ones
 //! (`ifThenElse`, `unparse`, `evalInEachContext`) can choose what to
 //! evaluate. Each family lives in its own module and exports a `FUNCS`
-//! table; names are matched without regard to case.
+//! table. A call is resolved to its function by the parser, against the
+//! names in `builtins`, whose order the library's table keeps.
 
 mod def;
 mod lists;
@@ -58,6 +59,7 @@ fn imps() -> &'static [FnImpl] {
 // Here, not in `eval`: the evaluator runs whatever functions it is handed,
 // and this library is what every evaluator is handed.
 impl Evaluator {
+    /// An evaluator with the whole function library.
     pub fn new(opts: EvalOptions) -> Evaluator {
         Evaluator::with_builtins(opts, imps())
     }
