@@ -115,3 +115,78 @@ fn every_layer_imports_only_itself_and_the_layers_below() {
     }
     assert!(wrong.is_empty(), "layering broken:\n{}", wrong.join("\n"));
 }
+
+/// The modules of `lang`, lowest first: what names and times are, the
+/// data model, the syntax, then evaluation. A module may name
+/// `crate::lang::<module>` only for a lower rank (or itself), so syntax
+/// never imports evaluation and no two modules import each other.
+const LANG: [(&str, usize); 15] = [
+    ("names", 0),
+    ("time", 0),
+    ("mode", 0),
+    ("builtins", 0),
+    ("ast", 1),
+    ("value", 2),
+    ("diagnostic", 2),
+    ("refs", 2),
+    ("lexer", 3),
+    ("unparse", 3),
+    ("parser", 4),
+    ("eval", 5),
+    ("functions", 6),
+    ("specialize", 7),
+    // The folder's own file, which only declares the modules.
+    ("mod", 8),
+];
+
+#[test]
+fn lang_modules_import_only_lower_ones() {
+    let lang = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lang");
+    let rank_of = |m: &str| LANG.iter().find(|(n, _)| *n == m).map(|(_, r)| *r);
+    let mut fs = Vec::new();
+    files(&lang, &mut fs);
+    let mut wrong = Vec::new();
+    for f in fs {
+        // The module a file belongs to: `eval/ops.rs` is `eval`'s.
+        let rel = f.strip_prefix(&lang).unwrap();
+        let first = rel
+            .components()
+            .next()
+            .unwrap()
+            .as_os_str()
+            .to_string_lossy();
+        let module = first.trim_end_matches(".rs").to_string();
+        let own = rank_of(&module)
+            .unwrap_or_else(|| panic!("lang/{module} is not in LANG: give it a rank"));
+        let text = std::fs::read_to_string(&f).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let mut rest = line;
+            while let Some(at) = rest.find("crate::lang::") {
+                rest = &rest[at + 13..];
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                // (`crate::lang::{a, b}` would hide its modules from this.)
+                let used = rank_of(&name).unwrap_or_else(|| {
+                    panic!(
+                        "lang/{}: name one module per path: crate::lang::{name}",
+                        rel.display()
+                    )
+                });
+                if name != module && used >= own {
+                    wrong.push(format!(
+                        "lang/{}:{}: {module} uses crate::lang::{name}",
+                        rel.display(),
+                        i + 1
+                    ));
+                }
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "lang's order broken:\n{}",
+        wrong.join("\n")
+    );
+}

@@ -1,4 +1,9 @@
-//! The expression tree and the ClassAd (record) it lives in.
+//! The expression tree, the ClassAd (record) it lives in, and the values
+//! expressions evaluate to, with the scopes lists and records close over.
+//! They hold one another (a literal holds a value, a list value its
+//! elements' expressions, an ad its definitions), so they are one data
+//! model, defined here together. What a value can tell of itself is in
+//! `value`; how a scope is searched, in `eval`.
 //!
 //! Trees are immutable and cheaply shared (`Arc`): the matchmaker, the
 //! indexer and the analyzer walk and rebuild them without copying ads.
@@ -7,7 +12,11 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::lang::value::Value;
+use crate::lang::names::cmp_nocase;
+use crate::lang::time::AbsTime;
+
+// Names are their own module; their old paths stay here.
+pub use crate::lang::names::{fold, intern_entry, intern_name, key_hash, Name, NameEntry, Special};
 
 /// Byte range into the source text an expression was parsed from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -33,156 +42,6 @@ impl Span {
     pub fn is_none(self) -> bool {
         self == Span::NONE
     }
-}
-
-/// An attribute name: as written, its case-folded key, the key's hash and
-/// whether it is one of the scope words the evaluator treats specially —
-/// all computed once at parse time, so lookups neither allocate nor rehash.
-#[derive(Clone, Debug)]
-pub struct Name {
-    pub text: Arc<str>,
-    pub key: Arc<str>,
-    pub hash: u64,
-    pub special: Special,
-}
-
-/// Names with a meaning of their own in lookups (thesis §2.5; libclassad's
-/// LookupInScope and match context).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Special {
-    None,
-    Root,
-    SelfAd,
-    My,
-    Parent,
-    CurrentTime,
-    Other,
-    Ad,
-    Left,
-    Right,
-}
-
-impl Special {
-    fn of(key: &str) -> Special {
-        match key {
-            "toplevel" | "root" => Special::Root,
-            "self" => Special::SelfAd,
-            "my" => Special::My,
-            "parent" => Special::Parent,
-            "currenttime" => Special::CurrentTime,
-            "other" | "target" => Special::Other,
-            "ad" => Special::Ad,
-            "left" => Special::Left,
-            "right" => Special::Right,
-            _ => Special::None,
-        }
-    }
-}
-
-/// An interned attribute name: as written, its folded key and the key's
-/// hash ([`key_hash`]). Ads list their names as these, one pointer each.
-#[derive(Debug)]
-pub struct NameEntry {
-    pub text: Arc<str>,
-    pub key: Arc<str>,
-    pub hash: u64,
-}
-
-/// Attribute names are interned per thread, as written and case-folded:
-/// the same name in an expression and in an ad, or in ten thousand ads of
-/// a pool, is one allocation, and folded keys compare by pointer.
-/// `hash` is [`key_hash`] of `text`. Returns (the spelling, the folded key).
-pub fn intern_name(text: &str, hash: u64) -> (Arc<str>, Arc<str>) {
-    let e = intern_entry(text, hash);
-    (e.text.clone(), e.key.clone())
-}
-
-/// [`intern_name`]'s entry.
-pub fn intern_entry(text: &str, hash: u64) -> Arc<NameEntry> {
-    use std::cell::RefCell;
-    thread_local! {
-        static NAMES: RefCell<hashbrown::HashTable<Arc<NameEntry>>> = RefCell::new(Default::default());
-    }
-    // Bounded: a stream of unique names (generated ads) must not grow
-    // this without limit.
-    const MAX_INTERNED: usize = 1 << 17;
-    NAMES.with(|t| {
-        let mut t = t.borrow_mut();
-        if let Some(e) = t.find(hash, |e| *e.text == *text) {
-            return e.clone();
-        }
-        let key: Arc<str> = match t.find(hash, |e| e.key.eq_ignore_ascii_case(text)) {
-            Some(e) => e.key.clone(),
-            None => fold(text).into(),
-        };
-        let e = Arc::new(NameEntry {
-            text: text.into(),
-            key,
-            hash,
-        });
-        if t.len() < MAX_INTERNED {
-            t.insert_unique(hash, e.clone(), |e| e.hash);
-        }
-        e
-    })
-}
-
-impl Name {
-    pub fn new(text: &str) -> Name {
-        let hash = key_hash(text);
-        let (text, key) = intern_name(text, hash);
-        Name {
-            text,
-            hash,
-            special: Special::of(&key),
-            key,
-        }
-    }
-    pub fn is(&self, lower: &str) -> bool {
-        &*self.key == lower
-    }
-}
-
-impl PartialEq for Name {
-    fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
-    }
-}
-
-/// Attribute names compare without regard to ASCII case.
-pub fn fold(name: &str) -> String {
-    name.to_ascii_lowercase()
-}
-
-/// Hash of a name, without regard to ASCII case (no allocation).
-#[inline]
-pub fn key_hash(name: &str) -> u64 {
-    use std::hash::Hasher;
-    let mut h = rustc_hash::FxHasher::default();
-    let b = name.as_bytes();
-    let mut chunks = b.chunks_exact(8);
-    for c in &mut chunks {
-        let w = u64::from_le_bytes([c[0], c[1], c[2], c[3], c[4], c[5], c[6], c[7]]);
-        if w & 0x8080_8080_8080_8080 == 0 {
-            // Eight ASCII bytes lower-cased at once: a byte gets 0x20 when
-            // it is in 'A'..='Z' (no carries: every byte is below 0x80).
-            let upper = (w.wrapping_add(0x3f3f_3f3f_3f3f_3f3f)
-                & !w.wrapping_add(0x2525_2525_2525_2525))
-                & 0x8080_8080_8080_8080;
-            h.write_u64(w | (upper >> 2));
-        } else {
-            let mut l = [0u8; 8];
-            for (d, s) in l.iter_mut().zip(c) {
-                *d = s.to_ascii_lowercase();
-            }
-            h.write_u64(u64::from_le_bytes(l));
-        }
-    }
-    for &c in chunks.remainder() {
-        h.write_u8(c.to_ascii_lowercase());
-    }
-    h.write_usize(b.len());
-    h.finish()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -374,6 +233,89 @@ impl Expr {
             ExprKind::List(items) => items.iter().collect(),
         }
     }
+}
+
+// ---- Values and the scopes they close over (see the module's comment) ----
+
+/// A list value. As in libclassad, the elements stay expressions: a list
+/// literal evaluates to itself, closed over the scope it was written in, and
+/// an element is evaluated only when something asks for it.
+#[derive(Clone, Debug)]
+pub struct ListValue {
+    pub items: Arc<[Expr]>,
+    pub env: Env,
+    /// Written as a list literal (rather than computed by a function).
+    /// libclassad keeps the two apart: `=?=` between a literal list and a
+    /// computed one is false, between two of a kind an error.
+    pub literal: bool,
+}
+
+/// A record (nested ClassAd) value, closed over its lexical parent scope.
+#[derive(Clone, Debug)]
+pub struct RecordValue {
+    pub ad: Arc<ClassAd>,
+    pub env: Env,
+    /// Got by subscripting a record with a name (`r["b"]`): libclassad hands
+    /// back such a record cut off from its scope, so selecting from it
+    /// (`r["b"].c`) is undefined and its attributes see no enclosing ad.
+    pub detached: bool,
+}
+
+#[derive(Clone, Debug, Default)]
+pub enum Value {
+    #[default]
+    Undefined,
+    Error,
+    Bool(bool),
+    Int(i64),
+    Real(f64),
+    Str(Arc<str>),
+    AbsTime(AbsTime),
+    /// Seconds; libclassad keeps relative times as doubles.
+    RelTime(f64),
+    List(ListValue),
+    Record(RecordValue),
+}
+
+/// Which ad of a match: the one evaluating (`MY`, left) or the other
+/// (`TARGET`, right).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Side {
+    My = 0,
+    Target = 1,
+}
+
+impl Side {
+    pub fn other(self) -> Side {
+        match self {
+            Side::My => Side::Target,
+            Side::Target => Side::My,
+        }
+    }
+}
+
+/// A scope chain. The top-level ads of the evaluation and the match
+/// context around them are named, not allocated, so evaluating a pair of
+/// ads allocates nothing for scoping.
+#[derive(Clone, Debug, Default)]
+pub enum Env {
+    #[default]
+    None,
+    /// The top-level ad on one side.
+    Root(Side),
+    /// The match context around one side's ad: it defines `other`,
+    /// `target`, `my` and `ad`, as libclassad's MatchClassAd does.
+    MatchSide(Side),
+    /// The match ad itself (the root scope of a match).
+    MatchRoot,
+    /// A nested record with its lexical parent.
+    Frame(Arc<Frame>),
+}
+
+#[derive(Debug)]
+pub struct Frame {
+    pub ad: Arc<ClassAd>,
+    pub parent: Env,
 }
 
 /// A ClassAd: an ordered set of attribute definitions with case-insensitive
@@ -842,11 +784,7 @@ impl ClassAd {
     /// without regard to case): what HTCondor prints, so our output does too.
     pub fn iter_canonical(&self) -> impl Iterator<Item = (&str, &Expr)> {
         let mut v: Vec<(&str, &Expr)> = self.iter().collect();
-        v.sort_by(|a, b| {
-            a.0.len()
-                .cmp(&b.0.len())
-                .then_with(|| crate::lang::value::cmp_nocase(a.0, b.0))
-        });
+        v.sort_by(|a, b| a.0.len().cmp(&b.0.len()).then_with(|| cmp_nocase(a.0, b.0)));
         v.into_iter()
     }
 

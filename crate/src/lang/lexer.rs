@@ -5,7 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::lang::ast::Span;
 use crate::lang::diagnostic::Diagnostic;
-use crate::lang::value::AbsTime;
+use crate::lang::time::AbsTime;
 
 /// Which surface syntax to accept. See `Dialect::Auto` for the detection rule.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -5,12 +5,20 @@
 //!
 //! Everything above (formats, matchmaking, analysis, gangmatching, the
 //! API) builds on this layer; nothing here imports from them.
+//!
+//! Inside, lowest first: names, time, mode and the built-in functions'
+//! names; the data model (`ast`) and `value`; the syntax (diagnostic,
+//! lexer, parser, unparse, refs); then evaluation (`eval`, `functions`,
+//! `specialize`). Syntax never imports evaluation (tests/layers.rs checks).
 
 pub mod ast;
+pub mod builtins;
 pub mod diagnostic;
 pub mod eval;
 pub mod functions;
 pub mod lexer;
+pub mod mode;
+pub mod names;
 pub mod parser;
 pub mod refs;
 pub mod specialize;

@@ -6,9 +6,10 @@
 use std::sync::Arc;
 
 use crate::lang::ast::{BinaryOp, Call, ClassAd, Expr, ExprKind, Name, Span, UnaryOp};
+use crate::lang::builtins;
 use crate::lang::diagnostic::Diagnostic;
-use crate::lang::eval::Mode;
 use crate::lang::lexer::{Dialect, Lexer, Tok, Token};
+use crate::lang::mode::Mode;
 use crate::lang::value::Value;
 
 /// The deepest expression tree accepted. Evaluation, unparsing and
@@ -406,7 +407,7 @@ impl<'a> Parser<'a> {
             let arg = Expr::new(ExprKind::Literal(secs), span);
             let call = Call {
                 name: "relTime".into(),
-                func: crate::lang::functions::lookup("relTime"),
+                func: builtins::lookup("relTime"),
                 args: vec![arg],
             };
             return Ok((Expr::new(ExprKind::Call(call), span), 2));
@@ -522,9 +523,9 @@ impl<'a> Parser<'a> {
         if let Some(v) = time_literal_call(&name, &args, start.to(end))? {
             return Ok((Expr::new(ExprKind::Literal(v), start.to(end)), 1));
         }
-        let func = crate::lang::functions::lookup(&name).or_else(|| {
+        let func = builtins::lookup(&name).or_else(|| {
             (self.lx.dialect() != Dialect::Modern)
-                .then(|| crate::lang::functions::lookup_seed(&name))
+                .then(|| builtins::lookup_seed(&name))
                 .flatten()
         });
         node(

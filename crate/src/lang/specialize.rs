@@ -10,7 +10,8 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Name};
-use crate::lang::eval::{ops, EvalOptions, Evaluator, Mode};
+use crate::lang::eval::{ops, EvalOptions, Evaluator};
+use crate::lang::mode::Mode;
 use crate::lang::value::Value;
 
 /// What is known while specializing.

@@ -3,7 +3,13 @@
 
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, TimeZone};
 
-use crate::lang::value::AbsTime;
+/// An absolute time: seconds since the Unix epoch, with the time-zone offset
+/// (seconds east of UTC) it was written or computed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AbsTime {
+    pub secs: i64,
+    pub offset: i32,
+}
 
 /// Where "now" and the local time zone come from. Native builds read the
 /// system; the browser passes both in; tests pin them.

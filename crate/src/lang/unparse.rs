@@ -43,6 +43,14 @@ pub fn value_to_string(v: &Value) -> String {
     s
 }
 
+/// A value prints as the unparser writes it (here, not in `value`: the
+/// unparser stands above the values it writes).
+impl std::fmt::Display for Value {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&value_to_string(self))
+    }
+}
+
 /// A whole ad in canonical new syntax: `[ a = 1; b = 2 ]`.
 pub fn unparse_ad(ad: &ClassAd) -> String {
     let mut s = String::new();

@@ -1,58 +1,17 @@
 //! Runtime values of the ClassAd language (thesis §2.3): the ten kinds a
-//! ClassAd expression can evaluate to.
+//! ClassAd expression can evaluate to, and what a value can tell of itself.
+//!
+//! The value types are defined with the expression tree (`ast`), since
+//! each holds the other; they are named here too, where they always were.
 
 use std::sync::Arc;
 
-use crate::lang::ast::{ClassAd, Expr};
-use crate::lang::eval::Env;
-
-/// An absolute time: seconds since the Unix epoch, with the time-zone offset
-/// (seconds east of UTC) it was written or computed in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct AbsTime {
-    pub secs: i64,
-    pub offset: i32,
-}
-
-/// A list value. As in libclassad, the elements stay expressions: a list
-/// literal evaluates to itself, closed over the scope it was written in, and
-/// an element is evaluated only when something asks for it.
-#[derive(Clone, Debug)]
-pub struct ListValue {
-    pub items: Arc<[Expr]>,
-    pub env: Env,
-    /// Written as a list literal (rather than computed by a function).
-    /// libclassad keeps the two apart: `=?=` between a literal list and a
-    /// computed one is false, between two of a kind an error.
-    pub literal: bool,
-}
-
-/// A record (nested ClassAd) value, closed over its lexical parent scope.
-#[derive(Clone, Debug)]
-pub struct RecordValue {
-    pub ad: Arc<ClassAd>,
-    pub env: Env,
-    /// Got by subscripting a record with a name (`r["b"]`): libclassad hands
-    /// back such a record cut off from its scope, so selecting from it
-    /// (`r["b"].c`) is undefined and its attributes see no enclosing ad.
-    pub detached: bool,
-}
-
-#[derive(Clone, Debug, Default)]
-pub enum Value {
-    #[default]
-    Undefined,
-    Error,
-    Bool(bool),
-    Int(i64),
-    Real(f64),
-    Str(Arc<str>),
-    AbsTime(AbsTime),
-    /// Seconds; libclassad keeps relative times as doubles.
-    RelTime(f64),
-    List(ListValue),
-    Record(RecordValue),
-}
+use crate::lang::ast::{Env, Expr};
+pub use crate::lang::ast::{ListValue, RecordValue, Value};
+// Below values (time literals are lexed, names compared in any case);
+// their old paths stay.
+pub use crate::lang::names::cmp_nocase;
+pub use crate::lang::time::AbsTime;
 
 /// The type names used in messages and by the type predicates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -173,11 +132,6 @@ impl Value {
             _ => false,
         }
     }
-
-    /// Exact structural identity, as `=?=` decides it for scalars.
-    pub fn same_as(&self, other: &Value) -> bool {
-        crate::lang::eval::ops::identical(self, other)
-    }
 }
 
 impl From<bool> for Value {
@@ -204,19 +158,6 @@ impl From<String> for Value {
     fn from(s: String) -> Self {
         Value::Str(s.into())
     }
-}
-
-impl std::fmt::Display for Value {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&crate::lang::unparse::value_to_string(self))
-    }
-}
-
-/// Case-insensitive ordering of strings, as libclassad's strcasecmp.
-pub fn cmp_nocase(a: &str, b: &str) -> std::cmp::Ordering {
-    let ai = a.bytes().map(|c| c.to_ascii_lowercase());
-    let bi = b.bytes().map(|c| c.to_ascii_lowercase());
-    ai.cmp(bi)
 }
 
 /// The one order of ranking numbers (ranks, priorities, docking vectors,

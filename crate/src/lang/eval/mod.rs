@@ -3,6 +3,7 @@
 //! exponentially shared references cheap), and dispatch to operators and
 //! functions.
 
+mod match_ad;
 pub mod ops;
 pub mod trace;
 mod trace_wire;
@@ -10,82 +11,21 @@ mod trace_wire;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
-use serde::{Deserialize, Serialize};
 
 use crate::lang::ast::{ClassAd, Expr, ExprKind, Name};
+// Scopes are data (values close over them), defined with the values; the
+// evaluator is what searches them.
+pub use crate::lang::ast::{Env, Frame, Side};
+pub use crate::lang::mode::Mode;
 use crate::lang::time::Clock;
 use crate::lang::value::{ListValue, RecordValue, Value};
+use match_ad::match_context_ad;
 pub use trace::TraceNode;
-
-/// Evaluation semantics.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Mode {
-    /// What HTCondor's daemons and tools do: an unscoped name that is not
-    /// found in the ad's scope falls back to the target ad of a match, and
-    /// HTCondor's extra functions are available.
-    #[default]
-    HTCondor,
-    /// Plain new-ClassAd semantics (thesis ch. 2 / libclassad alone).
-    Strict,
-}
-
-impl std::str::FromStr for Mode {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Mode, String> {
-        match s.to_ascii_lowercase().as_str() {
-            "htcondor" | "condor" => Ok(Mode::HTCondor),
-            "strict" | "new" => Ok(Mode::Strict),
-            _ => Err(format!("unknown mode `{s}`: use htcondor or strict")),
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, Default)]
 pub struct EvalOptions {
     pub mode: Mode,
     pub clock: Clock,
-}
-
-/// Which ad of a match: the one evaluating (`MY`, left) or the other
-/// (`TARGET`, right).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Side {
-    My = 0,
-    Target = 1,
-}
-
-impl Side {
-    pub fn other(self) -> Side {
-        match self {
-            Side::My => Side::Target,
-            Side::Target => Side::My,
-        }
-    }
-}
-
-/// A scope chain. The top-level ads of the evaluation and the match
-/// context around them are named, not allocated, so evaluating a pair of
-/// ads allocates nothing for scoping.
-#[derive(Clone, Debug, Default)]
-pub enum Env {
-    #[default]
-    None,
-    /// The top-level ad on one side.
-    Root(Side),
-    /// The match context around one side's ad: it defines `other`,
-    /// `target`, `my` and `ad`, as libclassad's MatchClassAd does.
-    MatchSide(Side),
-    /// The match ad itself (the root scope of a match).
-    MatchRoot,
-    /// A nested record with its lexical parent.
-    Frame(Arc<Frame>),
-}
-
-#[derive(Debug)]
-pub struct Frame {
-    pub ad: Arc<ClassAd>,
-    pub parent: Env,
 }
 
 /// The cache is keyed by (ad address, attribute position).
@@ -142,7 +82,9 @@ pub struct Evaluator {
     depth: u32,
     /// The first place this evaluator ran out of depth (see [`Self::take_depth_exceeded`]).
     too_deep: Option<DepthExceeded>,
-    pub(crate) tracer: Option<trace::Tracer>,
+    tracer: Option<trace::Tracer>,
+    /// The built-in functions by index (see [`Builtin`]).
+    builtins: &'static [Builtin],
     /// Functions supplied from outside the language (a pool's function
     /// library), and their results so far: a call depends on its
     /// arguments only.
@@ -166,10 +108,19 @@ pub struct Evaluator {
     match_ad: Option<Arc<ClassAd>>,
 }
 
+/// A built-in function: it gets its arguments unevaluated, and the
+/// evaluator to evaluate them with. An evaluator runs the table it is
+/// handed, indexed as `lang::builtins` numbers the names; the library
+/// (`functions`, above the evaluator) hands over its own in `Evaluator::new`.
+pub type Builtin = fn(&mut Evaluator, &[Expr], &Env) -> Value;
+
 impl Evaluator {
-    pub fn new(opts: EvalOptions) -> Evaluator {
+    /// An evaluator running the built-in functions `builtins` (indexed as
+    /// `lang::builtins` names them).
+    pub(crate) fn with_builtins(opts: EvalOptions, builtins: &'static [Builtin]) -> Evaluator {
         Evaluator {
             opts,
+            builtins,
             roots: [None, None],
             matched: false,
             cache: FxHashMap::default(),
@@ -235,6 +186,19 @@ impl Evaluator {
         }
     }
 
+    /// Evaluate with tracing on; returns the value and the trace root.
+    pub fn eval_traced(&mut self, e: &Expr, env: &Env) -> (Value, Option<TraceNode>) {
+        self.tracer = Some(trace::Tracer::new());
+        let v = self.eval(e, env);
+        let root = self.tracer.take().and_then(trace::Tracer::finish);
+        (v, root)
+    }
+
+    /// The trace being recorded (only called while tracing).
+    fn tracer(&mut self) -> &mut trace::Tracer {
+        self.tracer.as_mut().expect("tracing")
+    }
+
     /// Evaluate in an explicit scope (e.g. a nested record of an ad).
     pub fn eval(&mut self, e: &Expr, env: &Env) -> Value {
         if self.depth >= MAX_EVAL_DEPTH {
@@ -248,9 +212,9 @@ impl Evaluator {
         }
         self.depth += 1;
         let v = if self.tracer.is_some() {
-            self.trace_enter(e);
+            self.tracer().enter(e);
             let v = self.eval_node(e, env);
-            self.trace_leave(&v);
+            self.tracer().leave(&v);
             v
         } else {
             self.eval_node(e, env)
@@ -319,10 +283,10 @@ impl Evaluator {
                     // HTCondor's extra functions stay registered in strict
                     // mode, as they are in an HTCondor process with
                     // STRICT_CLASSAD_EVALUATION on.
-                    let def = crate::lang::functions::get(id);
+                    let imp = self.builtins[id as usize];
                     // A call's frames weigh on the stack too (see MAX_EVAL_DEPTH).
                     self.depth += 1;
-                    let v = (def.imp)(self, &c.args, env);
+                    let v = imp(self, &c.args, env);
                     self.depth -= 1;
                     v
                 }
@@ -375,7 +339,7 @@ impl Evaluator {
         // nodes as `eval` would have.
         if self.tracer.is_some() {
             for (node, _) in spine[1..].iter().filter(|(_, own)| *own) {
-                self.trace_enter(node);
+                self.tracer().enter(node);
             }
         }
         let mut v = self.eval(leaf, env);
@@ -385,7 +349,7 @@ impl Evaluator {
             };
             v = self.combine(*op, v, r, env);
             if i > 0 && *own && self.tracer.is_some() {
-                self.trace_leave(&v);
+                self.tracer().leave(&v);
             }
         }
         v
@@ -642,7 +606,7 @@ impl Evaluator {
                 let v = v.clone();
                 if self.tracer.is_some() {
                     let (n, _) = ad.at(i);
-                    self.trace_cached(n, &v);
+                    self.tracer().cached(n, &v);
                 }
                 return v;
             }
@@ -652,7 +616,7 @@ impl Evaluator {
         self.cache.insert(key, Slot::InProgress(ad.clone()));
         let (name, expr) = ad.at(i);
         if self.tracer.is_some() {
-            self.trace_attr(name);
+            self.tracer().attr(name);
         }
         // An attribute is evaluated in its own scope, and a scope moved
         // inside it does not outlive it (libclassad saves and restores
@@ -671,7 +635,7 @@ impl Evaluator {
         self.moved_scope = moved;
         self.literal_scope = literal;
         if self.tracer.is_some() {
-            self.trace_leave(&v);
+            self.tracer().leave(&v);
         }
         self.cache.insert(key, Slot::Done(v.clone(), ad.clone()));
         v
@@ -907,27 +871,10 @@ impl Evaluator {
 
     /// libclassad's match ad for the current pair of ads, built once.
     fn match_ad(&mut self) -> Arc<ClassAd> {
-        if let Some(ad) = &self.match_ad {
-            return ad.clone();
-        }
-        let mut ad = crate::lang::parser::parse_classad(
-            "[ symmetricMatch = RIGHT.requirements && LEFT.requirements; \
-             leftMatchesRight = RIGHT.requirements; rightMatchesLeft = LEFT.requirements; \
-             leftRankValue = LEFT.rank; rightRankValue = RIGHT.rank ]",
-        )
-        .expect("static match ad parses");
-        let record = |a: Arc<ClassAd>| Expr::new(ExprKind::Record(a), crate::lang::ast::Span::NONE);
-        ad.insert("lCtx", record(match_context_ad(Side::My)));
-        ad.insert("rCtx", record(match_context_ad(Side::Target)));
-        if let Some(my) = &self.roots[0] {
-            ad.insert("LEFT", record(my.clone()));
-        }
-        if let Some(target) = &self.roots[1] {
-            ad.insert("RIGHT", record(target.clone()));
-        }
-        let ad = Arc::new(ad);
-        self.match_ad = Some(ad.clone());
-        ad
+        let [my, target] = &self.roots;
+        self.match_ad
+            .get_or_insert_with(|| Arc::new(match_ad::match_ad(my.as_ref(), target.as_ref())))
+            .clone()
     }
 
     fn is_match_ad(&self, ad: &Arc<ClassAd>) -> bool {
@@ -1063,26 +1010,6 @@ pub enum ScopeFind {
     /// `target`/`other`, ...): its value, the same in every scope.
     Value(Value),
     NotFound,
-}
-
-/// Evaluate an expression standalone (no ads) with default options.
-pub fn eval_standalone(e: &Expr) -> Value {
-    let mut ev = Evaluator::new(EvalOptions::default());
-    ev.eval_expr(e)
-}
-
-/// The context record libclassad's match ad wraps each side in, e.g.
-/// `[ ad = .LEFT; my = .LEFT; other = .RIGHT; target = .RIGHT ]`.
-fn match_context_ad(side: Side) -> Arc<ClassAd> {
-    static ADS: std::sync::OnceLock<[Arc<ClassAd>; 2]> = std::sync::OnceLock::new();
-    let ads = ADS.get_or_init(|| {
-        let make = |me: &str, other: &str| {
-            let src = format!("[ ad = .{me}; my = .{me}; other = .{other}; target = .{other} ]");
-            Arc::new(crate::lang::parser::parse_classad(&src).expect("static match context parses"))
-        };
-        [make("LEFT", "RIGHT"), make("RIGHT", "LEFT")]
-    });
-    ads[side as usize].clone()
 }
 
 /// The value of a literal. libclassad evaluates a relative-time literal

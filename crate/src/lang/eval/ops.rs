@@ -4,8 +4,9 @@
 //! ignores case, positive real overflow is an error, real `%` is an error.
 
 use crate::lang::ast::{BinaryOp, UnaryOp};
-use crate::lang::value::cmp_nocase;
-use crate::lang::value::{AbsTime, Value};
+use crate::lang::names::cmp_nocase;
+use crate::lang::time::AbsTime;
+use crate::lang::value::Value;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Truth {
@@ -180,6 +181,15 @@ fn identical_or_err(l: &Value, r: &Value) -> Option<bool> {
         None
     } else {
         Some(identical(l, r))
+    }
+}
+
+// Here rather than in `value`: `=?=` is an operator, and values sit
+// below the evaluator.
+impl Value {
+    /// Exact structural identity, as `=?=` decides it for scalars.
+    pub fn same_as(&self, other: &Value) -> bool {
+        identical(self, other)
     }
 }
 

@@ -2,7 +2,6 @@
 //! subexpression evaluated, with its source span and value, as a tree.
 //! Attribute references show the attribute's own definition as a child.
 
-use super::Evaluator;
 use crate::lang::ast::{Expr, ExprKind, Span};
 use crate::lang::value::Value;
 
@@ -32,11 +31,13 @@ pub struct TraceNode {
 /// Nodes beyond this many are not recorded (the value is still right).
 pub const MAX_NODES: usize = 20_000;
 
+/// The trace being recorded: the evaluator tells it where it enters and
+/// leaves, and it builds the tree.
 #[derive(Default)]
 pub(crate) struct Tracer {
     stack: Vec<TraceNode>,
     count: usize,
-    pub(crate) truncated: bool,
+    truncated: bool,
 }
 
 fn label(e: &Expr) -> String {
@@ -69,12 +70,11 @@ fn shorten(mut s: String) -> String {
     s
 }
 
-impl Evaluator {
-    /// Evaluate with tracing on; returns the value and the trace root.
-    pub fn eval_traced(&mut self, e: &Expr, env: &super::Env) -> (Value, Option<TraceNode>) {
-        self.tracer = Some(Tracer::default());
-        // A root holder collects the top node.
-        self.tracer.as_mut().unwrap().stack.push(TraceNode {
+impl Tracer {
+    /// A tracer with a holder for the root node.
+    pub(crate) fn new() -> Tracer {
+        let mut t = Tracer::default();
+        t.stack.push(TraceNode {
             span: Span::NONE,
             label: String::new(),
             text: String::new(),
@@ -84,25 +84,28 @@ impl Evaluator {
             cut: false,
             children: vec![],
         });
-        let v = self.eval(e, env);
-        let mut t = self.tracer.take().unwrap();
-        let mut root = t.stack.pop().and_then(|mut h| h.children.pop());
+        t
+    }
+
+    /// The trace's root, once evaluation is done.
+    pub(crate) fn finish(mut self) -> Option<TraceNode> {
+        let mut root = self.stack.pop().and_then(|mut h| h.children.pop());
         if let Some(r) = root.as_mut() {
-            r.cut = t.truncated;
+            r.cut = self.truncated;
         }
-        (v, root)
+        root
     }
 
     fn push(&mut self, node: TraceNode) {
-        let t = self.tracer.as_mut().unwrap();
-        t.count += 1;
-        if t.count > MAX_NODES {
-            t.truncated = true;
+        self.count += 1;
+        if self.count > MAX_NODES {
+            self.truncated = true;
         }
-        t.stack.push(node);
+        self.stack.push(node);
     }
 
-    pub(super) fn trace_enter(&mut self, e: &Expr) {
+    /// The evaluator enters `e`.
+    pub(crate) fn enter(&mut self, e: &Expr) {
         let node = TraceNode {
             span: e.span,
             label: label(e),
@@ -116,7 +119,8 @@ impl Evaluator {
         self.push(node);
     }
 
-    pub(super) fn trace_attr(&mut self, name: &str) {
+    /// The evaluator enters the definition of attribute `name`.
+    pub(crate) fn attr(&mut self, name: &str) {
         self.push(TraceNode {
             span: Span::NONE,
             label: "definition".into(),
@@ -129,7 +133,8 @@ impl Evaluator {
         });
     }
 
-    pub(super) fn trace_cached(&mut self, name: &str, v: &Value) {
+    /// Attribute `name` had its value `v` already.
+    pub(crate) fn cached(&mut self, name: &str, v: &Value) {
         self.push(TraceNode {
             span: Span::NONE,
             label: "definition".into(),
@@ -140,21 +145,21 @@ impl Evaluator {
             cut: false,
             children: vec![],
         });
-        self.trace_leave(v);
+        self.leave(v);
     }
 
-    pub(super) fn trace_leave(&mut self, v: &Value) {
-        let t = self.tracer.as_mut().unwrap();
-        let Some(mut node) = t.stack.pop() else {
+    /// The node entered last has the value `v`.
+    pub(crate) fn leave(&mut self, v: &Value) {
+        let Some(mut node) = self.stack.pop() else {
             return;
         };
         node.value = shorten(crate::lang::unparse::value_to_string(v));
-        if t.truncated && t.stack.len() > 1 {
+        if self.truncated && self.stack.len() > 1 {
             // Past the node budget keep only the upper levels.
             node.children.clear();
         }
-        if let Some(parent) = t.stack.last_mut() {
-            if !t.truncated || parent.children.len() < 64 {
+        if let Some(parent) = self.stack.last_mut() {
+            if !self.truncated || parent.children.len() < 64 {
                 parent.children.push(node);
             }
         }

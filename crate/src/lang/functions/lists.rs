@@ -4,7 +4,7 @@
 //! Element comparisons use the language's own operators, so they ignore
 //! case for strings and treat booleans as numbers, as libclassad does.
 
-use super::{eval_n, f, FuncDef};
+use super::def::{eval_n, f, FuncDef};
 use crate::lang::ast::{BinaryOp, Expr};
 use crate::lang::eval::{ops, Env, Evaluator};
 use crate::lang::value::{ListValue, Value};

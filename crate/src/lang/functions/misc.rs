@@ -9,7 +9,7 @@
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 
-use super::{eval_n, f, hf, FuncDef};
+use super::def::{eval_n, f, hf, FuncDef};
 use crate::lang::ast::{Expr, ExprKind};
 use crate::lang::eval::{Env, Evaluator, ScopeFind};
 use crate::lang::time::{c_int, c_llong, format_abs_time, format_rel_time, is_c_space};

@@ -4,8 +4,10 @@
 //! Functions receive their arguments unevaluated, so lazy ones
 //! (`ifThenElse`, `unparse`, `evalInEachContext`) can choose what to
 //! evaluate. Each family lives in its own module and exports a `FUNCS`
-//! table; names are matched without regard to case.
+//! table. A call is resolved to its function by the parser, against the
+//! names in `builtins`, whose order the library's table keeps.
 
+mod def;
 mod lists;
 mod misc;
 mod stringlists;
@@ -15,148 +17,70 @@ mod types;
 
 use std::sync::OnceLock;
 
-use rustc_hash::FxHashMap;
+pub use self::def::{eval_args, eval_n, exceptional, f, hf, list_items, FnImpl, FuncDef};
+use crate::lang::builtins;
+// Name resolution is the parser's (syntax knows the names, not the library).
+pub use crate::lang::builtins::{lookup, lookup_seed};
+use crate::lang::eval::{EvalOptions, Evaluator};
 
-use crate::lang::ast::Expr;
-use crate::lang::eval::{Env, Evaluator};
-use crate::lang::value::Value;
-
-pub type FnImpl = fn(&mut Evaluator, &[Expr], &Env) -> Value;
-
-pub struct FuncDef {
-    pub name: &'static str,
-    pub imp: FnImpl,
-    /// Registered by HTCondor on top of libclassad; error in strict mode.
-    pub htcondor_only: bool,
-    /// Its value depends on its argument values alone — not on the clock,
-    /// randomness, the scope, or the arguments' expressions — so a call on
-    /// constants can be folded ahead of time.
-    pub pure: bool,
-}
-
-impl FuncDef {
-    /// The same entry, marked pure.
-    pub const fn pure(self) -> FuncDef {
-        FuncDef { pure: true, ..self }
-    }
-}
-
-/// Shorthand for table entries.
-pub const fn f(name: &'static str, imp: FnImpl) -> FuncDef {
-    FuncDef {
-        name,
-        imp,
-        htcondor_only: false,
-        pure: false,
-    }
-}
-
-pub const fn hf(name: &'static str, imp: FnImpl) -> FuncDef {
-    FuncDef {
-        name,
-        imp,
-        htcondor_only: true,
-        pure: false,
-    }
-}
-
-struct Table {
-    defs: Vec<&'static FuncDef>,
-    by_name: FxHashMap<String, u16>,
-    seed_by_name: FxHashMap<String, u16>,
-}
-
-fn table() -> &'static Table {
-    static T: OnceLock<Table> = OnceLock::new();
+/// The definitions by index: the order of `builtins::NAMES` (then
+/// `SEED_NAMES`), which the parser resolves names against.
+fn table() -> &'static [&'static FuncDef] {
+    static T: OnceLock<Vec<&'static FuncDef>> = OnceLock::new();
     T.get_or_init(|| {
-        let mut defs: Vec<&'static FuncDef> = Vec::new();
-        for family in [
+        let families = [
             types::FUNCS,
             lists::FUNCS,
             misc::FUNCS,
             strings::FUNCS,
             stringlists::FUNCS,
             time_fns::FUNCS,
-        ] {
-            defs.extend(family.iter());
-        }
-        let mut by_name = FxHashMap::default();
-        for (i, d) in defs.iter().enumerate() {
-            let prev = by_name.insert(d.name.to_ascii_lowercase(), i as u16);
-            debug_assert!(prev.is_none(), "function {} defined twice", d.name);
-        }
-        // The seed papers' functions that today's libclassad no longer has
-        // (MakeDate, InDays, IsMember, …): known only outside the modern
-        // dialect, where HTCondor would answer error anyway.
-        let mut seed_by_name = FxHashMap::default();
-        for d in time_fns::SEED_FUNCS.iter().chain(lists::SEED_FUNCS) {
-            seed_by_name.insert(d.name.to_ascii_lowercase(), defs.len() as u16);
-            defs.push(d);
-        }
-        Table {
-            defs,
-            by_name,
-            seed_by_name,
-        }
+            // The seed papers' retired functions, known outside the modern
+            // dialect only.
+            time_fns::SEED_FUNCS,
+            lists::SEED_FUNCS,
+        ];
+        let defs: Vec<&'static FuncDef> = families.iter().flat_map(|f| f.iter()).collect();
+        let names = builtins::NAMES.iter().chain(builtins::SEED_NAMES);
+        assert!(
+            defs.iter().map(|d| d.name).eq(names.copied()),
+            "the function library and builtins::NAMES list different functions"
+        );
+        defs
     })
 }
 
-/// Resolve a function name (any case) to its table index.
-pub fn lookup(name: &str) -> Option<u16> {
-    table().by_name.get(&name.to_ascii_lowercase()).copied()
+/// The implementations by index, as the evaluator runs them.
+fn imps() -> &'static [FnImpl] {
+    static I: OnceLock<Vec<FnImpl>> = OnceLock::new();
+    I.get_or_init(|| table().iter().map(|d| d.imp).collect())
 }
 
-/// Resolve a name among the seed papers' retired functions.
-pub fn lookup_seed(name: &str) -> Option<u16> {
-    table()
-        .seed_by_name
-        .get(&name.to_ascii_lowercase())
-        .copied()
+// Here, not in `eval`: the evaluator runs whatever functions it is handed,
+// and this library is what every evaluator is handed.
+impl Evaluator {
+    /// An evaluator with the whole function library.
+    pub fn new(opts: EvalOptions) -> Evaluator {
+        Evaluator::with_builtins(opts, imps())
+    }
 }
 
 pub fn get(id: u16) -> &'static FuncDef {
-    table().defs[id as usize]
+    table()[id as usize]
 }
 
 /// Every known function name, for completion and documentation.
 pub fn names() -> Vec<&'static str> {
-    table().defs.iter().map(|d| d.name).collect()
+    table().iter().map(|d| d.name).collect()
 }
 
-// ---- helpers for function authors ----
-
-/// Evaluate every argument.
-pub fn eval_args(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Vec<Value> {
-    args.iter().map(|a| ev.eval(a, env)).collect()
-}
-
-/// Evaluate exactly `N` arguments, or `None` when the count is wrong.
-pub fn eval_n<const N: usize>(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Option<[Value; N]> {
-    if args.len() != N {
-        return None;
-    }
-    let mut out: [Value; N] = std::array::from_fn(|_| Value::Undefined);
-    for (slot, a) in out.iter_mut().zip(args) {
-        *slot = ev.eval(a, env);
-    }
-    Some(out)
-}
-
-/// The first undefined or error among `vals`, error taking precedence.
-pub fn exceptional(vals: &[Value]) -> Option<Value> {
-    if vals.iter().any(Value::is_error) {
-        Some(Value::Error)
-    } else if vals.iter().any(Value::is_undefined) {
-        Some(Value::Undefined)
-    } else {
-        None
-    }
-}
-
-/// The elements of a list value, evaluated.
-pub fn list_items(ev: &mut Evaluator, v: &Value) -> Option<Vec<Value>> {
-    match v {
-        Value::List(l) => Some(ev.list_values(l)),
-        _ => None,
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_library_defines_what_builtins_names_in_its_order() {
+        assert_eq!(
+            super::table().len(),
+            super::builtins::NAMES.len() + super::builtins::SEED_NAMES.len()
+        );
     }
 }

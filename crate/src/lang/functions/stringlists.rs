@@ -14,9 +14,9 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::def::{eval_args, eval_n, f, hf, FuncDef};
 use super::strings::bytes_to_value;
 use super::strings::pcre::{Pcre, ReOpts};
-use super::{eval_args, eval_n, f, hf, FuncDef};
 use crate::lang::ast::Expr;
 use crate::lang::eval::{Env, Evaluator};
 use crate::lang::value::Value;

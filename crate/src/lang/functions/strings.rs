@@ -14,7 +14,7 @@
 use std::borrow::Cow;
 
 use self::pcre::{Pcre, ReOpts};
-use super::{eval_args, eval_n, f, FuncDef};
+use super::def::{eval_args, eval_n, f, FuncDef};
 use crate::lang::ast::Expr;
 use crate::lang::eval::{Env, Evaluator};
 use crate::lang::value::Value;

@@ -9,12 +9,13 @@
 
 use std::sync::Arc;
 
+use super::def::{eval_n, f, FuncDef};
 use super::misc::to_int;
-use super::{eval_n, f, FuncDef};
 use crate::lang::ast::{ClassAd, Expr};
 use crate::lang::eval::{Env, Evaluator};
+use crate::lang::time::AbsTime;
 use crate::lang::time::{c_int, gm_tm, strftime, timegm, StrftimeZone, Tm};
-use crate::lang::value::{AbsTime, RecordValue, Value};
+use crate::lang::value::{RecordValue, Value};
 
 pub(super) const FUNCS: &[FuncDef] = &[
     f("time", time_fn),

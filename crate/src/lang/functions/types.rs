@@ -1,11 +1,12 @@
 //! Type predicates, conversions and the lazy/meta functions:
 //! isUndefined … isReltime, ifThenElse, eval, unparse, unresolved, debug.
 
-use super::{eval_n, f, FuncDef};
+use super::def::{eval_n, f, FuncDef};
 use std::sync::Arc;
 
 use crate::lang::ast::{ClassAd, Expr, ExprKind};
 use crate::lang::eval::{Env, Evaluator};
+use crate::lang::mode::Mode;
 use crate::lang::value::{Value, ValueKind};
 
 pub(super) const FUNCS: &[FuncDef] = &[
@@ -146,7 +147,7 @@ fn unresolved(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
         // `MY.attr` names the same attribute; plain libclassad (strict mode)
         // knows `MY` only inside a match.
         ExprKind::Select(base, name) if is_my(base) => {
-            if ev.mode() == crate::lang::eval::Mode::Strict && !ev.has_target() {
+            if ev.mode() == Mode::Strict && !ev.has_target() {
                 return Value::Undefined;
             }
             name
@@ -192,7 +193,7 @@ fn is_my(e: &Expr) -> bool {
 /// exists (and left out when that target defines `x`), `MY.x` as `x` in
 /// HTCondor mode.
 fn unresolved_names(ev: &Evaluator, def: &Expr, ad: &Arc<ClassAd>) -> Vec<String> {
-    let strict = ev.mode() == crate::lang::eval::Mode::Strict;
+    let strict = ev.mode() == Mode::Strict;
     let Some(refs) = crate::lang::refs::expr_refs_full_names(def, ad, strict) else {
         return Vec::new();
     };
@@ -210,7 +211,7 @@ fn unresolved_names(ev: &Evaluator, def: &Expr, ad: &Arc<ClassAd>) -> Vec<String
             _ => Some(r.clone()),
         })
         .collect();
-    full.sort_by(|a, b| crate::lang::value::cmp_nocase(a, b));
+    full.sort_by(|a, b| crate::lang::names::cmp_nocase(a, b));
     full.dedup_by(|a, b| a.eq_ignore_ascii_case(b));
     // HTCondor mode reports `MY.x` as `x`; plain libclassad keeps the prefix.
     full.iter()
