@@ -1,4 +1,4 @@
-//! The analyzer on the thesis base workload (`classad::workload`): one job
+//! The analyzer on the thesis base workload (`classad::matchmaking::workload`): one job
 //! against 100,000 machines, the full report (summary, table, suggestions,
 //! conflicts, job changes, steps), after parsing.
 
@@ -13,8 +13,9 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn benches(c: &mut Criterion) {
-    let machines = classad::workload::ads(&classad::workload::machines(100_000, 1));
-    let jobs = classad::workload::ads(&classad::workload::jobs(100, 2));
+    let machines =
+        classad::matchmaking::workload::ads(&classad::matchmaking::workload::machines(100_000, 1));
+    let jobs = classad::matchmaking::workload::ads(&classad::matchmaking::workload::jobs(100, 2));
     let mut g = c.benchmark_group("analyze");
     g.sample_size(10);
     g.throughput(Throughput::Elements(machines.len() as u64));

@@ -21,11 +21,12 @@ use std::process::Command;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use classad::compiled::CompiledAd;
 use classad::formats::{read_pool, read_pool_shared, InputFormat};
 use classad::lang::ast::SharedText;
-use classad::matching::{matches_compiled, symmetric_match, DEFAULT_REQUIREMENTS};
-use classad::{parse_expr_in, ClassAd, Dialect, EvalOptions, Evaluator};
+use classad::lang::parser::parse_expr_in;
+use classad::matchmaking::compiled::CompiledAd;
+use classad::matchmaking::matching::{matches_compiled, symmetric_match, DEFAULT_REQUIREMENTS};
+use classad::{ClassAd, Dialect, EvalOptions, Evaluator};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
 // As in the `classad` binary: many small allocations.

@@ -1,4 +1,4 @@
-//! Negotiation benchmarks on the thesis base workload (`classad::workload`):
+//! Negotiation benchmarks on the thesis base workload (`classad::matchmaking::workload`):
 //! auto-clustering a million jobs, and cycles of 10,000 jobs × 10,000
 //! machines with auto-clustering, and 4,000 × 4,000 indexed cycles with and
 //! without counting every job's candidates. The naive loop at that size takes tens of
@@ -8,8 +8,8 @@
 use std::hint::black_box;
 use std::sync::Arc;
 
-use classad::autocluster::{cluster, significant_attributes, AutoclusterConfig};
-use classad::negotiate::{negotiate, NegotiationConfig};
+use classad::matchmaking::autocluster::{cluster, significant_attributes, AutoclusterConfig};
+use classad::matchmaking::negotiate::{negotiate, NegotiationConfig};
 use classad::ClassAd;
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -17,8 +17,10 @@ use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn benches(c: &mut Criterion) {
-    let machines = classad::workload::ads(&classad::workload::machines(10_000, 1));
-    let jobs = classad::workload::ads(&classad::workload::jobs(20_000, 2));
+    let machines =
+        classad::matchmaking::workload::ads(&classad::matchmaking::workload::machines(10_000, 1));
+    let jobs =
+        classad::matchmaking::workload::ads(&classad::matchmaking::workload::jobs(20_000, 2));
 
     let mut g = c.benchmark_group("autocluster");
     g.sample_size(10);

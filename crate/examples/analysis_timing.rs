@@ -18,7 +18,7 @@ fn job(case: &str) -> Arc<ClassAd> {
     let req = match case {
         "stuck" => "TARGET.Arch == \"SGI\" && TARGET.OpSys == \"LINUX\" && TARGET.Memory >= 1024 && TARGET.Cpus > 4 && TARGET.HasGPU == true",
         "unique" => "TARGET.VirtualMemory > 99999999 && TARGET.Arch == \"SGI\" && TARGET.OpSys == \"LINUX\" && TARGET.Cpus > 4",
-        _ => return classad::workload::ads(&classad::workload::jobs(1, 2)).remove(0),
+        _ => return classad::matchmaking::workload::ads(&classad::matchmaking::workload::jobs(1, 2)).remove(0),
     };
     let text = format!(
         "[Owner = \"raman\"; ImageSize = 20000; RequestMemory = 100; Requirements = {req}]"
@@ -32,7 +32,8 @@ fn main() {
     let case = args.get(2).map_or("all", |s| s.as_str());
     let repeat: u32 = args.get(3).and_then(|a| a.parse().ok()).unwrap_or(1).max(1);
     let t = Instant::now();
-    let machines = classad::workload::ads(&classad::workload::machines(n, 1));
+    let machines =
+        classad::matchmaking::workload::ads(&classad::matchmaking::workload::machines(n, 1));
     println!("generated and parsed {n} machines in {:.2?}", t.elapsed());
     let cases: Vec<&str> = match case {
         "all" => vec!["workload", "stuck", "unique"],

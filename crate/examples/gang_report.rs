@@ -195,7 +195,9 @@ fn compatibility(req: &[Arc<ClassAd>], off: &[Arc<ClassAd>]) -> Vec<HashSet<usiz
     off.iter()
         .map(|o| {
             (0..req.len())
-                .filter(|&r| classad::matching::symmetric_match(&mut ev, &req[r], o).matched())
+                .filter(|&r| {
+                    classad::matchmaking::matching::symmetric_match(&mut ev, &req[r], o).matched()
+                })
                 .collect()
         })
         .collect()

@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use classad::formats::{read_pool, InputFormat};
 use classad::index::negotiation::{index_pays, IndexedMachines};
-use classad::negotiate::{negotiate, negotiate_with, NegotiationConfig};
+use classad::matchmaking::negotiate::{negotiate, negotiate_with, NegotiationConfig};
 use classad::Dialect;
 
 fn main() {
@@ -48,7 +48,7 @@ fn main() {
     }
     let without = negotiate(&jobs, &machines, &cfg, |_, _| true);
     let two = t.elapsed().as_secs_f64();
-    let picks = |r: &classad::negotiate::CycleResult| -> Vec<(usize, Option<usize>)> {
+    let picks = |r: &classad::matchmaking::negotiate::CycleResult| -> Vec<(usize, Option<usize>)> {
         r.outcomes.iter().map(|o| (o.job, o.machine)).collect()
     };
     println!(

@@ -7,15 +7,16 @@ use std::time::Instant;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use classad::negotiate::{negotiate, NegotiationConfig};
+use classad::matchmaking::negotiate::{negotiate, NegotiationConfig};
 
 fn main() {
     let n: usize = std::env::args()
         .nth(1)
         .and_then(|a| a.parse().ok())
         .unwrap_or(10_000);
-    let machines = classad::workload::ads(&classad::workload::machines(n, 1));
-    let jobs = classad::workload::ads(&classad::workload::jobs(n, 2));
+    let machines =
+        classad::matchmaking::workload::ads(&classad::matchmaking::workload::machines(n, 1));
+    let jobs = classad::matchmaking::workload::ads(&classad::matchmaking::workload::jobs(n, 2));
     for (label, cfg) in [
         ("auto-clustered", NegotiationConfig::default()),
         (

@@ -1,4 +1,4 @@
-//! Write the `classad::workload` pools (the ones `negotiation_timing` and
+//! Write the `classad::matchmaking::workload` pools (the ones `negotiation_timing` and
 //! the negotiation benches use) as `condor_q -l` / `condor_status -l` files,
 //! for the in-browser measurements (`tests/e2e/measure_matchmaking.mjs
 //! --jobs … --machines …`).
@@ -13,11 +13,11 @@ fn main() -> std::io::Result<()> {
     // The same seeds as examples/negotiation_timing.rs.
     std::fs::write(
         format!("{dir}/wl_jobs_{n}.txt"),
-        classad::workload::jobs(n, 2),
+        classad::matchmaking::workload::jobs(n, 2),
     )?;
     std::fs::write(
         format!("{dir}/wl_machines_{n}.txt"),
-        classad::workload::machines(n, 1),
+        classad::matchmaking::workload::machines(n, 1),
     )?;
     println!("wrote {dir}/wl_jobs_{n}.txt and {dir}/wl_machines_{n}.txt");
     Ok(())

@@ -10,9 +10,11 @@
 //! assert_eq!(ev.eval_expr(&e).to_string(), "3");
 //! ```
 
-// The layers, lowest first: lang, formats, query, matchmaking, analysis,
-// index, gang, api. Each builds only on the ones before it
-// (tests/layers.rs checks every import).
+// The layers, lowest first: lang, formats, constraint, query, matchmaking,
+// analysis, index, gang, api. Each builds only on the ones before it
+// (tests/layers.rs checks every import). Callers name a layer's modules by
+// their path (`classad::lang::eval`, `classad::api::session`); the root
+// re-exports only the few items nearly every caller needs.
 pub mod analysis;
 pub mod api;
 pub mod constraint;
@@ -23,23 +25,14 @@ pub mod lang;
 pub mod matchmaking;
 pub mod query;
 
-// The public paths every caller has used (`classad::lexer`,
-// `classad::session`, …) stay: the layers are the code's layout, not a
-// second API.
-pub use api::session;
-pub use lang::{
-    ast, diagnostic, eval, functions, lexer, parser, refs, specialize, time, unparse, value,
-};
-pub use matchmaking::{autocluster, compiled, matching, negotiate, substitute, userfn, workload};
-
-pub use ast::{BinaryOp, ClassAd, Expr, ExprKind, Name, Span, UnaryOp};
-pub use diagnostic::Diagnostic;
-pub use eval::{Env, EvalOptions, Evaluator, Mode, Side, TraceNode};
-pub use lexer::Dialect;
-pub use parser::{parse_classad, parse_expr, parse_expr_in, parse_expr_with};
-pub use time::Clock;
-pub use unparse::{unparse, unparse_ad, unparse_old};
-pub use value::{AbsTime, Value, ValueKind};
+pub use lang::ast::{ClassAd, Expr, ExprKind, Name, Span};
+pub use lang::diagnostic::Diagnostic;
+pub use lang::eval::{EvalOptions, Evaluator, Mode};
+pub use lang::lexer::Dialect;
+pub use lang::parser::{parse_classad, parse_expr, parse_expr_with};
+pub use lang::time::Clock;
+pub use lang::unparse::unparse;
+pub use lang::value::{Value, ValueKind};
 
 /// The engine version carried in share links and reports.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

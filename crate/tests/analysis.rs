@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use classad::analysis::{analyze, report, Action, Analysis, AnalysisOptions, Fixed};
 use classad::formats::{read_pool, InputFormat};
-use classad::matching::{accepts, DEFAULT_REQUIREMENTS};
+use classad::matchmaking::matching::{accepts, DEFAULT_REQUIREMENTS};
 use classad::{parse_classad, parse_expr, ClassAd, Dialect, EvalOptions, Evaluator};
 use proptest::prelude::*;
 
@@ -454,7 +454,7 @@ proptest! {
         // With the machines compiled (the session's path): the same analysis.
         let compiled: Vec<_> = machines
             .iter()
-            .map(|m| classad::compiled::CompiledAd::new(m.clone(), EvalOptions::default(), DEFAULT_REQUIREMENTS))
+            .map(|m| classad::matchmaking::compiled::CompiledAd::new(m.clone(), EvalOptions::default(), DEFAULT_REQUIREMENTS))
             .collect();
         let b = classad::analysis::analyze_compiled(
             &job,

@@ -2,9 +2,9 @@
 
 use std::sync::Arc;
 
-use classad::eval::Env;
-use classad::refs::{ad_refs, expr_refs};
-use classad::specialize::{specialize, SpecContext};
+use classad::lang::eval::Env;
+use classad::lang::refs::{ad_refs, expr_refs};
+use classad::lang::specialize::{specialize, SpecContext};
 use classad::{parse_classad, parse_expr, unparse, EvalOptions, Evaluator, Mode};
 
 fn spec(expr: &str, my: &str, target: Option<&str>) -> String {
@@ -117,7 +117,7 @@ fn trace_covers_every_subexpression() {
     ev.set_ads(Some(ad), None);
     let src = "b > 0 || a == 1";
     let e = parse_expr(src).unwrap();
-    let (v, tree) = ev.eval_traced(&e, &Env::Root(classad::Side::My));
+    let (v, tree) = ev.eval_traced(&e, &Env::Root(classad::lang::eval::Side::My));
     assert_eq!(v.to_string(), "true");
     let root = tree.expect("a trace");
     assert_eq!(root.label, "operator ||");
@@ -182,9 +182,11 @@ fn trace_gives_a_clause_run_as_one_node() {
     let traced = |src: &str| {
         let e = parse_expr(src).unwrap();
         let mut ev = Evaluator::new(EvalOptions::default());
-        ev.eval_traced(&e, &Env::Root(classad::Side::My)).1.unwrap()
+        ev.eval_traced(&e, &Env::Root(classad::lang::eval::Side::My))
+            .1
+            .unwrap()
     };
-    let labels = |n: &classad::TraceNode| {
+    let labels = |n: &classad::lang::eval::TraceNode| {
         n.children
             .iter()
             .map(|c| c.label.clone())

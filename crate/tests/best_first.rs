@@ -8,10 +8,10 @@
 
 use std::sync::Arc;
 
-use classad::compiled::CompiledAd;
 use classad::index::negotiation::IndexedMachines;
-use classad::matching::DEFAULT_REQUIREMENTS;
-use classad::negotiate::{
+use classad::matchmaking::compiled::CompiledAd;
+use classad::matchmaking::matching::DEFAULT_REQUIREMENTS;
+use classad::matchmaking::negotiate::{
     candidates_at_turn, compatible_machines, negotiate, negotiate_with, CycleResult,
     NegotiationConfig, Reason,
 };
@@ -106,8 +106,13 @@ fn agree(jobs: &[Arc<ClassAd>], machines: &[Arc<ClassAd>], auto: bool) -> (u64, 
 #[test]
 fn generated_workloads_pick_alike_with_fewer_evaluations() {
     for seed in [3, 8] {
-        let machines = classad::workload::ads(&classad::workload::machines(500, seed));
-        let jobs = classad::workload::ads(&classad::workload::jobs(400, seed + 1));
+        let machines = classad::matchmaking::workload::ads(
+            &classad::matchmaking::workload::machines(500, seed),
+        );
+        let jobs = classad::matchmaking::workload::ads(&classad::matchmaking::workload::jobs(
+            400,
+            seed + 1,
+        ));
         for auto in [false, true] {
             let (counted, walked) = agree(&jobs, &machines, auto);
             if !auto {
@@ -218,8 +223,9 @@ proptest! {
 fn an_indexed_cycle_cancelled_midway_stops_with_the_jobs_done() {
     // Past 250,000 pairs the index is used, and natively its queries run
     // ahead on a thread of their own: cancelling must still stop the cycle.
-    let machines = classad::workload::ads(&classad::workload::machines(600, 5));
-    let jobs = classad::workload::ads(&classad::workload::jobs(600, 6));
+    let machines =
+        classad::matchmaking::workload::ads(&classad::matchmaking::workload::machines(600, 5));
+    let jobs = classad::matchmaking::workload::ads(&classad::matchmaking::workload::jobs(600, 6));
     let cfg = NegotiationConfig {
         autocluster: None,
         ..Default::default()

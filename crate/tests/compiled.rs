@@ -1,12 +1,12 @@
-//! The compiled form of ads (`classad::compiled`) must answer exactly as
+//! The compiled form of ads (`classad::matchmaking::compiled`) must answer exactly as
 //! the evaluator does: on the generated match pools, and on random ads
 //! built to poke at every corner (own and other attributes, scope words,
 //! circular references, functions pure and not, both modes).
 
 use std::sync::Arc;
 
-use classad::compiled::{compile_pool, Columns, CompiledAd, CompiledExpr};
-use classad::matching::DEFAULT_REQUIREMENTS;
+use classad::matchmaking::compiled::{compile_pool, Columns, CompiledAd, CompiledExpr};
+use classad::matchmaking::matching::DEFAULT_REQUIREMENTS;
 use classad::{
     parse_classad, parse_expr, ClassAd, Clock, EvalOptions, Evaluator, Mode, Name, Value,
 };
@@ -52,7 +52,12 @@ fn compiled_disagreements(cm: &CompiledAd, ct: &CompiledAd, mode: Mode) -> Vec<S
         }
     }
     let fast = cm.requirements_value(ct, &mut ev);
-    let slow = classad::matching::requirements_value(&mut ev, my, target, DEFAULT_REQUIREMENTS);
+    let slow = classad::matchmaking::matching::requirements_value(
+        &mut ev,
+        my,
+        target,
+        DEFAULT_REQUIREMENTS,
+    );
     if !same(&fast, &slow) {
         out.push(format!(
             "{mode:?} requirements: compiled {fast}, evaluator {slow}"
@@ -166,8 +171,8 @@ fn prefilter_agrees_with_evaluation() {
         .collect()
     };
     let (wj, wm) = (
-        pool(classad::workload::jobs(300, 2)),
-        pool(classad::workload::machines(300, 1)),
+        pool(classad::matchmaking::workload::jobs(300, 2)),
+        pool(classad::matchmaking::workload::machines(300, 1)),
     );
     // Every comparison, either way round, on every kind of cell.
     let mut pj = Vec::new();
@@ -237,7 +242,7 @@ fn docking_vector_components_agree() {
     let o = EvalOptions::default();
     let cj = CompiledAd::new(job.clone(), o, DEFAULT_REQUIREMENTS);
     let mut ev = Evaluator::new(o);
-    for src in classad::negotiate::CONDOR_DOCKING_VECTOR {
+    for src in classad::matchmaking::negotiate::CONDOR_DOCKING_VECTOR {
         let e = parse_expr(src).unwrap();
         let c = CompiledExpr::new(&e, &cj, o);
         for m in machines {

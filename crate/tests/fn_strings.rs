@@ -975,8 +975,8 @@ fn oracle_table() {
 #[test]
 fn htcondor_only_functions() {
     let is_htcondor_only = |name: &str| {
-        let id = classad::functions::lookup(name).unwrap_or_else(|| panic!("{name} missing"));
-        classad::functions::get(id).htcondor_only
+        let id = classad::lang::functions::lookup(name).unwrap_or_else(|| panic!("{name} missing"));
+        classad::lang::functions::get(id).htcondor_only
     };
     for name in [
         "stringListSize",

@@ -6,10 +6,11 @@
 //! "now" or on another time zone are in the smaller tables below, derived
 //! from the same oracle runs (TZ=UTC and TZ=`<+01>-1`).
 
-use classad::time::{format_rel_time, parse_abs_time_text, parse_rel_time_text};
+use classad::lang::time::{format_rel_time, parse_abs_time_text, parse_rel_time_text};
 use std::sync::Arc;
 
-use classad::{parse_expr_with, AbsTime, Clock, Dialect, EvalOptions, Evaluator, Mode};
+use classad::lang::time::AbsTime;
+use classad::{parse_expr_with, Clock, Dialect, EvalOptions, Evaluator, Mode};
 
 const NOW: f64 = 1_000_000_000.0; // 2001-09-09T01:46:40Z, a Sunday
 

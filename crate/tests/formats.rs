@@ -1720,7 +1720,7 @@ fn matchmaking_reads_what_requirements_reach() {
         .map(|a| Arc::new(a.ad))
         .collect();
     let j: Vec<Arc<ClassAd>> = auto(jobs).ads.into_iter().map(|a| Arc::new(a.ad)).collect();
-    let r = classad::negotiate::negotiate(&j, &m, &Default::default(), |_, _| true);
+    let r = classad::matchmaking::negotiate::negotiate(&j, &m, &Default::default(), |_, _| true);
     assert_eq!(r.matched, 1);
     for ad in &m {
         assert!(

@@ -206,7 +206,8 @@ fn implicit_ports_agree_with_bilateral_matching() {
     for j in &jobs {
         for m in &machines {
             let (ja, ma) = (ads(&[j]), ads(&[m]));
-            let want = classad::matching::symmetric_match(&mut ev, &ja[0], &ma[0]).matched();
+            let want =
+                classad::matchmaking::matching::symmetric_match(&mut ev, &ja[0], &ma[0]).matched();
             let got = run(&ja, &ma).requests[0].gang.is_some();
             assert_eq!(got, want, "{j} vs {m}");
         }
@@ -655,8 +656,8 @@ proptest! {
 
 // ---- the playground's requests, through the session (JSON in, JSON out) ----
 
-fn session_json(s: &mut classad::session::Session, req: &str) -> serde_json::Value {
-    let out = classad::session::handle_pool_json(s, req, &mut |_, _| true);
+fn session_json(s: &mut classad::api::session::Session, req: &str) -> serde_json::Value {
+    let out = classad::api::session::handle_pool_json(s, req, &mut |_, _| true);
     serde_json::from_str(&out).unwrap()
 }
 
@@ -664,7 +665,7 @@ fn session_json(s: &mut classad::session::Session, req: &str) -> serde_json::Val
 fn session_runs_explains_inspects_and_compares() {
     let dir = format!("{}/tests/gang", env!("CARGO_MANIFEST_DIR"));
     let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).unwrap();
-    let mut s = classad::session::Session::new();
+    let mut s = classad::api::session::Session::new();
     for (id, f) in [("r", "fig10_requests.ads"), ("o", "fig10_offers.ads")] {
         let req = serde_json::json!({"op": "load_pool", "id": id, "text": read(f)});
         assert_eq!(session_json(&mut s, &req.to_string())["kind"], "loaded");

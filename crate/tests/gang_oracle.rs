@@ -129,7 +129,7 @@ fn two_ad_dockings_have_libclassad_values() {
                     failures.push(format!(
                         "case {i}: request {r} port {p} with offer {o} port {q}: {} constraint is {got}, libclassad {want}\n  ad: {ad}\n  environment: {}",
                         ["request", "offer"][side],
-                        classad::unparse_ad(&env)
+                        classad::lang::unparse::unparse_ad(&env)
                     ));
                 }
             }

@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use classad::index::{Index, IndexOptions};
-use classad::matching::symmetric_match;
+use classad::matchmaking::matching::symmetric_match;
 use classad::{ClassAd, EvalOptions, Evaluator, Mode};
 use proptest::prelude::*;
 
@@ -322,7 +322,7 @@ proptest! {
                 let exact = compatible(&offers, &live, r, opts);
                 for i in &exact {
                     prop_assert!(q.contains(i), "offer {} {} matches {} but is not a candidate {:?}",
-                        i, classad::unparse_ad(&offers[*i]), classad::unparse_ad(r), q);
+                        i, classad::lang::unparse::unparse_ad(&offers[*i]), classad::lang::unparse::unparse_ad(r), q);
                 }
                 prop_assert!(q.iter().all(|&i| live[i]), "a removed offer came back: {:?}", q);
                 prop_assert_eq!(index.matches(r, &mut ev), exact);
@@ -419,7 +419,7 @@ proptest! {
         let index = Index::build(&offers);
         for r in requests.iter().map(|s| ad(s)) {
             let exact = compatible(&offers, &vec![true; offers.len()], &r, EvalOptions::default());
-            prop_assert_eq!(index.query(&r), exact, "{}", classad::unparse_ad(&r));
+            prop_assert_eq!(index.query(&r), exact, "{}", classad::lang::unparse::unparse_ad(&r));
         }
         prop_assert_eq!(index.stats().unindexable, 0);
     }

@@ -4,8 +4,8 @@
 
 use std::sync::Arc;
 
-use classad::matching::{accepts, symmetric_match, DEFAULT_REQUIREMENTS};
-use classad::negotiate::{augment, negotiate, root_order, NegotiationConfig, Reason};
+use classad::matchmaking::matching::{accepts, symmetric_match, DEFAULT_REQUIREMENTS};
+use classad::matchmaking::negotiate::{augment, negotiate, root_order, NegotiationConfig, Reason};
 use classad::{parse_classad, ClassAd, Clock, EvalOptions, Evaluator, Expr, Value};
 use proptest::prelude::*;
 
@@ -197,7 +197,7 @@ proptest! {
         // Auto-clustering changes the work, not the answer.
         let a = negotiate(&jobs, &machines, &naive, |_, _| true);
         let b = negotiate(&jobs, &machines, &clustered, |_, _| true);
-        let pick = |r: &classad::negotiate::CycleResult| r.outcomes.iter().map(|o| (o.job, o.machine)).collect::<Vec<_>>();
+        let pick = |r: &classad::matchmaking::negotiate::CycleResult| r.outcomes.iter().map(|o| (o.job, o.machine)).collect::<Vec<_>>();
         prop_assert_eq!(pick(&a), pick(&b));
     }
 }
@@ -267,7 +267,7 @@ fn condor_g_site_selection_uses_the_pool_function_and_fills_placeholders() {
         read("sites.classad"),
         read("functions.classad"),
     );
-    let fns = classad::userfn::UserFunctions::from_ad(&lib[0]).unwrap();
+    let fns = classad::matchmaking::userfn::UserFunctions::from_ad(&lib[0]).unwrap();
     let cfg = NegotiationConfig {
         functions: Some(Arc::new(fns)),
         ..Default::default()
@@ -333,7 +333,7 @@ fn unmatched_jobs_say_why() {
 
 #[test]
 fn session_answers_pool_requests_as_json() {
-    use classad::session::{handle_pool_json, Session};
+    use classad::api::session::{handle_pool_json, Session};
     let mut s = Session::new();
     let mut progress = |_: usize, _: usize| true;
     let machines = r#"[ Name = "a"; Memory = 100; Requirements = TARGET.Owner != "x"; Rank = 1 ]
@@ -435,13 +435,13 @@ fn detail_can_be_kept_for_the_first_jobs_only() {
     };
     let every = negotiate(&jobs, &machines, &all, |_, _| true);
     let some = negotiate(&jobs, &machines, &first_two, |_, _| true);
-    let shown = |r: &classad::negotiate::CycleResult| -> Vec<usize> {
+    let shown = |r: &classad::matchmaking::negotiate::CycleResult| -> Vec<usize> {
         r.outcomes.iter().map(|o| o.considered.len()).collect()
     };
     assert_eq!(shown(&every), [3, 3, 3]);
     assert_eq!(shown(&some), [3, 3, 0]);
     // The cycle itself is the same.
-    let picks = |r: &classad::negotiate::CycleResult| -> Vec<Option<usize>> {
+    let picks = |r: &classad::matchmaking::negotiate::CycleResult| -> Vec<Option<usize>> {
         r.outcomes.iter().map(|o| o.machine).collect()
     };
     assert_eq!(picks(&every), picks(&some));
@@ -453,10 +453,12 @@ fn detail_can_be_kept_for_the_first_jobs_only() {
 #[test]
 fn the_index_changes_no_outcome() {
     use classad::index::negotiation::IndexedMachines;
-    use classad::negotiate::negotiate_with;
+    use classad::matchmaking::negotiate::negotiate_with;
     let (jobs, machines, _) = pairs();
-    let wl_machines = classad::workload::ads(&classad::workload::machines(600, 7));
-    let wl_jobs = classad::workload::ads(&classad::workload::jobs(500, 8));
+    let wl_machines =
+        classad::matchmaking::workload::ads(&classad::matchmaking::workload::machines(600, 7));
+    let wl_jobs =
+        classad::matchmaking::workload::ads(&classad::matchmaking::workload::jobs(500, 8));
     for (jobs, machines) in [(&jobs, &machines), (&wl_jobs, &wl_machines)] {
         for auto in [false, true] {
             let mut cfg = NegotiationConfig::default();
@@ -466,7 +468,7 @@ fn the_index_changes_no_outcome() {
             let plain = negotiate(jobs, machines, &cfg, |_, _| true);
             let mut source = IndexedMachines::build(jobs, machines, &cfg);
             let indexed = negotiate_with(jobs, machines, &cfg, &mut source, |_, _| true);
-            let outcome = |r: &classad::negotiate::CycleResult| -> Vec<String> {
+            let outcome = |r: &classad::matchmaking::negotiate::CycleResult| -> Vec<String> {
                 r.outcomes
                     .iter()
                     .map(|o| format!("{} {:?} {:?} {:?}", o.job, o.machine, o.vector, o.reason))

@@ -115,7 +115,7 @@ fn garbage_never_panics() {
         ] {
             let _ = formats::read_pool(&s, f, Dialect::Auto);
         }
-        let _ = classad::lexer::highlight(&s, Dialect::Auto);
+        let _ = classad::lang::lexer::highlight(&s, Dialect::Auto);
     }
 }
 

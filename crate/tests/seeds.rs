@@ -75,12 +75,11 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use classad::formats::{read_pool, write_pool, InputFormat, OutputFormat};
-use classad::matching::{requirements_value, symmetric_match, DEFAULT_REQUIREMENTS};
-use classad::parser::parse_classad_in;
-use classad::specialize::{specialize, SpecContext};
+use classad::lang::parser::{parse_classad_in, parse_expr_in};
+use classad::lang::specialize::{specialize, SpecContext};
+use classad::matchmaking::matching::{requirements_value, symmetric_match, DEFAULT_REQUIREMENTS};
 use classad::{
-    parse_expr_in, unparse, ClassAd, Clock, Dialect, EvalOptions, Evaluator, Expr, ExprKind, Mode,
-    Span, Value,
+    unparse, ClassAd, Clock, Dialect, EvalOptions, Evaluator, Expr, ExprKind, Mode, Span, Value,
 };
 use serde_json::Value as J;
 

@@ -10,9 +10,10 @@
 //! nothing throws. The JS module most pages import is `js/classad.js`,
 //! which loads the wasm and re-exports these functions.
 
-use classad::api::{self, AdSummary, EvalContext, Request, Response};
-use classad::formats::InputFormat;
-use classad::{Diagnostic, Mode, Span, TraceNode};
+use classad::api::{
+    self, AdSummary, Diagnostic, EvalContext, InputFormat, Mode, Request, Response, Span, TraceNode,
+};
+
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::*;
 

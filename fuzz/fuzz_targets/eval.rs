@@ -7,9 +7,10 @@
 
 use std::sync::{Arc, OnceLock};
 
-use classad::matching::symmetric_match;
-use classad::unparse::value_to_string;
-use classad::{parse_classad, parse_expr_in, unparse, ClassAd, Clock, Dialect, EvalOptions, Evaluator, Mode};
+use classad::matchmaking::matching::symmetric_match;
+use classad::lang::unparse::value_to_string;
+use classad::lang::parser::parse_expr_in;
+use classad::{parse_classad, unparse, ClassAd, Clock, Dialect, EvalOptions, Evaluator, Mode};
 use libfuzzer_sys::fuzz_target;
 
 const JOB: &str = r#"[

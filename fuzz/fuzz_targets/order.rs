@@ -61,6 +61,6 @@ fuzz_target!(|data: &[u8]| {
             .map(Arc::new)
         })
         .collect();
-    let cfg = classad::negotiate::NegotiationConfig::default();
-    let _ = classad::negotiate::negotiate(&jobs, &machines, &cfg, |_, _| true);
+    let cfg = classad::matchmaking::negotiate::NegotiationConfig::default();
+    let _ = classad::matchmaking::negotiate::negotiate(&jobs, &machines, &cfg, |_, _| true);
 });

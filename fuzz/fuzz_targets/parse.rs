@@ -3,7 +3,9 @@
 #![no_main]
 
 use classad::formats::{read_pool, InputFormat};
-use classad::{parse_classad, parse_expr_in, unparse, unparse_ad, Dialect};
+use classad::lang::parser::parse_expr_in;
+use classad::lang::unparse::unparse_ad;
+use classad::{parse_classad, unparse, Dialect};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {

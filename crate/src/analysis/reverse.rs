@@ -191,7 +191,7 @@ mod tests {
     use crate::lang::ast::{BinaryOp, Expr, ExprKind};
     use crate::lang::eval::ops::{truth, Truth};
     use crate::lang::eval::EvalOptions;
-    use crate::{parse_classad, parse_expr};
+    use crate::lang::parser::{parse_classad, parse_expr};
 
     pub(super) fn ad(src: &str) -> Arc<ClassAd> {
         Arc::new(parse_classad(src).expect("test ad"))
@@ -443,7 +443,8 @@ mod step_tests {
     use super::tests::{ad, ones};
     use crate::lang::ast::ClassAd;
     use crate::lang::eval::{EvalOptions, Mode};
-    use crate::{parse_expr, Clock};
+    use crate::lang::parser::parse_expr;
+    use crate::lang::time::Clock;
     use std::sync::Arc;
     use StepKind::*;
 

@@ -510,9 +510,11 @@ fn verified(
             continue;
         }
         // The text itself is what is checked: parse it back and evaluate.
-        let Ok(parsed) =
-            crate::lang::parser::parse_expr_with(&text, crate::Dialect::Modern, ctx.opts.mode)
-        else {
+        let Ok(parsed) = crate::lang::parser::parse_expr_with(
+            &text,
+            crate::lang::lexer::Dialect::Modern,
+            ctx.opts.mode,
+        ) else {
             continue;
         };
         let matches = ctx.groups.count(&count_parsed(ctx, &parsed, ev));

@@ -146,11 +146,12 @@ pub fn answer(
     })?;
     let mut job = (**base).clone();
     for (name, text) in &req.overrides {
-        let e = crate::lang::parser::parse_expr_with(text, crate::Dialect::Auto, req.mode)
-            .map_err(|d| AnswerError::BadOverride {
-                attribute: name.clone(),
-                problem: d.summary(),
-            })?;
+        let e =
+            crate::lang::parser::parse_expr_with(text, crate::lang::lexer::Dialect::Auto, req.mode)
+                .map_err(|d| AnswerError::BadOverride {
+                    attribute: name.clone(),
+                    problem: d.summary(),
+                })?;
         job.insert(name, e);
     }
     let job = Arc::new(job);

@@ -431,7 +431,7 @@ pub fn literal_text(v: &Value) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_expr;
+    use crate::lang::parser::parse_expr;
 
     fn clauses(src: &str) -> Vec<Vec<String>> {
         let ad = ClassAd::new();

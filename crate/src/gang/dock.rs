@@ -201,7 +201,8 @@ pub fn verify(ev: &mut Evaluator, ads: &[GangAd], nodes: &[Node], evaluations: &
 mod tests {
     use super::*;
     use crate::gang::model::ports_of;
-    use crate::{parse_classad, EvalOptions};
+    use crate::lang::eval::EvalOptions;
+    use crate::lang::parser::parse_classad;
 
     fn gad(s: &str) -> GangAd {
         ports_of(&Arc::new(parse_classad(s).unwrap())).unwrap()

@@ -240,7 +240,7 @@ pub fn ports_of(ad: &Arc<ClassAd>) -> Result<GangAd, ModelError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_classad;
+    use crate::lang::parser::parse_classad;
 
     fn ad(s: &str) -> Arc<ClassAd> {
         Arc::new(parse_classad(s).unwrap())

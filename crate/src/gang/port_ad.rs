@@ -285,7 +285,7 @@ mod tests {
     use super::*;
     use crate::gang::model::ports_of;
     use crate::index::rectangle::{own_value, rectangles_scoped, Point};
-    use crate::parse_classad;
+    use crate::lang::parser::parse_classad;
 
     fn gad(s: &str) -> GangAd {
         ports_of(&Arc::new(parse_classad(s).unwrap())).unwrap()

@@ -80,11 +80,15 @@ impl Generated {
     /// The requests and offers read as the CLI reads the files.
     pub fn ads(&self) -> (Vec<Arc<ClassAd>>, Vec<Arc<ClassAd>>) {
         let read = |t: &str| {
-            crate::formats::read_pool(t, crate::formats::InputFormat::Auto, crate::Dialect::Auto)
-                .ads
-                .into_iter()
-                .map(|a| Arc::new(a.ad))
-                .collect()
+            crate::formats::read_pool(
+                t,
+                crate::formats::InputFormat::Auto,
+                crate::lang::lexer::Dialect::Auto,
+            )
+            .ads
+            .into_iter()
+            .map(|a| Arc::new(a.ad))
+            .collect()
         };
         (read(&self.requests), read(&self.offers))
     }

@@ -471,7 +471,7 @@ fn kinds(s: &ValueSet) -> u8 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::parse_classad;
+    use crate::lang::parser::parse_classad;
 
     fn ad(src: &str) -> Arc<ClassAd> {
         Arc::new(parse_classad(src).expect("parses"))

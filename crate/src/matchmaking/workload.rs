@@ -78,12 +78,16 @@ impl Rng {
 /// `n` machine ads in the old long format (`condor_status -l` style).
 /// A generated pool (the long format of [`machines`] and [`jobs`]) read
 /// into shared ads, as the benchmarks and timing examples use them.
-pub fn ads(text: &str) -> Vec<std::sync::Arc<crate::ClassAd>> {
-    crate::formats::read_pool(text, crate::formats::InputFormat::Old, crate::Dialect::Auto)
-        .ads
-        .into_iter()
-        .map(|a| std::sync::Arc::new(a.ad))
-        .collect()
+pub fn ads(text: &str) -> Vec<std::sync::Arc<crate::lang::ast::ClassAd>> {
+    crate::formats::read_pool(
+        text,
+        crate::formats::InputFormat::Old,
+        crate::lang::lexer::Dialect::Auto,
+    )
+    .ads
+    .into_iter()
+    .map(|a| std::sync::Arc::new(a.ad))
+    .collect()
 }
 
 pub fn machines(n: usize, seed: u64) -> String {

@@ -117,11 +117,11 @@ pub fn read_ads(path: &str) -> Result<(Vec<Arc<ClassAd>>, Vec<ClassAd>), String>
         .ads
         .into_iter()
         .map(|a| a.ad)
-        .partition(classad::userfn::is_library);
+        .partition(classad::matchmaking::userfn::is_library);
     // A function library is checked here, while its text is at hand, so
     // its problems are located in its file.
     for lib in &libs {
-        if let Err(ds) = classad::userfn::UserFunctions::from_ad(lib) {
+        if let Err(ds) = classad::matchmaking::userfn::UserFunctions::from_ad(lib) {
             let shown: String = ds
                 .iter()
                 .map(|d| d.clone().locate(text).render(text, &name))

@@ -168,7 +168,8 @@ impl Tracer {
 
 #[cfg(test)]
 mod tests {
-    use crate::{parse_expr, EvalOptions, Evaluator};
+    use crate::lang::eval::{EvalOptions, Evaluator};
+    use crate::lang::parser::parse_expr;
 
     fn cut(expr: &str) -> bool {
         let e = parse_expr(expr).unwrap();

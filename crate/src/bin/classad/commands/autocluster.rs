@@ -4,8 +4,8 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use classad::autocluster::{cluster, significant_attributes, AutoclusterConfig};
-use classad::negotiate::{job_id, NegotiationConfig};
+use classad::matchmaking::autocluster::{cluster, significant_attributes, AutoclusterConfig};
+use classad::matchmaking::negotiate::{job_id, NegotiationConfig};
 use classad::ClassAd;
 
 use crate::input::read_ads;

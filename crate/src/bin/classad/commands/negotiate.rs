@@ -5,8 +5,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use classad::negotiate::{self, NegotiationConfig};
-use classad::userfn::UserFunctions;
+use classad::matchmaking::negotiate::{self, NegotiationConfig};
+use classad::matchmaking::userfn::UserFunctions;
 use classad::ClassAd;
 
 use crate::input::{parsed_stats, read_ads};

@@ -24,7 +24,7 @@ pub fn run(a: RefsCmd) -> Result<ExitCode, String> {
     }
     let join = |s: &BTreeSet<String>| s.iter().cloned().collect::<Vec<_>>().join(" ");
     for (i, entry) in pool.ads.iter().enumerate() {
-        let r = classad::refs::ad_refs(&entry.ad);
+        let r = classad::lang::refs::ad_refs(&entry.ad);
         println!("ad {} ({})", i, entry.label);
         println!("  internal: {}", join(&r.internal));
         println!("  external: {}", join(&r.external));
