@@ -414,7 +414,10 @@ pub fn short_number(v: f64) -> String {
     }
     if v.fract() == 0.0 && v.abs() < 1e15 {
         let sign = if v < 0.0 { "-" } else { "" };
-        return format!("{sign}{}", crate::words::thousands(v.abs() as u64));
+        return format!(
+            "{sign}{}",
+            crate::components::widgets::words::thousands(v.abs() as u64)
+        );
     }
     let s = format!("{v:.6}");
     let s = s.trim_end_matches('0').trim_end_matches('.');
@@ -770,7 +773,7 @@ mod tests {
 
     fn ask(s: &mut Session, json: serde_json::Value) -> String {
         let req: PoolRequest = serde_json::from_value(json).unwrap();
-        crate::worker::view_json(s.handle_pool(req, &mut |_, _| true))
+        crate::worker::replies::view_json(s.handle_pool(req, &mut |_, _| true))
     }
 
     fn analyze(name: &str, extra: serde_json::Value) -> AnalysisView {
@@ -803,14 +806,14 @@ mod tests {
     /// against its machines, and the worker analyzes it.
     #[test]
     fn gallery_entries_open_on_their_job() {
-        let entries: Vec<_> = crate::examples::EXAMPLES
+        let entries: Vec<_> = crate::state::examples::EXAMPLES
             .iter()
-            .filter(|e| e.view == crate::state::View::Analyze)
+            .filter(|e| e.view == crate::state::app_state::View::Analyze)
             .collect();
         assert_eq!(entries.len(), 7);
         for ex in entries {
             let st = ex.state();
-            let (jobs, machines) = crate::matchmaking::pick_pools(&st.pools, &st.matching);
+            let (jobs, machines) = crate::state::pool_roles::pick_pools(&st.pools, &st.matching);
             assert_eq!(
                 (jobs, machines, st.analyze.job),
                 (Some(0), Some(1), 0),

@@ -13,7 +13,7 @@ use crate::analyzer::{
     bounds, pick_axis, plane_extents, short_number, span_text, sparse_ticks, AnalyzeSettings, Plane,
 };
 use crate::components::analyzer::Shown;
-use crate::words::{count, thousands};
+use crate::components::widgets::words::{count, thousands};
 
 #[derive(Properties, PartialEq)]
 pub struct PlaneProps {

@@ -11,7 +11,7 @@ use crate::analyzer::{
 };
 use crate::components::analyzer::Shown;
 use crate::components::analyzer_lattice::conflicts_section;
-use crate::words::{count, duration, thousands};
+use crate::components::widgets::words::{count, duration, thousands};
 
 /// Everything below the tools: summary, clauses, suggestions, job
 /// changes, conflicts.
@@ -199,7 +199,7 @@ fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> 
                 let e = apply_fix(&s.edits(), &a.requirements_attribute, &a.requirements, g);
                 Callback::from(move |_| {
                     set.emit(s.edit(e.clone()));
-                    crate::focus::focus_after_render("undo");
+                    crate::components::widgets::focus::focus_after_render("undo");
                 })
             };
             let set_attrs: Vec<String> = g.job_attributes().iter().map(|(k, v)| format!("{k} = {v}")).collect();
@@ -269,7 +269,7 @@ fn suggestions(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings
                     Callback::from(move |_| {
                         set.emit(s.edit(e.clone()));
                         // The list is redrawn: Undo is the next thing to reach for.
-                        crate::focus::focus_after_render("undo");
+                        crate::components::widgets::focus::focus_after_render("undo");
                     })
                 };
                 let preds: Vec<String> = g.changes.iter().map(|c| c.predicate.to_string()).collect();
@@ -336,7 +336,7 @@ fn job_changes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings
             Callback::from(move |_| {
                         set.emit(s.edit(e.clone()));
                         // The list is redrawn: Undo is the next thing to reach for.
-                        crate::focus::focus_after_render("undo");
+                        crate::components::widgets::focus::focus_after_render("undo");
                     })
         };
         let what: Vec<String> = c.changes().iter().map(|(k, v)| format!("{k} = {v}")).collect();

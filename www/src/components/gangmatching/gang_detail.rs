@@ -9,10 +9,10 @@ use classad::api::Mode;
 use classad::session::{Gang, GangAdRef, GangDetail, PoolRequest};
 use yew::prelude::*;
 
+use crate::bridge::session_client::{Session, CANCELLED};
 use crate::components::explain::{Explain, Trace};
 use crate::components::match_bar::MatchPools;
-use crate::session_client::{Session, CANCELLED};
-use crate::trace::{AdFacts, Ctx};
+use crate::components::widgets::trace::{AdFacts, Ctx};
 
 #[derive(Properties, PartialEq)]
 pub struct DetailProps {

@@ -6,13 +6,14 @@
 
 use std::rc::Rc;
 
-use crate::answers::Gangs as Answer;
+use crate::bridge::answers::Gangs as Answer;
 use classad::session::{GangAlgorithm, GangRequest, PoolRequest};
 use yew::prelude::*;
 
 use crate::components::term::TermHelp;
 
-use crate::clock::now_ms;
+use crate::bridge::clock::now_ms;
+use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
 use crate::components::gang_compare::GangCompare;
 use crate::components::gang_detail::GangDetailPanel;
 use crate::components::gang_index::GangIndex;
@@ -20,10 +21,9 @@ use crate::components::gang_steps::GangSteps;
 use crate::components::match_bar::{
     pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
 };
-use crate::session_client::{PoolInfo, Session, CANCELLED};
-use crate::state::{GangSettings, GangTab};
-use crate::store::Action;
-use crate::words::{count, duration, thousands};
+use crate::components::widgets::words::{count, duration, thousands};
+use crate::state::actions::Action;
+use crate::state::app_state::{GangSettings, GangTab};
 
 /// Runs over this many request × offer pairs wait for the Run button.
 const RUN_AT_ONCE: u64 = 40_000;

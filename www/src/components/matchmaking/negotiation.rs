@@ -12,15 +12,15 @@ use yew::prelude::*;
 
 use crate::components::term::TermHelp;
 
-use crate::clock::now_ms;
+use crate::bridge::clock::now_ms;
+use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
 use crate::components::classroom::Classroom;
 use crate::components::match_bar::{
     match_view, use_stop_on_leave, MatchPools, MatchViewProps, Progress, ViewFrame,
 };
-use crate::session_client::{PoolInfo, Session, CANCELLED};
-use crate::state::MatchSettings;
-use crate::store::Action;
-use crate::words::{count, duration, thousands};
+use crate::components::widgets::words::{count, duration, thousands};
+use crate::state::actions::Action;
+use crate::state::app_state::MatchSettings;
 
 /// Cycles up to this many pairs run by themselves when the view opens.
 const RUN_AT_ONCE: u64 = 250_000;
@@ -31,7 +31,7 @@ const PAGE: usize = 100;
 
 /// A finished cycle, as shown.
 pub struct Shown {
-    pub cycle: crate::answers::Cycle,
+    pub cycle: crate::bridge::answers::Cycle,
     /// The pools (for their labels: a job is named as the matrix names it).
     pub jobs: Rc<PoolInfo>,
     pub machines: Rc<PoolInfo>,
@@ -64,7 +64,7 @@ impl Shown {
             .unwrap_or_else(|| (m + 1).to_string())
     }
     /// The job's label in its pool (its Name, else ClusterId.ProcId, …).
-    pub fn job_label(&self, o: &crate::answers::Outcome) -> String {
+    pub fn job_label(&self, o: &crate::bridge::answers::Outcome) -> String {
         self.jobs
             .labels
             .get(o.job)
@@ -108,8 +108,8 @@ enum Show {
 }
 
 fn reason_text(
-    c: &crate::answers::Cycle,
-    o: &crate::answers::Outcome,
+    c: &crate::bridge::answers::Cycle,
+    o: &crate::bridge::answers::Outcome,
     asked: Option<usize>,
 ) -> String {
     match o.machine {
@@ -209,7 +209,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             let started = now_ms();
             running.set(Some((None, started)));
             error.set(None);
-            let now = crate::clock::resolve(clock.as_deref());
+            let now = crate::bridge::clock::resolve(clock.as_deref());
             let progress = {
                 let running = running.clone();
                 Callback::from(move |at: (usize, usize)| running.set(Some((Some(at), started))))
@@ -239,7 +239,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                     lean: true,
                 },
                 Some(progress),
-                move |r: Result<crate::answers::Cycle, String>| {
+                move |r: Result<crate::bridge::answers::Cycle, String>| {
                     running.set(None);
                     match r {
                         Ok(a) => {
@@ -405,7 +405,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                     }
                 },
                 None,
-                move |a: Result<crate::answers::CandidateCount, String>| {
+                move |a: Result<crate::bridge::answers::CandidateCount, String>| {
                     counts.dispatch(match a {
                         Ok(a) => CountAction::Got(i, a.count),
                         // Asked again on the next click.

@@ -8,10 +8,10 @@ use classad::api::{Mode, TraceNode};
 use classad::session::PoolRequest;
 use yew::prelude::*;
 
+use crate::bridge::session_client::{Session, CANCELLED};
 use crate::components::explain::{Explain, Picked, Trace};
 use crate::components::match_bar::MatchPools;
-use crate::session_client::{Session, CANCELLED};
-use crate::trace::{why, AdFacts, Ctx, Origin, Side};
+use crate::components::widgets::trace::{why, AdFacts, Ctx, Origin, Side};
 
 #[derive(Properties, PartialEq)]
 pub struct PairProps {
@@ -47,8 +47,8 @@ fn facts(label: &str, attrs: &[String]) -> AdFacts {
     }
 }
 
-fn answer(r: crate::answers::Pair, mode: Mode) -> Answer {
-    let crate::answers::Pair {
+fn answer(r: crate::bridge::answers::Pair, mode: Mode) -> Answer {
+    let crate::bridge::answers::Pair {
         job_label,
         machine_label,
         job_requirements,
@@ -126,7 +126,7 @@ pub fn PairDetail(props: &PairProps) -> Html {
                     tz_offset: Some(now.1),
                 },
                 None,
-                move |r: Result<crate::answers::Pair, String>| {
+                move |r: Result<crate::bridge::answers::Pair, String>| {
                     if !matches!(&r, Err(e) if e == CANCELLED) {
                         result.set(Some(r.map(|r| answer(r, mode))));
                     }

@@ -3,8 +3,8 @@
 
 use yew::prelude::*;
 
-use crate::examples::EXAMPLES;
-use crate::state::View;
+use crate::state::app_state::View;
+use crate::state::examples::EXAMPLES;
 
 /// What a matchmaking example opens, in words.
 fn view_name(v: View) -> Option<&'static str> {

@@ -7,9 +7,9 @@ use yew::prelude::*;
 
 use crate::components::term::TermHelp;
 
-use crate::parses::Parsed;
-use crate::state::AdRef;
-use crate::store::Action;
+use crate::bridge::parses::Parsed;
+use crate::state::actions::Action;
+use crate::state::app_state::AdRef;
 
 /// Options per pool; the chosen ad is always listed, and the ad list's
 /// MY/TARGET buttons reach the rest. Two selects of 3,000 options each

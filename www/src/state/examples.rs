@@ -2,7 +2,7 @@
 //! realistic modern pool, each loadable in one click (and by the deep link
 //! `#example=<id>`), with a sentence saying what the paper shows.
 
-use crate::state::{AdRef, AppState, MatchSettings, PoolText, View};
+use crate::state::app_state::{AdRef, AppState, MatchSettings, PoolText, View};
 
 pub struct Example {
     pub id: &'static str,
@@ -92,30 +92,30 @@ impl Example {
 
 macro_rules! seed {
     ($f:literal) => {
-        include_str!(concat!("../../tests/seeds/", $f))
+        include_str!(concat!("../../../tests/seeds/", $f))
     };
 }
 /// The matchmaking examples' own ads (variants around the seed figures).
 macro_rules! data {
     ($f:literal) => {
-        include_str!(concat!("../data/", $f))
+        include_str!(concat!("../../data/", $f))
     };
 }
 /// The analyzer's pools of seed 000 §3 (tests/analysis/make_pools.py).
 macro_rules! analysis {
     ($f:literal) => {
-        include_str!(concat!("../../tests/analysis/", $f))
+        include_str!(concat!("../../../tests/analysis/", $f))
     };
 }
 /// Gangmatching's figures (crate/tests/gang) and a base-workload sample.
 macro_rules! gang {
     ($f:literal) => {
-        include_str!(concat!("../../crate/tests/gang/", $f))
+        include_str!(concat!("../../../crate/tests/gang/", $f))
     };
 }
 macro_rules! corpus {
     ($f:literal) => {
-        include_str!(concat!("../../tests/corpora/", $f))
+        include_str!(concat!("../../../tests/corpora/", $f))
     };
 }
 
@@ -782,7 +782,7 @@ mod tests {
         let mut p = s.clone();
         p.pools[1].text = p.pools[1].text.replace("riffraff", "riffruff").into();
         assert!(!p.is_untouched_example());
-        assert!(!crate::state::AppState::default().is_untouched_example());
+        assert!(!crate::state::app_state::AppState::default().is_untouched_example());
     }
 
     /// The other ads an example's card points to show the contrast it
@@ -839,7 +839,7 @@ mod tests {
                 }
                 slices.push((p.text.to_string(), ads));
             }
-            let get = |r: Option<crate::state::AdRef>| {
+            let get = |r: Option<crate::state::app_state::AdRef>| {
                 r.map(|r| {
                     let (t, ads) = &slices[r.pool];
                     let a = ads.get(r.ad).expect("the chosen ad exists");
