@@ -6,8 +6,6 @@
 //!
 //! The source by role, from the ground up:
 
-/// The analyzer view.s page-side logic (to be split beside its components).
-pub mod analyzer;
 /// The application shell: the store, autosave, share links, the views.
 mod app;
 /// The page's side of talking to the engine workers (and the messages both

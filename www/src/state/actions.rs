@@ -7,7 +7,7 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 use yew::prelude::*;
 
-use crate::analyzer::AnalyzeSettings;
+use crate::state::analyzer_settings::AnalyzeSettings;
 use crate::state::app_state::{AdRef, AppState, MatchSettings, PoolText, View};
 use crate::state::pool_roles::pick_pools;
 

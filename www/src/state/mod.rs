@@ -8,8 +8,10 @@
 //! - `share`: share links (the state in the URL fragment).
 //! - `examples`: the gallery's entries, which open as a state.
 //! - `pool_roles`: which pool holds the jobs and which the machines.
+//! - `analyzer_settings`: the analyzer's choices (job, edits, pins, plane axes, undo).
 
 pub mod actions;
+pub mod analyzer_settings;
 pub mod app_state;
 pub mod examples;
 pub mod pool_roles;

@@ -6,8 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::analyzer::Edits;
 use crate::state::actions::Action;
+use crate::state::analyzer_settings::Edits;
 use crate::state::app_state::{AppState, PoolText};
 
 #[derive(Serialize, Deserialize)]
@@ -60,7 +60,7 @@ pub fn decode_action(json: &str) -> Result<Action, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyzer::AnalyzeSettings;
+    use crate::state::analyzer_settings::AnalyzeSettings;
     use crate::state::app_state::View;
 
     #[test]

@@ -14,9 +14,10 @@ use classad::api::Mode;
 use classad::session::{AnalyzeRequest, PoolRequest};
 use yew::prelude::*;
 
-use crate::analyzer::{override_of, plane_axes, AnalysisView, AnalyzeSettings, Edits};
 use crate::bridge::clock::now_ms;
 use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
+use crate::components::analysis::answers::AnalysisView;
+use crate::components::analysis::plane::plane_axes;
 use crate::components::analyzer_plane::PlaneView;
 use crate::components::analyzer_report::{ReportView, ReverseView};
 use crate::components::analyzer_results::results;
@@ -25,6 +26,7 @@ use crate::components::match_bar::{
 };
 use crate::components::widgets::words::{count, thousands};
 use crate::state::actions::Action;
+use crate::state::analyzer_settings::{override_of, AnalyzeSettings, Edits};
 
 /// Pools up to this many jobs get a list to pick from; bigger ones a number.
 const JOB_LIST_MAX: usize = 2_000;

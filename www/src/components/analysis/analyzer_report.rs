@@ -8,8 +8,8 @@ use classad::api::Mode;
 use classad::session::PoolRequest;
 use yew::prelude::*;
 
-use crate::analyzer::Reverse;
 use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
+use crate::components::analysis::answers::Reverse;
 use crate::components::match_bar::MatchPools;
 
 #[derive(Properties, PartialEq)]

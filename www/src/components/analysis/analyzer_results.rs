@@ -6,12 +6,13 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::analyzer::{
-    apply_fix, apply_job_change, apply_suggestion, bar, Analysis, AnalyzeSettings,
-};
+use crate::components::analysis::answers::Analysis;
+use crate::components::analysis::edits::{apply_fix, apply_job_change, apply_suggestion};
+use crate::components::analysis::figures::bar;
 use crate::components::analyzer::Shown;
 use crate::components::analyzer_lattice::conflicts_section;
 use crate::components::widgets::words::{count, duration, thousands};
+use crate::state::analyzer_settings::AnalyzeSettings;
 
 /// Everything below the tools: summary, clauses, suggestions, job
 /// changes, conflicts.
@@ -253,7 +254,7 @@ fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> 
 
 fn suggestions(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> Html {
     let list = |metric: &'static str| {
-        let mut table: Vec<&crate::analyzer::Suggestion> = a
+        let mut table: Vec<&crate::components::analysis::answers::Suggestion> = a
             .suggestions
             .iter()
             .filter(|g| g.metric == metric)
