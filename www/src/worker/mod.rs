@@ -2,7 +2,8 @@
 //! only part of the app that links the engine's evaluator, readers and
 //! function library. The page sends requests through `bridge/` (a
 //! `WorkerClient` or a `session_client`); `replies` turns the engine's
-//! results into the page's shapes.
+//! results into the page's shapes; `gallery` builds an example's state with
+//! its pools, which the page never links.
 //!
 //! A request is `<id>\n<verb>\n<payload>`, an answer `<id>\n<answer>`.
 //! Verbs: `api` (payload and answer are `classad::api` JSON), `evaluate`
@@ -30,6 +31,7 @@ use wasm_bindgen::JsCast;
 
 use crate::bridge::worker_link::READY;
 
+pub mod gallery;
 pub mod replies;
 
 use replies::{evaluate_json, summarize, view_json};
@@ -85,8 +87,8 @@ pub fn run_worker() {
                 }
                 "evaluate" => evaluate_json(&text(payload, body)),
                 // The gallery's pools live here, not in the page's wasm.
-                "example" => crate::state::examples::find(payload)
-                    .map(|e| serde_json::to_string(&e.state()).unwrap_or_default())
+                "example" => gallery::state_of(payload)
+                    .map(|s| serde_json::to_string(&s).unwrap_or_default())
                     .unwrap_or_default(),
                 "load" => {
                     // `<pool id>\n<text>`; a text sent as bytes is moved

@@ -45,13 +45,13 @@ fn analyze(name: &str, extra: serde_json::Value) -> AnalysisView {
 /// against its machines, and the worker analyzes it.
 #[test]
 fn gallery_entries_open_on_their_job() {
-    let entries: Vec<_> = crate::state::examples::EXAMPLES
+    let entries: Vec<_> = crate::state::examples::examples()
         .iter()
         .filter(|e| e.view == crate::state::app_state::View::Analyze)
         .collect();
     assert_eq!(entries.len(), 7);
     for ex in entries {
-        let st = ex.state();
+        let st = crate::worker::gallery::state_of(&ex.id).unwrap();
         let (jobs, machines) = crate::state::pool_roles::pick_pools(&st.pools, &st.matching);
         assert_eq!(
             (jobs, machines, st.analyze.job),
