@@ -8,10 +8,10 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use crate::bridge::parses::use_parses;
-use crate::components::{
-    evaluator::EvaluatorPanel, gallery::Gallery, header::Header, intro::Intro,
-    pool_editor::PoolEditor, set_aside::SetAsideList,
+use crate::components::shell::{
+    gallery::Gallery, header::Header, intro::Intro, set_aside::SetAsideList,
 };
+use crate::components::workbench::{evaluator::EvaluatorPanel, pool_editor::PoolEditor};
 use crate::state::actions::{Action, PoolMark, Store};
 use crate::state::app_state::{AppState, View};
 use crate::state::share::{self, Fragment};

@@ -27,7 +27,7 @@ pub fn start() {
     // The engine worker loads while the page does.
     bridge::engine::warm_up();
     // The saved theme before the first paint, so a dark choice never flashes light.
-    components::header::set_theme(state::storage::load_theme());
+    components::shell::header::set_theme(state::storage::load_theme());
     // The app draws in a task of its own, after the one in which the
     // module was instantiated (which also takes the streaming compiler's
     // last bytes): one task for both was 53-68 ms on a loaded machine.

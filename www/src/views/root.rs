@@ -12,15 +12,15 @@ use yew::prelude::*;
 use super::wire;
 use crate::bridge::session_client::{Session, SessionClient};
 use crate::bridge::text_buf::TextBuf;
-use crate::components::{
-    analyzer::AnalyzerView,
+use crate::components::analysis::analyzer::AnalyzerView;
+use crate::components::gangmatching::gang_view::GangView;
+use crate::components::matchmaking::{
     autocluster_view::AutoclusterView,
-    gang_view::GangView,
     match_bar::{MatchPools, PoolSide},
     match_matrix::MatchMatrix,
     negotiation::NegotiationView,
-    query_view::QueryView,
 };
+use crate::components::query::query_view::QueryView;
 use crate::state::actions::Action;
 use crate::state::app_state::{AppState, PoolText, TextKey, View};
 use crate::state::pool_roles::pick_pools;

@@ -16,12 +16,13 @@ use yew::prelude::*;
 
 use crate::bridge::clock::now_ms;
 use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
+use crate::components::analysis::analyzer_plane::PlaneView;
+use crate::components::analysis::analyzer_report::{ReportView, ReverseView};
+use crate::components::analysis::analyzer_results::results;
 use crate::components::analysis::answers::AnalysisView;
 use crate::components::analysis::plane::plane_axes;
-use crate::components::analyzer_plane::PlaneView;
-use crate::components::analyzer_report::{ReportView, ReverseView};
-use crate::components::analyzer_results::results;
-use crate::components::match_bar::{
+use crate::components::analysis::shown::{Key, Shown};
+use crate::components::matchmaking::match_bar::{
     match_view, use_stop_on_leave, MatchPools, MatchViewProps, Progress, ViewFrame,
 };
 use crate::components::widgets::words::{count, thousands};
@@ -58,34 +59,6 @@ struct BodyProps {
     clock: Option<String>,
     settings: AnalyzeSettings,
     dispatch: Callback<Action>,
-}
-
-/// What an analysis was asked for: pools, job, edits, plane, options.
-type Key = (
-    usize,
-    usize,
-    usize,
-    Edits,
-    Option<(String, String)>,
-    bool,
-    Mode,
-    Option<String>,
-);
-
-/// A finished analysis, as shown.
-pub struct Shown {
-    pub view: AnalysisView,
-    key: Key,
-    pub(super) ms: f64,
-    /// The job's label in its pool.
-    pub(super) label: String,
-}
-
-/// The same result (results are shared, never compared by content).
-impl PartialEq for Shown {
-    fn eq(&self, o: &Self) -> bool {
-        std::ptr::eq(self, o)
-    }
 }
 
 #[component]

@@ -12,7 +12,7 @@ use yew::prelude::*;
 use crate::components::analysis::answers::Plane;
 use crate::components::analysis::figures::{short_number, span_text};
 use crate::components::analysis::plane::{bounds, pick_axis, plane_extents, sparse_ticks};
-use crate::components::analyzer::Shown;
+use crate::components::analysis::shown::Shown;
 use crate::components::widgets::words::{count, thousands};
 use crate::state::analyzer_settings::AnalyzeSettings;
 

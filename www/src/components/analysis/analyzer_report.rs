@@ -10,7 +10,7 @@ use yew::prelude::*;
 
 use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
 use crate::components::analysis::answers::Reverse;
-use crate::components::match_bar::MatchPools;
+use crate::components::matchmaking::match_bar::MatchPools;
 
 #[derive(Properties, PartialEq)]
 pub struct ReportProps {

@@ -6,11 +6,11 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use crate::components::analysis::analyzer_lattice::conflicts_section;
 use crate::components::analysis::answers::Analysis;
 use crate::components::analysis::edits::{apply_fix, apply_job_change, apply_suggestion};
 use crate::components::analysis::figures::bar;
-use crate::components::analyzer::Shown;
-use crate::components::analyzer_lattice::conflicts_section;
+use crate::components::analysis::shown::Shown;
 use crate::components::widgets::words::{count, duration, thousands};
 use crate::state::analyzer_settings::AnalyzeSettings;
 
@@ -218,7 +218,7 @@ fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> 
             let submit = g.submit.join("\n");
             let copy = {
                 let text = submit.clone();
-                Callback::from(move |_| crate::components::analyzer_report::copy_text(&text, Callback::noop()))
+                Callback::from(move |_| crate::components::analysis::analyzer_report::copy_text(&text, Callback::noop()))
             };
             html! {
                 <li class="fix" data-metric={g.metric.clone()} data-both-ways={g.both_ways.to_string()} data-willing={g.willing.to_string()}>

@@ -12,8 +12,8 @@ use yew::prelude::*;
 
 use crate::bridge::clock::now_ms;
 use crate::bridge::session_client::{Session, CANCELLED};
-use crate::components::gang_view::{algorithm_name, ALGORITHMS};
-use crate::components::match_bar::{use_stop_on_leave, Progress};
+use crate::components::gangmatching::algorithms::{algorithm_name, ALGORITHMS};
+use crate::components::matchmaking::match_bar::{use_stop_on_leave, Progress};
 use crate::components::widgets::words::thousands;
 
 #[derive(Properties, PartialEq)]

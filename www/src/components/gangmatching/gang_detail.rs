@@ -10,8 +10,8 @@ use classad::session::{Gang, GangAdRef, GangDetail, PoolRequest};
 use yew::prelude::*;
 
 use crate::bridge::session_client::{Session, CANCELLED};
-use crate::components::explain::{Explain, Trace};
-use crate::components::match_bar::MatchPools;
+use crate::components::matchmaking::match_bar::MatchPools;
+use crate::components::widgets::explain::{Explain, Trace};
 use crate::components::widgets::trace::{AdFacts, Ctx};
 
 #[derive(Properties, PartialEq)]

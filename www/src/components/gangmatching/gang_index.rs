@@ -10,7 +10,7 @@ use classad::session::{IndexView, PoolRequest};
 use yew::prelude::*;
 
 use crate::bridge::session_client::{Session, CANCELLED};
-use crate::components::match_bar::MatchPools;
+use crate::components::matchmaking::match_bar::MatchPools;
 use crate::components::widgets::words::thousands;
 
 #[derive(Properties, PartialEq)]

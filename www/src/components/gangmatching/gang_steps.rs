@@ -8,7 +8,8 @@ use std::rc::Rc;
 use crate::bridge::answers::GangStep as Step;
 use yew::prelude::*;
 
-use crate::components::gang_view::{algorithm_name, Shown};
+use crate::components::gangmatching::algorithms::algorithm_name;
+use crate::components::gangmatching::shown::Shown;
 use crate::components::widgets::words::thousands;
 use gloo_timers::callback::Timeout;
 

@@ -10,7 +10,9 @@ use yew::prelude::*;
 
 use crate::bridge::clock::now_ms;
 use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
-use crate::components::match_bar::{match_view, MatchPools, MatchViewProps, Progress, ViewFrame};
+use crate::components::matchmaking::match_bar::{
+    match_view, MatchPools, MatchViewProps, Progress, ViewFrame,
+};
 use crate::components::widgets::words::{count, duration, thousands};
 
 const PAGE: usize = 50;

@@ -7,7 +7,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::components::negotiation::Shown;
+use crate::components::matchmaking::shown::Shown;
 use crate::components::widgets::words::thousands;
 use gloo_timers::callback::Timeout;
 

@@ -15,15 +15,15 @@ use yew::prelude::*;
 
 use crate::bridge::clock::now_ms;
 use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
-use crate::components::header::THEME_EVENT;
-use crate::components::match_bar::{
+use crate::components::matchmaking::match_bar::{
     match_view, use_stop_on_leave, MatchPools, MatchViewProps, Progress, ViewFrame,
 };
+use crate::components::matchmaking::matrix_canvas::{LEFT, TOP};
+use crate::components::matchmaking::matrix_handle::{Handle, MatrixState};
 use crate::components::matchmaking::matrix_layout::{arrange, needs_counts, Filter, Sort};
-use crate::components::matrix_canvas::{LEFT, TOP};
-use crate::components::matrix_handle::{Handle, MatrixState};
-use crate::components::matrix_table::CellsTable;
-use crate::components::pair_detail::PairDetail;
+use crate::components::matchmaking::matrix_table::CellsTable;
+use crate::components::matchmaking::pair_detail::PairDetail;
+use crate::components::shell::header::THEME_EVENT;
 use crate::components::widgets::words::{count, thousands};
 use crate::state::actions::Action;
 

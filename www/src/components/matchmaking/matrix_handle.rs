@@ -14,9 +14,11 @@ use yew::prelude::*;
 
 use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
 use crate::components::matchmaking::matrix_cache::{Tile, TileCache};
+use crate::components::matchmaking::matrix_canvas::{
+    context, paint, Geometry, Palette, Scene, LEFT, TOP,
+};
 use crate::components::matchmaking::matrix_layout::{tile_range, tiles_for};
-use crate::components::matrix_canvas::{context, paint, Geometry, Palette, Scene, LEFT, TOP};
-use crate::components::pair_detail::{outcome_class, outcome_words};
+use crate::components::matchmaking::pair_detail::{outcome_class, outcome_words};
 
 /// Tiles kept (each 32 × 32 cells with both ranks: about 20 KB).
 const CACHE_TILES: usize = 600;

@@ -4,8 +4,8 @@
 
 use yew::prelude::*;
 
-use crate::components::matrix_handle::Handle;
-use crate::components::pair_detail::{outcome_class, outcome_words};
+use crate::components::matchmaking::matrix_handle::Handle;
+use crate::components::matchmaking::pair_detail::{outcome_class, outcome_words};
 use crate::components::widgets::words::thousands;
 
 /// At most this many rows and columns of the sight are tabled.

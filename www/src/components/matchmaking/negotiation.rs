@@ -10,14 +10,15 @@ use classad::api::Mode;
 use classad::session::PoolRequest;
 use yew::prelude::*;
 
-use crate::components::term::TermHelp;
+use crate::components::widgets::term::TermHelp;
 
 use crate::bridge::clock::now_ms;
 use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
-use crate::components::classroom::Classroom;
-use crate::components::match_bar::{
+use crate::components::matchmaking::classroom::Classroom;
+use crate::components::matchmaking::match_bar::{
     match_view, use_stop_on_leave, MatchPools, MatchViewProps, Progress, ViewFrame,
 };
+use crate::components::matchmaking::shown::{Key, Shown};
 use crate::components::widgets::words::{count, duration, thousands};
 use crate::state::actions::Action;
 use crate::state::app_state::MatchSettings;
@@ -28,50 +29,6 @@ const RUN_AT_ONCE: u64 = 250_000;
 /// classroom needs them; for big pools they would be megabytes).
 pub const DETAIL_PAIRS: u64 = 40_000;
 const PAGE: usize = 100;
-
-/// A finished cycle, as shown.
-pub struct Shown {
-    pub cycle: crate::bridge::answers::Cycle,
-    /// The pools (for their labels: a job is named as the matrix names it).
-    pub jobs: Rc<PoolInfo>,
-    pub machines: Rc<PoolInfo>,
-    pub ms: f64,
-    pub autocluster: bool,
-    /// How many jobs, from the cycle's start, carry their candidates (the
-    /// classroom steps through these).
-    pub detailed: usize,
-    /// What it was run on (pools, mode, clock), to tell a stale result.
-    key: Key,
-    /// The clock it ran at (a count asked for later uses the same).
-    now: (f64, i32),
-}
-
-type Key = (usize, usize, Mode, Option<String>);
-
-/// The same result (results are shared, never compared by content).
-impl PartialEq for Shown {
-    fn eq(&self, o: &Self) -> bool {
-        std::ptr::eq(self, o)
-    }
-}
-
-impl Shown {
-    pub fn machine_label(&self, m: usize) -> String {
-        self.machines
-            .labels
-            .get(m)
-            .cloned()
-            .unwrap_or_else(|| (m + 1).to_string())
-    }
-    /// The job's label in its pool (its Name, else ClusterId.ProcId, …).
-    pub fn job_label(&self, o: &crate::bridge::answers::Outcome) -> String {
-        self.jobs
-            .labels
-            .get(o.job)
-            .cloned()
-            .unwrap_or_else(|| o.job_id.clone())
-    }
-}
 
 #[component]
 pub fn NegotiationView(props: &MatchViewProps) -> Html {

@@ -9,8 +9,8 @@ use classad::session::PoolRequest;
 use yew::prelude::*;
 
 use crate::bridge::session_client::{Session, CANCELLED};
-use crate::components::explain::{Explain, Picked, Trace};
-use crate::components::match_bar::MatchPools;
+use crate::components::matchmaking::match_bar::MatchPools;
+use crate::components::widgets::explain::{Explain, Picked, Trace};
 use crate::components::widgets::trace::{why, AdFacts, Ctx, Origin, Side};
 
 #[derive(Properties, PartialEq)]

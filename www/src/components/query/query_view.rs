@@ -15,12 +15,12 @@ use yew::prelude::*;
 
 use crate::bridge::clock::now_ms;
 use crate::bridge::session_client::{Session, CANCELLED};
-use crate::components::explain::{Explain, Trace};
-use crate::components::header::download;
-use crate::components::highlight::Mark;
-use crate::components::match_bar::{use_stop_on_leave, Progress};
-use crate::components::term::TermHelp;
-use crate::components::text_editor::{TextEditor, Tokens};
+use crate::components::matchmaking::match_bar::{use_stop_on_leave, Progress};
+use crate::components::shell::header::download;
+use crate::components::widgets::explain::{Explain, Trace};
+use crate::components::widgets::highlight::Mark;
+use crate::components::widgets::term::TermHelp;
+use crate::components::widgets::text_editor::{TextEditor, Tokens};
 use crate::components::widgets::trace::{AdFacts, Ctx};
 use crate::components::widgets::words::{count, thousands};
 use crate::state::actions::Action;

@@ -7,7 +7,7 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::components::term::TermHelp;
+use crate::components::widgets::term::TermHelp;
 
 use crate::state::actions::Action;
 use crate::state::app_state::{AppState, View};

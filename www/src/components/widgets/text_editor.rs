@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
-use crate::components::highlight::{self, Mark};
+use crate::components::widgets::highlight::{self, Mark};
 use gloo_timers::callback::Timeout;
 
 /// Above this, no highlight layer (plain textarea, long lines unwrapped).

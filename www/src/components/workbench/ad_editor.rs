@@ -7,8 +7,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::bridge::parses::PoolSummary;
-use crate::components::highlight::Mark;
-use crate::components::text_editor::{TextEditor, Tokens};
+use crate::components::widgets::highlight::Mark;
+use crate::components::widgets::text_editor::{TextEditor, Tokens};
 
 #[derive(Properties, PartialEq)]
 pub struct AdEditorProps {

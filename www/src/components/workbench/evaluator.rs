@@ -8,17 +8,17 @@ use std::rc::Rc;
 use classad::api::{Diagnostic, Mode, Request};
 use yew::prelude::*;
 
-use crate::components::term::TermHelp;
+use crate::components::widgets::term::TermHelp;
 
 use crate::bridge::answers::{AdNames, Answer, Evaluated};
 use crate::bridge::clock::now_ms;
 use crate::bridge::engine;
 use crate::bridge::parses::{Busy, Parsed, PoolParse};
-use crate::components::ad_picker::AdPicker;
-use crate::components::explain::{Explain, Picked, Trace};
-use crate::components::highlight::Mark;
-use crate::components::text_editor::{TextEditor, Tokens};
+use crate::components::widgets::explain::{Explain, Picked, Trace};
+use crate::components::widgets::highlight::Mark;
+use crate::components::widgets::text_editor::{TextEditor, Tokens};
 use crate::components::widgets::trace::{at_path, why, AdFacts, Ctx, Origin, Side};
+use crate::components::workbench::ad_picker::AdPicker;
 use crate::state::actions::{Action, PoolMark};
 use crate::state::app_state::{AdRef, AppState};
 

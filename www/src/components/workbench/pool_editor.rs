@@ -16,11 +16,13 @@ use crate::bridge::engine::{self, WORKER_THRESHOLD_BYTES};
 use crate::bridge::parses::Parsed;
 use crate::bridge::parses::{Busy, PoolParse};
 use crate::bridge::worker_client::WorkerClient;
-use crate::components::ad_editor::AdEditor;
-use crate::components::ad_list::AdList;
-use crate::components::highlight::Mark;
-use crate::components::pool_viewer::PoolViewer;
-use crate::components::text_editor::{Focus, TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT};
+use crate::components::widgets::highlight::Mark;
+use crate::components::widgets::text_editor::{
+    Focus, TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT,
+};
+use crate::components::workbench::ad_editor::AdEditor;
+use crate::components::workbench::ad_list::AdList;
+use crate::components::workbench::pool_viewer::PoolViewer;
 use crate::state::actions::{Action, PoolMark};
 use crate::state::app_state::{AppState, TextKey};
 
@@ -666,7 +668,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         let text = text.clone();
         let name = s.pools.get(idx).map(|p| p.name.clone()).unwrap_or_default();
         Callback::from(move |_| {
-            crate::components::header::download(&format!("{name}.txt"), &text, "text/plain")
+            crate::components::shell::header::download(&format!("{name}.txt"), &text, "text/plain")
         })
     };
     let on_clear = {

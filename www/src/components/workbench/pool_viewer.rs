@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::components::highlight::{self, Mark};
-use crate::components::text_editor::Focus;
+use crate::components::widgets::highlight::{self, Mark};
+use crate::components::widgets::text_editor::Focus;
 
 /// Pixel height of a line (the CSS sets the same).
 const LINE_PX: f64 = 20.0;
