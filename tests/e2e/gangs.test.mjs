@@ -22,7 +22,7 @@ const FILES = {
   '001-fig8-gang': ['crate/tests/gang/fig8_requests.ads', 'crate/tests/gang/fig8_offers.ads'],
   '001-fig10-gang': ['crate/tests/gang/fig10_requests.ads', 'crate/tests/gang/fig10_offers.ads'],
   '001-fig11-gang': ['crate/tests/gang/fig11_requests.ads', 'crate/tests/gang/fig11_offers.ads'],
-  '001-base-workload': ['www/data/gang_base/requests.ads', 'www/data/gang_base/offers.ads'],
+  '001-base-workload': ['www/examples/ads/gang_base/requests.ads', 'www/examples/ads/gang_base/offers.ads'],
 };
 
 /** `classad gang` lines for a gallery entry: [request, gang line or '-'] and the counters. */

@@ -18,7 +18,7 @@ async function tableRows(page) {
   return page.$$eval('#query-table tbody tr', (trs) => trs.map((tr) => [...tr.cells].slice(1).map((c) => c.textContent.trim())));
 }
 
-const POOL = path.join(ROOT, 'www/data/004_status_pool.classad');
+const POOL = path.join(ROOT, 'www/examples/ads/004_status_pool.classad');
 
 test("the manual's query: the machines it selects, its summary table, and why one matched", T, async () => {
   await scenario('query-manual', async ({ page }) => {

@@ -7,14 +7,14 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::components::{
-    evaluator::EvaluatorPanel, gallery::Gallery, header::Header, intro::Intro,
-    pool_editor::PoolEditor, set_aside::SetAsideList,
+use crate::bridge::parses::use_parses;
+use crate::components::shell::{
+    gallery::Gallery, header::Header, intro::Intro, set_aside::SetAsideList,
 };
-use crate::parses::use_parses;
-use crate::share::{self, Fragment};
-use crate::state::{AppState, View};
-use crate::store::{Action, PoolMark, Store};
+use crate::components::workbench::{evaluator::EvaluatorPanel, pool_editor::PoolEditor};
+use crate::state::actions::{Action, PoolMark, Store};
+use crate::state::app_state::{AppState, View};
+use crate::state::share::{self, Fragment};
 use crate::views::host::ViewsHost;
 use gloo_timers::callback::Timeout;
 
@@ -56,12 +56,12 @@ fn from_hash(hash: &str) -> Result<Option<Opening>, String> {
 /// in place and says why. The third item: work was kept aside; the
 /// fourth: an example the URL asks for, opened when the worker sends it.
 fn initial() -> (AppState, Option<String>, bool, Option<String>) {
-    let saved = crate::storage::load();
+    let saved = crate::state::storage::load();
     match from_hash(&location_hash()) {
         Ok(Some(Opening::State(s))) => {
             let kept = saved
                 .as_ref()
-                .is_some_and(|old| worth_keeping(old, &s) && crate::storage::set_aside(old));
+                .is_some_and(|old| worth_keeping(old, &s) && crate::state::storage::set_aside(old));
             (*s, None, kept, None)
         }
         Ok(Some(Opening::Example(id))) => (saved.unwrap_or_default(), None, false, Some(id)),
@@ -84,7 +84,7 @@ fn without_not_kept(mut s: AppState) -> (AppState, Option<String>) {
     if s.not_kept.is_empty() {
         return (s, None);
     }
-    let words = crate::storage::not_kept_words(&std::mem::take(&mut s.not_kept));
+    let words = crate::state::storage::not_kept_words(&std::mem::take(&mut s.not_kept));
     (
         s,
         Some(format!(
@@ -118,7 +118,7 @@ pub fn App() -> Html {
     // MY and TARGET follow their ads by label as the pools change.
     {
         let store = store.clone();
-        let current: Vec<Option<Rc<crate::parses::ParsedPool>>> = parses
+        let current: Vec<Option<Rc<crate::bridge::parses::ParsedPool>>> = parses
             .pools
             .iter()
             .map(|p| {
@@ -138,8 +138,13 @@ pub fn App() -> Html {
             state.target_label.clone(),
         );
         use_effect_with(deps, move |(_, my, target, my_label, target_label)| {
-            let my_now = crate::identity::follow(&current, *my, my_label.clone());
-            let target_now = crate::identity::follow(&current, *target, target_label.clone());
+            let my_now =
+                crate::components::workbench::identity::follow(&current, *my, my_label.clone());
+            let target_now = crate::components::workbench::identity::follow(
+                &current,
+                *target,
+                target_label.clone(),
+            );
             if my_now != (*my, my_label.clone()) || target_now != (*target, target_label.clone()) {
                 store.dispatch(Action::Follow {
                     my: my_now,
@@ -159,7 +164,7 @@ pub fn App() -> Html {
             use_effect_with((), move |_| {
                 let flush = Closure::<dyn FnMut()>::new(move || {
                     if let Some(s) = waiting.borrow_mut().take() {
-                        let _ = crate::storage::save(&s);
+                        let _ = crate::state::storage::save(&s);
                     }
                 });
                 if let Some(w) = web_sys::window() {
@@ -190,7 +195,7 @@ pub fn App() -> Html {
                     if save_error.is_some() && refused.borrow().as_ref().is_some_and(same) {
                         return;
                     }
-                    let r = crate::storage::save(&s);
+                    let r = crate::state::storage::save(&s);
                     *refused.borrow_mut() = r.is_err().then_some(texts);
                     let r = r.unwrap_or_else(Some);
                     if *save_error != r {
@@ -199,7 +204,7 @@ pub fn App() -> Html {
                 }
             };
             *waiting.borrow_mut() = Some(s.clone());
-            if crate::storage::state_bytes(s) <= SAVE_AT_ONCE_BYTES {
+            if crate::state::storage::state_bytes(s) <= SAVE_AT_ONCE_BYTES {
                 *timer.borrow_mut() = None;
                 save();
             } else {
@@ -219,7 +224,7 @@ pub fn App() -> Html {
         Callback::from(move |s: AppState| {
             notice.set(None);
             let old = showing.borrow().clone();
-            if worth_keeping(&old, &s) && crate::storage::set_aside(&old) {
+            if worth_keeping(&old, &s) && crate::state::storage::set_aside(&old) {
                 can_restore.set(true);
             }
             store.dispatch(Action::Replace(Box::new(s)));
@@ -233,7 +238,7 @@ pub fn App() -> Html {
         Callback::from(move |id: String| {
             let (on_open, notice, opening) = (on_open.clone(), notice.clone(), opening.clone());
             opening.set(Some(id.clone()));
-            crate::engine::example(&id, move |r| {
+            crate::bridge::engine::example(&id, move |r| {
                 opening.set(None);
                 match r {
                     Ok(s) => on_open.emit(s),
@@ -282,9 +287,9 @@ pub fn App() -> Html {
     };
     // Set-aside work: the newest comes back from the banner; any of the
     // kept ones from the header's list (after a reload too).
-    let aside = use_state(crate::storage::set_aside_list);
+    let aside = use_state(crate::state::storage::set_aside_list);
     // The introduction: on a first visit, and from the header's "?".
-    let intro = use_state(|| !crate::storage::intro_seen());
+    let intro = use_state(|| !crate::state::storage::intro_seen());
     // The first render draws the shell; the workbench comes in the next
     // task. The browser compiles each wasm function on its first call, on
     // the page's thread: drawing everything at once made one task of
@@ -303,14 +308,14 @@ pub fn App() -> Html {
     let close_intro = {
         let intro = intro.clone();
         Callback::from(move |_| {
-            crate::storage::set_intro_seen();
+            crate::state::storage::set_intro_seen();
             intro.set(false);
         })
     };
     let intro_open = {
         let (intro, open_example) = (intro.clone(), open_example.clone());
         Callback::from(move |id: String| {
-            crate::storage::set_intro_seen();
+            crate::state::storage::set_intro_seen();
             intro.set(false);
             open_example.emit(id);
         })
@@ -320,30 +325,30 @@ pub fn App() -> Html {
         let can_restore = can_restore.clone();
         let aside = aside.clone();
         Callback::from(move |i: usize| {
-            if let Some(mut old) = crate::storage::take_set_aside(i) {
+            if let Some(mut old) = crate::state::storage::take_set_aside(i) {
                 old.view = View::Evaluate;
                 // What is open now is set aside in turn: nothing is lost.
                 if worth_keeping(&store.0, &old) {
-                    crate::storage::set_aside(&store.0);
+                    crate::state::storage::set_aside(&store.0);
                 }
                 store.dispatch(Action::Replace(Box::new(old)));
             }
             can_restore.set(false);
-            aside.set(crate::storage::set_aside_list());
+            aside.set(crate::state::storage::set_aside_list());
         })
     };
     let forget_aside = {
         let aside = aside.clone();
         Callback::from(move |i: usize| {
-            crate::storage::forget_set_aside(i);
-            aside.set(crate::storage::set_aside_list());
+            crate::state::storage::forget_set_aside(i);
+            aside.set(crate::state::storage::set_aside_list());
         })
     };
     // Refresh the list whenever something may have been set aside.
     {
         let aside = aside.clone();
         use_effect_with(*can_restore, move |_| {
-            aside.set(crate::storage::set_aside_list());
+            aside.set(crate::state::storage::set_aside_list());
         });
     }
     let on_restore = {
@@ -374,7 +379,7 @@ pub fn App() -> Html {
 
     // The MY and TARGET ads' texts as parsed, for the header's readable
     // link and embed snippet.
-    let ad_text = |r: Option<crate::state::AdRef>| -> Option<Rc<str>> {
+    let ad_text = |r: Option<crate::state::app_state::AdRef>| -> Option<Rc<str>> {
         let r = r?;
         let parsed = parses.pools.get(r.pool)?.parsed.as_ref()?;
         parsed.ad_text(r.ad).map(Rc::from)

@@ -1,42 +1,33 @@
 //! The ClassAd Playground: a Yew app that runs the `classad` engine in the
 //! browser. The page is a thin client: it links only the lexer (for
 //! highlighting as you type) and the request/response types of
-//! `classad::api` and `classad::session`; every evaluation, parse and
-//! matchmaking run happens in Web Workers (`engine.rs` for quick work,
-//! `session_client.rs` for the matchmaking views), which `worker.rs`
-//! answers.
+//! `classad::api` and `classad::api::session`; every evaluation, parse and
+//! matchmaking run happens in Web Workers.
+//!
+//! The source by role, from the ground up:
 
-pub mod analyzer;
-pub mod answers;
+/// The application shell: the store, autosave, share links, the views.
 mod app;
-pub mod clock;
+/// The page's side of talking to the engine workers (and the messages both
+/// sides share): quick requests, the matchmaking session, parses.
+pub mod bridge;
+/// The UI, one folder per view with the view logic beside the components
+/// that use it, the shell around them and the widgets they share.
 pub mod components;
-pub mod engine;
-pub mod examples;
-pub mod focus;
-pub mod identity;
-pub mod js_text;
-pub mod matchmaking;
-pub mod matrix_cache;
-pub mod parses;
-pub mod pool_summary;
-pub mod session_client;
-pub mod share;
+/// What the user has made (`AppState`), every change to it (`Action`), and
+/// where it is kept: autosave, share links, the gallery's examples.
 pub mod state;
-pub mod storage;
-pub mod store;
-pub mod text_buf;
-pub mod trace;
+/// The second page module: the views but the workbench and the gallery.
 pub mod views;
-pub mod words;
+/// The code that runs inside the Web Workers: the only part that links the
+/// engine's evaluator, readers and function library.
 pub mod worker;
-pub mod worker_link;
 
 pub fn start() {
     // The engine worker loads while the page does.
-    engine::warm_up();
+    bridge::engine::warm_up();
     // The saved theme before the first paint, so a dark choice never flashes light.
-    components::header::set_theme(storage::load_theme());
+    components::shell::header::set_theme(state::storage::load_theme());
     // The app draws in a task of its own, after the one in which the
     // module was instantiated (which also takes the streaming compiler's
     // last bytes): one task for both was 53-68 ms on a loaded machine.
@@ -46,5 +37,7 @@ pub fn start() {
     .forget();
 }
 
+/// A check: outside `worker/`, the page names only the engine's API,
+/// session types and lexer.
 #[cfg(all(test, not(target_arch = "wasm32")))]
 mod thin_client;

@@ -6,8 +6,8 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use classad::{parse_classad, parse_expr_with, Clock, Dialect, EvalOptions, Evaluator, Mode};
-use classad_playground::share::{decode, encode, Fragment, LinkError};
-use classad_playground::state::AppState;
+use classad_playground::state::app_state::AppState;
+use classad_playground::state::share::{decode, encode, Fragment, LinkError};
 use wasm_bindgen_test::*;
 
 const CASES: &str = include_str!("../../crate/tests/conformance/cases.jsonl");

@@ -22,7 +22,7 @@ pub use crate::formats::{InputFormat, OutputFormat};
 pub use crate::lang::ast::Span;
 pub use crate::lang::diagnostic::{Diagnostic, Severity};
 pub use crate::lang::eval::{Mode, TraceNode};
-pub use crate::lang::lexer::{Dialect, Highlight, TokenClass};
+pub use crate::lang::lexer::{highlight, Dialect, Highlight, TokenClass};
 pub use crate::query::summary::{JobTotals, MachineSummary, StateCounts, Summary, STATES};
 pub use crate::query::tables::AdKind;
 pub use crate::query::view::{QueryAnswer, QueryExplain, QueryRow, QuerySpec};

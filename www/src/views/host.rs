@@ -14,8 +14,8 @@ use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 use super::wire;
-use crate::state::{same_text, AppState};
-use crate::store::Action;
+use crate::state::actions::Action;
+use crate::state::app_state::{same_text, AppState};
 
 const SCRIPT: &str = "./views.js";
 const WASM: &str = "./views_bg.wasm";

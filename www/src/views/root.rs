@@ -10,20 +10,20 @@ use wasm_bindgen::{JsCast, JsValue};
 use yew::prelude::*;
 
 use super::wire;
-use crate::components::{
-    analyzer::AnalyzerView,
+use crate::bridge::session_client::{Session, SessionClient};
+use crate::bridge::text_buf::TextBuf;
+use crate::components::analysis::analyzer::AnalyzerView;
+use crate::components::gangmatching::gang_view::GangView;
+use crate::components::matchmaking::{
     autocluster_view::AutoclusterView,
-    gang_view::GangView,
     match_bar::{MatchPools, PoolSide},
     match_matrix::MatchMatrix,
     negotiation::NegotiationView,
-    query_view::QueryView,
 };
-use crate::matchmaking::pick_pools;
-use crate::session_client::{Session, SessionClient};
-use crate::state::{AppState, PoolText, TextKey, View};
-use crate::store::Action;
-use crate::text_buf::TextBuf;
+use crate::components::query::query_view::QueryView;
+use crate::state::actions::Action;
+use crate::state::app_state::{AppState, PoolText, TextKey, View};
+use crate::state::pool_roles::pick_pools;
 
 #[derive(Properties, PartialEq)]
 pub struct RootProps {
@@ -171,7 +171,7 @@ pub fn set_pool_part(
     // UTF-8 bytes (cut at character boundaries by the page), or a string.
     let bytes = match part.dyn_into::<js_sys::Uint8Array>() {
         Ok(a) => a.to_vec(),
-        Err(v) => crate::js_text::string_of(&v)
+        Err(v) => crate::bridge::js_text::string_of(&v)
             .unwrap_or_default()
             .into_bytes(),
     };

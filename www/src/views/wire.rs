@@ -6,9 +6,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::analyzer::Edits;
-use crate::state::{AppState, PoolText};
-use crate::store::Action;
+use crate::state::actions::Action;
+use crate::state::analyzer_settings::Edits;
+use crate::state::app_state::{AppState, PoolText};
 
 #[derive(Serialize, Deserialize)]
 struct StateWire {
@@ -60,8 +60,8 @@ pub fn decode_action(json: &str) -> Result<Action, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::analyzer::AnalyzeSettings;
-    use crate::state::View;
+    use crate::state::analyzer_settings::AnalyzeSettings;
+    use crate::state::app_state::View;
 
     #[test]
     fn state_crosses_with_its_undo_and_without_its_pools() {

@@ -10,21 +10,24 @@
 
 use std::rc::Rc;
 
+use classad::api::session::{AnalyzeRequest, PoolRequest};
 use classad::api::Mode;
-use classad::session::{AnalyzeRequest, PoolRequest};
 use yew::prelude::*;
 
-use crate::analyzer::{override_of, plane_axes, AnalysisView, AnalyzeSettings, Edits};
-use crate::clock::now_ms;
-use crate::components::analyzer_plane::PlaneView;
-use crate::components::analyzer_report::{ReportView, ReverseView};
-use crate::components::analyzer_results::results;
-use crate::components::match_bar::{
+use crate::bridge::clock::now_ms;
+use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
+use crate::components::analysis::analyzer_plane::PlaneView;
+use crate::components::analysis::analyzer_report::{ReportView, ReverseView};
+use crate::components::analysis::analyzer_results::results;
+use crate::components::analysis::answers::AnalysisView;
+use crate::components::analysis::plane::plane_axes;
+use crate::components::analysis::shown::{Key, Shown};
+use crate::components::matchmaking::match_bar::{
     match_view, use_stop_on_leave, MatchPools, MatchViewProps, Progress, ViewFrame,
 };
-use crate::session_client::{PoolInfo, Session, CANCELLED};
-use crate::store::Action;
-use crate::words::{count, thousands};
+use crate::components::widgets::words::{count, thousands};
+use crate::state::actions::Action;
+use crate::state::analyzer_settings::{override_of, AnalyzeSettings, Edits};
 
 /// Pools up to this many jobs get a list to pick from; bigger ones a number.
 const JOB_LIST_MAX: usize = 2_000;
@@ -56,34 +59,6 @@ struct BodyProps {
     clock: Option<String>,
     settings: AnalyzeSettings,
     dispatch: Callback<Action>,
-}
-
-/// What an analysis was asked for: pools, job, edits, plane, options.
-type Key = (
-    usize,
-    usize,
-    usize,
-    Edits,
-    Option<(String, String)>,
-    bool,
-    Mode,
-    Option<String>,
-);
-
-/// A finished analysis, as shown.
-pub struct Shown {
-    pub view: AnalysisView,
-    key: Key,
-    pub(super) ms: f64,
-    /// The job's label in its pool.
-    pub(super) label: String,
-}
-
-/// The same result (results are shared, never compared by content).
-impl PartialEq for Shown {
-    fn eq(&self, o: &Self) -> bool {
-        std::ptr::eq(self, o)
-    }
 }
 
 #[component]
@@ -144,7 +119,7 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
             let started = now_ms();
             running.set(Some((n, None, started)));
             let (_, _, job, edits, plane, all_steps, mode, clock) = key.clone();
-            let now = crate::clock::resolve(clock.as_deref());
+            let now = crate::bridge::clock::resolve(clock.as_deref());
             let progress = {
                 let running = running.clone();
                 Callback::from(move |at: (usize, usize)| running.set(Some((n, Some(at), started))))
@@ -258,11 +233,11 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
     if props.machines.ads == 0 {
         problems.push((true, format!("The machines pool \u{201c}{machines_name}\u{201d} has no ads: there is nothing to match against.")));
     } else if let Some(side) = props.pools.machines.as_ref() {
-        let pool = crate::state::PoolText {
+        let pool = crate::state::app_state::PoolText {
             name: side.name.clone(),
             text: side.text.clone(),
         };
-        if crate::matchmaking::role_of(&pool) == Some(crate::matchmaking::Role::Jobs) {
+        if crate::state::pool_roles::role_of(&pool) == Some(crate::state::pool_roles::Role::Jobs) {
             problems.push((false, format!("The machines pool \u{201c}{machines_name}\u{201d} holds jobs (MyType = \"Job\"), not machines: the analysis matches the job against jobs. Pick a pool of machines above, or add one (MyType = \"Machine\").")));
         }
     }

@@ -6,8 +6,9 @@
 
 use yew::prelude::*;
 
-use crate::analyzer::{
-    lattice_levels, lattice_marks, lattice_size, members, Analysis, LatticeGrid, Mark,
+use crate::components::analysis::answers::{Analysis, LatticeGrid};
+use crate::components::analysis::lattice::{
+    lattice_levels, lattice_marks, lattice_size, members, Mark,
 };
 
 pub fn conflicts_section(a: &Analysis, lattices: &[LatticeGrid]) -> Html {

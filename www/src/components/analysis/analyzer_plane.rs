@@ -9,11 +9,12 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::analyzer::{
-    bounds, pick_axis, plane_extents, short_number, span_text, sparse_ticks, AnalyzeSettings, Plane,
-};
-use crate::components::analyzer::Shown;
-use crate::words::{count, thousands};
+use crate::components::analysis::answers::Plane;
+use crate::components::analysis::figures::{short_number, span_text};
+use crate::components::analysis::plane::{bounds, pick_axis, plane_extents, sparse_ticks};
+use crate::components::analysis::shown::Shown;
+use crate::components::widgets::words::{count, thousands};
+use crate::state::analyzer_settings::AnalyzeSettings;
 
 #[derive(Properties, PartialEq)]
 pub struct PlaneProps {

@@ -5,13 +5,13 @@
 use classad::api::EvalContext;
 use std::rc::Rc;
 
+use classad::api::session::PoolRequest;
 use classad::api::Mode;
-use classad::session::PoolRequest;
 use yew::prelude::*;
 
-use crate::analyzer::Reverse;
-use crate::components::match_bar::MatchPools;
-use crate::session_client::{PoolInfo, Session, CANCELLED};
+use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
+use crate::components::analysis::answers::Reverse;
+use crate::components::matchmaking::match_bar::MatchPools;
 
 #[derive(Properties, PartialEq)]
 pub struct ReportProps {
@@ -98,7 +98,7 @@ pub fn ReverseView(props: &ReverseProps) -> Html {
         let (mode, clock, all_steps) = (props.mode, props.clock.clone(), props.all_steps);
         Callback::from(move |_| {
             busy.set(true);
-            let now = crate::clock::resolve(clock.as_deref());
+            let now = crate::bridge::clock::resolve(clock.as_deref());
             let (answer, busy) = (answer.clone(), busy.clone());
             session.request(
                 &args,

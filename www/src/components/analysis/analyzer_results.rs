@@ -6,12 +6,13 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::analyzer::{
-    apply_fix, apply_job_change, apply_suggestion, bar, Analysis, AnalyzeSettings,
-};
-use crate::components::analyzer::Shown;
-use crate::components::analyzer_lattice::conflicts_section;
-use crate::words::{count, duration, thousands};
+use crate::components::analysis::analyzer_lattice::conflicts_section;
+use crate::components::analysis::answers::Analysis;
+use crate::components::analysis::edits::{apply_fix, apply_job_change, apply_suggestion};
+use crate::components::analysis::figures::bar;
+use crate::components::analysis::shown::Shown;
+use crate::components::widgets::words::{count, duration, thousands};
+use crate::state::analyzer_settings::AnalyzeSettings;
 
 /// Everything below the tools: summary, clauses, suggestions, job
 /// changes, conflicts.
@@ -199,7 +200,7 @@ fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> 
                 let e = apply_fix(&s.edits(), &a.requirements_attribute, &a.requirements, g);
                 Callback::from(move |_| {
                     set.emit(s.edit(e.clone()));
-                    crate::focus::focus_after_render("undo");
+                    crate::components::widgets::focus::focus_after_render("undo");
                 })
             };
             let set_attrs: Vec<String> = g.job_attributes().iter().map(|(k, v)| format!("{k} = {v}")).collect();
@@ -217,7 +218,7 @@ fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> 
             let submit = g.submit.join("\n");
             let copy = {
                 let text = submit.clone();
-                Callback::from(move |_| crate::components::analyzer_report::copy_text(&text, Callback::noop()))
+                Callback::from(move |_| crate::components::analysis::analyzer_report::copy_text(&text, Callback::noop()))
             };
             html! {
                 <li class="fix" data-metric={g.metric.clone()} data-both-ways={g.both_ways.to_string()} data-willing={g.willing.to_string()}>
@@ -253,7 +254,7 @@ fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> 
 
 fn suggestions(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> Html {
     let list = |metric: &'static str| {
-        let mut table: Vec<&crate::analyzer::Suggestion> = a
+        let mut table: Vec<&crate::components::analysis::answers::Suggestion> = a
             .suggestions
             .iter()
             .filter(|g| g.metric == metric)
@@ -269,7 +270,7 @@ fn suggestions(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings
                     Callback::from(move |_| {
                         set.emit(s.edit(e.clone()));
                         // The list is redrawn: Undo is the next thing to reach for.
-                        crate::focus::focus_after_render("undo");
+                        crate::components::widgets::focus::focus_after_render("undo");
                     })
                 };
                 let preds: Vec<String> = g.changes.iter().map(|c| c.predicate.to_string()).collect();
@@ -336,7 +337,7 @@ fn job_changes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings
             Callback::from(move |_| {
                         set.emit(s.edit(e.clone()));
                         // The list is redrawn: Undo is the next thing to reach for.
-                        crate::focus::focus_after_render("undo");
+                        crate::components::widgets::focus::focus_after_render("undo");
                     })
         };
         let what: Vec<String> = c.changes().iter().map(|(k, v)| format!("{k} = {v}")).collect();

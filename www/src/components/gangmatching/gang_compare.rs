@@ -6,16 +6,16 @@
 use classad::api::EvalContext;
 use std::rc::Rc;
 
+use classad::api::session::{CompareRequest, CompareRow, GangAlgorithm, PoolRequest};
 use classad::api::Mode;
-use classad::session::{CompareRequest, CompareRow, GangAlgorithm, PoolRequest};
 use serde::Deserialize;
 use yew::prelude::*;
 
-use crate::clock::now_ms;
-use crate::components::gang_view::{algorithm_name, ALGORITHMS};
-use crate::components::match_bar::{use_stop_on_leave, Progress};
-use crate::session_client::{Session, CANCELLED};
-use crate::words::thousands;
+use crate::bridge::clock::now_ms;
+use crate::bridge::session_client::{Session, CANCELLED};
+use crate::components::gangmatching::algorithms::{algorithm_name, ALGORITHMS};
+use crate::components::matchmaking::match_bar::{use_stop_on_leave, Progress};
+use crate::components::widgets::words::thousands;
 
 #[derive(Properties, PartialEq)]
 pub struct CompareProps {

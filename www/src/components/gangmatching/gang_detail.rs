@@ -6,14 +6,14 @@
 use classad::api::EvalContext;
 use std::rc::Rc;
 
+use classad::api::session::{Gang, GangAdRef, GangDetail, PoolRequest};
 use classad::api::Mode;
-use classad::session::{Gang, GangAdRef, GangDetail, PoolRequest};
 use yew::prelude::*;
 
-use crate::components::explain::{Explain, Trace};
-use crate::components::match_bar::MatchPools;
-use crate::session_client::{Session, CANCELLED};
-use crate::trace::{AdFacts, Ctx};
+use crate::bridge::session_client::{Session, CANCELLED};
+use crate::components::matchmaking::match_bar::MatchPools;
+use crate::components::widgets::explain::{Explain, Trace};
+use crate::components::widgets::trace::{AdFacts, Ctx};
 
 #[derive(Properties, PartialEq)]
 pub struct DetailProps {

@@ -6,13 +6,13 @@
 use classad::api::EvalContext;
 use std::rc::Rc;
 
+use classad::api::session::{IndexView, PoolRequest};
 use classad::api::Mode;
-use classad::session::{IndexView, PoolRequest};
 use yew::prelude::*;
 
-use crate::components::match_bar::MatchPools;
-use crate::session_client::{Session, CANCELLED};
-use crate::words::thousands;
+use crate::bridge::session_client::{Session, CANCELLED};
+use crate::components::matchmaking::match_bar::MatchPools;
+use crate::components::widgets::words::thousands;
 
 #[derive(Properties, PartialEq)]
 pub struct IndexProps {
@@ -32,7 +32,7 @@ pub fn GangIndex(props: &IndexProps) -> Html {
         let offers = props.pools.machines.clone();
         let key = offers
             .as_ref()
-            .map(|o| crate::state::TextKey(o.text.clone()));
+            .map(|o| crate::state::app_state::TextKey(o.text.clone()));
         use_effect_with((key, mode), move |_| {
             view.set(None);
             if let Some(o) = offers {

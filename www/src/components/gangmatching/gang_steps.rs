@@ -5,11 +5,12 @@
 
 use std::rc::Rc;
 
-use crate::answers::GangStep as Step;
+use crate::bridge::answers::GangStep as Step;
 use yew::prelude::*;
 
-use crate::components::gang_view::{algorithm_name, Shown};
-use crate::words::thousands;
+use crate::components::gangmatching::algorithms::algorithm_name;
+use crate::components::gangmatching::shown::Shown;
+use crate::components::widgets::words::thousands;
 use gloo_timers::callback::Timeout;
 
 const PLAY_MS: u32 = 900;

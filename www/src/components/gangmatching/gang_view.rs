@@ -6,70 +6,32 @@
 
 use std::rc::Rc;
 
-use crate::answers::Gangs as Answer;
-use classad::session::{GangAlgorithm, GangRequest, PoolRequest};
+use crate::bridge::answers::Gangs as Answer;
+use classad::api::session::{GangAlgorithm, GangRequest, PoolRequest};
 use yew::prelude::*;
 
-use crate::components::term::TermHelp;
+use crate::components::widgets::term::TermHelp;
 
-use crate::clock::now_ms;
-use crate::components::gang_compare::GangCompare;
-use crate::components::gang_detail::GangDetailPanel;
-use crate::components::gang_index::GangIndex;
-use crate::components::gang_steps::GangSteps;
-use crate::components::match_bar::{
+use crate::bridge::clock::now_ms;
+use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
+use crate::components::gangmatching::algorithms::{algorithm_name, ALGORITHMS};
+use crate::components::gangmatching::gang_compare::GangCompare;
+use crate::components::gangmatching::gang_detail::GangDetailPanel;
+use crate::components::gangmatching::gang_index::GangIndex;
+use crate::components::gangmatching::gang_steps::GangSteps;
+use crate::components::gangmatching::shown::{Key, Shown};
+use crate::components::matchmaking::match_bar::{
     pools_gate, use_stop_on_leave, MatchBar, MatchPools, MatchViewProps, Progress,
 };
-use crate::session_client::{PoolInfo, Session, CANCELLED};
-use crate::state::{GangSettings, GangTab};
-use crate::store::Action;
-use crate::words::{count, duration, thousands};
+use crate::components::widgets::words::{count, duration, thousands};
+use crate::state::actions::Action;
+use crate::state::app_state::{GangSettings, GangTab};
 
 /// Runs over this many request × offer pairs wait for the Run button.
 const RUN_AT_ONCE: u64 = 40_000;
 /// Steps the classroom records (the engine's bound is higher).
 const STEPS: usize = 5_000;
 const PAGE: usize = 100;
-
-pub const ALGORITHMS: [(GangAlgorithm, &str, &str); 8] = [
-    (GangAlgorithm::Naive, "naive", "ranked naive search: every free offer's ports tried at each port, best Rank first, backtracking (§5.3)"),
-    (GangAlgorithm::Lr, "LR", "indexed, ports left to right: a probe gives each port's candidates, evaluation confirms them (§5.4)"),
-    (GangAlgorithm::Rl, "RL", "indexed, ports right to left (§5.6.1)"),
-    (GangAlgorithm::Lrc, "LRC", "LR, after an initial probe on every port: stops at once if one has no candidate (§5.6.2)"),
-    (GangAlgorithm::Rlc, "RLC", "RL with the same initial checks (§5.6.2)"),
-    (GangAlgorithm::Dyn, "DYN", "dynamic order: initial probes, then the port with the fewest candidates first; constraints shunted across ports (§5.5)"),
-    (GangAlgorithm::Dyns, "DYNS", "DYN over buckets of identical rectangles: one candidate per bucket (§5.8.1)"),
-    (GangAlgorithm::Dynsr, "DYNSR", "DYNS walking each probe's result from a random start (§5.8.3)"),
-];
-
-pub fn algorithm_name(a: GangAlgorithm) -> &'static str {
-    ALGORITHMS.iter().find(|x| x.0 == a).map_or("?", |x| x.1)
-}
-
-/// A finished run, as shown.
-pub struct Shown {
-    pub answer: Answer,
-    pub ms: f64,
-    /// What it was run on (pools, algorithm, seed, mode), to tell a stale
-    /// result.
-    key: Key,
-}
-
-type Key = (
-    usize,
-    usize,
-    GangAlgorithm,
-    u64,
-    classad::api::Mode,
-    String,
-    String,
-);
-
-impl PartialEq for Shown {
-    fn eq(&self, o: &Self) -> bool {
-        std::ptr::eq(self, o)
-    }
-}
 
 #[component]
 pub fn GangView(props: &MatchViewProps) -> Html {

@@ -5,20 +5,22 @@
 
 use std::rc::Rc;
 
-use classad::session::PoolRequest;
+use classad::api::session::PoolRequest;
 use yew::prelude::*;
 
-use crate::clock::now_ms;
-use crate::components::match_bar::{match_view, MatchPools, MatchViewProps, Progress, ViewFrame};
-use crate::session_client::{PoolInfo, Session, CANCELLED};
-use crate::words::{count, duration, thousands};
+use crate::bridge::clock::now_ms;
+use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
+use crate::components::matchmaking::match_bar::{
+    match_view, MatchPools, MatchViewProps, Progress, ViewFrame,
+};
+use crate::components::widgets::words::{count, duration, thousands};
 
 const PAGE: usize = 50;
 /// Jobs named per cluster (the rest are counted).
 const NAMED: usize = 6;
 
 struct Answer {
-    clusters: crate::answers::Clusters,
+    clusters: crate::bridge::answers::Clusters,
     /// Clusters, largest first, each with its jobs.
     order: Vec<(u32, Vec<u32>)>,
     ms: f64,
@@ -92,7 +94,7 @@ fn ClusterBody(props: &BodyProps) -> Html {
                     machines: ids[1].clone(),
                 },
                 None,
-                move |r: Result<crate::answers::Clusters, String>| {
+                move |r: Result<crate::bridge::answers::Clusters, String>| {
                     running.set(None);
                     match r {
                         Ok(a) => {

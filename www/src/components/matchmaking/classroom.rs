@@ -7,8 +7,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::components::negotiation::Shown;
-use crate::words::thousands;
+use crate::components::matchmaking::shown::Shown;
+use crate::components::widgets::words::thousands;
 use gloo_timers::callback::Timeout;
 
 #[derive(Properties, PartialEq)]
@@ -66,9 +66,9 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
             on_step.emit(to);
             // At either end one of Prev/Next is disabled: the other takes the focus.
             if to + 1 >= n {
-                crate::focus::focus_after_render("class-prev");
+                crate::components::widgets::focus::focus_after_render("class-prev");
             } else if to == 0 {
-                crate::focus::focus_after_render("class-next");
+                crate::components::widgets::focus::focus_after_render("class-next");
             }
         })
     };
@@ -94,7 +94,7 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
     let taken = taken_before(s, k);
     let taken_by = |m: usize| taken.iter().find(|t| t.0 == m);
     // The chosen machine first, then the rest in pool order.
-    let (mut cands, rest): (Vec<&crate::answers::Candidate>, Vec<_>) = o
+    let (mut cands, rest): (Vec<&crate::bridge::answers::Candidate>, Vec<_>) = o
         .considered
         .iter()
         .partition(|c| Some(c.machine) == o.machine);

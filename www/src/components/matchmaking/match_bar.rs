@@ -6,10 +6,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::session_client::{PoolInfo, PoolLoad, Session};
-use crate::state::{AppState, MatchSettings};
-use crate::store::Action;
-use crate::words::{count, thousands};
+use crate::bridge::session_client::{PoolInfo, PoolLoad, Session};
+use crate::components::widgets::words::{count, thousands};
+use crate::state::actions::Action;
+use crate::state::app_state::{AppState, MatchSettings};
 
 /// One side of the match: a pool, and what the worker has of it.
 #[derive(Clone, Debug)]
@@ -25,7 +25,7 @@ impl PartialEq for PoolSide {
     fn eq(&self, o: &Self) -> bool {
         self.index == o.index
             && self.name == o.name
-            && crate::state::same_text(&self.text, &o.text)
+            && crate::state::app_state::same_text(&self.text, &o.text)
             && self.load == o.load
     }
 }
@@ -137,7 +137,7 @@ pub fn MatchBar(props: &MatchBarProps) -> Html {
                 .target_unchecked_into::<web_sys::HtmlSelectElement>()
                 .value();
             set(&d, &m, |m| {
-                m.clock = (v == "at").then(crate::clock::wall_now);
+                m.clock = (v == "at").then(crate::bridge::clock::wall_now);
             });
         })
     };
@@ -197,7 +197,7 @@ pub fn MatchBar(props: &MatchBarProps) -> Html {
             let d = props.dispatch.clone();
             let show = Callback::from(move |_| {
                 d.emit(Action::SelectPool(index));
-                d.emit(Action::SetView(crate::state::View::Evaluate));
+                d.emit(Action::SetView(crate::state::app_state::View::Evaluate));
             });
             html! {
                 <p class="status v-error left-out" role="alert">
@@ -278,7 +278,7 @@ pub fn Progress(props: &ProgressProps) -> Html {
             <span>{ props.label.clone() }</span>
             <span class="muted">{ count }</span>
             if let Some(ms) = props.elapsed {
-                <span class="muted">{ crate::words::duration(ms) }</span>
+                <span class="muted">{ crate::components::widgets::words::duration(ms) }</span>
             }
             <button class="cancel" onclick={cancel}>{ "Cancel" }</button>
         </div>

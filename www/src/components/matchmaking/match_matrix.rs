@@ -9,24 +9,24 @@ use classad::api::EvalContext;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use classad::api::session::PoolRequest;
 use classad::api::Mode;
-use classad::session::PoolRequest;
 use gloo_events::EventListener;
 use yew::prelude::*;
 
-use crate::clock::now_ms;
-use crate::components::header::THEME_EVENT;
-use crate::components::match_bar::{
+use crate::bridge::clock::now_ms;
+use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
+use crate::components::matchmaking::match_bar::{
     match_view, use_stop_on_leave, MatchPools, MatchViewProps, Progress, ViewFrame,
 };
-use crate::components::matrix_canvas::{LEFT, TOP};
-use crate::components::matrix_handle::{Handle, MatrixState};
-use crate::components::matrix_table::CellsTable;
-use crate::components::pair_detail::PairDetail;
-use crate::matchmaking::{arrange, needs_counts, Filter, Sort};
-use crate::session_client::{PoolInfo, Session, CANCELLED};
-use crate::store::Action;
-use crate::words::{count, thousands};
+use crate::components::matchmaking::matrix_canvas::{LEFT, TOP};
+use crate::components::matchmaking::matrix_handle::{Handle, MatrixState};
+use crate::components::matchmaking::matrix_layout::{arrange, needs_counts, Filter, Sort};
+use crate::components::matchmaking::matrix_table::CellsTable;
+use crate::components::matchmaking::pair_detail::PairDetail;
+use crate::components::shell::header::THEME_EVENT;
+use crate::components::widgets::words::{count, thousands};
+use crate::state::actions::Action;
 
 /// Matrices up to this many pairs are counted at once (for the summary).
 const COUNT_AT_ONCE: u64 = 250_000;
@@ -157,7 +157,7 @@ fn MatrixBody(props: &BodyProps) -> Html {
             let started = now_ms();
             counting.set(Some((None, started)));
             count_error.set(None);
-            let now = crate::clock::resolve(clock.as_deref());
+            let now = crate::bridge::clock::resolve(clock.as_deref());
             let progress = {
                 let counting = counting.clone();
                 Callback::from(move |at: (usize, usize)| counting.set(Some((Some(at), started))))
@@ -176,7 +176,7 @@ fn MatrixBody(props: &BodyProps) -> Html {
                     context: EvalContext::at(mode, now.0, now.1),
                 },
                 Some(progress),
-                move |r: Result<crate::answers::Counts, String>| {
+                move |r: Result<crate::bridge::answers::Counts, String>| {
                     counting.set(None);
                     match r {
                         Ok(a) => counts.set(Some(Rc::new(Counts {
@@ -255,7 +255,7 @@ fn MatrixBody(props: &BodyProps) -> Html {
                     d.machines = Some(machines.clone());
                     d.args = args;
                     d.mode = *mode;
-                    d.now = crate::clock::resolve(clock.as_deref());
+                    d.now = crate::bridge::clock::resolve(clock.as_deref());
                     d.cell = *cell as f64;
                     d.hover = None;
                 }

@@ -7,8 +7,8 @@ use std::f64::consts::FRAC_PI_2;
 use wasm_bindgen::JsCast;
 use web_sys::{CanvasRenderingContext2d, HtmlCanvasElement};
 
-use crate::matchmaking::{clip, tile_range, Sight, TILE};
-use crate::matrix_cache::TileCache;
+use crate::components::matchmaking::matrix_cache::TileCache;
+use crate::components::matchmaking::matrix_layout::{clip, tile_range, Sight, TILE};
 
 /// Width of the job labels column and height of the machine labels row.
 pub const LEFT: f64 = 170.0;

@@ -7,17 +7,19 @@ use classad::api::EvalContext;
 use std::cell::RefCell;
 use std::rc::Rc;
 
+use classad::api::session::PoolRequest;
 use classad::api::Mode;
-use classad::session::PoolRequest;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::components::matrix_canvas::{context, paint, Geometry, Palette, Scene, LEFT, TOP};
-use crate::components::pair_detail::{outcome_class, outcome_words};
-use crate::matchmaking::{tile_range, tiles_for};
-use crate::matrix_cache::{Tile, TileCache};
-use crate::session_client::{PoolInfo, Session, CANCELLED};
+use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
+use crate::components::matchmaking::matrix_cache::{Tile, TileCache};
+use crate::components::matchmaking::matrix_canvas::{
+    context, paint, Geometry, Palette, Scene, LEFT, TOP,
+};
+use crate::components::matchmaking::matrix_layout::{tile_range, tiles_for};
+use crate::components::matchmaking::pair_detail::{outcome_class, outcome_words};
 
 /// Tiles kept (each 32 × 32 cells with both ranks: about 20 KB).
 const CACHE_TILES: usize = 600;
@@ -209,7 +211,7 @@ impl Handle {
         key: u64,
         t: (usize, usize),
         size: (usize, usize),
-        r: Result<crate::answers::Cells, String>,
+        r: Result<crate::bridge::answers::Cells, String>,
     ) {
         {
             let mut d = self.data.borrow_mut();

@@ -4,9 +4,9 @@
 
 use yew::prelude::*;
 
-use crate::components::matrix_handle::Handle;
-use crate::components::pair_detail::{outcome_class, outcome_words};
-use crate::words::thousands;
+use crate::components::matchmaking::matrix_handle::Handle;
+use crate::components::matchmaking::pair_detail::{outcome_class, outcome_words};
+use crate::components::widgets::words::thousands;
 
 /// At most this many rows and columns of the sight are tabled.
 const MAX_ROWS: usize = 40;
@@ -29,7 +29,8 @@ impl Handle {
         let g = self.geometry();
         let d = self.data.borrow();
         let s = g.sight(d.rows.len(), d.cols.len());
-        let label = |pool: &Option<std::rc::Rc<crate::session_client::PoolInfo>>, i: u32| {
+        let label = |pool: &Option<std::rc::Rc<crate::bridge::session_client::PoolInfo>>,
+                     i: u32| {
             pool.as_ref()
                 .and_then(|p| p.labels.get(i as usize).cloned())
                 .unwrap_or_else(|| (i + 1).to_string())

@@ -7,21 +7,22 @@
 use classad::api::EvalContext;
 use std::rc::Rc;
 
+use classad::api::session::PoolRequest;
 use classad::api::Mode;
-use classad::session::PoolRequest;
 use yew::prelude::*;
 
-use crate::components::term::TermHelp;
+use crate::components::widgets::term::TermHelp;
 
-use crate::clock::now_ms;
-use crate::components::classroom::Classroom;
-use crate::components::match_bar::{
+use crate::bridge::clock::now_ms;
+use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
+use crate::components::matchmaking::classroom::Classroom;
+use crate::components::matchmaking::match_bar::{
     match_view, use_stop_on_leave, MatchPools, MatchViewProps, Progress, ViewFrame,
 };
-use crate::session_client::{PoolInfo, Session, CANCELLED};
-use crate::state::MatchSettings;
-use crate::store::Action;
-use crate::words::{count, duration, thousands};
+use crate::components::matchmaking::shown::{Key, Shown};
+use crate::components::widgets::words::{count, duration, thousands};
+use crate::state::actions::Action;
+use crate::state::app_state::MatchSettings;
 
 /// Cycles up to this many pairs run by themselves when the view opens.
 const RUN_AT_ONCE: u64 = 250_000;
@@ -29,50 +30,6 @@ const RUN_AT_ONCE: u64 = 250_000;
 /// classroom needs them; for big pools they would be megabytes).
 pub const DETAIL_PAIRS: u64 = 40_000;
 const PAGE: usize = 100;
-
-/// A finished cycle, as shown.
-pub struct Shown {
-    pub cycle: crate::answers::Cycle,
-    /// The pools (for their labels: a job is named as the matrix names it).
-    pub jobs: Rc<PoolInfo>,
-    pub machines: Rc<PoolInfo>,
-    pub ms: f64,
-    pub autocluster: bool,
-    /// How many jobs, from the cycle's start, carry their candidates (the
-    /// classroom steps through these).
-    pub detailed: usize,
-    /// What it was run on (pools, mode, clock), to tell a stale result.
-    key: Key,
-    /// The clock it ran at (a count asked for later uses the same).
-    now: (f64, i32),
-}
-
-type Key = (usize, usize, Mode, Option<String>);
-
-/// The same result (results are shared, never compared by content).
-impl PartialEq for Shown {
-    fn eq(&self, o: &Self) -> bool {
-        std::ptr::eq(self, o)
-    }
-}
-
-impl Shown {
-    pub fn machine_label(&self, m: usize) -> String {
-        self.machines
-            .labels
-            .get(m)
-            .cloned()
-            .unwrap_or_else(|| (m + 1).to_string())
-    }
-    /// The job's label in its pool (its Name, else ClusterId.ProcId, …).
-    pub fn job_label(&self, o: &crate::answers::Outcome) -> String {
-        self.jobs
-            .labels
-            .get(o.job)
-            .cloned()
-            .unwrap_or_else(|| o.job_id.clone())
-    }
-}
 
 #[component]
 pub fn NegotiationView(props: &MatchViewProps) -> Html {
@@ -109,8 +66,8 @@ enum Show {
 }
 
 fn reason_text(
-    c: &crate::answers::Cycle,
-    o: &crate::answers::Outcome,
+    c: &crate::bridge::answers::Cycle,
+    o: &crate::bridge::answers::Outcome,
     asked: Option<usize>,
 ) -> String {
     match o.machine {
@@ -120,7 +77,7 @@ fn reason_text(
                 if n == 1 { "" } else { "s" }
             ),
             // Past a million pairs the cycle finds the best without
-            // counting the rest (`classad::session::COUNT_CANDIDATES_UP_TO`); the
+            // counting the rest (`classad::api::session::COUNT_CANDIDATES_UP_TO`); the
             // summary says so once.
             None => "matched (the best docking vector)".to_string(),
         },
@@ -210,7 +167,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             let started = now_ms();
             running.set(Some((None, started)));
             error.set(None);
-            let now = crate::clock::resolve(clock.as_deref());
+            let now = crate::bridge::clock::resolve(clock.as_deref());
             let progress = {
                 let running = running.clone();
                 Callback::from(move |at: (usize, usize)| running.set(Some((Some(at), started))))
@@ -238,7 +195,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                     lean: true,
                 },
                 Some(progress),
-                move |r: Result<crate::answers::Cycle, String>| {
+                move |r: Result<crate::bridge::answers::Cycle, String>| {
                     running.set(None);
                     match r {
                         Ok(a) => {
@@ -400,7 +357,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                     }
                 },
                 None,
-                move |a: Result<crate::answers::CandidateCount, String>| {
+                move |a: Result<crate::bridge::answers::CandidateCount, String>| {
                     counts.dispatch(match a {
                         Ok(a) => CountAction::Got(i, a.count),
                         // Asked again on the next click.
@@ -497,7 +454,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                      without ranking every compatible one (its Rank bounds which machines can win), so a \
                      matched job does not say how many free compatible machines it had; the stepped \
                      jobs and the unmatched ones do.",
-                    thousands(classad::session::COUNT_CANDIDATES_UP_TO)
+                    thousands(classad::api::session::COUNT_CANDIDATES_UP_TO)
                 ) }</p>
             }
             if detail {

@@ -5,14 +5,14 @@
 use classad::api::EvalContext;
 use std::rc::Rc;
 
+use classad::api::session::PoolRequest;
 use classad::api::{Mode, TraceNode};
-use classad::session::PoolRequest;
 use yew::prelude::*;
 
-use crate::components::explain::{Explain, Picked, Trace};
-use crate::components::match_bar::MatchPools;
-use crate::session_client::{Session, CANCELLED};
-use crate::trace::{why, AdFacts, Ctx, Origin, Side};
+use crate::bridge::session_client::{Session, CANCELLED};
+use crate::components::matchmaking::match_bar::MatchPools;
+use crate::components::widgets::explain::{Explain, Picked, Trace};
+use crate::components::widgets::trace::{why, AdFacts, Ctx, Origin, Side};
 
 #[derive(Properties, PartialEq)]
 pub struct PairProps {
@@ -48,8 +48,8 @@ fn facts(label: &str, attrs: &[String]) -> AdFacts {
     }
 }
 
-fn answer(r: crate::answers::Pair, mode: Mode) -> Answer {
-    let crate::answers::Pair {
+fn answer(r: crate::bridge::answers::Pair, mode: Mode) -> Answer {
+    let crate::bridge::answers::Pair {
         job_label,
         machine_label,
         job_requirements,
@@ -125,7 +125,7 @@ pub fn PairDetail(props: &PairProps) -> Html {
                     context: EvalContext::at(mode, now.0, now.1),
                 },
                 None,
-                move |r: Result<crate::answers::Pair, String>| {
+                move |r: Result<crate::bridge::answers::Pair, String>| {
                     if !matches!(&r, Err(e) if e == CANCELLED) {
                         result.set(Some(r.map(|r| answer(r, mode))));
                     }

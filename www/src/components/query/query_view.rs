@@ -8,24 +8,24 @@
 use classad::api::EvalContext;
 use std::rc::Rc;
 
+use classad::api::session::PoolRequest;
 use classad::api::{QueryAnswer, QueryError, QueryExplain, QueryRow, QuerySpec, Summary, STATES};
-use classad::session::PoolRequest;
 use gloo_timers::callback::Timeout;
 use serde::Deserialize;
 use yew::prelude::*;
 
-use crate::clock::now_ms;
-use crate::components::explain::{Explain, Trace};
-use crate::components::header::download;
-use crate::components::highlight::Mark;
-use crate::components::match_bar::{use_stop_on_leave, Progress};
-use crate::components::term::TermHelp;
-use crate::components::text_editor::{TextEditor, Tokens};
-use crate::session_client::{Session, CANCELLED};
-use crate::state::{AdRef, AppState, QuerySettings, View};
-use crate::store::Action;
-use crate::trace::{AdFacts, Ctx};
-use crate::words::{count, thousands};
+use crate::bridge::clock::now_ms;
+use crate::bridge::session_client::{Session, CANCELLED};
+use crate::components::matchmaking::match_bar::{use_stop_on_leave, Progress};
+use crate::components::shell::header::download;
+use crate::components::widgets::explain::{Explain, Trace};
+use crate::components::widgets::highlight::Mark;
+use crate::components::widgets::term::TermHelp;
+use crate::components::widgets::text_editor::{TextEditor, Tokens};
+use crate::components::widgets::trace::{AdFacts, Ctx};
+use crate::components::widgets::words::{count, thousands};
+use crate::state::actions::Action;
+use crate::state::app_state::{AdRef, AppState, QuerySettings, View};
 
 /// Rows shown at once.
 const PAGE: usize = 100;
@@ -78,7 +78,7 @@ pub struct QueryViewProps {
 fn pool_of(s: &AppState) -> usize {
     s.query
         .pool
-        .or_else(|| crate::matchmaking::pick_pools(&s.pools, &s.matching).1)
+        .or_else(|| crate::state::pool_roles::pick_pools(&s.pools, &s.matching).1)
         .unwrap_or(0)
         .min(s.pools.len().saturating_sub(1))
 }
@@ -128,7 +128,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
             let started = now_ms();
             running.set(Some((None, started)));
             error.set(None);
-            let now = crate::clock::resolve(None);
+            let now = crate::bridge::clock::resolve(None);
             let progress = {
                 let running = running.clone();
                 Callback::from(move |at: (usize, usize)| running.set(Some((Some(at), started))))
@@ -187,7 +187,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
     {
         let run = run.clone();
         let timer = use_mut_ref(|| None::<Timeout>);
-        let key = crate::state::TextKey(text.clone());
+        let key = crate::state::app_state::TextKey(text.clone());
         use_effect_with((spec.clone(), key, pool, s.mode), move |_| {
             *timer.borrow_mut() = live.then(|| Timeout::new(250, move || run.emit(())));
         });
@@ -247,7 +247,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
             explained.set(None);
             let explained = explained.clone();
             let constraint = constraint.clone();
-            let now = crate::clock::resolve(None);
+            let now = crate::bridge::clock::resolve(None);
             session.request(
                 &[(pool, text.clone())],
                 move |ids| PoolRequest::QueryExplain {
@@ -284,7 +284,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
         }
     };
     let constraint_tokens = use_memo(spec.constraint.clone(), |c| {
-        classad::lexer::highlight(c, Default::default())
+        classad::api::highlight(c, Default::default())
     });
     let marks: Vec<Mark> = match &*invalid {
         Some(e) if e.which == "constraint" => vec![Mark {
@@ -355,7 +355,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
             // replaced (at once for small pools, at Run for big ones).
             let stale_why = if invalid.is_some() {
                 Some("The constraint or a column does not parse: these rows are from the last question that did.")
-            } else if b.pool != pool || !crate::state::same_text(&b.text, &text) {
+            } else if b.pool != pool || !crate::state::app_state::same_text(&b.text, &text) {
                 Some("These rows are for the pool as it was, or another pool: Run to ask this one.")
             } else if b.spec != spec || b.mode != s.mode {
                 Some("These rows are for the previous question: Run to update them.")

@@ -7,11 +7,11 @@ use wasm_bindgen::closure::Closure;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::components::term::TermHelp;
+use crate::components::widgets::term::TermHelp;
 
-use crate::share::{self, LINK_WARN_BYTES};
-use crate::state::{AppState, View};
-use crate::store::Action;
+use crate::state::actions::Action;
+use crate::state::app_state::{AppState, View};
+use crate::state::share::{self, LINK_WARN_BYTES};
 
 #[derive(Properties, PartialEq)]
 pub struct HeaderProps {
@@ -162,7 +162,7 @@ pub fn read_state_file(text: &str) -> Result<AppState, String> {
 #[component]
 pub fn Header(props: &HeaderProps) -> Html {
     let s = &props.state;
-    let dark = use_state(crate::storage::load_theme);
+    let dark = use_state(crate::state::storage::load_theme);
     let share_msg = use_state(|| None::<(String, bool)>);
     let link = use_state(String::new);
 
@@ -188,7 +188,7 @@ pub fn Header(props: &HeaderProps) -> Html {
                 Some(false) => None,
             };
             set_theme(next);
-            crate::storage::save_theme(next);
+            crate::state::storage::save_theme(next);
             dark.set(next);
         })
     };
@@ -204,7 +204,7 @@ pub fn Header(props: &HeaderProps) -> Html {
         Callback::from(move |_| {
             // Compressing megabytes would stall the page for a link no
             // browser would carry anyway.
-            let bytes = crate::storage::state_bytes(&state);
+            let bytes = crate::state::storage::state_bytes(&state);
             if bytes > 2 << 20 {
                 link.set(String::new());
                 share_msg.set(Some((

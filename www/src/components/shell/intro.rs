@@ -38,7 +38,7 @@ pub fn Intro(props: &IntroProps) -> Html {
         Callback::from(move |_| {
             c.emit(());
             // The "?" that brings the introduction back.
-            crate::focus::focus_after_render("help");
+            crate::components::widgets::focus::focus_after_render("help");
         })
     };
     let steps = STEPS.iter().map(|(id, title, what)| {

@@ -4,7 +4,7 @@
 
 use yew::prelude::*;
 
-use crate::storage::SetAside;
+use crate::state::storage::SetAside;
 
 #[derive(Properties, PartialEq)]
 pub struct SetAsideProps {

@@ -14,7 +14,7 @@ use std::rc::Rc;
 use classad::api::TraceNode;
 use yew::prelude::*;
 
-use crate::trace::{child_origins, is_scope_keyword, Ctx, Origin};
+use crate::components::widgets::trace::{child_origins, is_scope_keyword, Ctx, Origin};
 
 /// A clicked node's source: where, and the byte range there.
 #[derive(Clone, PartialEq, Debug)]
@@ -124,7 +124,7 @@ fn levels_below(n: &TraceNode) -> usize {
 
 /// The node origins along `path`, from the root's.
 fn origin_at(root: &TraceNode, path: &[usize], ctx: &Ctx) -> Origin {
-    crate::trace::at_path(root, path, ctx)
+    crate::components::widgets::trace::at_path(root, path, ctx)
         .map(|(_, o)| o)
         .unwrap_or(Origin::Expr)
 }
@@ -154,7 +154,7 @@ fn label_of(n: &TraceNode) -> String {
             format!(
                 " {} · {} clauses evaluated",
                 n.label,
-                crate::words::thousands(n.children.len() as u64)
+                crate::components::widgets::words::thousands(n.children.len() as u64)
             )
         }
         l => format!(" {l}"),
@@ -245,7 +245,7 @@ fn TNode(props: &NodeProps) -> Html {
     }
 
     // A definition says which ad holds it, and where in its pool.
-    let place = |side: &crate::trace::Side| {
+    let place = |side: &crate::components::widgets::trace::Side| {
         let at = n.children.first().map(|c| c.span.start as usize);
         match props.ctx.ad(*side).place(at) {
             p if p.is_empty() => String::new(),
@@ -287,7 +287,7 @@ fn TNode(props: &NodeProps) -> Html {
                 <button class="leaf" onclick={onclick}>{ row }</button>
                 <button class="trace-deeper" onclick={start_here}>{ format!(
                     "⋯ {} levels below: show from here",
-                    crate::words::thousands(levels_below(n) as u64)
+                    crate::components::widgets::words::thousands(levels_below(n) as u64)
                 ) }</button>
             </li>
         };
@@ -335,8 +335,8 @@ fn TNode(props: &NodeProps) -> Html {
                 if hidden > 0 {
                     <li class="tnode"><button class="trace-more" onclick={more}>{ format!(
                         "Show {} more of {}",
-                        crate::words::thousands(hidden.min(CHILDREN_SHOWN) as u64),
-                        crate::words::thousands(n.children.len() as u64)
+                        crate::components::widgets::words::thousands(hidden.min(CHILDREN_SHOWN) as u64),
+                        crate::components::widgets::words::thousands(n.children.len() as u64)
                     ) }</button></li>
                 }
             </ul>
@@ -363,10 +363,11 @@ pub fn Explain(props: &ExplainProps) -> Html {
     };
     let root = &props.root.0;
     // A start that no longer fits the tree (a new trace) is the root.
-    let from: Rc<Vec<usize>> = match crate::trace::at_path(root, &start, &props.ctx) {
-        Some(_) => (*start).clone(),
-        None => Rc::new(vec![]),
-    };
+    let from: Rc<Vec<usize>> =
+        match crate::components::widgets::trace::at_path(root, &start, &props.ctx) {
+            Some(_) => (*start).clone(),
+            None => Rc::new(vec![]),
+        };
     let window_note = (!from.is_empty()).then(|| {
         let to_top = {
             let s = start.clone();
@@ -381,7 +382,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
         html! {
             <p class="muted trace-window" role="note">
                 { "Showing from " }<code>{ shorten_text(&node_at(root, &from).text) }</code>
-                { format!(", {} levels down. ", crate::words::thousands(from.len() as u64)) }
+                { format!(", {} levels down. ", crate::components::widgets::words::thousands(from.len() as u64)) }
                 <button class="trace-up" onclick={up}>{ format!("Up {WINDOW} levels") }</button>
                 { " " }
                 <button class="trace-top" onclick={to_top}>{ "Show from the top" }</button>
@@ -394,7 +395,7 @@ pub fn Explain(props: &ExplainProps) -> Html {
             if props.root.0.cut {
                 <p class="muted trace-cut" role="note">{ format!(
                     "This explanation stops after {} steps: the deepest parts are left out. The value is exact all the same.",
-                    crate::words::thousands(classad::api::TRACE_MAX_NODES as u64)
+                    crate::components::widgets::words::thousands(classad::api::TRACE_MAX_NODES as u64)
                 ) }</p>
             }
             <ul class="explain" aria-label="Explain tree">

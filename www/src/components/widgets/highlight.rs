@@ -3,7 +3,7 @@
 //! source) laid over them. Text is always rendered as text nodes, so
 //! markup inside an ad can never run.
 
-use classad::lexer::{Highlight, TokenClass};
+use classad::api::{Highlight, TokenClass};
 use yew::prelude::*;
 
 fn class_name(c: TokenClass) -> &'static str {

@@ -8,12 +8,12 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use classad::lexer::Highlight;
+use classad::api::Highlight;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
-use crate::components::highlight::{self, Mark};
+use crate::components::widgets::highlight::{self, Mark};
 use gloo_timers::callback::Timeout;
 
 /// Above this, no highlight layer (plain textarea, long lines unwrapped).
@@ -243,7 +243,7 @@ pub fn TextEditor(props: &TextEditorProps) -> Html {
             // browser's own reading of a 17.6 MB clipboard fills it), and
             // the views' work on it in the task after that.
             let (on_change, synced) = (on_change.clone(), synced.clone());
-            crate::js_text::string_of_in_steps(pasted, move |pasted| {
+            crate::bridge::js_text::string_of_in_steps(pasted, move |pasted| {
                 let Some(pasted) = pasted else {
                     return;
                 };

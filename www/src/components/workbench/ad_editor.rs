@@ -6,9 +6,9 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::components::highlight::Mark;
-use crate::components::text_editor::{TextEditor, Tokens};
-use crate::parses::PoolSummary;
+use crate::bridge::parses::PoolSummary;
+use crate::components::widgets::highlight::Mark;
+use crate::components::widgets::text_editor::{TextEditor, Tokens};
 
 #[derive(Properties, PartialEq)]
 pub struct AdEditorProps {
@@ -33,7 +33,7 @@ pub fn AdEditor(props: &AdEditorProps) -> Html {
         let summary = summary.clone();
         use_effect_with((*text).clone(), move |t| {
             let t = t.clone();
-            crate::engine::request("ad editor", "pool", &t.clone(), move |r| {
+            crate::bridge::engine::request("ad editor", "pool", &t.clone(), move |r| {
                 let s = r
                     .and_then(|j| serde_json::from_str::<PoolSummary>(j).map_err(|e| e.to_string()))
                     .unwrap_or_else(|e| PoolSummary {

@@ -4,9 +4,9 @@
 
 use yew::prelude::*;
 
-use crate::parses::Parsed;
-use crate::state::AdRef;
-use crate::store::Action;
+use crate::bridge::parses::Parsed;
+use crate::state::actions::Action;
+use crate::state::app_state::AdRef;
 
 /// Rows shown at once (more made the parse answer of a 10,000-ad pool a
 /// long task: 100 rows and the pickers' options were 50 ms of DOM with

@@ -5,11 +5,11 @@
 
 use yew::prelude::*;
 
-use crate::components::term::TermHelp;
+use crate::components::widgets::term::TermHelp;
 
-use crate::parses::Parsed;
-use crate::state::AdRef;
-use crate::store::Action;
+use crate::bridge::parses::Parsed;
+use crate::state::actions::Action;
+use crate::state::app_state::AdRef;
 
 /// Options per pool; the chosen ad is always listed, and the ad list's
 /// MY/TARGET buttons reach the rest. Two selects of 3,000 options each
@@ -46,10 +46,10 @@ pub fn AdPicker(props: &AdPickerProps) -> Html {
         .parsed
         .iter()
         .flatten()
-        .filter(|p| p.summary.ads.len() > crate::components::ad_list::LATER_FROM)
+        .filter(|p| p.summary.ads.len() > crate::components::workbench::ad_list::LATER_FROM)
         .map(|p| std::rc::Rc::as_ptr(&p.0) as usize)
         .collect();
-    let drawn = crate::components::ad_list::use_drawn_later(key);
+    let drawn = crate::components::workbench::ad_list::use_drawn_later(key);
     let options = |current: Option<AdRef>| -> Html {
         let mut opts =
             vec![html! { <option value="" selected={current.is_none()}>{ "(none)" }</option> }];
@@ -58,7 +58,7 @@ pub fn AdPicker(props: &AdPickerProps) -> Html {
                 continue;
             };
             let ads = &pp.summary.ads;
-            if !drawn && ads.len() > crate::components::ad_list::LATER_FROM {
+            if !drawn && ads.len() > crate::components::workbench::ad_list::LATER_FROM {
                 continue;
             }
             let extra = current

@@ -9,19 +9,19 @@ use std::rc::Rc;
 use classad::api::{Diagnostic, Mode, Request};
 use yew::prelude::*;
 
-use crate::components::term::TermHelp;
+use crate::components::widgets::term::TermHelp;
 
-use crate::answers::{AdNames, Answer, Evaluated};
-use crate::clock::now_ms;
-use crate::components::ad_picker::AdPicker;
-use crate::components::explain::{Explain, Picked, Trace};
-use crate::components::highlight::Mark;
-use crate::components::text_editor::{TextEditor, Tokens};
-use crate::engine;
-use crate::parses::{Busy, Parsed, PoolParse};
-use crate::state::{AdRef, AppState};
-use crate::store::{Action, PoolMark};
-use crate::trace::{at_path, why, AdFacts, Ctx, Origin, Side};
+use crate::bridge::answers::{AdNames, Answer, Evaluated};
+use crate::bridge::clock::now_ms;
+use crate::bridge::engine;
+use crate::bridge::parses::{Busy, Parsed, PoolParse};
+use crate::components::widgets::explain::{Explain, Picked, Trace};
+use crate::components::widgets::highlight::Mark;
+use crate::components::widgets::text_editor::{TextEditor, Tokens};
+use crate::components::widgets::trace::{at_path, why, AdFacts, Ctx, Origin, Side};
+use crate::components::workbench::ad_picker::AdPicker;
+use crate::state::actions::{Action, PoolMark};
+use crate::state::app_state::{AdRef, AppState};
 
 #[derive(Properties, PartialEq)]
 pub struct EvaluatorProps {
@@ -67,7 +67,7 @@ fn chosen(
     let parsed = parses.get(r.pool)?.parsed.clone()?;
     // Not the ad that was chosen (it no longer parses): none, rather than
     // whichever ad now sits at its place.
-    if !crate::identity::is_chosen_ad(&parsed, r, label) {
+    if !crate::components::workbench::identity::is_chosen_ad(&parsed, r, label) {
         return None;
     }
     let text = parsed.ad_text(r.ad)?.to_string();
@@ -285,7 +285,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
     });
 
     let expr_tokens = use_memo(s.expr.clone(), |e| {
-        classad::lexer::highlight(e, Default::default())
+        classad::api::highlight(e, Default::default())
     });
     let mut expr_marks: Vec<Mark> = match &*picked {
         Some((e, p)) if p.origin == Origin::Expr && *e == s.expr => vec![Mark {
@@ -422,7 +422,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
 /// (jobs pool, machines pool, job) for the analyzer: the job is whichever
 /// of MY and TARGET lies in a pool of jobs (MY when neither or both do).
 fn analyze_pick(s: &AppState) -> Option<(usize, usize, usize)> {
-    use crate::matchmaking::{role_of, Role};
+    use crate::state::pool_roles::{role_of, Role};
     let (my, target) = (s.my?, s.target?);
     let role = |p: usize| s.pools.get(p).and_then(role_of);
     let is_jobs = |r: AdRef| role(r.pool) == Some(Role::Jobs);

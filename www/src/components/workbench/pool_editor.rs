@@ -11,18 +11,20 @@ use classad::api::{OutputFormat, Request};
 use gloo_timers::callback::Timeout;
 use yew::prelude::*;
 
-use crate::answers::Answer;
-use crate::components::ad_editor::AdEditor;
-use crate::components::ad_list::AdList;
-use crate::components::highlight::Mark;
-use crate::components::pool_viewer::PoolViewer;
-use crate::components::text_editor::{Focus, TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT};
-use crate::engine::{self, WORKER_THRESHOLD_BYTES};
-use crate::parses::Parsed;
-use crate::parses::{Busy, PoolParse};
-use crate::state::{AppState, TextKey};
-use crate::store::{Action, PoolMark};
-use crate::worker::WorkerClient;
+use crate::bridge::answers::Answer;
+use crate::bridge::engine::{self, WORKER_THRESHOLD_BYTES};
+use crate::bridge::parses::Parsed;
+use crate::bridge::parses::{Busy, PoolParse};
+use crate::bridge::worker_client::WorkerClient;
+use crate::components::widgets::highlight::Mark;
+use crate::components::widgets::text_editor::{
+    Focus, TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT,
+};
+use crate::components::workbench::ad_editor::AdEditor;
+use crate::components::workbench::ad_list::AdList;
+use crate::components::workbench::pool_viewer::PoolViewer;
+use crate::state::actions::{Action, PoolMark};
+use crate::state::app_state::{AppState, TextKey};
 
 /// What a wasm32 instance can address: 4 GiB.
 const WASM32_BYTES: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
@@ -156,8 +158,8 @@ fn read_file(
     reading.set(Some(now.clone()));
     status.set(None);
     wasm_bindgen_futures::spawn_local(async move {
-        let mut decoder = crate::js_text::Utf8Parts::default();
-        let mut text: Option<crate::text_buf::TextBuf> = None;
+        let mut decoder = crate::bridge::js_text::Utf8Parts::default();
+        let mut text: Option<crate::bridge::text_buf::TextBuf> = None;
         let mut part = vec![];
         let mut at = 0.0;
         let total = file.size();
@@ -186,7 +188,7 @@ fn read_file(
                 // Room for all of it at once (a byte-order mark is not
                 // text); a file that turns out longer as text grows.
                 let mark = part.starts_with(&[0xef, 0xbb, 0xbf]);
-                crate::text_buf::TextBuf::expecting(size - if mark { 3 } else { 0 })
+                crate::bridge::text_buf::TextBuf::expecting(size - if mark { 3 } else { 0 })
             });
             decoder.feed(&part, |s| out.push_str(s));
             at = to;
@@ -208,7 +210,7 @@ fn read_file(
             }
             None => {}
         }
-        let mut out = text.unwrap_or_else(|| crate::text_buf::TextBuf::expecting(0));
+        let mut out = text.unwrap_or_else(|| crate::bridge::text_buf::TextBuf::expecting(0));
         decoder.finish(|s| out.push_str(s));
         let after = out.finish();
         drop(part);
@@ -666,7 +668,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         let text = text.clone();
         let name = s.pools.get(idx).map(|p| p.name.clone()).unwrap_or_default();
         Callback::from(move |_| {
-            crate::components::header::download(&format!("{name}.txt"), &text, "text/plain")
+            crate::components::shell::header::download(&format!("{name}.txt"), &text, "text/plain")
         })
     };
     let on_clear = {
@@ -802,9 +804,9 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 <p class="summary" id="pool-summary" data-engine-memory={parse.parsed.as_ref().and_then(|p| p.summary.engine_memory).map(|b| b.to_string())}>
                     { format!(
                         "{}, {}, {}",
-                        crate::words::count(n_ads as u64, "ad", "ads"),
-                        crate::words::count(errors as u64, "error", "errors"),
-                        crate::words::count(warnings as u64, "warning", "warnings")
+                        crate::components::widgets::words::count(n_ads as u64, "ad", "ads"),
+                        crate::components::widgets::words::count(errors as u64, "error", "errors"),
+                        crate::components::widgets::words::count(warnings as u64, "warning", "warnings")
                     ) }
                     if parse.parsed.is_some() && !parse.current && !quick { <span class="muted">{ " (of the text before your last edits)" }</span> }
                     if let (Some(p), true) = (&parse.parsed, parse.current) {

@@ -8,8 +8,8 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::components::highlight::{self, Mark};
-use crate::components::text_editor::Focus;
+use crate::components::widgets::highlight::{self, Mark};
+use crate::components::widgets::text_editor::Focus;
 
 /// Pixel height of a line (the CSS sets the same).
 const LINE_PX: f64 = 20.0;
@@ -28,7 +28,7 @@ pub struct PoolViewerProps {
 /// The text by identity (see `state::same_text`): it is megabytes.
 impl PartialEq for PoolViewerProps {
     fn eq(&self, o: &Self) -> bool {
-        crate::state::same_text(&self.text, &o.text)
+        crate::state::app_state::same_text(&self.text, &o.text)
             && self.marks == o.marks
             && self.focus == o.focus
             && self.label == o.label
@@ -135,39 +135,42 @@ pub fn PoolViewer(props: &PoolViewerProps) -> Html {
     let redraw = use_force_update();
     // Built a step per task; the first step at once (all of a text of a
     // few MB).
-    let index = use_memo(crate::state::TextKey(props.text.clone()), |t| {
+    let index = use_memo(crate::state::app_state::TextKey(props.text.clone()), |t| {
         let mut ix = LineIndex::new();
         ix.step(&t.0);
         std::cell::RefCell::new(ix)
     });
     {
         let (index, text) = (index.clone(), props.text.clone());
-        use_effect_with(crate::state::TextKey(props.text.clone()), move |_| {
-            let alive = Rc::new(std::cell::Cell::new(true));
-            fn more(
-                index: Rc<std::cell::RefCell<LineIndex>>,
-                text: Rc<str>,
-                alive: Rc<std::cell::Cell<bool>>,
-                redraw: UseForceUpdateHandle,
-            ) {
-                if !alive.get() || index.borrow().done(&text) {
-                    return;
-                }
-                gloo_timers::callback::Timeout::new(0, move || {
-                    if !alive.get() {
+        use_effect_with(
+            crate::state::app_state::TextKey(props.text.clone()),
+            move |_| {
+                let alive = Rc::new(std::cell::Cell::new(true));
+                fn more(
+                    index: Rc<std::cell::RefCell<LineIndex>>,
+                    text: Rc<str>,
+                    alive: Rc<std::cell::Cell<bool>>,
+                    redraw: UseForceUpdateHandle,
+                ) {
+                    if !alive.get() || index.borrow().done(&text) {
                         return;
                     }
-                    index.borrow_mut().step(&text);
-                    if index.borrow().done(&text) {
-                        redraw.force_update();
-                    }
-                    more(index, text, alive, redraw);
-                })
-                .forget();
-            }
-            more(index, text, alive.clone(), redraw);
-            move || alive.set(false)
-        });
+                    gloo_timers::callback::Timeout::new(0, move || {
+                        if !alive.get() {
+                            return;
+                        }
+                        index.borrow_mut().step(&text);
+                        if index.borrow().done(&text) {
+                            redraw.force_update();
+                        }
+                        more(index, text, alive, redraw);
+                    })
+                    .forget();
+                }
+                more(index, text, alive.clone(), redraw);
+                move || alive.set(false)
+            },
+        );
     }
     let top_line = use_state(|| 0usize);
     let height = use_state(|| 24usize);

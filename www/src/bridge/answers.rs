@@ -6,12 +6,12 @@
 //! is ignored), so the answer is read once.
 //!
 //! Cycles and clusterings are turned into flat views in the worker
-//! (`worker::view_json`): the page then carries no reader for the engine's
+//! (`worker::replies::view_json`): the page then carries no reader for the engine's
 //! richer types (tagged reasons, candidates, signatures), which kept the
 //! app's wasm tens of KB smaller.
 
+use classad::api::session::{GangAlgorithm, GangCounters, GangRow};
 use classad::api::{Diagnostic, TraceNode};
-use classad::session::{GangAlgorithm, GangCounters, GangRow};
 use serde::{Deserialize, Serialize};
 
 /// What the page knows of an ad it evaluates against: its attribute names
@@ -97,7 +97,7 @@ pub struct Pair {
     pub machine_attributes: Vec<String>,
 }
 
-/// A cycle, as the negotiation view shows it (made by `worker::cycle_view`).
+/// A cycle, as the negotiation view shows it (made by `worker::replies::cycle_view`).
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Cycle {
     /// One per job, in the order the cycle considered them.
@@ -127,7 +127,7 @@ pub struct Outcome {
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub skipped: bool,
     /// Free compatible machines at its turn; `None` when the cycle did not
-    /// count them (past `classad::session::COUNT_CANDIDATES_UP_TO` pairs).
+    /// count them (past `classad::api::session::COUNT_CANDIDATES_UP_TO` pairs).
     #[serde(default)]
     pub candidates: Option<usize>,
     /// All taken, how many not counted (the cycle did not count
@@ -162,7 +162,7 @@ impl Cycle {
     }
 }
 
-/// A clustering, as the auto-cluster view shows it (made by `worker::view_json`).
+/// A clustering, as the auto-cluster view shows it (made by `worker::replies::view_json`).
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Clusters {
     /// The machine side's significant attributes (lower-case).
@@ -175,7 +175,7 @@ pub struct Clusters {
 }
 
 /// `PoolResponse::Gangs` as the gang view reads it (made by
-/// `worker::view_json`): the engine's `GangView` with its steps as
+/// `worker::replies::view_json`): the engine's `GangView` with its steps as
 /// [`GangStep`].
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Gangs {
@@ -249,8 +249,8 @@ pub struct Failed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::worker::view_json;
-    use classad::session::{PoolRequest, Session};
+    use crate::worker::replies::view_json;
+    use classad::api::session::{PoolRequest, Session};
 
     /// What the worker answers to a session request.
     fn ask(s: &mut Session, json: &str) -> String {
@@ -280,7 +280,8 @@ mod tests {
     fn traces_at_the_limits_cross_the_worker_boundary() {
         let ask = |expr: String, my: String| {
             let req = traced_request(&expr, Some(&my), None);
-            let e: Evaluated = serde_json::from_str(&crate::worker::evaluate_json(&req)).unwrap();
+            let e: Evaluated =
+                serde_json::from_str(&crate::worker::replies::evaluate_json(&req)).unwrap();
             (e.response.value.clone(), e.response.trace.expect("a trace"))
         };
         let depth = |mut n: &classad::api::TraceNode| {
@@ -329,8 +330,10 @@ mod tests {
                 Some("Memory = 5\nName = \"m\"\n"),
             )
         };
-        let e: Evaluated =
-            serde_json::from_str(&crate::worker::evaluate_json(&req("A + TARGET.Memory"))).unwrap();
+        let e: Evaluated = serde_json::from_str(&crate::worker::replies::evaluate_json(&req(
+            "A + TARGET.Memory",
+        )))
+        .unwrap();
         assert_eq!(
             (e.response.kind.as_str(), e.response.value.as_str()),
             ("value", "6")
@@ -341,7 +344,7 @@ mod tests {
         assert_eq!(e.names.0.records, ["R", "R.S"]);
         assert_eq!(e.names.1.attrs, ["memory", "name"]);
         let e: Evaluated =
-            serde_json::from_str(&crate::worker::evaluate_json(&req("1 +"))).unwrap();
+            serde_json::from_str(&crate::worker::replies::evaluate_json(&req("1 +"))).unwrap();
         assert_eq!(
             (e.response.kind.as_str(), e.response.which.as_str()),
             ("failed", "expr")
@@ -442,12 +445,15 @@ mod tests {
             &mut s,
             &load(
                 "gr",
-                include_str!("../../crate/tests/gang/fig8_requests.ads"),
+                include_str!("../../../crate/tests/gang/fig8_requests.ads"),
             ),
         );
         ask(
             &mut s,
-            &load("go", include_str!("../../crate/tests/gang/fig8_offers.ads")),
+            &load(
+                "go",
+                include_str!("../../../crate/tests/gang/fig8_offers.ads"),
+            ),
         );
         let g: Gangs = serde_json::from_str(&ask(
             &mut s,

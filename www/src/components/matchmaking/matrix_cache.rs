@@ -1,10 +1,10 @@
 //! The match matrix' cells as fetched from the worker, tile by tile (see
-//! `matchmaking::TILE`), with a bound on how many tiles are kept: a
+//! `matrix_layout::TILE`), with a bound on how many tiles are kept: a
 //! 10,000 × 10,000 matrix scrolled end to end must not keep it all.
 
 use std::collections::HashMap;
 
-use crate::matchmaking::TILE;
+use crate::components::matchmaking::matrix_layout::TILE;
 
 /// One tile: outcome and both ranks of each cell, row-major. The ranks are
 /// kept in one string (job's, machine's, job's, …) rather than thousands

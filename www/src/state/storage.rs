@@ -4,7 +4,7 @@
 use gloo_storage::errors::StorageError;
 use gloo_storage::{LocalStorage, Storage};
 
-use crate::state::AppState;
+use crate::state::app_state::AppState;
 
 const KEY: &str = "classad-playground/autosave/v1";
 const THEME_KEY: &str = "classad-playground/theme";

@@ -139,7 +139,7 @@ pub struct AppState {
     pub view: View,
     pub matching: MatchSettings,
     /// The analyzer's choices (its pools are `matching`'s).
-    pub analyze: crate::analyzer::AnalyzeSettings,
+    pub analyze: crate::state::analyzer_settings::AnalyzeSettings,
     /// The gang view's choices (requests are `matching`'s jobs pool,
     /// offers its machines pool).
     pub gang: GangSettings,
@@ -169,7 +169,7 @@ pub struct QuerySettings {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct GangSettings {
-    pub algorithm: classad::session::GangAlgorithm,
+    pub algorithm: classad::api::session::GangAlgorithm,
     /// DYNSR's random start.
     pub seed: u64,
     pub tab: GangTab,
@@ -182,7 +182,7 @@ pub struct GangSettings {
 impl Default for GangSettings {
     fn default() -> Self {
         GangSettings {
-            algorithm: classad::session::GangAlgorithm::Naive,
+            algorithm: classad::api::session::GangAlgorithm::Naive,
             seed: 1,
             tab: GangTab::Gangs,
             root_order: String::new(),
@@ -369,7 +369,7 @@ mod tests {
     fn analyzer_choices_round_trip() {
         let s = AppState {
             view: View::Analyze,
-            analyze: crate::analyzer::AnalyzeSettings {
+            analyze: crate::state::analyzer_settings::AnalyzeSettings {
                 job: 3,
                 plane: Some(("ImageSize".into(), "Memory".into())),
                 ..Default::default()

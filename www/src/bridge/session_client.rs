@@ -1,7 +1,7 @@
 //! The page side of the matchmaking worker: a worker whose engine
 //! `Session` keeps the pools parsed, so a window of the match matrix does
 //! not re-send a 10 MB pool. Requests are answered in order; several may be
-//! waiting at once (unlike `worker::WorkerClient`, which keeps one).
+//! waiting at once (unlike `worker_client::WorkerClient`, which keeps one).
 //!
 //! A pool is (re)loaded when its text differs from what the worker holds,
 //! by index: the worker knows pool `i` as `p<i>`. Cancel terminates the
@@ -14,12 +14,12 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use classad::session::PoolRequest;
+use classad::api::session::PoolRequest;
 use serde::de::DeserializeOwned;
 use yew::Callback;
 
-use crate::state::same_text;
-use crate::worker_link::{split_id, Live, READY};
+use crate::bridge::worker_link::{split_id, Live, READY};
+use crate::state::app_state::same_text;
 
 /// The error a cancelled request gets.
 pub const CANCELLED: &str = "cancelled";
@@ -217,7 +217,7 @@ impl SessionClient {
         let on_change = self.on_change.clone();
         let t = text.clone();
         let done: Done = Box::new(move |r| {
-            let load = match r.and_then(parse::<crate::answers::Loaded>) {
+            let load = match r.and_then(parse::<crate::bridge::answers::Loaded>) {
                 Ok(a) => PoolLoad::Ready(Rc::new(PoolInfo {
                     ads: a.ads,
                     labels: a.labels,
@@ -362,7 +362,7 @@ fn on_message(inner: &Rc<RefCell<Inner>>, text: &str) {
 /// Read an answer as `T`; a `Failed` answer gives its message.
 fn parse<T: DeserializeOwned>(json: &str) -> Result<T, String> {
     serde_json::from_str::<T>(json).map_err(|e| {
-        match serde_json::from_str::<crate::answers::Failed>(json) {
+        match serde_json::from_str::<crate::bridge::answers::Failed>(json) {
             Ok(f) if f.kind == "failed" => f.message,
             _ => format!("unreadable answer from the worker: {e}"),
         }

@@ -10,8 +10,8 @@
 
 use std::rc::Rc;
 
-use crate::parses::ParsedPool;
-use crate::state::AdRef;
+use crate::bridge::parses::ParsedPool;
+use crate::state::app_state::AdRef;
 
 /// Whether `label` names exactly one ad of `pool` and is not positional.
 fn own_label(pool: &ParsedPool, label: &str) -> bool {
@@ -77,7 +77,7 @@ pub fn is_chosen_ad(pool: &ParsedPool, r: AdRef, label: Option<&str>) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::worker::summarize;
+    use crate::worker::replies::summarize;
 
     fn pool(text: &str) -> Option<Rc<ParsedPool>> {
         Some(Rc::new(ParsedPool {

@@ -7,9 +7,9 @@ use std::rc::Rc;
 use serde::{Deserialize, Serialize};
 use yew::prelude::*;
 
-use crate::analyzer::AnalyzeSettings;
-use crate::matchmaking::pick_pools;
-use crate::state::{AdRef, AppState, MatchSettings, PoolText, View};
+use crate::state::analyzer_settings::AnalyzeSettings;
+use crate::state::app_state::{AdRef, AppState, MatchSettings, PoolText, View};
+use crate::state::pool_roles::pick_pools;
 
 /// Every change the UI can make to the state. Serializable: the views of
 /// the second page module send theirs to the shell (`views::wire`).
@@ -18,8 +18,8 @@ pub enum Action {
     SetPoolText(
         usize,
         #[serde(
-            serialize_with = "crate::state::ser_rc",
-            deserialize_with = "crate::state::de_rc"
+            serialize_with = "crate::state::app_state::ser_rc",
+            deserialize_with = "crate::state::app_state::de_rc"
         )]
         Rc<str>,
     ),
@@ -40,8 +40,8 @@ pub enum Action {
     SetView(View),
     SetMatching(MatchSettings),
     SetAnalyze(AnalyzeSettings),
-    SetGang(crate::state::GangSettings),
-    SetQuery(crate::state::QuerySettings),
+    SetGang(crate::state::app_state::GangSettings),
+    SetQuery(crate::state::app_state::QuerySettings),
     /// Open the analyzer on job `job` (of pool `jobs`, against `machines`
     /// when given; else the pools the matchmaking views use).
     Analyze {

@@ -29,7 +29,7 @@ pub const PART_BYTES: usize = 8 << 20;
 enum Out {
     Text(String),
     /// `head` and then `text` as bytes, in parts (see the module comment
-    /// of `worker.rs`): the part starting at `from` goes next.
+    /// of `worker/`): the part starting at `from` goes next.
     Bytes {
         head: String,
         text: Rc<str>,
@@ -77,7 +77,7 @@ impl Live {
     ) -> Live {
         let onmessage =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-                on_message(&crate::js_text::string_of(&e.data()).unwrap_or_default());
+                on_message(&crate::bridge::js_text::string_of(&e.data()).unwrap_or_default());
             });
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
         onmessage.forget();

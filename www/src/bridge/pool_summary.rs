@@ -100,7 +100,7 @@ mod tests {
 
     #[test]
     fn lines_read_back_as_the_summary() {
-        let s = crate::worker::summarize(
+        let s = crate::worker::replies::summarize(
             "[ Name = \"a\\nb\" ]\n[ Name = \"c\"; x = ]\n[ Name = \"\u{e9}\" ]\n",
         );
         assert_eq!(s.ads.len(), 2);

@@ -8,14 +8,14 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::clock::now_ms;
-use crate::engine::WORKER_THRESHOLD_BYTES;
-use crate::state::same_text;
-use crate::state::PoolText;
-use crate::worker::WorkerClient;
+use crate::bridge::clock::now_ms;
+use crate::bridge::engine::WORKER_THRESHOLD_BYTES;
+use crate::bridge::worker_client::WorkerClient;
+use crate::state::app_state::same_text;
+use crate::state::app_state::PoolText;
 use gloo_timers::callback::Timeout;
 
-pub use crate::pool_summary::{AdInfo, PoolSummary};
+pub use crate::bridge::pool_summary::{AdInfo, PoolSummary};
 
 /// After parsing a pool bigger than this, the parse worker is stopped (a
 /// fresh one starts for the next parse), so the memory it grew to is given
@@ -143,7 +143,7 @@ fn read_lines(
     inner: Rc<std::cell::RefCell<Inner>>,
     redraw: UseForceUpdateHandle,
     text: Rc<str>,
-    mut lines: crate::pool_summary::SummaryLines,
+    mut lines: crate::bridge::pool_summary::SummaryLines,
     ms: f64,
 ) {
     Timeout::new(0, move || match lines.step(ADS_PER_TASK) {
@@ -235,9 +235,9 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
         let redraw = redraw.clone();
         let client = client.clone();
         // Compared by identity on every render (see `state::same_text`).
-        let keys: Vec<crate::state::TextKey> = pools
+        let keys: Vec<crate::state::app_state::TextKey> = pools
             .iter()
-            .map(|p| crate::state::TextKey(p.text.clone()))
+            .map(|p| crate::state::app_state::TextKey(p.text.clone()))
             .collect();
         let generation = inner.borrow().generation;
         use_effect_with((keys, generation), move |(keys, _)| {
@@ -263,7 +263,7 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
                 let (inner, redraw) = (inner.clone(), redraw.clone());
                 let key = format!("pool {i}");
                 let text = t.clone();
-                crate::engine::request(&key, "pool", &text, move |resp| {
+                crate::bridge::engine::request(&key, "pool", &text, move |resp| {
                     let mut st = inner.borrow_mut();
                     if let Some(a) = st.asked.get_mut(i) {
                         if a.as_ref().is_some_and(|a| same_text(a, &t)) {
@@ -322,7 +322,7 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
                     // Read a slice of ads per task, then stored and drawn
                     // in a task of its own: for 20,000 ads all in one, they
                     // were 120 ms.
-                    match resp.and_then(crate::pool_summary::SummaryLines::new) {
+                    match resp.and_then(crate::bridge::pool_summary::SummaryLines::new) {
                         Ok(lines) => read_lines(inner3, redraw2, t2, lines, ms),
                         Err(e) => store_later(inner3, redraw2, t2, Err(e), ms),
                     }

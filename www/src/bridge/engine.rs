@@ -1,7 +1,7 @@
 //! The page's door to the engine for quick work: evaluation as you type,
 //! the parse of a small pool, formatting a small pool. The page links no
 //! evaluator, reader or function library: every request goes to a Web
-//! Worker of its own (`worker.rs` answers it), started with the page so it
+//! Worker of its own (`worker/` answers it), started with the page so it
 //! is warm by the time the first value is wanted.
 //!
 //! This worker is not the one the matchmaking views use
@@ -23,12 +23,12 @@ use std::rc::Rc;
 
 use classad::api::Request;
 
-use crate::answers::Answer;
-use crate::state::AppState;
+use crate::bridge::answers::Answer;
+use crate::state::app_state::AppState;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::worker_link::{split_id, Live, READY};
+use crate::bridge::worker_link::{split_id, Live, READY};
 
 /// Inputs larger than this are parsed (and formatted) in a worker of their
 /// own, debounced, with progress and Stop.

@@ -16,7 +16,7 @@
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
-use crate::state::{AdRef, AppState, PoolText};
+use crate::state::app_state::{AdRef, AppState, PoolText};
 
 pub const LINK_VERSION: u32 = 2;
 /// Links longer than this are unreliable in chat tools and some browsers.
@@ -289,7 +289,10 @@ mod tests {
             panic!("the old link does not open")
         };
         assert_eq!(s.expr, "a");
-        assert_eq!(s.matching, crate::state::MatchSettings::default());
+        assert_eq!(
+            s.matching,
+            crate::state::app_state::MatchSettings::default()
+        );
     }
 
     /// Every single-character change of a link's payload is refused (or
@@ -358,7 +361,7 @@ mod tests {
         assert_eq!(s.my, Some(AdRef { pool: 0, ad: 0 }));
         assert_eq!(s.target, None);
         assert_eq!(s.mode, classad::api::Mode::HTCondor);
-        assert_eq!(s.view, crate::state::View::Evaluate);
+        assert_eq!(s.view, crate::state::app_state::View::Evaluate);
         // Any order; target and mode too.
         let s = prefill("target=%5Ba%3D1%5D&mode=strict&expr=a&my=%5Bb%3D2%5D");
         assert_eq!(

@@ -1,0 +1,246 @@
+//! The gallery's examples opened, in the worker: an example's state with
+//! its pools. The pools (most of an example's bytes) are linked here alone:
+//! `build.rs` turns `examples/gallery.json`'s pools into `POOLS`, and the
+//! page, which shows the cards (`state/examples.rs`), asks the worker for
+//! an example's state (the `example` verb).
+
+use std::sync::OnceLock;
+
+use serde::Deserialize;
+
+use crate::state::app_state::{AdRef, AppState, MatchSettings, PoolText, View};
+use crate::state::examples::CARDS;
+
+/// A pool of an example: its name and the parts of its text.
+type Pool = (&'static str, &'static [&'static str]);
+
+include!(concat!(env!("OUT_DIR"), "/gallery_pools.rs"));
+
+/// What an example opens with, but its pools.
+#[derive(Deserialize)]
+struct Opening {
+    id: String,
+    view: View,
+    expr: String,
+    /// MY and TARGET: (pool, ad).
+    my: Option<(usize, usize)>,
+    target: Option<(usize, usize)>,
+    /// Path of nested records inside MY to evaluate in.
+    #[serde(default)]
+    scope: Vec<String>,
+    /// The matchmaking views' clock (local wall time), for time-dependent
+    /// policies shown at a chosen time.
+    clock: Option<String>,
+    /// The Query view's query.
+    query: Option<Query>,
+}
+
+#[derive(Deserialize)]
+struct Query {
+    constraint: String,
+    columns: Vec<String>,
+}
+
+fn openings() -> &'static [Opening] {
+    static OPENINGS: OnceLock<Vec<Opening>> = OnceLock::new();
+    OPENINGS.get_or_init(|| serde_json::from_str(CARDS).expect("examples/gallery.json reads"))
+}
+
+/// The state example `id` opens (`None`: no such example).
+pub fn state_of(id: &str) -> Option<AppState> {
+    openings().iter().find(|o| o.id == id).map(Opening::state)
+}
+
+/// An example's pools, their texts joined.
+fn pools_of(id: &str) -> Vec<PoolText> {
+    let Some((_, pools)) = POOLS.iter().find(|(i, _)| *i == id) else {
+        return vec![];
+    };
+    pools
+        .iter()
+        .map(|(name, parts)| PoolText {
+            name: name.to_string(),
+            text: parts.concat().into(),
+        })
+        .collect()
+}
+
+impl Opening {
+    /// The state the example opens: its pools, expression and chosen ads,
+    /// in its view, marked as an untouched example.
+    fn state(&self) -> AppState {
+        let mut s = AppState {
+            pools: pools_of(&self.id),
+            active_pool: 0,
+            expr: self.expr.clone(),
+            my: self.my.map(|(pool, ad)| AdRef { pool, ad }),
+            target: self.target.map(|(pool, ad)| AdRef { pool, ad }),
+            my_label: None,
+            target_label: None,
+            scope: self.scope.clone(),
+            mode: classad::api::Mode::HTCondor,
+            view: self.view,
+            matching: MatchSettings {
+                clock: self.clock.clone(),
+                ..Default::default()
+            },
+            analyze: Default::default(),
+            gang: Default::default(),
+            query: Default::default(),
+            example: None,
+            not_kept: vec![],
+        };
+        if let Some(q) = &self.query {
+            s.query.spec = classad::api::QuerySpec {
+                constraint: q.constraint.clone(),
+                columns: q.columns.clone(),
+                ..Default::default()
+            };
+        }
+        if self.view == View::Gangs {
+            // Requests first, offers second: gang ads carry no MyType.
+            s.matching.jobs = Some(0);
+            s.matching.machines = Some(1);
+        }
+        s.normalize();
+        s.example = Some(s.fingerprint());
+        s
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::examples::{examples, find, Example};
+    use classad::api::{handle, Request, Response};
+
+    fn eval_in(ex: &Example, my: Option<(usize, usize)>, target: Option<(usize, usize)>) -> String {
+        let s = state_of(&ex.id).unwrap();
+        let slice = |r: Option<(usize, usize)>| {
+            r.map(|(p, a)| {
+                let text = s.pools[p].text.to_string();
+                let Response::Pool { ads, .. } = handle(Request::ParsePool {
+                    text: text.clone(),
+                    format: Default::default(),
+                    dialect: Default::default(),
+                }) else {
+                    unreachable!()
+                };
+                text[ads[a].start as usize..ads[a].end as usize].to_string()
+            })
+        };
+        match handle(Request::Evaluate {
+            expr: s.expr.clone(),
+            my: slice(my),
+            target: slice(target),
+            scope: s.scope.clone(),
+            dialect: Default::default(),
+            trace: false,
+            context: classad::api::EvalContext::in_mode(s.mode),
+        }) {
+            Response::Value { value, .. } => value,
+            _ => "FAILED".into(),
+        }
+    }
+
+    /// An example opened is marked untouched, and any change to its pools
+    /// or its expression, even back to an equal length, takes the mark off
+    /// (opening a link then keeps the work aside).
+    #[test]
+    fn an_opened_example_is_untouched_until_changed() {
+        let s = state_of("000-matrix").unwrap();
+        assert!(s.is_untouched_example());
+        let mut e = s.clone();
+        e.expr = e.expr.replace("&&", "||");
+        assert!(!e.is_untouched_example());
+        let mut p = s.clone();
+        p.pools[1].text = p.pools[1].text.replace("riffraff", "riffruff").into();
+        assert!(!p.is_untouched_example());
+        assert!(!crate::state::app_state::AppState::default().is_untouched_example());
+    }
+
+    /// The other ads an example's card points to show the contrast it
+    /// describes.
+    #[test]
+    fn alternatives_show_the_contrast() {
+        let cases: &[(&str, Option<(usize, usize)>, Option<(usize, usize)>, &str)] = &[
+            ("001-fig8", Some((0, 1)), None, "false"),
+            ("001-fig9", Some((0, 0)), Some((1, 1)), "\"7, 1, 49000\""),
+            ("001-fig9", Some((0, 0)), Some((1, 2)), "\"7, 0, 199000\""),
+            ("001-fig9", Some((0, 0)), Some((1, 3)), "error"),
+            ("001-fig10", Some((0, 1)), None, "false"),
+            ("001-fig11", Some((0, 1)), None, "false"),
+            ("001-fig13", Some((0, 0)), Some((1, 1)), "false"),
+            ("001-fig16", Some((0, 1)), Some((0, 2)), "false"),
+            ("003-grid", Some((0, 0)), Some((1, 1)), "undefined"),
+            ("004-manual", Some((0, 0)), Some((1, 1)), "false"),
+            ("004-manual", Some((0, 0)), Some((1, 2)), "false"),
+        ];
+        let mut bad = vec![];
+        for (id, my, target, want) in cases {
+            let got = eval_in(find(id).unwrap(), *my, *target);
+            if got != *want {
+                bad.push(format!("{id} {my:?} {target:?}: {got}, expected {want}"));
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
+
+    /// Every example opens to ads that parse, the chosen ads exist, and
+    /// the expression gives what the card says.
+    #[test]
+    fn every_example_opens_to_its_claim() {
+        let mut bad = vec![];
+        for ex in examples() {
+            let s = state_of(&ex.id).unwrap();
+            let mut slices = vec![];
+            for p in &s.pools {
+                let Response::Pool {
+                    ads, diagnostics, ..
+                } = handle(Request::ParsePool {
+                    text: p.text.to_string(),
+                    format: Default::default(),
+                    dialect: Default::default(),
+                })
+                else {
+                    unreachable!()
+                };
+                if let Some(d) = diagnostics.iter().find(|d| d.is_error()) {
+                    bad.push(format!(
+                        "{}: pool {}: {}:{}: {}",
+                        ex.id, p.name, d.line, d.column, d.message
+                    ));
+                }
+                slices.push((p.text.to_string(), ads));
+            }
+            let get = |r: Option<crate::state::app_state::AdRef>| {
+                r.map(|r| {
+                    let (t, ads) = &slices[r.pool];
+                    let a = ads.get(r.ad).expect("the chosen ad exists");
+                    t[a.start as usize..a.end as usize].to_string()
+                })
+            };
+            let resp = handle(Request::Evaluate {
+                expr: s.expr.clone(),
+                my: get(s.my),
+                target: get(s.target),
+                scope: s.scope.clone(),
+                dialect: Default::default(),
+                trace: false,
+                context: classad::api::EvalContext::in_mode(s.mode),
+            });
+            match (resp, &ex.expect) {
+                (Response::Value { value, .. }, Some(want)) if value != *want => bad.push(format!(
+                    "{}: {} gives {value}, the card expects {want}",
+                    ex.id, s.expr
+                )),
+                (Response::Value { .. }, _) => {}
+                (Response::Failed { which, diagnostics }, _) => {
+                    bad.push(format!("{}: {which}: {:?}", ex.id, diagnostics))
+                }
+                _ => bad.push(format!("{}: no value", ex.id)),
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
+    }
+}
