@@ -681,7 +681,11 @@ fn session_runs_explains_inspects_and_compares() {
         "other=renderd renderd.cpu=c2 renderd.license=lic1"
     );
     let steps = v["steps"].as_array().unwrap();
-    let kinds: Vec<&str> = steps.iter().map(|x| x["kind"].as_str().unwrap()).collect();
+    // Each step is `{"kind": {…}}`, externally tagged.
+    let kinds: Vec<&str> = steps
+        .iter()
+        .map(|x| x.as_object().unwrap().keys().next().unwrap().as_str())
+        .collect();
     assert_eq!(kinds.first(), Some(&"request"));
     assert_eq!(kinds.last(), Some(&"done"));
     for k in ["order", "probe", "try", "verify"] {

@@ -358,11 +358,18 @@ fn session_answers_pool_requests_as_json() {
         r#"{"op":"negotiate","jobs":"j","machines":"m","autocluster":true,"detail":true}"#,
         &mut progress,
     );
+    // The cycle as the views show it: machines by index, reasons in words.
     let v: serde_json::Value = serde_json::from_str(&r).unwrap();
-    let outcomes = v["cycle"]["outcomes"].as_array().unwrap();
+    assert_eq!(v["kind"], "cycle", "{v}");
+    let outcomes = v["outcomes"].as_array().unwrap();
     assert_eq!(outcomes[0]["job_id"], "1.0");
-    assert_eq!(outcomes[0]["machine_name"], serde_json::Value::Null);
-    assert_eq!(outcomes[1]["machine_name"], "a");
+    assert_eq!(outcomes[0]["machine"], serde_json::Value::Null);
+    let reason = outcomes[0]["reason"].as_u64().unwrap() as usize;
+    assert_eq!(
+        v["reasons"][reason],
+        "The job accepts 1 machines and 1 machines accept it, but never both"
+    );
+    assert_eq!(outcomes[1]["machine"], 0);
     assert_eq!(outcomes[1]["considered"][0]["machine"], 0);
     let r = handle_pool_json(
         &mut s,

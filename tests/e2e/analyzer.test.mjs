@@ -11,11 +11,11 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openPage, screenshot, ROOT, browserEnv } from './harness.mjs';
+import { openPage, screenshot, ROOT, browserEnv, cliBinary } from './harness.mjs';
 
 const browser = browserEnv();
 let scratch;
@@ -56,7 +56,7 @@ function stateLink(state) {
 // ---------------------------------------------------------------------------
 // The CLI: what `classad analyze --json` says for the same files.
 
-const CLI = ['target/debug/classad', 'target/release/classad'].map((p) => path.join(ROOT, p)).find(existsSync);
+const CLI = cliBinary();
 const POOLS = path.join(ROOT, 'tests', 'analysis');
 /** Gallery entry → the pools' base name in tests/analysis. */
 const ENTRIES = {
@@ -80,7 +80,6 @@ function write(name, text) {
 
 /** `classad analyze --json` on a job file and a machines file. */
 function cli(job, machines, extra = []) {
-  assert.ok(CLI, 'the classad CLI is built (cargo build -p classad --bin classad; scripts/test.sh does it)');
   return JSON.parse(execFileSync(CLI, ['analyze', '--json', '--job', job, '--machines', machines, ...extra], { encoding: 'utf8', maxBuffer: 64 << 20 }));
 }
 

@@ -10,20 +10,16 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openPage, ready, screenshot, ROOT, DIST, browserEnv } from './harness.mjs';
+import { openPage, ready, screenshot, ROOT, DIST, browserEnv, cliBinary } from './harness.mjs';
 
 const browser = browserEnv();
 let scratch;
 const T = { timeout: 180_000 };
-const CLI = path.join(ROOT, 'target', 'debug', process.platform === 'win32' ? 'classad.exe' : 'classad');
+const CLI = cliBinary();
 
 before(async () => {
   if (!existsSync(path.join(DIST, 'embed', 'index.html'))) {
     throw new Error('dist/embed/ is missing: run scripts/build-embed.sh after trunk build');
-  }
-  if (!existsSync(CLI)) {
-    const b = spawnSync('cargo', ['build', '--locked', '-p', 'classad', '--bin', 'classad'], { cwd: ROOT, stdio: 'inherit' });
-    assert.equal(b.status, 0, 'the CLI builds');
   }
   scratch = mkdtempSync(path.join(tmpdir(), 'classad-embed-e2e-'));
 });

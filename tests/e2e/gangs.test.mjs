@@ -10,14 +10,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ROOT, browserScenarios } from './harness.mjs';
+import { ROOT, browserScenarios, cliBinary } from './harness.mjs';
 
 const T = { timeout: 300_000 };
 const scenario = browserScenarios();
 
-const CLI = ['target/debug/classad', 'target/release/classad'].map((p) => path.join(ROOT, p)).find(existsSync);
+const CLI = cliBinary();
 const FILES = {
   '001-fig8-gang': ['crate/tests/gang/fig8_requests.ads', 'crate/tests/gang/fig8_offers.ads'],
   '001-fig10-gang': ['crate/tests/gang/fig10_requests.ads', 'crate/tests/gang/fig10_offers.ads'],

@@ -147,13 +147,9 @@ test('match matrix: colours agree with the CLI for a small known pool', T, async
     await expectGrid(page, MATRIX_000);
     assert.equal(await page.locator('.legend li').count(), 5, 'the legend names every colour');
     const bin = cli();
-    if (bin) {
-      const [machines, jobs] = (await pools(page)).map((p) => splitAds(p.text));
-      assert.equal(jobs.length, 3);
-      assert.deepEqual(cliMatrix(bin, jobs, machines), MATRIX_000, 'the CLI agrees cell by cell');
-    } else {
-      console.log('# classad CLI not built: checked against the known outcomes only');
-    }
+    const [machines, jobs] = (await pools(page)).map((p) => splitAds(p.text));
+    assert.equal(jobs.length, 3);
+    assert.deepEqual(cliMatrix(bin, jobs, machines), MATRIX_000, 'the CLI agrees cell by cell');
   }, { hash: '#example=000-matrix' });
 });
 
@@ -254,10 +250,8 @@ test('negotiation: the cycle as a table, as the CLI runs it, with $$() filled in
     assert.match(text, /Stage = "\/tmp"/);
     assert.equal(await row.locator('td').nth(3).textContent(), '120', "the job's rank: 120 files cached");
     const bin = cli();
-    if (bin) {
-      const grid = path.join(ROOT, 'tests/corpora/grid');
-      assert.deepEqual(await cycleRows(page), cliCycle(bin, ['--jobs', `${grid}/jobs.classad`, '--machines', `${grid}/sites.classad`, '--functions', `${grid}/functions.classad`]));
-    }
+    const grid = path.join(ROOT, 'tests/corpora/grid');
+    assert.deepEqual(await cycleRows(page), cliCycle(bin, ['--jobs', `${grid}/jobs.classad`, '--machines', `${grid}/sites.classad`, '--functions', `${grid}/functions.classad`]));
   }, { hash: '#example=003-negotiation' });
   await scenario('mm-negotiation', async ({ page }) => {
     // The matrix' jobs, read from its table of the cells in sight.
@@ -269,11 +263,9 @@ test('negotiation: the cycle as a table, as the CLI runs it, with $$() filled in
     const rows = await cycleRows(page);
     assert.deepEqual((await cycleLabels(page)).sort(), matrixJobs.sort(), 'a job has one name in the matrix and the cycle');
     const bin = cli();
-    if (bin) {
-      const [machines, jobs] = (await pools(page)).map((p) => write(`${p.name}.classad`, p.text));
-      assert.deepEqual(rows, cliCycle(bin, ['--jobs', jobs, '--machines', machines, '--autocluster']), 'the CLI agrees');
-      assert.deepEqual(rows, cliCycle(bin, ['--jobs', jobs, '--machines', machines]), 'the naive cycle too');
-    }
+    const [machines, jobs] = (await pools(page)).map((p) => write(`${p.name}.classad`, p.text));
+    assert.deepEqual(rows, cliCycle(bin, ['--jobs', jobs, '--machines', machines, '--autocluster']), 'the CLI agrees');
+    assert.deepEqual(rows, cliCycle(bin, ['--jobs', jobs, '--machines', machines]), 'the naive cycle too');
     assert.deepEqual(rows.filter(([, m]) => m !== '—').sort(), [['1', 'foo.cs.wisc.edu'], ['3', 'sun.cs.wisc.edu']]);
     // Without auto-clustering: the same assignment.
     await page.uncheck('#autocluster');
@@ -343,10 +335,8 @@ test('auto-clusters: significant attributes, clusters and the reduction, as the 
     assert.equal(await rows.count(), 3);
     assert.match(await rows.first().textContent(), /Owner = "alice"/);
     const bin = cli();
-    if (bin) {
-      const out = execFileSync(bin, ['autocluster', '--jobs', write('ac-jobs.classad', jobs), '--machines', write('ac-machines.classad', machines)], { encoding: 'utf8' });
-      assert.match(out, /12 jobs in 3 clusters/, 'the CLI finds the same clusters');
-    }
+    const out = execFileSync(bin, ['autocluster', '--jobs', write('ac-jobs.classad', jobs), '--machines', write('ac-machines.classad', machines)], { encoding: 'utf8' });
+    assert.match(out, /12 jobs in 3 clusters/, 'the CLI finds the same clusters');
   }, { hash: link });
 });
 
@@ -439,11 +429,9 @@ test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker re
     assert.ok(shown >= 1, counted);
     // These pools read no clock: the CLI's naive cycle, counted, is the same.
     const bin = cli();
-    if (bin) {
-      const jobId = await page.locator(`#cycle-table tbody tr:nth-child(${n + 1}) td[data-job-id]`).getAttribute('data-job-id');
-      const out = JSON.parse(execFileSync(bin, ['match', '--jobs', jobs, '--machines', machines, '--json', '--count-candidates'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
-      assert.equal(shown, out.cycle.outcomes.find((o) => o.job_id === jobId).candidates, `job ${jobId}: the CLI's count`);
-    }
+    const jobId = await page.locator(`#cycle-table tbody tr:nth-child(${n + 1}) td[data-job-id]`).getAttribute('data-job-id');
+    const out = JSON.parse(execFileSync(bin, ['match', '--jobs', jobs, '--machines', machines, '--json', '--count-candidates'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+    assert.equal(shown, out.cycle.outcomes.find((o) => o.job_id === jobId).candidates, `job ${jobId}: the CLI's count`);
     await screenshot(page, 'mm-big-counted');
     // Past 1,000,000 pairs an all-taken job is not counted either (these
     // pools end nine jobs so): "count them" asks the worker, and the count
@@ -463,7 +451,7 @@ test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker re
       .test(document.querySelector(`#cycle-table td[data-job-id="${id}"]`)?.parentElement.querySelector('td.reason')?.textContent ?? ''), takenId, { timeout: 60_000 });
     const takenText = await page.locator(`#cycle-table tr:has(td[data-job-id="${takenId}"]) td.reason`).textContent();
     const takenCount = Number(takenText.match(/^([\d,]+)/)[1].replace(/,/g, ''));
-    if (bin) {
+    {
       const out = JSON.parse(execFileSync(bin, ['match', '--jobs', jobs, '--machines', machines, '--json', '--count-candidates'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
       const o = out.cycle.outcomes.find((x) => x.job_id === takenId);
       assert.deepEqual(o.reason, { kind: 'all-taken', compatible: takenCount }, `job ${takenId}: the CLI's count`);

@@ -28,11 +28,9 @@ test("the manual's query: the machines it selects, its summary table, and why on
     const rows = await tableRows(page);
     assert.equal(rows.length, 29);
     const bin = cli();
-    if (bin) {
-      const out = execFileSync(bin, ['query', POOL, '--constraint', 'KeyboardIdle > 20*60 && Memory > 100',
-        '--af', 'Name', 'Arch', 'OpSys', 'State', 'Memory', 'KeyboardIdle'], { encoding: 'utf8' });
-      assert.deepEqual(rows.map((r) => r.slice(1).join(' ')), out.trim().split('\n'), 'the CLI lists the same rows');
-    }
+    const out = execFileSync(bin, ['query', POOL, '--constraint', 'KeyboardIdle > 20*60 && Memory > 100',
+      '--af', 'Name', 'Arch', 'OpSys', 'State', 'Memory', 'KeyboardIdle'], { encoding: 'utf8' });
+    assert.deepEqual(rows.map((r) => r.slice(1).join(' ')), out.trim().split('\n'), 'the CLI lists the same rows');
     // Why the third row matched: its explain tree, then open it as MY.
     const name = rows[2][0];
     await page.locator('#query-table tbody tr').nth(2).locator('button').click();
@@ -56,12 +54,10 @@ test('Download JSON gives typed values, as classad query --json does', T, async 
     assert.equal(typeof first.KeyboardIdle, 'number');
     assert.equal(typeof first.Name, 'string');
     const bin = cli();
-    if (bin) {
-      const columns = ['Name', 'Arch', 'OpSys', 'State', 'Memory', 'KeyboardIdle'];
-      const out = JSON.parse(execFileSync(bin, ['query', POOL, '--constraint', 'KeyboardIdle > 20*60 && Memory > 100',
-        '--json', '--af', ...columns], { encoding: 'utf8' }));
-      assert.deepEqual(got.map((row) => columns.map((c) => row[c])), out.rows, 'the CLI gives the same typed rows');
-    }
+    const columns = ['Name', 'Arch', 'OpSys', 'State', 'Memory', 'KeyboardIdle'];
+    const out = JSON.parse(execFileSync(bin, ['query', POOL, '--constraint', 'KeyboardIdle > 20*60 && Memory > 100',
+      '--json', '--af', ...columns], { encoding: 'utf8' }));
+    assert.deepEqual(got.map((row) => columns.map((c) => row[c])), out.rows, 'the CLI gives the same typed rows');
   }, { hash: '#example=004-query-idle' });
 });
 

@@ -12,16 +12,16 @@ const scenario = browserScenarios();
 
 // (view, the example it opens with, a tab to click once the example is
 // open — the worker sends it, and it replaces what shows — and what shows
-// the view is drawn)
+// the view drew its answer, not only its frame)
 const VIEWS = [
   ['workbench', '000-fig2-3', null, '#value'],
   ['gallery', '000-fig2-3', ['#value', 'Examples'], 'main.gallery .card'],
   ['matrix', '000-matrix', null, '.views-root main canvas'],
   ['negotiation', '003-negotiation', null, '.views-root main #run-cycle'],
-  ['clusters', '003-negotiation', ['.views-root main #run-cycle', 'Clusters'], '.views-root main'],
-  ['analyzer', '000-eight', null, '.views-root main'],
-  ['gangs', '001-fig8-gang', null, '.views-root main'],
-  ['query', '004-query-idle', null, '.views-root main'],
+  ['clusters', '003-negotiation', ['.views-root main #run-cycle', 'Clusters'], '#cluster-table tbody tr'],
+  ['analyzer', '000-eight', null, '#analysis-summary'],
+  ['gangs', '001-fig8-gang', null, '#gang-table tbody tr'],
+  ['query', '004-query-idle', null, '#query-table tbody tr'],
 ];
 
 for (const [view, example, tab, drawn] of VIEWS) {

@@ -8,6 +8,15 @@ pub mod session;
 
 pub use context::EvalContext;
 
+/// This wasm instance's memory in bytes (its peak: wasm memory only
+/// grows); `None` natively.
+pub fn wasm_memory_bytes() -> Option<u64> {
+    #[cfg(target_arch = "wasm32")]
+    return Some(core::arch::wasm32::memory_size(0) as u64 * 65_536);
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
 use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};

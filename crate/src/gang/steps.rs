@@ -7,8 +7,10 @@ use serde::{Deserialize, Serialize};
 
 use super::dock::Dock;
 
+/// Externally tagged (`{"probe": {…}}`): a reader takes it as it comes,
+/// without first copying it into a generic tree (the page reads these).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum Step {
     /// A request's search begins.
     Request { request: usize, name: String },

@@ -159,28 +159,51 @@ pub enum Reason {
 }
 
 impl Reason {
+    /// `slug: sentence` (`matched` alone), as the CLI prints it.
     pub fn describe(&self) -> String {
         match self {
             Reason::Matched => "matched".into(),
-            Reason::NoMachines => "no-machines: the pool is empty".into(),
-            Reason::JobRejectsAll => "job-rejects-all: the job's requirements accept no machine".into(),
-            Reason::MachinesRejectJob => "machines-reject-job: no machine's requirements accept the job".into(),
+            _ => format!("{}: {}", self.slug(), self.sentence()),
+        }
+    }
+
+    /// The reason's name, as the CLI prints it (the JSON's `kind` but for
+    /// `skipped-autocluster`, which the JSON calls `skipped-cluster`).
+    pub fn slug(&self) -> &'static str {
+        match self {
+            Reason::Matched => "matched",
+            Reason::NoMachines => "no-machines",
+            Reason::JobRejectsAll => "job-rejects-all",
+            Reason::MachinesRejectJob => "machines-reject-job",
+            Reason::NoMutualMatch { .. } => "no-mutual-match",
+            Reason::AllTaken { .. } => "all-taken",
+            Reason::NoValidVector { .. } => "no-valid-vector",
+            Reason::SkippedCluster { .. } => "skipped-autocluster",
+        }
+    }
+
+    /// Why, in words (lower case, no full stop): what people read.
+    pub fn sentence(&self) -> String {
+        match self {
+            Reason::Matched => "matched".into(),
+            Reason::NoMachines => "the pool is empty".into(),
+            Reason::JobRejectsAll => "the job's requirements accept no machine".into(),
+            Reason::MachinesRejectJob => "no machine's requirements accept the job".into(),
             Reason::NoMutualMatch { job_accepts, machines_accept } => format!(
-                "no-mutual-match: the job accepts {job_accepts} machines and {machines_accept} machines accept it, but never both"
+                "the job accepts {job_accepts} machines and {machines_accept} machines accept it, but never both"
             ),
-            Reason::AllTaken { compatible: Some(n) } => format!(
-                "all-taken: {n} compatible machines were matched to earlier jobs"
-            ),
+            Reason::AllTaken { compatible: Some(n) } => {
+                format!("{n} compatible machines were matched to earlier jobs")
+            }
             Reason::AllTaken { compatible: None } => {
-                "all-taken: every compatible machine was matched to an earlier job (not counted)"
-                    .into()
+                "every compatible machine was matched to an earlier job (not counted)".into()
             }
             Reason::NoValidVector { compatible } => format!(
-                "no-valid-vector: {compatible} compatible machines, but the docking vector is undefined or error for each (no preemption allowed)"
+                "{compatible} compatible machines, but the docking vector is undefined or error for each (no preemption allowed)"
             ),
-            Reason::SkippedCluster { cluster } => format!(
-                "skipped-autocluster: a job of auto-cluster {cluster} already failed this cycle"
-            ),
+            Reason::SkippedCluster { cluster } => {
+                format!("a job of auto-cluster {cluster} already failed this cycle")
+            }
         }
     }
 }
@@ -822,4 +845,50 @@ pub fn augment(
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Reason;
+
+    /// The slug is the JSON's `kind` (but for a skipped cluster, whose
+    /// two spellings are both contracts), and the CLI's words are the slug
+    /// and the sentence.
+    #[test]
+    fn a_reason_is_named_alike_in_json_and_in_words() {
+        let all = [
+            Reason::Matched,
+            Reason::NoMachines,
+            Reason::JobRejectsAll,
+            Reason::MachinesRejectJob,
+            Reason::NoMutualMatch {
+                job_accepts: 2,
+                machines_accept: 3,
+            },
+            Reason::AllTaken {
+                compatible: Some(4),
+            },
+            Reason::AllTaken { compatible: None },
+            Reason::NoValidVector { compatible: 5 },
+            Reason::SkippedCluster { cluster: 6 },
+        ];
+        for r in all {
+            let json = serde_json::to_value(&r).unwrap();
+            let kind = match r {
+                Reason::SkippedCluster { .. } => "skipped-cluster",
+                _ => r.slug(),
+            };
+            assert_eq!(json["kind"], kind, "{r:?}");
+            if r != Reason::Matched {
+                assert_eq!(r.describe(), format!("{}: {}", r.slug(), r.sentence()));
+            }
+        }
+        assert_eq!(
+            Reason::AllTaken {
+                compatible: Some(4)
+            }
+            .describe(),
+            "all-taken: 4 compatible machines were matched to earlier jobs"
+        );
+    }
 }

@@ -5,12 +5,9 @@
 //! reading it. These structs name the fields of one variant each (the tag
 //! is ignored), so the answer is read once.
 //!
-//! Cycles and clusterings are turned into flat views in the worker
-//! (`worker::replies::view_json`): the page then carries no reader for the engine's
-//! richer types (tagged reasons, candidates, signatures), which kept the
-//! app's wasm tens of KB smaller.
+//! Cycles, clusterings and gang searches are read as the engine's own
+//! answers (`classad::api::session::CycleView`, `ClusterView`, `GangView`).
 
-use classad::api::session::{GangAlgorithm, GangCounters, GangRow};
 use classad::api::{Diagnostic, TraceNode};
 use serde::{Deserialize, Serialize};
 
@@ -97,147 +94,6 @@ pub struct Pair {
     pub machine_attributes: Vec<String>,
 }
 
-/// A cycle, as the negotiation view shows it (made by `worker::replies::cycle_view`).
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Cycle {
-    /// One per job, in the order the cycle considered them.
-    pub outcomes: Vec<Outcome>,
-    /// The distinct reasons, in words; outcomes point into it (a 10,000-job
-    /// cycle has a few dozen, each a sentence). The first is "" (matched).
-    pub reasons: Vec<String>,
-    pub matched: usize,
-    pub pair_evaluations: u64,
-    /// Auto-clusters, when the cycle used them.
-    pub clusters: Option<usize>,
-    /// The engine worker's wasm memory after the cycle, in bytes: its peak,
-    /// since wasm memory only grows (absent natively).
-    #[serde(default)]
-    pub engine_memory: Option<u64>,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Outcome {
-    pub job: usize,
-    pub job_id: String,
-    pub machine: Option<usize>,
-    pub vector: Vec<String>,
-    /// Why it got no machine: an index into `Cycle::reasons`.
-    pub reason: u32,
-    /// Skipped: its auto-cluster had failed.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub skipped: bool,
-    /// Free compatible machines at its turn; `None` when the cycle did not
-    /// count them (past `classad::api::session::COUNT_CANDIDATES_UP_TO` pairs).
-    #[serde(default)]
-    pub candidates: Option<usize>,
-    /// All taken, how many not counted (the cycle did not count
-    /// candidates): `PoolRequest::Compatible` counts them when asked.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub taken_uncounted: bool,
-    pub cluster: Option<u32>,
-    /// Every compatible machine when its turn came (small pools only).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub considered: Vec<Candidate>,
-    /// `$$()` attributes after the match (attribute, new text).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub changed: Vec<(String, String)>,
-    /// `$$()` references the machine could not fill.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub unresolved: Vec<String>,
-}
-
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Candidate {
-    pub machine: usize,
-    pub vector: Option<Vec<String>>,
-    pub taken: bool,
-}
-
-impl Cycle {
-    /// Why `o` got no machine, in words ("" when it got one).
-    pub fn reason(&self, o: &Outcome) -> &str {
-        self.reasons
-            .get(o.reason as usize)
-            .map_or("", |s| s.as_str())
-    }
-}
-
-/// A clustering, as the auto-cluster view shows it (made by `worker::replies::view_json`).
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Clusters {
-    /// The machine side's significant attributes (lower-case).
-    pub significant: Vec<String>,
-    /// Auto-cluster id of each job.
-    pub cluster_of: Vec<u32>,
-    pub job_labels: Vec<String>,
-    /// Per cluster, its first job's value of each signature attribute.
-    pub signatures: Vec<Vec<(String, String)>>,
-}
-
-/// `PoolResponse::Gangs` as the gang view reads it (made by
-/// `worker::replies::view_json`): the engine's `GangView` with its steps as
-/// [`GangStep`].
-#[derive(Debug, Serialize, Deserialize)]
-pub struct Gangs {
-    pub algorithm: GangAlgorithm,
-    pub counters: GangCounters,
-    /// In processing order.
-    pub rows: Vec<GangRow>,
-    pub offer_errors: Vec<(usize, String)>,
-    pub steps: Vec<GangStep>,
-    /// Steps were left out past the bound.
-    pub steps_cut: bool,
-}
-
-/// One step of a recorded gang search: the engine's `GangStep`, written
-/// the way serde reads an enum without copying it first (the engine's is
-/// tagged by a field, whose reader costs the page's wasm KBs).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum GangStep {
-    Request {
-        request: usize,
-        name: String,
-    },
-    Order {
-        ad: String,
-        ports: Vec<String>,
-        found: Vec<Option<usize>>,
-        abort: bool,
-    },
-    Probe {
-        ad: String,
-        port: String,
-        window: String,
-        found: usize,
-    },
-    Scan {
-        ad: String,
-        port: String,
-        tested: usize,
-        docked: usize,
-    },
-    Try {
-        ad: String,
-        port: String,
-        offer: String,
-        via: String,
-        answer: String,
-    },
-    Backtrack {
-        ad: String,
-        port: String,
-        offer: String,
-    },
-    Verify {
-        ok: bool,
-    },
-    Done {
-        request: usize,
-        gang: Option<String>,
-        limit_hit: bool,
-    },
-}
-
 /// `PoolResponse::Failed` (read on its own: deriving the whole
 /// `PoolResponse` reader into the page would cost it tens of KB).
 #[derive(Debug, Deserialize)]
@@ -250,7 +106,7 @@ pub struct Failed {
 mod tests {
     use super::*;
     use crate::worker::replies::view_json;
-    use classad::api::session::{PoolRequest, Session};
+    use classad::api::session::{ClusterView, CycleView, GangStep, GangView, PoolRequest, Session};
 
     /// What the worker answers to a session request.
     fn ask(s: &mut Session, json: &str) -> String {
@@ -401,9 +257,9 @@ mod tests {
         ))
         .unwrap();
         assert_eq!(p.job_requirements.unwrap().value, "true");
-        let y: Cycle = serde_json::from_str(&ask(
+        let y: CycleView = serde_json::from_str(&ask(
             &mut s,
-            r#"{"op":"negotiate","jobs":"j","machines":"m","lean":true,"detail":true}"#,
+            r#"{"op":"negotiate","jobs":"j","machines":"m","detail":true}"#,
         ))
         .unwrap();
         assert_eq!((y.matched, y.clusters, y.outcomes.len()), (1, None, 1));
@@ -415,29 +271,29 @@ mod tests {
             &mut s,
             &load("k", "[ Requirements = false ]\n[ Requirements = false ]"),
         );
-        let json = ask(
-            &mut s,
-            r#"{"op":"negotiate","jobs":"k","machines":"m","lean":true}"#,
-        );
+        let json = ask(&mut s, r#"{"op":"negotiate","jobs":"k","machines":"m"}"#);
         assert!(
             !json.contains("\"changed\"") && !json.contains("\"considered\""),
             "{json}"
         );
-        let y: Cycle = serde_json::from_str(&json).unwrap();
+        let y: CycleView = serde_json::from_str(&json).unwrap();
         assert_eq!(y.reasons.len(), 2);
         assert!(y.outcomes.iter().all(|o| o.reason == 1));
         assert_eq!(
             y.reason(&y.outcomes[0]),
             "The job's requirements accept no machine"
         );
-        let k: Clusters = serde_json::from_str(&ask(
+        let k: ClusterView = serde_json::from_str(&ask(
             &mut s,
             r#"{"op":"autocluster","jobs":"j","machines":"m"}"#,
         ))
         .unwrap();
-        assert_eq!((k.cluster_of.as_slice(), k.signatures.len()), (&[0][..], 1));
+        assert_eq!(
+            (k.clustering.cluster_of.as_slice(), k.signatures.len()),
+            (&[0][..], 1)
+        );
         assert!(
-            k.significant.contains(&"Owner".to_string()),
+            k.clustering.significant.contains(&"Owner".to_string()),
             "spelled as the job writes it"
         );
         // A gang search, its steps as the page reads them.
@@ -455,7 +311,7 @@ mod tests {
                 include_str!("../../../crate/tests/gang/fig8_offers.ads"),
             ),
         );
-        let g: Gangs = serde_json::from_str(&ask(
+        let g: GangView = serde_json::from_str(&ask(
             &mut s,
             r#"{"op":"gang","requests":"gr","offers":"go","steps":1000}"#,
         ))
@@ -475,6 +331,6 @@ mod tests {
         let why: Failed = serde_json::from_str(&f).unwrap();
         assert_eq!(why.kind, "failed");
         assert!(why.message.contains("not loaded"), "{}", why.message);
-        assert!(serde_json::from_str::<Cycle>(&f).is_err());
+        assert!(serde_json::from_str::<CycleView>(&f).is_err());
     }
 }

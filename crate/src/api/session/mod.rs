@@ -6,6 +6,7 @@
 //! The requests and answers are in `protocol`; each subject answers its
 //! requests in a module of its own.
 
+mod cycle_view;
 mod matrix;
 mod negotiation;
 mod pools;
@@ -15,7 +16,10 @@ mod queries;
 use crate::api::{self, EvalContext, Request, Response};
 use crate::matchmaking::negotiate;
 
+pub use crate::matchmaking::negotiate::Candidate as CycleCandidate;
+pub use cycle_view::{CycleOutcome, CycleView};
 pub(crate) use matrix::match_one;
+pub use negotiation::ClusterView;
 pub use protocol::{PoolRequest, PoolResponse};
 
 /// How a pair of ads fare in the matrix.
@@ -110,13 +114,11 @@ impl Session {
                 detail,
                 detail_jobs,
                 context,
-                lean,
             } => {
                 let ask = negotiation::CycleAsk {
                     autocluster,
                     detail,
                     detail_jobs,
-                    lean,
                     context,
                 };
                 negotiation::cycle(pools.pair(&jobs, &machines)?, ask, progress)

@@ -3,12 +3,15 @@
 
 use std::sync::Arc;
 
+use serde::{Deserialize, Serialize};
+
 use crate::api::EvalContext;
 use crate::lang::ast::ClassAd;
 use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
 use crate::matchmaking::compiled::CompiledAd;
 use crate::matchmaking::negotiate::{self, NegotiationConfig};
 
+use super::cycle_view::CycleView;
 use super::pools::PoolPair;
 use super::PoolResponse;
 
@@ -17,7 +20,6 @@ pub(super) struct CycleAsk {
     pub autocluster: bool,
     pub detail: bool,
     pub detail_jobs: Option<usize>,
-    pub lean: bool,
     pub context: EvalContext,
 }
 
@@ -40,29 +42,9 @@ pub(super) fn cycle(
     if !ask.autocluster {
         cfg.autocluster = None;
     }
-    let mut cycle = crate::index::negotiation::negotiate_indexed(jobs, machines, &cfg, progress);
-    let mut augmented = negotiate::augment(&cycle, jobs, machines, cfg.opts);
-    if ask.lean {
-        if let Some(c) = cycle.clustering.as_mut() {
-            c.signature_attributes.clear();
-        }
-        for o in &mut cycle.outcomes {
-            o.machine_name = None;
-        }
-        if augmented
-            .iter()
-            .all(|a| a.changed.is_empty() && a.unresolved.is_empty())
-        {
-            augmented.clear();
-        }
-    }
-    let labels = |ads: &[String]| if ask.lean { vec![] } else { ads.to_vec() };
-    PoolResponse::Cycle {
-        augmented,
-        job_labels: labels(&p.jobs.labels),
-        machine_labels: labels(&p.machines.labels),
-        cycle,
-    }
+    let cycle = crate::index::negotiation::negotiate_indexed(jobs, machines, &cfg, progress);
+    let augmented = negotiate::augment(&cycle, jobs, machines, cfg.opts);
+    PoolResponse::Cycle(Box::new(CycleView::new(cycle, augmented)))
 }
 
 /// A count about one job of a cycle's pools (its candidates at its turn,
@@ -90,6 +72,18 @@ pub(super) fn count_for_job(
     }
 }
 
+/// The auto-clusters of a pool of jobs, as the clusters view shows them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ClusterView {
+    pub clustering: Clustering,
+    /// The jobs' labels, as the pool lists them.
+    pub job_labels: Vec<String>,
+    /// Per cluster, its first job's definition (canonical text) of each
+    /// signature attribute, `undefined` when it has none.
+    #[serde(default)]
+    pub signatures: Vec<Vec<(String, String)>>,
+}
+
 /// The jobs' auto-clusters by the machines' significant attributes, each
 /// with its first job's definitions of its signature.
 pub(super) fn clusters(p: PoolPair) -> PoolResponse {
@@ -100,11 +94,11 @@ pub(super) fn clusters(p: PoolPair) -> PoolResponse {
     let mut clustering = autocluster::cluster(&jobs, &sig, &AutoclusterConfig::default());
     let mut signatures = signatures(&clustering, &jobs);
     spell_as_written(&mut clustering, &mut signatures, &machines, &jobs);
-    PoolResponse::Clusters {
+    PoolResponse::Clusters(ClusterView {
         clustering,
         job_labels: p.jobs.labels.clone(),
         signatures,
-    }
+    })
 }
 
 /// Each cluster's signature as its first job defines it (canonical text,

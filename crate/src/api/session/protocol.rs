@@ -7,10 +7,10 @@ use crate::api::EvalContext;
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::eval::TraceNode;
 use crate::lang::lexer::Dialect;
-use crate::matchmaking::autocluster::Clustering;
 use crate::matchmaking::matrix::{Cell, MutualCounts, Tile};
-use crate::matchmaking::negotiate::{Augmented, CycleResult};
 
+use super::cycle_view::CycleView;
+use super::negotiation::ClusterView;
 use super::{
     AnalysisView, AnalyzeRequest, CompareRequest, CompareRow, Gang, GangDetail, GangRequest,
     GangView, IndexView,
@@ -77,13 +77,6 @@ pub enum PoolRequest {
         detail_jobs: Option<usize>,
         #[serde(flatten)]
         context: EvalContext,
-        /// Leave out what a caller holding the pools has already (the
-        /// labels, each outcome's `machine_name`), what a cycle's table
-        /// does not show (each cluster's signature attributes), and
-        /// `augmented` when no job changed: a 10,000-job answer is then
-        /// about half the JSON, parsed on a page's main thread.
-        #[serde(default)]
-        lean: bool,
     },
     /// How many free compatible machines job `job` of a cycle had at its
     /// turn (`taken`: the machines earlier jobs got): a matched job's count
@@ -214,20 +207,10 @@ pub enum PoolResponse {
         job: usize,
         count: usize,
     },
-    Cycle {
-        cycle: CycleResult,
-        augmented: Vec<Augmented>,
-        job_labels: Vec<String>,
-        machine_labels: Vec<String>,
-    },
-    Clusters {
-        clustering: Clustering,
-        job_labels: Vec<String>,
-        /// Per cluster, its first job's definition (canonical text) of each
-        /// signature attribute, `undefined` when it has none.
-        #[serde(default)]
-        signatures: Vec<Vec<(String, String)>>,
-    },
+    /// A cycle as the views show it (the CLI's `match --json` is the
+    /// engine's `CycleResult` itself).
+    Cycle(Box<CycleView>),
+    Clusters(ClusterView),
     Analysis(Box<AnalysisView>),
     /// The answer to `Query`, with the pool's labels of the rows' ads.
     QueryResult {

@@ -177,28 +177,21 @@ fn pair_names_both_ads_attributes() {
 }
 
 #[test]
-fn a_lean_cycle_leaves_out_labels_and_signatures() {
+fn a_cycle_answers_as_the_view_shows_it() {
     let mut s = session();
     let r = ask(
         &mut s,
-        r#"{"op":"negotiate","jobs":"j","machines":"m","autocluster":true,"lean":true}"#,
+        r#"{"op":"negotiate","jobs":"j","machines":"m","autocluster":true}"#,
     );
-    let PoolResponse::Cycle {
-        cycle,
-        augmented,
-        job_labels,
-        machine_labels,
-    } = r
-    else {
+    let PoolResponse::Cycle(c) = r else {
         panic!("{r:?}")
     };
-    assert!(job_labels.is_empty() && machine_labels.is_empty());
-    assert!(augmented.is_empty(), "no job has $$() to fill in");
-    assert!(cycle.outcomes.iter().all(|o| o.machine_name.is_none()));
-    let c = cycle.clustering.unwrap();
-    assert!(c.signature_attributes.is_empty());
-    assert_eq!(c.cluster_of.len(), 3);
-    assert_eq!(cycle.matched, 2);
+    assert_eq!((c.matched, c.outcomes.len(), c.clusters), (2, 3, Some(3)));
+    // Job 2.0 requires false: its reason, in words, is given once.
+    let failed = c.outcomes.iter().find(|o| o.machine.is_none()).unwrap();
+    assert_eq!(c.reason(failed), "The job's requirements accept no machine");
+    assert_eq!(c.reasons.len(), 2, "{:?}", c.reasons);
+    assert!(c.outcomes.iter().all(|o| o.changed.is_empty()));
 }
 
 #[test]
@@ -256,11 +249,11 @@ fn a_query_runs_pages_and_explains() {
 fn clusters_carry_their_signatures() {
     let mut s = session();
     let r = ask(&mut s, r#"{"op":"autocluster","jobs":"j","machines":"m"}"#);
-    let PoolResponse::Clusters {
+    let PoolResponse::Clusters(ClusterView {
         clustering,
         signatures,
         ..
-    } = r
+    }) = r
     else {
         panic!("{r:?}")
     };

@@ -5,7 +5,7 @@
 
 use std::rc::Rc;
 
-use crate::bridge::answers::GangStep as Step;
+use classad::api::session::GangStep as Step;
 use yew::prelude::*;
 
 use crate::components::gangmatching::algorithms::algorithm_name;

@@ -6,7 +6,7 @@
 
 use std::rc::Rc;
 
-use crate::bridge::answers::Gangs as Answer;
+use classad::api::session::GangView as Answer;
 use classad::api::session::{GangAlgorithm, GangRequest, PoolRequest};
 use yew::prelude::*;
 

@@ -3,7 +3,7 @@
 
 use classad::api::session::GangAlgorithm;
 
-use crate::bridge::answers::Gangs as Answer;
+use classad::api::session::GangView as Answer;
 
 /// A finished run, as shown.
 pub struct Shown {

@@ -20,7 +20,7 @@ const PAGE: usize = 50;
 const NAMED: usize = 6;
 
 struct Answer {
-    clusters: crate::bridge::answers::Clusters,
+    clusters: classad::api::session::ClusterView,
     /// Clusters, largest first, each with its jobs.
     order: Vec<(u32, Vec<u32>)>,
     ms: f64,
@@ -94,12 +94,12 @@ fn ClusterBody(props: &BodyProps) -> Html {
                     machines: ids[1].clone(),
                 },
                 None,
-                move |r: Result<crate::bridge::answers::Clusters, String>| {
+                move |r: Result<classad::api::session::ClusterView, String>| {
                     running.set(None);
                     match r {
                         Ok(a) => {
                             page.set(0);
-                            let order = members(&a.cluster_of, a.signatures.len());
+                            let order = members(&a.clustering.cluster_of, a.signatures.len());
                             answer.set(Some(Rc::new(Answer {
                                 clusters: a,
                                 order,
@@ -129,7 +129,11 @@ fn ClusterBody(props: &BodyProps) -> Html {
         return html! { <p><button onclick={Callback::from(move |_| r.emit(()))}>{ "Cluster the jobs" }</button></p> };
     };
     let c = &a.clusters;
-    let (jobs, k, machines) = (c.cluster_of.len(), c.signatures.len(), props.machines.ads);
+    let (jobs, k, machines) = (
+        c.clustering.cluster_of.len(),
+        c.signatures.len(),
+        props.machines.ads,
+    );
     let largest = a.order.first().map_or(0, |(_, v)| v.len());
     let saved = if jobs > 0 {
         100.0 * (1.0 - k as f64 / jobs as f64)
@@ -138,7 +142,7 @@ fn ClusterBody(props: &BodyProps) -> Html {
     };
     let pages = a.order.len().div_ceil(PAGE).max(1);
     let pg = (*page).min(pages - 1);
-    let base: Vec<&String> = c.significant.iter().collect();
+    let base: Vec<&String> = c.clustering.significant.iter().collect();
     let rows = a.order[pg * PAGE..((pg + 1) * PAGE).min(a.order.len())]
         .iter()
         .map(|(id, members)| {
@@ -158,13 +162,13 @@ fn ClusterBody(props: &BodyProps) -> Html {
                         <span class="size-n">{ thousands(members.len() as u64) }</span>
                     </td>
                     <td class="sig">
-                        { for sig.iter().filter(|(a, _)| c.significant.contains(a)).map(|(attr, v)| html! {
+                        { for sig.iter().filter(|(a, _)| c.clustering.significant.contains(a)).map(|(attr, v)| html! {
                             <code class="sig-attr">{ format!("{attr} = {v}") }</code>
                         }) }
-                        if sig.iter().any(|(a, _)| !c.significant.contains(a)) {
+                        if sig.iter().any(|(a, _)| !c.clustering.significant.contains(a)) {
                             <div class="sig-own">
                                 <span class="muted">{ "its own: " }</span>
-                                { for sig.iter().filter(|(a, _)| !c.significant.contains(a)).map(|(attr, v)| html! {
+                                { for sig.iter().filter(|(a, _)| !c.clustering.significant.contains(a)).map(|(attr, v)| html! {
                                     <code class="sig-attr own">{ format!("{attr} = {v}") }</code>
                                 }) }
                             </div>

@@ -94,7 +94,7 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
     let taken = taken_before(s, k);
     let taken_by = |m: usize| taken.iter().find(|t| t.0 == m);
     // The chosen machine first, then the rest in pool order.
-    let (mut cands, rest): (Vec<&crate::bridge::answers::Candidate>, Vec<_>) = o
+    let (mut cands, rest): (Vec<&classad::api::session::CycleCandidate>, Vec<_>) = o
         .considered
         .iter()
         .partition(|c| Some(c.machine) == o.machine);

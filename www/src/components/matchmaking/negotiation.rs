@@ -66,8 +66,8 @@ enum Show {
 }
 
 fn reason_text(
-    c: &crate::bridge::answers::Cycle,
-    o: &crate::bridge::answers::Outcome,
+    c: &classad::api::session::CycleView,
+    o: &classad::api::session::CycleOutcome,
     asked: Option<usize>,
 ) -> String {
     match o.machine {
@@ -192,10 +192,9 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                     detail: true,
                     detail_jobs,
                     context: EvalContext::at(mode, now.0, now.1),
-                    lean: true,
                 },
                 Some(progress),
-                move |r: Result<crate::bridge::answers::Cycle, String>| {
+                move |r: Result<classad::api::session::CycleView, String>| {
                     running.set(None);
                     match r {
                         Ok(a) => {

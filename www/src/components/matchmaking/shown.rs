@@ -9,7 +9,7 @@ use crate::bridge::session_client::PoolInfo;
 
 /// A finished cycle, as shown.
 pub struct Shown {
-    pub cycle: crate::bridge::answers::Cycle,
+    pub cycle: classad::api::session::CycleView,
     /// The pools (for their labels: a job is named as the matrix names it).
     pub jobs: Rc<PoolInfo>,
     pub machines: Rc<PoolInfo>,
@@ -42,7 +42,7 @@ impl Shown {
             .unwrap_or_else(|| (m + 1).to_string())
     }
     /// The job's label in its pool (its Name, else ClusterId.ProcId, …).
-    pub fn job_label(&self, o: &crate::bridge::answers::Outcome) -> String {
+    pub fn job_label(&self, o: &classad::api::session::CycleOutcome) -> String {
         self.jobs
             .labels
             .get(o.job)

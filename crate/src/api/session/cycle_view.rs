@@ -1,0 +1,122 @@
+//! A negotiation cycle as the playground shows it: one row per job, the
+//! reasons in words given once and pointed into (a 10,000-job cycle has a
+//! few dozen, each a sentence), `$$()` results beside the job.
+
+use serde::{Deserialize, Serialize};
+
+use crate::matchmaking::negotiate::{Augmented, Candidate, CycleResult, Reason};
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CycleView {
+    /// One per job, in the order the cycle considered them.
+    pub outcomes: Vec<CycleOutcome>,
+    /// The distinct reasons, in words; outcomes point into it. The first is
+    /// "" (matched).
+    pub reasons: Vec<String>,
+    pub matched: usize,
+    pub pair_evaluations: u64,
+    /// Auto-clusters, when the cycle used them.
+    pub clusters: Option<usize>,
+    /// The engine's wasm memory after the cycle, in bytes: its peak, since
+    /// wasm memory only grows (absent natively).
+    #[serde(default)]
+    pub engine_memory: Option<u64>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct CycleOutcome {
+    pub job: usize,
+    pub job_id: String,
+    pub machine: Option<usize>,
+    pub vector: Vec<String>,
+    /// Why it got no machine: an index into `CycleView::reasons`.
+    pub reason: u32,
+    /// Skipped: its auto-cluster had failed.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub skipped: bool,
+    /// Free compatible machines at its turn; `None` when the cycle did not
+    /// count them (past `COUNT_CANDIDATES_UP_TO` pairs).
+    #[serde(default)]
+    pub candidates: Option<usize>,
+    /// All taken, how many not counted: `PoolRequest::Compatible` counts
+    /// them when asked.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub taken_uncounted: bool,
+    pub cluster: Option<u32>,
+    /// Every compatible machine when its turn came (with `detail`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub considered: Vec<Candidate>,
+    /// `$$()` attributes after the match (attribute, new text).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changed: Vec<(String, String)>,
+    /// `$$()` references the machine could not fill, as `attribute: $$(name)`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub unresolved: Vec<String>,
+}
+
+impl CycleView {
+    pub fn new(cycle: CycleResult, augmented: Vec<Augmented>) -> CycleView {
+        let clusters = cycle.clustering.as_ref().map(|c| c.clusters());
+        let mut aug = augmented.into_iter();
+        let mut reasons = vec![String::new()];
+        let mut reason_of = |r: &Reason| -> u32 {
+            if *r == Reason::Matched {
+                return 0;
+            }
+            let text = capitalized(&r.sentence());
+            let at = reasons.iter().position(|x| *x == text).unwrap_or_else(|| {
+                reasons.push(text);
+                reasons.len() - 1
+            });
+            at as u32
+        };
+        let outcomes = cycle
+            .outcomes
+            .into_iter()
+            .map(|o| {
+                let a = aug.next().unwrap_or_default();
+                CycleOutcome {
+                    job: o.job,
+                    job_id: o.job_id,
+                    machine: o.machine,
+                    vector: o.vector,
+                    reason: reason_of(&o.reason),
+                    skipped: matches!(o.reason, Reason::SkippedCluster { .. }),
+                    candidates: o.candidates,
+                    taken_uncounted: matches!(o.reason, Reason::AllTaken { compatible: None }),
+                    cluster: o.cluster,
+                    considered: o.considered,
+                    changed: a.changed,
+                    unresolved: a
+                        .unresolved
+                        .iter()
+                        .map(|u| format!("{}: $$({})", u.attribute, u.reference))
+                        .collect(),
+                }
+            })
+            .collect();
+        CycleView {
+            outcomes,
+            reasons,
+            matched: cycle.matched,
+            pair_evaluations: cycle.pair_evaluations,
+            clusters,
+            engine_memory: crate::api::wasm_memory_bytes(),
+        }
+    }
+
+    /// Why `o` got no machine, in words ("" when it got one).
+    pub fn reason(&self, o: &CycleOutcome) -> &str {
+        self.reasons
+            .get(o.reason as usize)
+            .map_or("", |s| s.as_str())
+    }
+}
+
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    match c.next() {
+        Some(first) => first.to_uppercase().chain(c).collect(),
+        None => String::new(),
+    }
+}
