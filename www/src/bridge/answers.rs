@@ -99,6 +99,8 @@ pub struct Pair {
 #[derive(Debug, Deserialize)]
 pub struct Failed {
     pub kind: String,
+    /// Absent from `stopped`.
+    #[serde(default)]
     pub message: String,
 }
 

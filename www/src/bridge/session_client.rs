@@ -359,11 +359,13 @@ fn on_message(inner: &Rc<RefCell<Inner>>, text: &str) {
     }
 }
 
-/// Read an answer as `T`; a `Failed` answer gives its message.
+/// Read an answer as `T`; a `Failed` answer gives its message, a
+/// `Stopped` one [`CANCELLED`] (as a cancel from the page does).
 fn parse<T: DeserializeOwned>(json: &str) -> Result<T, String> {
     serde_json::from_str::<T>(json).map_err(|e| {
         match serde_json::from_str::<crate::bridge::answers::Failed>(json) {
             Ok(f) if f.kind == "failed" => f.message,
+            Ok(f) if f.kind == "stopped" => CANCELLED.to_string(),
             _ => format!("unreadable answer from the worker: {e}"),
         }
     })

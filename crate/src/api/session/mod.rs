@@ -57,14 +57,27 @@ impl Session {
     }
 
     /// A request about the session's pools; `progress(done, total)` is
-    /// told how long work goes and stops it when it says false.
+    /// told how long work goes and stops it when it says false, and then
+    /// the answer is `Stopped`, whatever the work had done.
     pub fn handle_pool(
         &mut self,
         req: PoolRequest,
         progress: &mut dyn FnMut(usize, usize) -> bool,
     ) -> PoolResponse {
-        self.answer(req, progress)
-            .unwrap_or_else(PoolResponse::from)
+        let mut stopped = false;
+        let answer = {
+            let mut watched = |done: usize, total: usize| {
+                let go = progress(done, total);
+                stopped |= !go;
+                go
+            };
+            self.answer(req, &mut watched)
+        };
+        match answer {
+            _ if stopped => PoolResponse::Stopped,
+            Ok(a) => a,
+            Err(not_loaded) => not_loaded.into(),
+        }
     }
 
     /// The answer, or the pool a request names that is not loaded.

@@ -236,6 +236,9 @@ pub enum PoolResponse {
         reverse: serde_json::Value,
         report: String,
     },
+    /// The work was stopped (its progress callback said so): whatever it
+    /// had done is not an answer. The one way every request reports it.
+    Stopped,
     Failed {
         message: String,
     },

@@ -29,9 +29,7 @@ pub(super) fn query(
             *last = Some((pool, run));
             PoolResponse::QueryResult { answer, labels }
         }
-        Ok(None) => PoolResponse::Failed {
-            message: "stopped".into(),
-        },
+        Ok(None) => PoolResponse::Stopped,
         Err(e) => PoolResponse::QueryInvalid(*e),
     }
 }

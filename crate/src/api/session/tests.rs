@@ -129,7 +129,7 @@ fn counts_per_job_and_machine() {
     assert_eq!(machine_matches, vec![1, 0, 2]);
     assert!(complete);
     assert_eq!(calls.last(), Some(&(3, 3)));
-    // Stopped at once: partial, and said so.
+    // Stopped at once: no counts, and said so.
     let r = s.handle_pool(
         PoolRequest::MatchCounts {
             jobs: "j".into(),
@@ -138,16 +138,25 @@ fn counts_per_job_and_machine() {
         },
         &mut |_, _| false,
     );
-    assert!(
-        matches!(
-            r,
-            PoolResponse::Counts(MutualCounts {
-                complete: false,
-                ..
-            })
-        ),
-        "{r:?}"
-    );
+    assert!(matches!(r, PoolResponse::Stopped), "{r:?}");
+}
+
+#[test]
+fn every_long_request_stopped_answers_stopped() {
+    let mut s = session();
+    for json in [
+        r#"{"op":"match_counts","jobs":"j","machines":"m"}"#,
+        r#"{"op":"negotiate","jobs":"j","machines":"m"}"#,
+        r#"{"op":"analyze","jobs":"j","machines":"m","job":1}"#,
+        r#"{"op":"query","pool":"m","spec":{"constraint":"Memory > 1"}}"#,
+        r#"{"op":"gang","requests":"j","offers":"m"}"#,
+    ] {
+        let req: PoolRequest = serde_json::from_str(json).unwrap_or_else(|e| panic!("{json}: {e}"));
+        let r = s.handle_pool(req, &mut |_, _| false);
+        assert!(matches!(r, PoolResponse::Stopped), "{json}: {r:?}");
+        // Written as its kind alone.
+        assert_eq!(serde_json::to_string(&r).unwrap(), r#"{"kind":"stopped"}"#);
+    }
 }
 
 #[test]
