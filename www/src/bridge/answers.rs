@@ -1,12 +1,14 @@
-//! The worker's answers, read straight into the shape each view wants.
-//! `PoolResponse` is an internally tagged enum (`"kind": …`), which serde
-//! can only read by first copying the whole answer into a generic tree: for
-//! a 10,000-job cycle that doubled the time the page's main thread spent
-//! reading it. These structs name the fields of one variant each (the tag
-//! is ignored), so the answer is read once.
+//! What the page reads of the workers' answers beyond the engine's types.
 //!
-//! Cycles, clusterings and gang searches are read as the engine's own
-//! answers (`classad::api::session::CycleView`, `ClusterView`, `GangView`).
+//! `PoolResponse` is an internally tagged enum (`"kind": …`), which serde
+//! can only read by first copying the whole answer into a generic tree (for
+//! a 10,000-job cycle that doubled the time the page's main thread spent
+//! reading it). So the page reads each answer as the engine type of its
+//! variant (`classad::api::session::CycleView`, `ClusterView`, `GangView`,
+//! `PoolLoaded`, `Tile`, `MutualCounts`, `PairView`, `JobCount`): the tag is
+//! ignored and the answer is read once. What is left here: the names the
+//! worker adds beside an evaluation, the API's `Response` read as one
+//! struct (the page's wasm would carry the tagged reader), and `Failed`.
 
 use classad::api::{Diagnostic, TraceNode};
 use serde::{Deserialize, Serialize};
@@ -49,51 +51,6 @@ pub struct Answer {
     pub diagnostics: Vec<Diagnostic>,
 }
 
-/// `PoolResponse::Loaded`.
-#[derive(Debug, Deserialize)]
-pub struct Loaded {
-    pub ads: usize,
-    pub labels: Vec<String>,
-    pub diagnostics: Vec<Diagnostic>,
-    pub functions: Vec<String>,
-}
-
-/// `PoolResponse::Cells`.
-#[derive(Debug, Deserialize)]
-pub struct Cells {
-    pub cells: Vec<u8>,
-    pub job_ranks: Vec<String>,
-    pub machine_ranks: Vec<String>,
-}
-
-/// `PoolResponse::Counts`.
-#[derive(Debug, Deserialize)]
-pub struct Counts {
-    pub job_matches: Vec<u32>,
-    pub machine_matches: Vec<u32>,
-}
-
-/// `PoolResponse::Candidates`.
-#[derive(Debug, Deserialize)]
-pub struct CandidateCount {
-    pub count: usize,
-}
-
-/// `PoolResponse::Pair`.
-#[derive(Debug, Deserialize)]
-pub struct Pair {
-    pub job_label: String,
-    pub machine_label: String,
-    pub job_requirements: Option<TraceNode>,
-    pub machine_requirements: Option<TraceNode>,
-    pub job_rank: String,
-    pub machine_rank: String,
-    #[serde(default)]
-    pub job_attributes: Vec<String>,
-    #[serde(default)]
-    pub machine_attributes: Vec<String>,
-}
-
 /// `PoolResponse::Failed` (read on its own: deriving the whole
 /// `PoolResponse` reader into the page would cost it tens of KB).
 #[derive(Debug, Deserialize)]
@@ -108,7 +65,10 @@ pub struct Failed {
 mod tests {
     use super::*;
     use crate::worker::replies::view_json;
-    use classad::api::session::{ClusterView, CycleView, GangStep, GangView, PoolRequest, Session};
+    use classad::api::session::{
+        ClusterView, CycleView, GangStep, GangView, MutualCounts, PairView, PoolLoaded,
+        PoolRequest, Session, Tile,
+    };
 
     /// What the worker answers to a session request.
     fn ask(s: &mut Session, json: &str) -> String {
@@ -232,7 +192,7 @@ mod tests {
                 "[ Name = \"a\"; Memory = 100; Requirements = TARGET.Owner != \"x\" ]",
             ),
         );
-        let m: Loaded = serde_json::from_str(&m).unwrap();
+        let m: PoolLoaded = serde_json::from_str(&m).unwrap();
         assert_eq!((m.ads, m.labels.as_slice()), (1, &["a".to_string()][..]));
         ask(
             &mut s,
@@ -241,19 +201,19 @@ mod tests {
                 "[ Owner = \"y\"; Requirements = TARGET.Memory > 50; Rank = 2 ]",
             ),
         );
-        let c: Cells = serde_json::from_str(&ask(
+        let c: Tile = serde_json::from_str(&ask(
             &mut s,
             r#"{"op":"match_cells","jobs":"j","machines":"m","rows":[0],"cols":[0]}"#,
         ))
         .unwrap();
         assert_eq!((c.cells, c.job_ranks), (vec![0], vec!["2".to_string()]));
-        let n: Counts = serde_json::from_str(&ask(
+        let n: MutualCounts = serde_json::from_str(&ask(
             &mut s,
             r#"{"op":"match_counts","jobs":"j","machines":"m"}"#,
         ))
         .unwrap();
         assert_eq!((n.job_matches, n.machine_matches), (vec![1], vec![1]));
-        let p: Pair = serde_json::from_str(&ask(
+        let p: PairView = serde_json::from_str(&ask(
             &mut s,
             r#"{"op":"pair","jobs":"j","machines":"m","job":0,"machine":0}"#,
         ))
@@ -329,7 +289,7 @@ mod tests {
             &mut s,
             r#"{"op":"pair","jobs":"nope","machines":"m","job":0,"machine":0}"#,
         );
-        assert!(serde_json::from_str::<Pair>(&f).is_err());
+        assert!(serde_json::from_str::<PairView>(&f).is_err());
         let why: Failed = serde_json::from_str(&f).unwrap();
         assert_eq!(why.kind, "failed");
         assert!(why.message.contains("not loaded"), "{}", why.message);

@@ -217,7 +217,7 @@ impl SessionClient {
         let on_change = self.on_change.clone();
         let t = text.clone();
         let done: Done = Box::new(move |r| {
-            let load = match r.and_then(parse::<crate::bridge::answers::Loaded>) {
+            let load = match r.and_then(parse::<classad::api::session::PoolLoaded>) {
                 Ok(a) => PoolLoad::Ready(Rc::new(PoolInfo {
                     ads: a.ads,
                     labels: a.labels,

@@ -8,6 +8,7 @@ use crate::lang::lexer::Dialect;
 use crate::matchmaking::matrix;
 
 use super::pools::{PoolPair, Pools};
+use super::protocol::{PairView, PoolLoaded};
 use super::PoolResponse;
 
 /// The contiguous window `rows` × `cols` (clipped to the pools).
@@ -73,16 +74,16 @@ pub(super) fn pair(p: PoolPair, job: usize, machine: usize, context: EvalContext
         };
     };
     let d = matrix::pair_detail(ja, ma, &mut p.evaluator(context));
-    PoolResponse::Pair {
+    PoolResponse::Pair(Box::new(PairView {
         job_label: p.jobs.labels_of([job]).remove(0),
         machine_label: p.machines.labels_of([machine]).remove(0),
-        job_requirements: d.job_requirements.map(Box::new),
-        machine_requirements: d.machine_requirements.map(Box::new),
+        job_requirements: d.job_requirements,
+        machine_requirements: d.machine_requirements,
         job_rank: d.job_rank,
         machine_rank: d.machine_rank,
         job_attributes: d.job_attributes,
         machine_attributes: d.machine_attributes,
-    }
+    }))
 }
 
 /// The stateless `Match` request: the job's and the machine's texts are
@@ -101,9 +102,9 @@ pub(crate) fn match_one(
         diagnostics,
     };
     for (id, text) in [("job", job), ("machine", machine)] {
-        if let PoolResponse::Loaded {
+        if let PoolResponse::Loaded(PoolLoaded {
             ads, diagnostics, ..
-        } = pools.load(id.into(), text.to_string(), dialect)
+        }) = pools.load(id.into(), text.to_string(), dialect)
         {
             if diagnostics.iter().any(Diagnostic::is_error) {
                 return failed(id, diagnostics);

@@ -16,11 +16,12 @@ mod queries;
 use crate::api::{self, EvalContext, Request, Response};
 use crate::matchmaking::negotiate;
 
+pub use crate::matchmaking::matrix::{MutualCounts, Tile};
 pub use crate::matchmaking::negotiate::Candidate as CycleCandidate;
 pub use cycle_view::{CycleOutcome, CycleView};
 pub(crate) use matrix::match_one;
 pub use negotiation::ClusterView;
-pub use protocol::{PoolRequest, PoolResponse};
+pub use protocol::{JobCount, PairView, PoolLoaded, PoolRequest, PoolResponse};
 
 /// How a pair of ads fare in the matrix.
 pub use crate::matchmaking::matrix::Cell;

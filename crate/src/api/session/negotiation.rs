@@ -13,6 +13,7 @@ use crate::matchmaking::negotiate::{self, NegotiationConfig};
 
 use super::cycle_view::CycleView;
 use super::pools::PoolPair;
+use super::protocol::JobCount;
 use super::PoolResponse;
 
 /// What a `Negotiate` request asks of the cycle besides its pools.
@@ -62,10 +63,10 @@ pub(super) fn count_for_job(
         ..Default::default()
     };
     match p.jobs.ads.get(job) {
-        Some(ad) => PoolResponse::Candidates {
+        Some(ad) => PoolResponse::Candidates(JobCount {
             job,
             count: count(ad, p.machines.compiled(context.mode), &cfg),
-        },
+        }),
         None => PoolResponse::Failed {
             message: format!("the jobs pool has no job {}", job + 1),
         },

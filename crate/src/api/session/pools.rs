@@ -15,6 +15,7 @@ use crate::matchmaking::matching::DEFAULT_REQUIREMENTS;
 use crate::matchmaking::negotiate;
 use crate::matchmaking::userfn::{self, UserFunctions};
 
+use super::protocol::PoolLoaded;
 use super::PoolResponse;
 
 pub(super) struct LoadedPool {
@@ -119,13 +120,13 @@ impl Pools {
                 compiled: Default::default(),
             },
         );
-        PoolResponse::Loaded {
+        PoolResponse::Loaded(PoolLoaded {
             id,
             ads: n,
             labels,
             diagnostics,
             functions: names,
-        }
+        })
     }
 
     pub fn get(&self, id: &str) -> Option<&LoadedPool> {

@@ -168,13 +168,7 @@ pub enum PoolRequest {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PoolResponse {
-    Loaded {
-        id: String,
-        ads: usize,
-        labels: Vec<String>,
-        diagnostics: Vec<Diagnostic>,
-        functions: Vec<String>,
-    },
+    Loaded(PoolLoaded),
     Window {
         rows: (usize, usize),
         cols: (usize, usize),
@@ -188,25 +182,10 @@ pub enum PoolResponse {
     /// The answer to `MatchCells`: row-major over `rows` × `cols`.
     Cells(Tile),
     Counts(MutualCounts),
-    Pair {
-        job_label: String,
-        machine_label: String,
-        /// Boxed: traces are big, and most answers are not pairs.
-        job_requirements: Option<Box<TraceNode>>,
-        machine_requirements: Option<Box<TraceNode>>,
-        job_rank: String,
-        machine_rank: String,
-        /// The attribute names (lower-case) each ad defines, so a trace
-        /// reader can tell which ad a definition came from.
-        #[serde(default)]
-        job_attributes: Vec<String>,
-        #[serde(default)]
-        machine_attributes: Vec<String>,
-    },
-    Candidates {
-        job: usize,
-        count: usize,
-    },
+    /// Boxed: traces are big, and most answers are not pairs.
+    Pair(Box<PairView>),
+    /// The answer to `Candidates` and `Compatible`.
+    Candidates(JobCount),
     /// A cycle as the views show it (the CLI's `match --json` is the
     /// engine's `CycleResult` itself).
     Cycle(Box<CycleView>),
@@ -242,4 +221,39 @@ pub enum PoolResponse {
     Failed {
         message: String,
     },
+}
+
+/// A pool read and kept: its ads' labels, what reading it found, the
+/// functions it supplies.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PoolLoaded {
+    pub id: String,
+    pub ads: usize,
+    pub labels: Vec<String>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub functions: Vec<String>,
+}
+
+/// One job × machine pair in detail: both Requirements traced, both Ranks.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct PairView {
+    pub job_label: String,
+    pub machine_label: String,
+    pub job_requirements: Option<TraceNode>,
+    pub machine_requirements: Option<TraceNode>,
+    pub job_rank: String,
+    pub machine_rank: String,
+    /// The attribute names (lower-case) each ad defines, so a trace reader
+    /// can tell which ad a definition came from.
+    #[serde(default)]
+    pub job_attributes: Vec<String>,
+    #[serde(default)]
+    pub machine_attributes: Vec<String>,
+}
+
+/// A count about one job of a cycle's pools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct JobCount {
+    pub job: usize,
+    pub count: usize,
 }

@@ -166,15 +166,15 @@ fn pair_names_both_ads_attributes() {
         &mut s,
         r#"{"op":"pair","jobs":"j","machines":"m","job":0,"machine":0}"#,
     );
-    let PoolResponse::Pair {
+    let PoolResponse::Pair(p) = r else {
+        panic!("{r:?}")
+    };
+    let PairView {
         job_attributes,
         machine_attributes,
         machine_requirements,
         ..
-    } = r
-    else {
-        panic!("{r:?}")
-    };
+    } = *p;
     assert!(job_attributes.contains(&"owner".to_string()));
     assert!(machine_attributes.contains(&"memory".to_string()));
     assert_eq!(machine_requirements.unwrap().value, "false");

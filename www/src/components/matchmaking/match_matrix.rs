@@ -176,7 +176,7 @@ fn MatrixBody(props: &BodyProps) -> Html {
                     context: EvalContext::at(mode, now.0, now.1),
                 },
                 Some(progress),
-                move |r: Result<crate::bridge::answers::Counts, String>| {
+                move |r: Result<classad::api::session::MutualCounts, String>| {
                     counting.set(None);
                     match r {
                         Ok(a) => counts.set(Some(Rc::new(Counts {

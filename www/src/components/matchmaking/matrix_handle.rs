@@ -211,7 +211,7 @@ impl Handle {
         key: u64,
         t: (usize, usize),
         size: (usize, usize),
-        r: Result<crate::bridge::answers::Cells, String>,
+        r: Result<classad::api::session::Tile, String>,
     ) {
         {
             let mut d = self.data.borrow_mut();

@@ -356,7 +356,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                     }
                 },
                 None,
-                move |a: Result<crate::bridge::answers::CandidateCount, String>| {
+                move |a: Result<classad::api::session::JobCount, String>| {
                     counts.dispatch(match a {
                         Ok(a) => CountAction::Got(i, a.count),
                         // Asked again on the next click.

@@ -48,8 +48,8 @@ fn facts(label: &str, attrs: &[String]) -> AdFacts {
     }
 }
 
-fn answer(r: crate::bridge::answers::Pair, mode: Mode) -> Answer {
-    let crate::bridge::answers::Pair {
+fn answer(r: classad::api::session::PairView, mode: Mode) -> Answer {
+    let classad::api::session::PairView {
         job_label,
         machine_label,
         job_requirements,
@@ -125,7 +125,7 @@ pub fn PairDetail(props: &PairProps) -> Html {
                     context: EvalContext::at(mode, now.0, now.1),
                 },
                 None,
-                move |r: Result<crate::bridge::answers::Pair, String>| {
+                move |r: Result<classad::api::session::PairView, String>| {
                     if !matches!(&r, Err(e) if e == CANCELLED) {
                         result.set(Some(r.map(|r| answer(r, mode))));
                     }
