@@ -14,7 +14,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use fixedbitset::FixedBitSet;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::group_values::Cell;
 use super::groups::Groups;
@@ -30,7 +30,7 @@ pub const SHOWN: usize = 5;
 /// Candidates ranked per clause and metric before verification.
 const CANDIDATES: usize = 48;
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Change {
     pub predicate: usize,
     pub action: Action,
@@ -38,7 +38,7 @@ pub struct Change {
     pub value: Option<String>,
 }
 
-#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Action {
     Remove,

@@ -30,7 +30,8 @@ pub use crate::matchmaking::matrix::Cell;
 pub use crate::matchmaking::negotiate::COUNT_CANDIDATES_UP_TO;
 
 /// The analyzer's request and answer, as the session carries them.
-pub use crate::analysis::view::{AnalysisView, AnalyzeRequest};
+pub use crate::analysis::suggest::{Action, Change};
+pub use crate::analysis::view::{AnalysisView, AnalyzeRequest, LATTICE_MAX};
 /// Gangmatching's requests and answers, as the session carries them.
 pub use crate::gang::steps::Step as GangStep;
 pub use crate::gang::view::{

@@ -139,13 +139,7 @@ fn object_pairs(v: &serde_json::Value) -> Vec<(String, String)> {
         .unwrap_or_default()
 }
 
-#[derive(Debug, Deserialize)]
-pub struct Change {
-    pub predicate: usize,
-    /// "remove" or "modify".
-    pub action: String,
-    pub value: Option<String>,
-}
+pub use classad::api::session::{Action, Change};
 
 #[derive(Debug, Deserialize)]
 pub struct Conflict {
@@ -240,7 +234,7 @@ impl Analysis {
             .map(|c| {
                 let p = self.predicate(s.clause, c.predicate);
                 match &c.value {
-                    Some(v) if c.action == "modify" => format!("MODIFY {p} TO {v}"),
+                    Some(v) if c.action == Action::Modify => format!("MODIFY {p} TO {v}"),
                     _ => format!("REMOVE {p}"),
                 }
             })

@@ -2,7 +2,7 @@
 //! or a job change (Nobody Likes Me) applied becomes overrides, and pinned
 //! predicates follow the clause they were in.
 
-use crate::components::analysis::answers::{JobChange, Suggestion};
+use crate::components::analysis::answers::{Action, JobChange, Suggestion};
 use crate::state::analyzer_settings::{set_override, Edits};
 
 /// The edits after applying a suggestion: the job's requirements become
@@ -14,7 +14,7 @@ pub fn apply_suggestion(edits: &Edits, attribute: &str, s: &Suggestion) -> Edits
     let removed: Vec<usize> = s
         .changes
         .iter()
-        .filter(|c| c.action == "remove")
+        .filter(|c| c.action == Action::Remove)
         .map(|c| c.predicate)
         .collect();
     e.fixed = e
@@ -84,12 +84,12 @@ mod tests {
             changes: vec![
                 Change {
                     predicate: 0,
-                    action: "remove".into(),
+                    action: Action::Remove,
                     value: None,
                 },
                 Change {
                     predicate: 2,
-                    action: "modify".into(),
+                    action: Action::Modify,
                     value: Some("5".into()),
                 },
             ],

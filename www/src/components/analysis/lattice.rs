@@ -11,8 +11,8 @@ pub enum Mark {
     Plain,
 }
 
-/// Predicates at most drawn (2^6 = 64 sets).
-pub const LATTICE_MAX: usize = 6;
+/// Predicates at most drawn: the engine sends lattices of at most this many.
+pub use classad::api::session::LATTICE_MAX;
 
 /// The number of predicates of a lattice of `sets` subsets (`None`: not a
 /// power of two, or too big to draw).
