@@ -20,8 +20,7 @@ pub use crate::matchmaking::matrix::{MutualCounts, Tile};
 pub use crate::matchmaking::negotiate::Candidate as CycleCandidate;
 pub use cycle_view::{CycleOutcome, CycleView};
 pub(crate) use matrix::match_one;
-pub use negotiation::ClusterView;
-pub use protocol::{JobCount, PairView, PoolLoaded, PoolRequest, PoolResponse};
+pub use protocol::{ClusterView, JobCount, PairView, PoolLoaded, PoolRequest, PoolResponse};
 
 /// How a pair of ads fare in the matrix.
 pub use crate::matchmaking::matrix::Cell;

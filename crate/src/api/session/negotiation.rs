@@ -3,8 +3,6 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::api::EvalContext;
 use crate::lang::ast::ClassAd;
 use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
@@ -13,7 +11,7 @@ use crate::matchmaking::negotiate::{self, NegotiationConfig};
 
 use super::cycle_view::CycleView;
 use super::pools::PoolPair;
-use super::protocol::JobCount;
+use super::protocol::{ClusterView, JobCount};
 use super::PoolResponse;
 
 /// What a `Negotiate` request asks of the cycle besides its pools.
@@ -71,18 +69,6 @@ pub(super) fn count_for_job(
             message: format!("the jobs pool has no job {}", job + 1),
         },
     }
-}
-
-/// The auto-clusters of a pool of jobs, as the clusters view shows them.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct ClusterView {
-    pub clustering: Clustering,
-    /// The jobs' labels, as the pool lists them.
-    pub job_labels: Vec<String>,
-    /// Per cluster, its first job's definition (canonical text) of each
-    /// signature attribute, `undefined` when it has none.
-    #[serde(default)]
-    pub signatures: Vec<Vec<(String, String)>>,
 }
 
 /// The jobs' auto-clusters by the machines' significant attributes, each

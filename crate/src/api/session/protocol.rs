@@ -7,10 +7,10 @@ use crate::api::EvalContext;
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::eval::TraceNode;
 use crate::lang::lexer::Dialect;
+use crate::matchmaking::autocluster::Clustering;
 use crate::matchmaking::matrix::{Cell, MutualCounts, Tile};
 
 use super::cycle_view::CycleView;
-use super::negotiation::ClusterView;
 use super::{
     AnalysisView, AnalyzeRequest, CompareRequest, CompareRow, Gang, GangDetail, GangRequest,
     GangView, IndexView,
@@ -256,4 +256,16 @@ pub struct PairView {
 pub struct JobCount {
     pub job: usize,
     pub count: usize,
+}
+
+/// The auto-clusters of a pool of jobs, as the clusters view shows them.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ClusterView {
+    pub clustering: Clustering,
+    /// The jobs' labels, as the pool lists them.
+    pub job_labels: Vec<String>,
+    /// Per cluster, its first job's definition (canonical text) of each
+    /// signature attribute, `undefined` when it has none.
+    #[serde(default)]
+    pub signatures: Vec<Vec<(String, String)>>,
 }
