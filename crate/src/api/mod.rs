@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::formats;
 use crate::lang::ast::ClassAd;
-use crate::lang::eval::{Env, EvalOptions, Evaluator};
+use crate::lang::eval::{EvalOptions, Evaluator};
 
 // The types the requests and responses are made of, so a client (the
 // playground's page) needs no path into the engine's layers.
@@ -282,10 +282,10 @@ fn evaluate(
     ev.set_ads(Some(my_ad.clone()), target_ad);
     let env = match ev.scope_path(scope) {
         Ok(env) => env,
-        Err(msg) => {
+        Err(e) => {
             return failed(
                 "scope",
-                vec![Diagnostic::new(crate::lang::ast::Span::NONE, msg)],
+                vec![Diagnostic::new(crate::lang::ast::Span::NONE, e.to_string())],
             )
         }
     };
@@ -349,31 +349,4 @@ pub fn handle_json(request: &str) -> String {
         };
         serde_json::to_string(&failed).unwrap_or_default()
     })
-}
-
-impl Evaluator {
-    /// The scope reached by following nested-record attributes from MY.
-    pub fn scope_path(&mut self, path: &[String]) -> Result<Env, String> {
-        let mut env = self.my_env();
-        for name in path {
-            let n = crate::lang::ast::Name::new(name);
-            let expr = crate::lang::ast::Expr::new(
-                crate::lang::ast::ExprKind::Attr {
-                    name: n,
-                    absolute: false,
-                },
-                crate::lang::ast::Span::NONE,
-            );
-            match self.eval(&expr, &env) {
-                crate::lang::value::Value::Record(r) => env = self.record_env(&r),
-                other => {
-                    return Err(format!(
-                        "`{name}` is not a nested ClassAd here (it is {})",
-                        other.kind().name()
-                    ))
-                }
-            }
-        }
-        Ok(env)
-    }
 }

@@ -5,6 +5,8 @@
 
 mod match_ad;
 pub mod ops;
+mod scope;
+pub use scope::NotARecord;
 pub mod trace;
 mod trace_wire;
 
