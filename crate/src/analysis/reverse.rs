@@ -10,7 +10,7 @@
 
 use std::sync::Arc;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::steps::{render_for, steps_inlined, Step, StepOptions};
 use crate::lang::ast::ClassAd;
@@ -23,7 +23,7 @@ use crate::matchmaking::matching::{accepts, DEFAULT_REQUIREMENTS};
 /// reverse analysis does.
 const INLINE: &[&str] = &["START", "WithinResourceLimits"];
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ReverseAnalysis {
     /// The machine's `Name`, else its 1-based position.
     pub machine: String,

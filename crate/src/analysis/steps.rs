@@ -11,7 +11,7 @@
 use std::collections::HashSet;
 use std::sync::Arc;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::lang::ast::{BinaryOp, Call, ClassAd, Expr, ExprKind, Name, Special, UnaryOp};
 use crate::lang::eval::ops::{self, Truth};
@@ -47,7 +47,7 @@ impl Default for StepOptions {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum StepKind {
     Comparison,
     And,
@@ -59,7 +59,7 @@ pub enum StepKind {
     Other,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Step {
     /// Post-order number, as better-analyze prints `[N]`.
     pub index: usize,

@@ -20,7 +20,9 @@ pub use crate::matchmaking::matrix::{MutualCounts, Tile};
 pub use crate::matchmaking::negotiate::Candidate as CycleCandidate;
 pub use cycle_view::{CycleOutcome, CycleView};
 pub(crate) use matrix::match_one;
-pub use protocol::{ClusterView, JobCount, PairView, PoolLoaded, PoolRequest, PoolResponse};
+pub use protocol::{
+    ClusterView, JobCount, PairView, PoolLoaded, PoolRequest, PoolResponse, ReverseView,
+};
 
 /// How a pair of ads fare in the matrix.
 pub use crate::matchmaking::matrix::Cell;
@@ -277,10 +279,10 @@ fn reverse(
         opts: context.options(),
     };
     match reverse::reverse_nth(ad, machine + 1, &p.jobs.ads, &so) {
-        Ok(r) => PoolResponse::Reverse {
+        Ok(r) => PoolResponse::Reverse(Box::new(ReverseView {
             report: reverse::render_reverse(&r),
-            reverse: serde_json::to_value(&r).unwrap_or_default(),
-        },
+            reverse: r,
+        })),
         Err(e) => PoolResponse::Failed {
             message: e.to_string(),
         },

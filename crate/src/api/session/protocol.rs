@@ -3,6 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::analysis::reverse::ReverseAnalysis;
 use crate::api::EvalContext;
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::eval::TraceNode;
@@ -211,10 +212,8 @@ pub enum PoolResponse {
     GangComparison {
         rows: Vec<CompareRow>,
     },
-    Reverse {
-        reverse: serde_json::Value,
-        report: String,
-    },
+    /// One machine against the queue, step by step.
+    Reverse(Box<ReverseView>),
     /// The work was stopped (its progress callback said so): whatever it
     /// had done is not an answer. The one way every request reports it.
     Stopped,
@@ -268,4 +267,12 @@ pub struct ClusterView {
     /// signature attribute, `undefined` when it has none.
     #[serde(default)]
     pub signatures: Vec<Vec<(String, String)>>,
+}
+
+/// One machine's requirements step by step over the jobs: the analysis,
+/// and the text report better-analyze prints for it.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct ReverseView {
+    pub reverse: ReverseAnalysis,
+    pub report: String,
 }

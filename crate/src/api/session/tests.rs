@@ -66,7 +66,7 @@ fn analyze_and_reverse_in_the_session() {
         &mut s,
         r#"{"op":"reverse","jobs":"j","machines":"m","machine":0}"#,
     );
-    assert!(matches!(r, PoolResponse::Reverse { .. }), "{r:?}");
+    assert!(matches!(r, PoolResponse::Reverse(_)), "{r:?}");
 }
 
 #[test]

@@ -10,7 +10,7 @@ use classad::api::Mode;
 use yew::prelude::*;
 
 use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
-use crate::components::analysis::answers::Reverse;
+use classad::api::session::ReverseView as Reverse;
 use crate::components::matchmaking::match_bar::MatchPools;
 
 #[derive(Properties, PartialEq)]

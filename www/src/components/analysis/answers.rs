@@ -19,12 +19,6 @@ pub struct AnalysisView {
     pub plane: Option<Plane>,
 }
 
-/// `PoolResponse::Reverse` (only its text is shown).
-#[derive(Debug, Deserialize)]
-pub struct Reverse {
-    pub report: String,
-}
-
 #[derive(Debug, Deserialize)]
 pub struct Analysis {
     pub machines: u64,
