@@ -10,8 +10,8 @@ use classad::api::Mode;
 use yew::prelude::*;
 
 use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
-use classad::api::session::ReverseView as Reverse;
 use crate::components::matchmaking::match_bar::MatchPools;
+use classad::api::session::ReverseView as Reverse;
 
 #[derive(Properties, PartialEq)]
 pub struct ReportProps {
