@@ -237,7 +237,7 @@ fn always_conflicts_without_a_pool() {
     let mut c: Vec<_> = a
         .conflicts
         .iter()
-        .map(|c| (c.predicates.clone(), c.kind))
+        .map(|c| (c.predicates.clone(), c.kind.as_str()))
         .collect();
     c.sort();
     assert_eq!(c, vec![(vec![0, 1], "always"), (vec![2, 3], "always")]);

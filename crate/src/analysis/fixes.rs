@@ -391,7 +391,7 @@ pub fn fixes(
         };
         let c = count_both_ways(ctx, &Arc::new(job));
         out.push(Suggestion {
-            metric: "NLM",
+            metric: "NLM".into(),
             clause: 0,
             changes: vec![],
             requirements: written.to_string(),
@@ -422,7 +422,7 @@ pub fn fixes(
         b.willing
             .cmp(&a.willing)
             .then(b.both_ways.cmp(&a.both_ways))
-            .then(rank(a.metric).cmp(&rank(b.metric)))
+            .then(rank(&a.metric).cmp(&rank(&b.metric)))
     });
     out
 }

@@ -29,7 +29,7 @@ use std::collections::BTreeSet;
 use std::sync::Arc;
 
 use fixedbitset::FixedBitSet;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::lang::ast::{ClassAd, Expr};
 use crate::lang::eval::{EvalOptions, Evaluator, Mode};
@@ -62,7 +62,7 @@ pub struct AnalysisOptions {
     pub position: usize,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Analysis {
     pub machines: u64,
     pub summary: Summary,
@@ -99,14 +99,14 @@ pub struct Analysis {
     pub wanted: Vec<usize>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ClauseReport {
     pub text: String,
     pub matches: u64,
     pub predicates: Vec<PredicateReport>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PredicateReport {
     pub text: String,
     pub attribute: Option<String>,
@@ -118,16 +118,16 @@ pub struct PredicateReport {
     pub fixed: bool,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Conflict {
     pub clause: usize,
     pub predicates: Vec<usize>,
     /// `always`: no ad could satisfy them together; `pool`: no machine of
     /// this pool does (a minimal failing subexpression).
-    pub kind: &'static str,
+    pub kind: String,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Succeeding {
     pub clause: usize,
     pub predicates: Vec<usize>,
@@ -620,7 +620,7 @@ fn conflicts(
                     out.push(Conflict {
                         clause: ci,
                         predicates: set,
-                        kind: "always",
+                        kind: "always".into(),
                     });
                 }
             }
@@ -652,7 +652,7 @@ fn conflicts(
             out.push(Conflict {
                 clause: ci,
                 predicates: preds,
-                kind: "pool",
+                kind: "pool".into(),
             });
         }
         for m in l.mss.iter().take(LISTED) {

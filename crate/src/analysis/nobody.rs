@@ -14,7 +14,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::Arc;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::groups::Groups;
 use super::partition::{self, Limits, Rect};
@@ -38,7 +38,7 @@ pub const SHOWN: usize = 5;
 /// Machine names listed per change.
 const NAMES: usize = 200;
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct JobChange {
     /// Attribute → new literal (ClassAd text).
     pub changes: BTreeMap<String, String>,

@@ -271,7 +271,7 @@ fn suggestions(o: &mut String, a: &Analysis) {
             (false, true) => set.join(", "),
             _ => paper.join(", "),
         };
-        let measure = match s.metric {
+        let measure = match s.metric.as_str() {
             "M2" => format!("M2, distance {:.3}", s.distance),
             "M1" => format!(
                 "M1, {} {}",

@@ -45,11 +45,11 @@ pub enum Action {
     Modify,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Suggestion {
     /// `M1`, `M2` (the paper's metrics) or `NLM` (a job change of Nobody
     /// Likes Me).
-    pub metric: &'static str,
+    pub metric: String,
     pub clause: usize,
     pub changes: Vec<Change>,
     /// The whole requirements after the fix: as written but for the
@@ -522,7 +522,7 @@ fn verified(
             continue;
         }
         out.push(Suggestion {
-            metric,
+            metric: metric.into(),
             clause: ci,
             changes: cand
                 .changes

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use fixedbitset::FixedBitSet;
 use rustc_hash::FxHashMap;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::groups::Groups;
 use crate::lang::ast::ClassAd;
@@ -16,7 +16,7 @@ use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::value::Value;
 use crate::matchmaking::matching::{accepts, DEFAULT_REQUIREMENTS};
 
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct Summary {
     pub rejected_by_job: u64,
     pub reject_job: u64,
@@ -27,7 +27,7 @@ pub struct Summary {
 
 /// The same summary in physical machines (distinct `Machine` values): a
 /// machine counts in a row when at least one of its slots does.
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 pub struct MachineCounts {
     pub machines: u64,
     pub rejected_by_job: u64,

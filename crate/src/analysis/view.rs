@@ -51,7 +51,7 @@ pub struct AnalyzeRequest {
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct AnalysisView {
-    pub analysis: serde_json::Value,
+    pub analysis: super::Analysis,
     /// The text report (the paper's tables and better-analyze's), to copy.
     pub report: String,
     pub lattices: Vec<LatticeGrid>,
@@ -82,16 +82,16 @@ pub struct Plane {
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct PlaneCell {
-    pub x: Span1,
-    pub y: Span1,
+    pub x: AxisSpan,
+    pub y: AxisSpan,
     /// Machines whose requirements (sliced at the job's other values) hold here.
     pub machines: u64,
     pub text: String,
 }
 
 /// An interval of one axis (infinite ends are `null`).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Span1 {
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AxisSpan {
     pub lo: Option<f64>,
     pub lo_closed: bool,
     pub hi: Option<f64>,
@@ -107,8 +107,6 @@ pub enum AnswerError {
     BadOverride { attribute: String, problem: String },
     /// The analyzer refused the job or was stopped.
     Analysis(super::AnalysisError),
-    /// The analysis could not be written as JSON.
-    Encode(String),
 }
 
 impl std::fmt::Display for AnswerError {
@@ -119,7 +117,6 @@ impl std::fmt::Display for AnswerError {
             }
             AnswerError::BadOverride { attribute, problem } => write!(f, "{attribute}: {problem}"),
             AnswerError::Analysis(e) => write!(f, "{e}"),
-            AnswerError::Encode(e) => write!(f, "{e}"),
         }
     }
 }
@@ -194,7 +191,7 @@ pub fn answer(
     let plane = axes.as_ref().map(|(x, y)| plane(&job, &r, x, y, o.eval));
     Ok(AnalysisView {
         report: super::report::render(&a),
-        analysis: serde_json::to_value(&a).map_err(|e| AnswerError::Encode(e.to_string()))?,
+        analysis: a,
         lattices,
         plane_attributes,
         plane,
@@ -294,18 +291,18 @@ fn plane(
         .cells
         .iter()
         .flat_map(|c| {
-            let spans = |axis: &str| -> Vec<Span1> {
+            let spans = |axis: &str| -> Vec<AxisSpan> {
                 match c.sides.iter().find(|(k, _)| k == axis).map(|(_, s)| s) {
                     Some(Constraint::Numbers(iv)) => iv
                         .iter()
-                        .map(|i| Span1 {
+                        .map(|i| AxisSpan {
                             lo: i.lo.is_finite().then_some(i.lo),
                             lo_closed: i.lo_closed,
                             hi: i.hi.is_finite().then_some(i.hi),
                             hi_closed: i.hi_closed,
                         })
                         .collect(),
-                    None => vec![Span1 {
+                    None => vec![AxisSpan {
                         lo: None,
                         lo_closed: false,
                         hi: None,

@@ -30,9 +30,14 @@ pub use crate::matchmaking::matrix::Cell;
 /// job's candidates (the views say so).
 pub use crate::matchmaking::negotiate::COUNT_CANDIDATES_UP_TO;
 
+pub use crate::analysis::nobody::JobChange;
 /// The analyzer's request and answer, as the session carries them.
-pub use crate::analysis::suggest::{Action, Change};
-pub use crate::analysis::view::{AnalysisView, AnalyzeRequest, LATTICE_MAX};
+pub use crate::analysis::suggest::{Action, Change, Suggestion};
+pub use crate::analysis::summary::{MachineCounts, Summary};
+pub use crate::analysis::view::{
+    AnalysisView, AnalyzeRequest, AxisSpan, LatticeGrid, Plane, PlaneCell, LATTICE_MAX,
+};
+pub use crate::analysis::{Analysis, ClauseReport, Conflict, PredicateReport, Succeeding};
 /// Gangmatching's requests and answers, as the session carries them.
 pub use crate::gang::steps::Step as GangStep;
 pub use crate::gang::view::{

@@ -38,8 +38,8 @@ fn analyze_and_reverse_in_the_session() {
     let PoolResponse::Analysis(v) = r else {
         panic!("{r:?}")
     };
-    assert_eq!(v.analysis["summary"]["rejected_by_job"], 3);
-    assert_eq!(v.analysis["conflicts"][0]["kind"], "always");
+    assert_eq!(v.analysis.summary.rejected_by_job, 3);
+    assert_eq!(v.analysis.conflicts[0].kind, "always");
     assert!(
         v.report.contains("Of 3 slots on 3 machines,"),
         "{}",

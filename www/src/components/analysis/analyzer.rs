@@ -8,6 +8,7 @@
 //! and what goes wrong; the parts are drawn by `analyzer_results`,
 //! `analyzer_lattice`, `analyzer_plane` and `analyzer_report`.
 
+use crate::components::analysis::answers::FixAttributes;
 use std::rc::Rc;
 
 use classad::api::session::{AnalyzeRequest, PoolRequest};

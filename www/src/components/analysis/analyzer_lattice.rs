@@ -4,6 +4,7 @@
 //! T when some machine satisfies it, minimal failing sets dashed, maximal
 //! succeeding sets solid.
 
+use crate::components::analysis::answers::AnalysisWords;
 use yew::prelude::*;
 
 use crate::components::analysis::answers::{Analysis, LatticeGrid};

@@ -2,6 +2,9 @@
 //! (bars, pins), the suggested changes (M1, M2) and job changes as
 //! one-click edits, and the conflicts.
 
+use crate::components::analysis::answers::{
+    AnalysisWords, ChangedAttributes, ClauseNumbers, FixAttributes,
+};
 use std::rc::Rc;
 
 use yew::prelude::*;

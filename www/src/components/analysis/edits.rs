@@ -3,6 +3,7 @@
 //! predicates follow the clause they were in.
 
 use crate::components::analysis::answers::{Action, JobChange, Suggestion};
+use crate::components::analysis::answers::{ChangedAttributes, FixAttributes};
 use crate::state::analyzer_settings::{set_override, Edits};
 
 /// The edits after applying a suggestion: the job's requirements become
@@ -96,7 +97,7 @@ mod tests {
             requirements: "TARGET.B == 1 && TARGET.C >= 5".into(),
             matches: 2,
             distance: 2.0,
-            job_attributes: serde_json::Value::Null,
+            job_attributes: Default::default(),
             both_ways: 0,
             willing: 0,
             submit: vec![],
@@ -120,7 +121,7 @@ mod tests {
             )
         );
         let jc = JobChange {
-            changes: serde_json::json!({"ImageSize": "1220608"}),
+            changes: [("ImageSize".to_string(), "1220608".to_string())].into(),
             range: String::new(),
             matches: 837,
             machines: vec![],
@@ -134,7 +135,7 @@ mod tests {
         assert_eq!(out.overrides.len(), 2);
         // A fix: its job attributes, and its requirements only when changed.
         let fix = Suggestion {
-            job_attributes: serde_json::json!({"RequestMemory": "1900"}),
+            job_attributes: [("RequestMemory".to_string(), "1900".to_string())].into(),
             requirements: "TARGET.Memory >= RequestMemory".into(),
             changes: vec![],
             ..sug

@@ -2,6 +2,7 @@
 //! mirrors (`answers`) and used as the view uses them; the gallery's
 //! analyzer entries open on their job.
 
+use crate::components::analysis::answers::{AnalysisWords, ChangedAttributes};
 use classad::api::session::{PoolRequest, Session};
 
 use crate::components::analysis::answers::AnalysisView;
