@@ -68,6 +68,41 @@ pub struct LatticeGrid {
     pub predicates: Vec<String>,
     /// Indexed by subset mask (bit j = predicate j).
     pub succeeds: Vec<bool>,
+    /// Each subset's mark, indexed alike (Figure 4's circles).
+    pub marks: Vec<LatticeMark>,
+}
+
+/// What Figure 4 marks in a lattice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum LatticeMark {
+    /// Minimal failing set: fails, and every one-smaller subset succeeds.
+    Mfs,
+    /// Maximal succeeding set: succeeds, and no one-larger superset does.
+    Mss,
+    Plain,
+}
+
+/// The mark of each subset of `k` predicates (indexed by mask), from
+/// `succeeds` (indexed alike).
+pub fn lattice_marks(k: usize, succeeds: &[bool]) -> Vec<LatticeMark> {
+    (0..succeeds.len())
+        .map(|s| {
+            let ok = |m: usize| succeeds.get(m).copied().unwrap_or(false);
+            if ok(s) {
+                let mut out = (0..k).filter(|j| s >> j & 1 == 0);
+                if out.all(|j| !ok(s | 1 << j)) {
+                    return LatticeMark::Mss;
+                }
+            } else if (0..k)
+                .filter(|j| s >> j & 1 == 1)
+                .all(|j| ok(s & !(1 << j)))
+            {
+                return LatticeMark::Mfs;
+            }
+            LatticeMark::Plain
+        })
+        .collect()
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -214,12 +249,13 @@ fn lattices(a: &Analysis) -> Vec<LatticeGrid> {
             .filter(|s| s.clause == ci)
             .map(|s| s.predicates.iter().fold(0u64, |m, &j| m | 1 << j))
             .collect();
-        let succeeds = (0..1u64 << k)
+        let succeeds: Vec<bool> = (0..1u64 << k)
             .map(|s| s == 0 || mss.iter().any(|&m| s & !m == 0))
             .collect();
         out.push(LatticeGrid {
             clause: ci,
             predicates: c.predicates.iter().map(|p| p.display.clone()).collect(),
+            marks: lattice_marks(k, &succeeds),
             succeeds,
         });
     }
@@ -338,5 +374,47 @@ fn plane(
         job: (num(&point[0].1), num(&point[1].1)),
         cells,
         complete: p.complete,
+    }
+}
+
+#[cfg(test)]
+mod lattice_tests {
+    use super::{lattice_marks, LatticeMark};
+
+    /// The predicates (numbered from 1) of each subset with mark `want`.
+    fn marked(k: usize, succeeds: &[bool], want: LatticeMark) -> Vec<Vec<usize>> {
+        let mut v: Vec<Vec<usize>> = lattice_marks(k, succeeds)
+            .iter()
+            .enumerate()
+            .filter(|(_, m)| **m == want)
+            .map(|(s, _)| (0..k).filter(|j| s >> j & 1 == 1).map(|j| j + 1).collect())
+            .collect();
+        v.sort();
+        v
+    }
+
+    /// Figure 4: machines satisfying {p1, p2}, {p3}, {p4}.
+    #[test]
+    fn figure4_mfs_and_mss() {
+        let rows = [0b0011usize, 0b0100, 0b1000];
+        let s: Vec<bool> = (0..16).map(|m| rows.iter().any(|r| r & m == m)).collect();
+        assert_eq!(
+            marked(4, &s, LatticeMark::Mfs),
+            vec![vec![1, 3], vec![1, 4], vec![2, 3], vec![2, 4], vec![3, 4]]
+        );
+        assert_eq!(
+            marked(4, &s, LatticeMark::Mss),
+            vec![vec![1, 2], vec![3], vec![4]]
+        );
+        // A full success has one MSS (the whole clause) and no MFS.
+        let all = vec![true; 8];
+        assert_eq!(marked(3, &all, LatticeMark::Mss), vec![vec![1, 2, 3]]);
+        assert!(marked(3, &all, LatticeMark::Mfs).is_empty());
+        // One predicate no machine satisfies: it is the MFS, {} the MSS.
+        assert_eq!(marked(1, &[true, false], LatticeMark::Mfs), vec![vec![1]]);
+        assert_eq!(
+            marked(1, &[true, false], LatticeMark::Mss),
+            vec![Vec::<usize>::new()]
+        );
     }
 }

@@ -35,7 +35,7 @@ pub use crate::analysis::nobody::JobChange;
 pub use crate::analysis::suggest::{Action, Change, Suggestion};
 pub use crate::analysis::summary::{MachineCounts, Summary};
 pub use crate::analysis::view::{
-    AnalysisView, AnalyzeRequest, AxisSpan, LatticeGrid, Plane, PlaneCell, LATTICE_MAX,
+    AnalysisView, AnalyzeRequest, AxisSpan, LatticeGrid, LatticeMark, Plane, PlaneCell, LATTICE_MAX,
 };
 pub use crate::analysis::{Analysis, ClauseReport, Conflict, PredicateReport, Succeeding};
 /// Gangmatching's requests and answers, as the session carries them.

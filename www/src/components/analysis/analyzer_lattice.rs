@@ -8,9 +8,7 @@ use crate::components::analysis::answers::AnalysisWords;
 use yew::prelude::*;
 
 use crate::components::analysis::answers::{Analysis, LatticeGrid};
-use crate::components::analysis::lattice::{
-    lattice_levels, lattice_marks, lattice_size, members, Mark,
-};
+use crate::components::analysis::lattice::{lattice_levels, lattice_size, members, Mark};
 
 pub fn conflicts_section(a: &Analysis, lattices: &[LatticeGrid]) -> Html {
     if a.conflicts.is_empty() && a.succeeding.is_empty() && lattices.is_empty() {
@@ -80,7 +78,7 @@ fn lattice(a: &Analysis, g: &LatticeGrid) -> Html {
         Some(k) if k == g.predicates.len() && k > 0 => k,
         _ => return html! {},
     };
-    let marks = lattice_marks(&g.succeeds);
+    let marks = &g.marks;
     let levels = lattice_levels(k);
     let node_w = (16.0 + 15.0 * k as f64).max(58.0);
     let widest = levels.iter().map(Vec::len).max().unwrap_or(1) as f64;
