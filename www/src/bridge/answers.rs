@@ -64,18 +64,14 @@ pub struct Failed {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::worker::replies::view_json;
     use classad::api::session::{
-        ClusterView, CycleView, GangStep, GangView, MutualCounts, PairView, PoolLoaded,
-        PoolRequest, Session, Tile,
+        handle_pool_json, ClusterView, CycleView, GangStep, GangView, MutualCounts, PairView,
+        PoolLoaded, Session, Tile,
     };
 
     /// What the worker answers to a session request.
     fn ask(s: &mut Session, json: &str) -> String {
-        match serde_json::from_str::<PoolRequest>(json) {
-            Ok(r) => view_json(s.handle_pool(r, &mut |_, _| true)),
-            Err(e) => panic!("{e}: {json}"),
-        }
+        handle_pool_json(s, json, &mut |_, _| true)
     }
 
     /// An `evaluate` request with its trace, as the page sends it.

@@ -34,7 +34,7 @@ use crate::bridge::worker_link::READY;
 pub mod gallery;
 pub mod replies;
 
-use replies::{evaluate_json, summarize, view_json};
+use replies::{evaluate_json, summarize};
 
 /// Progress messages are posted at most this often: each costs the page a
 /// task, and a negotiation calls back thousands of times.
@@ -118,17 +118,11 @@ pub fn run_worker() {
                         }
                         true
                     };
-                    match serde_json::from_str::<classad::api::session::PoolRequest>(&text(
-                        payload, body,
-                    )) {
-                        Ok(req) => view_json(session.handle_pool(req, &mut progress)),
-                        Err(e) => {
-                            serde_json::to_string(&classad::api::session::PoolResponse::Failed {
-                                message: format!("bad request: {e}"),
-                            })
-                            .unwrap_or_default()
-                        }
-                    }
+                    classad::api::session::handle_pool_json(
+                        &mut session,
+                        &text(payload, body),
+                        &mut progress,
+                    )
                 }
                 _ => classad::api::handle_json(&text(payload, body)),
             };

@@ -2,7 +2,6 @@
 //! beside an evaluation, and the session's answers as the engine writes
 //! them (cycles, clusterings and gang searches come shaped for the views).
 
-use classad::api::session::PoolResponse;
 use classad::{ClassAd, ExprKind};
 
 use crate::bridge::answers::AdNames;
@@ -88,16 +87,4 @@ pub fn evaluate_json(payload: &str) -> String {
     let names = serde_json::to_string(&(my, target)).unwrap_or_else(|_| "[{},{}]".into());
     // The response is already JSON: spliced in, not read and written again.
     format!("{{\"names\":{names},\"response\":{response}}}")
-}
-
-/// The worker's answer to a session request: the engine's `PoolResponse`
-/// as JSON (the views read it as the engine writes it).
-pub fn view_json(r: PoolResponse) -> String {
-    serde_json::to_string(&r).unwrap_or_else(|e| {
-        // Written by serde too, so the message is escaped.
-        let failed = PoolResponse::Failed {
-            message: format!("the answer could not be written: {e}"),
-        };
-        serde_json::to_string(&failed).unwrap_or_default()
-    })
 }

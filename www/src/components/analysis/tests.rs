@@ -3,7 +3,7 @@
 //! analyzer entries open on their job.
 
 use crate::components::analysis::answers::{AnalysisWords, ChangedAttributes};
-use classad::api::session::{PoolRequest, Session};
+use classad::api::session::{handle_pool_json, Session};
 
 use crate::components::analysis::answers::AnalysisView;
 use crate::components::analysis::edits::apply_suggestion;
@@ -11,9 +11,9 @@ use crate::components::analysis::lattice::Mark;
 use crate::components::analysis::plane::plane_extents;
 use crate::state::analyzer_settings::Edits;
 
+/// What the worker answers to a session request.
 fn ask(s: &mut Session, json: serde_json::Value) -> String {
-    let req: PoolRequest = serde_json::from_value(json).unwrap();
-    crate::worker::replies::view_json(s.handle_pool(req, &mut |_, _| true))
+    handle_pool_json(s, &json.to_string(), &mut |_, _| true)
 }
 
 fn analyze(name: &str, extra: serde_json::Value) -> AnalysisView {
