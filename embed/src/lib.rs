@@ -11,7 +11,8 @@
 //! which loads the wasm and re-exports these functions.
 
 use classad::api::{
-    self, AdSummary, Diagnostic, EvalContext, InputFormat, Mode, Request, Response, Span, TraceNode,
+    self, AdSummary, Clock, Diagnostic, EvalOptions, InputFormat, Mode, Request, Response, Span,
+    TraceNode,
 };
 
 use serde::{Deserialize, Serialize};
@@ -153,10 +154,12 @@ pub fn evaluate_input(i: EvaluateInput) -> EvaluateOutput {
         scope: vec![],
         dialect: Default::default(),
         trace: i.trace.unwrap_or(true),
-        context: EvalContext {
+        context: EvalOptions {
             mode: i.mode.unwrap_or_default(),
-            now: i.now,
-            tz_offset: i.tz_offset,
+            clock: Clock {
+                now: i.now,
+                local_offset: i.tz_offset,
+            },
         },
     }) {
         Response::Value {
@@ -182,10 +185,12 @@ pub fn match_input(i: MatchInput) -> MatchOutput {
         job: i.job,
         machine: i.machine,
         dialect: Default::default(),
-        context: EvalContext {
+        context: EvalOptions {
             mode: i.mode.unwrap_or_default(),
-            now: i.now,
-            tz_offset: i.tz_offset,
+            clock: Clock {
+                now: i.now,
+                local_offset: i.tz_offset,
+            },
         },
     }) {
         Response::Match {

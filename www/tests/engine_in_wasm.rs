@@ -130,7 +130,7 @@ fn deep_evaluation_stops_at_its_bound_without_trapping() {
             scope: vec![],
             dialect: Default::default(),
             trace,
-            context: classad::api::EvalContext::at(Default::default(), 1.7e9, 0),
+            context: classad::api::EvalOptions::at(Default::default(), 1.7e9, 0),
         })
     };
     let eval = |my: String, trace: bool| evaluate("a0".into(), Some(my), trace);

@@ -3,10 +3,7 @@
 //! engine never needs to know about the web; every failure comes back as
 //! located diagnostics, never as a panic.
 
-mod context;
 pub mod session;
-
-pub use context::EvalContext;
 
 /// This wasm instance's memory in bytes (its peak: wasm memory only
 /// grows); `None` natively.
@@ -23,15 +20,16 @@ use serde::{Deserialize, Serialize};
 
 use crate::formats;
 use crate::lang::ast::ClassAd;
-use crate::lang::eval::{EvalOptions, Evaluator};
+use crate::lang::eval::Evaluator;
 
 // The types the requests and responses are made of, so a client (the
 // playground's page) needs no path into the engine's layers.
 pub use crate::formats::{InputFormat, OutputFormat};
 pub use crate::lang::ast::Span;
 pub use crate::lang::diagnostic::{Diagnostic, Severity};
-pub use crate::lang::eval::{Mode, TraceNode};
+pub use crate::lang::eval::{EvalOptions, Mode, TraceNode};
 pub use crate::lang::lexer::{highlight, Dialect, Highlight, TokenClass};
+pub use crate::lang::time::Clock;
 pub use crate::query::summary::{JobTotals, MachineSummary, StateCounts, Summary, STATES};
 pub use crate::query::tables::AdKind;
 pub use crate::query::view::{QueryAnswer, QueryExplain, QueryRow, QuerySpec};
@@ -79,7 +77,7 @@ pub enum Request {
         #[serde(default)]
         trace: bool,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// Match one job against one machine (each given as the text of one
     /// ad in any format): both Requirements, with traces, and both Ranks,
@@ -90,7 +88,7 @@ pub enum Request {
         #[serde(default)]
         dialect: Dialect,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// Rewrite a pool in another format.
     Format {
@@ -216,7 +214,7 @@ pub fn handle(req: Request) -> Response {
             my.as_deref(),
             target.as_deref(),
             &scope,
-            context.options(),
+            context,
             dialect,
             trace,
         ),

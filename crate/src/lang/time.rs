@@ -2,6 +2,7 @@
 //! of absolute and relative times, and the clock/time-zone source.
 
 use chrono::{FixedOffset, NaiveDate, NaiveDateTime, TimeZone};
+use serde::{Deserialize, Serialize};
 
 /// An absolute time: seconds since the Unix epoch, with the time-zone offset
 /// (seconds east of UTC) it was written or computed in.
@@ -13,11 +14,15 @@ pub struct AbsTime {
 
 /// Where "now" and the local time zone come from. Native builds read the
 /// system; the browser passes both in; tests pin them.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+///
+/// In requests' JSON: `"now"` and `"tz_offset"`, each optional.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Clock {
     /// Seconds since the epoch; `None` means "ask the system".
+    #[serde(default)]
     pub now: Option<f64>,
     /// Local offset east of UTC in seconds; `None` means "ask the system".
+    #[serde(default, rename = "tz_offset")]
     pub local_offset: Option<i32>,
 }
 

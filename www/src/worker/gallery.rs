@@ -136,7 +136,7 @@ mod tests {
             scope: s.scope.clone(),
             dialect: Default::default(),
             trace: false,
-            context: classad::api::EvalContext::in_mode(s.mode),
+            context: classad::api::EvalOptions::in_mode(s.mode),
         }) {
             Response::Value { value, .. } => value,
             _ => "FAILED".into(),
@@ -227,7 +227,7 @@ mod tests {
                 scope: s.scope.clone(),
                 dialect: Default::default(),
                 trace: false,
-                context: classad::api::EvalContext::in_mode(s.mode),
+                context: classad::api::EvalOptions::in_mode(s.mode),
             });
             match (resp, &ex.expect) {
                 (Response::Value { value, .. }, Some(want)) if value != *want => bad.push(format!(

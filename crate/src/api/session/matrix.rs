@@ -1,9 +1,10 @@
 //! The match matrix's requests: tiles, mutual counts, one pair's detail,
 //! and the stateless `Match` (one job against one machine).
 
-use crate::api::{EvalContext, Response};
+use crate::api::Response;
 use crate::lang::ast::Span;
 use crate::lang::diagnostic::Diagnostic;
+use crate::lang::eval::EvalOptions;
 use crate::lang::lexer::Dialect;
 use crate::matchmaking::matrix;
 
@@ -16,7 +17,7 @@ pub(super) fn window(
     p: PoolPair,
     rows: (usize, usize),
     cols: (usize, usize),
-    context: EvalContext,
+    context: EvalOptions,
 ) -> PoolResponse {
     let (nj, nm) = (p.jobs.ads.len(), p.machines.ads.len());
     let rows = (rows.0.min(nj), rows.1.min(nj));
@@ -38,7 +39,7 @@ pub(super) fn tile(
     p: &PoolPair,
     rows: &[usize],
     cols: &[usize],
-    context: EvalContext,
+    context: EvalOptions,
 ) -> matrix::Tile {
     let mode = context.mode;
     let mut ev = p.evaluator(context);
@@ -53,7 +54,7 @@ pub(super) fn tile(
 
 pub(super) fn counts(
     p: PoolPair,
-    context: EvalContext,
+    context: EvalOptions,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> PoolResponse {
     let mode = context.mode;
@@ -67,7 +68,7 @@ pub(super) fn counts(
 }
 
 /// Job `job` and machine `machine`: both Requirements traced, both Ranks.
-pub(super) fn pair(p: PoolPair, job: usize, machine: usize, context: EvalContext) -> PoolResponse {
+pub(super) fn pair(p: PoolPair, job: usize, machine: usize, context: EvalOptions) -> PoolResponse {
     let (Some(ja), Some(ma)) = (p.jobs.ads.get(job), p.machines.ads.get(machine)) else {
         return PoolResponse::Failed {
             message: "no such job or machine".into(),
@@ -93,7 +94,7 @@ pub(super) fn pair(p: PoolPair, job: usize, machine: usize, context: EvalContext
 pub(crate) fn match_one(
     job: &str,
     machine: &str,
-    context: EvalContext,
+    context: EvalOptions,
     dialect: Dialect,
 ) -> Response {
     let mut pools = Pools::default();

@@ -13,7 +13,8 @@ mod pools;
 mod protocol;
 mod queries;
 
-use crate::api::{self, EvalContext, Request, Response};
+use crate::api::{self, Request, Response};
+use crate::lang::eval::EvalOptions;
 use crate::matchmaking::negotiate;
 
 pub use crate::matchmaking::matrix::{MutualCounts, Tile};
@@ -196,7 +197,7 @@ impl Session {
             } => reverse(pools.pair(&jobs, &machines)?, machine, all_steps, context),
             PoolRequest::Gang(req) => {
                 let p = pools.pair(&req.requests, &req.offers)?;
-                let eval = EvalContext::in_mode(req.mode).options();
+                let eval = EvalOptions::in_mode(req.mode);
                 let run =
                     crate::gang::view::run(&p.jobs.ads, &p.machines.ads, &req, eval, progress);
                 match run {
@@ -213,12 +214,8 @@ impl Session {
                 context,
             } => {
                 let p = pools.pair(&requests, &offers)?;
-                let detail = crate::gang::view::detail(
-                    &p.jobs.ads,
-                    &p.machines.ads,
-                    &gang,
-                    context.options(),
-                );
+                let detail =
+                    crate::gang::view::detail(&p.jobs.ads, &p.machines.ads, &gang, context);
                 match detail {
                     Ok(d) => PoolResponse::GangDetail(Box::new(d)),
                     Err(e) => PoolResponse::Failed {
@@ -227,10 +224,10 @@ impl Session {
                 }
             }
             PoolRequest::GangIndex { offers, context } => PoolResponse::GangIndex(Box::new(
-                crate::gang::view::inspect(&pools.pool(&offers)?.ads, context.options()),
+                crate::gang::view::inspect(&pools.pool(&offers)?.ads, context),
             )),
             PoolRequest::GangCompare { compare, context } => {
-                match crate::gang::view::compare(&compare, context.options(), progress) {
+                match crate::gang::view::compare(&compare, context, progress) {
                     Ok(rows) => PoolResponse::GangComparison { rows },
                     Err(e) => PoolResponse::Failed {
                         message: e.to_string(),
@@ -267,7 +264,7 @@ fn reverse(
     p: pools::PoolPair,
     machine: usize,
     all_steps: bool,
-    context: EvalContext,
+    context: EvalOptions,
 ) -> PoolResponse {
     use crate::analysis::{reverse, steps::StepOptions};
     let Some(ad) = p.machines.ads.get(machine) else {
@@ -281,7 +278,7 @@ fn reverse(
     };
     let so = StepOptions {
         prune: !all_steps,
-        opts: context.options(),
+        opts: context,
     };
     match reverse::reverse_nth(ad, machine + 1, &p.jobs.ads, &so) {
         Ok(r) => PoolResponse::Reverse(Box::new(ReverseView {

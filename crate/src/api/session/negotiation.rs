@@ -3,8 +3,8 @@
 
 use std::sync::Arc;
 
-use crate::api::EvalContext;
 use crate::lang::ast::ClassAd;
+use crate::lang::eval::EvalOptions;
 use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
 use crate::matchmaking::compiled::CompiledAd;
 use crate::matchmaking::negotiate::{self, NegotiationConfig};
@@ -19,7 +19,7 @@ pub(super) struct CycleAsk {
     pub autocluster: bool,
     pub detail: bool,
     pub detail_jobs: Option<usize>,
-    pub context: EvalContext,
+    pub context: EvalOptions,
 }
 
 pub(super) fn cycle(
@@ -29,7 +29,7 @@ pub(super) fn cycle(
 ) -> PoolResponse {
     let (jobs, machines) = (&p.jobs.ads, &p.machines.ads);
     let mut cfg = NegotiationConfig {
-        opts: ask.context.options(),
+        opts: ask.context,
         detail: ask.detail,
         detail_jobs: ask.detail_jobs,
         // Past a size, the view shows no counts but the stepper's and the
@@ -52,11 +52,11 @@ pub(super) fn cycle(
 pub(super) fn count_for_job(
     p: PoolPair,
     job: usize,
-    context: EvalContext,
+    context: EvalOptions,
     count: impl FnOnce(&Arc<ClassAd>, &[CompiledAd], &NegotiationConfig) -> usize,
 ) -> PoolResponse {
     let cfg = NegotiationConfig {
-        opts: context.options(),
+        opts: context,
         functions: p.functions(),
         ..Default::default()
     };

@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
 
-use crate::api::EvalContext;
 use crate::formats::{self, InputFormat};
 use crate::lang::ast::{ClassAd, SharedText};
 use crate::lang::eval::{EvalOptions, Evaluator, Mode};
@@ -69,8 +68,8 @@ impl PoolPair<'_> {
     }
 
     /// An evaluator in `context` that knows the pools' functions.
-    pub fn evaluator(&self, context: EvalContext) -> Evaluator {
-        let mut ev = Evaluator::new(context.options());
+    pub fn evaluator(&self, context: EvalOptions) -> Evaluator {
+        let mut ev = Evaluator::new(context);
         ev.set_user_functions(self.functions());
         ev
     }

@@ -1,11 +1,11 @@
 //! The session's requests and answers (JSON, tagged by `"op"` and
-//! `"kind"`). Every request that evaluates carries an [`EvalContext`].
+//! `"kind"`). Every request that evaluates carries an [`EvalOptions`].
 
 use serde::{Deserialize, Serialize};
 
 use crate::analysis::reverse::ReverseAnalysis;
-use crate::api::EvalContext;
 use crate::lang::diagnostic::Diagnostic;
+use crate::lang::eval::EvalOptions;
 use crate::lang::eval::TraceNode;
 use crate::lang::lexer::Dialect;
 use crate::matchmaking::autocluster::Clustering;
@@ -35,7 +35,7 @@ pub enum PoolRequest {
         rows: (usize, usize),
         cols: (usize, usize),
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// Outcomes of chosen jobs × chosen machines (a window of a sorted or
     /// filtered matrix: the rows and columns need not be contiguous).
@@ -45,7 +45,7 @@ pub enum PoolRequest {
         rows: Vec<usize>,
         cols: Vec<usize>,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// Mutual matches per job and per machine over the whole matrix, for
     /// sorting and filtering it. Reports progress per job.
@@ -53,7 +53,7 @@ pub enum PoolRequest {
         jobs: String,
         machines: String,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// Both sides' requirements and ranks of one pair, with traces.
     Pair {
@@ -62,7 +62,7 @@ pub enum PoolRequest {
         job: usize,
         machine: usize,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// One negotiation cycle.
     Negotiate {
@@ -77,7 +77,7 @@ pub enum PoolRequest {
         #[serde(default)]
         detail_jobs: Option<usize>,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// How many free compatible machines job `job` of a cycle had at its
     /// turn (`taken`: the machines earlier jobs got): a matched job's count
@@ -89,7 +89,7 @@ pub enum PoolRequest {
         job: usize,
         taken: Vec<usize>,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// How many machines are compatible with one job of `jobs`, taken or
     /// not: an `all-taken` job's count that a cycle past
@@ -99,7 +99,7 @@ pub enum PoolRequest {
         machines: String,
         job: usize,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     Autocluster {
         jobs: String,
@@ -111,7 +111,7 @@ pub enum PoolRequest {
         pool: String,
         spec: crate::query::view::QuerySpec,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// Rows `from..to` of the last query's result; `typed` adds each
     /// row's cells as JSON values (for a download).
@@ -127,7 +127,7 @@ pub enum PoolRequest {
         ad: usize,
         constraint: String,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// Why a job does not match (the analyzer): see `analysis::view`.
     Analyze(AnalyzeRequest),
@@ -139,20 +139,20 @@ pub enum PoolRequest {
         offers: String,
         gang: Gang,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// The offers' ports as the index holds them.
     GangIndex {
         offers: String,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// The algorithms compared on generated base workloads (no pools).
     GangCompare {
         #[serde(flatten)]
         compare: CompareRequest,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
     /// One machine's requirements step by step over the jobs.
     Reverse {
@@ -162,7 +162,7 @@ pub enum PoolRequest {
         #[serde(default)]
         all_steps: bool,
         #[serde(flatten)]
-        context: EvalContext,
+        context: EvalOptions,
     },
 }
 

@@ -1,7 +1,7 @@
 //! Pool queries (condor_status -constraint): a query's first page, later
 //! pages of the last query, and why one ad passed or failed.
 
-use crate::api::EvalContext;
+use crate::lang::eval::EvalOptions;
 use crate::query::view::{self, QueryRun, QuerySpec};
 
 use super::pools::Pools;
@@ -15,14 +15,14 @@ pub(super) fn query(
     last: &mut LastQuery,
     pool: String,
     spec: &QuerySpec,
-    context: EvalContext,
+    context: EvalOptions,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> PoolResponse {
     let p = match pools.pool(&pool) {
         Ok(p) => p,
         Err(e) => return e.into(),
     };
-    match view::run(&p.ads, spec, context.options(), progress) {
+    match view::run(&p.ads, spec, context, progress) {
         Ok(Some(run)) => {
             let answer = run.answer();
             let labels = p.labels_of(answer.page.iter().map(|r| r.ad));
@@ -60,14 +60,14 @@ pub(super) fn explain(
     pool: &str,
     ad: usize,
     constraint: &str,
-    context: EvalContext,
+    context: EvalOptions,
 ) -> PoolResponse {
     let Some(a) = pools.get(pool).and_then(|p| p.ads.get(ad)) else {
         return PoolResponse::Failed {
             message: format!("ad {ad} of pool `{pool}` is not loaded"),
         };
     };
-    match view::explain(a, constraint, context.options()) {
+    match view::explain(a, constraint, context) {
         Ok(x) => PoolResponse::QueryExplained(Box::new(x)),
         Err(e) => PoolResponse::QueryInvalid(*e),
     }

@@ -134,7 +134,7 @@ fn counts_per_job_and_machine() {
         PoolRequest::MatchCounts {
             jobs: "j".into(),
             machines: "m".into(),
-            context: EvalContext::default(),
+            context: EvalOptions::default(),
         },
         &mut |_, _| false,
     );
@@ -348,5 +348,29 @@ fn match_refuses_bad_or_several_ads() {
     assert!(
         matches!(r, Response::Failed { ref which, .. } if which == "request"),
         "{r:?}"
+    );
+}
+
+#[test]
+fn a_request_carries_its_evaluation_options_flat() {
+    let json = r#"{"op":"match_counts","jobs":"j","machines":"m","mode":"strict","now":100,"tz_offset":3600}"#;
+    let PoolRequest::MatchCounts { context, .. } = serde_json::from_str(json).unwrap() else {
+        panic!("not match_counts")
+    };
+    assert_eq!(
+        context,
+        EvalOptions::at(crate::lang::eval::Mode::Strict, 100.0, 3600)
+    );
+    // Absent, each takes its default; written back, the same three keys.
+    let req: PoolRequest =
+        serde_json::from_str(r#"{"op":"match_counts","jobs":"j","machines":"m"}"#).unwrap();
+    let v = serde_json::to_value(&req).unwrap();
+    assert_eq!(
+        (&v["mode"], &v["now"], &v["tz_offset"]),
+        (
+            &serde_json::json!("htcondor"),
+            &serde_json::Value::Null,
+            &serde_json::Value::Null
+        )
     );
 }

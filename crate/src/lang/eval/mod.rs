@@ -13,6 +13,7 @@ mod trace_wire;
 use std::sync::Arc;
 
 use rustc_hash::FxHashMap;
+use serde::{Deserialize, Serialize};
 
 use crate::lang::ast::{ClassAd, Expr, ExprKind, Name};
 // Scopes are data (values close over them), defined with the values; the
@@ -24,10 +25,33 @@ use crate::lang::value::{ListValue, RecordValue, Value};
 use match_ad::match_context_ad;
 pub use trace::TraceNode;
 
-#[derive(Clone, Copy, Debug, Default)]
+/// How to evaluate: the semantics and the clock. Every request that
+/// evaluates carries one, flattened into its JSON (`"mode"`, `"now"`,
+/// `"tz_offset"`, each optional).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct EvalOptions {
+    #[serde(default)]
     pub mode: Mode,
+    #[serde(flatten)]
     pub clock: Clock,
+}
+
+impl EvalOptions {
+    /// `mode` with the real clock and zone.
+    pub fn in_mode(mode: Mode) -> EvalOptions {
+        EvalOptions {
+            mode,
+            ..Default::default()
+        }
+    }
+
+    /// `mode` at a pinned clock and zone.
+    pub fn at(mode: Mode, now: f64, tz_offset: i32) -> EvalOptions {
+        EvalOptions {
+            mode,
+            clock: Clock::fixed(now, tz_offset),
+        }
+    }
 }
 
 /// The cache is keyed by (ad address, attribute position).

@@ -2,7 +2,7 @@
 //! a ticket or a mail), and the reverse analysis — one machine's
 //! requirements step by step over the jobs.
 
-use classad::api::EvalContext;
+use classad::api::EvalOptions;
 use std::rc::Rc;
 
 use classad::api::session::PoolRequest;
@@ -107,7 +107,7 @@ pub fn ReverseView(props: &ReverseProps) -> Html {
                     machines: ids.get(1).cloned().unwrap_or_default(),
                     machine: m,
                     all_steps,
-                    context: EvalContext::at(mode, now.0, now.1),
+                    context: EvalOptions::at(mode, now.0, now.1),
                 },
                 None,
                 move |r: Result<Reverse, String>| {

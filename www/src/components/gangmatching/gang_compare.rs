@@ -3,7 +3,7 @@
 //! and run by each chosen algorithm; a chart plots probes, evaluations,
 //! time or gangs made against the number of jobs.
 
-use classad::api::EvalContext;
+use classad::api::EvalOptions;
 use std::rc::Rc;
 
 use classad::api::session::{CompareRequest, CompareRow, GangAlgorithm, PoolRequest};
@@ -242,7 +242,7 @@ pub fn GangCompare(props: &CompareProps) -> Html {
                         duds,
                         seed: 1,
                     },
-                    context: EvalContext::in_mode(mode),
+                    context: EvalOptions::in_mode(mode),
                 },
                 Some(progress),
                 move |r: Result<Comparison, String>| {

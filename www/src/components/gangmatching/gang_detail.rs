@@ -3,7 +3,7 @@
 //! the evaluation environment of the thesis' Figure 32 in which they were
 //! evaluated (asked of the worker, which re-checks the gang).
 
-use classad::api::EvalContext;
+use classad::api::EvalOptions;
 use std::rc::Rc;
 
 use classad::api::session::{Gang, GangAdRef, GangDetail, PoolRequest};
@@ -134,7 +134,7 @@ pub fn GangDetailPanel(props: &DetailProps) -> Html {
                     requests: ids[0].clone(),
                     offers: ids[1].clone(),
                     gang,
-                    context: EvalContext::in_mode(mode),
+                    context: EvalOptions::in_mode(mode),
                 },
                 None,
                 move |r: Result<GangDetail, String>| match r {

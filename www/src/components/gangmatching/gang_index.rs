@@ -3,7 +3,7 @@
 //! admits on the other side's attributes — and, per attribute (one index
 //! dimension per attribute and type), the intervals the index holds.
 
-use classad::api::EvalContext;
+use classad::api::EvalOptions;
 use std::rc::Rc;
 
 use classad::api::session::{IndexView, PoolRequest};
@@ -40,7 +40,7 @@ pub fn GangIndex(props: &IndexProps) -> Html {
                     &[(o.index, o.text.clone())],
                     move |ids| PoolRequest::GangIndex {
                         offers: ids[0].clone(),
-                        context: EvalContext::in_mode(mode),
+                        context: EvalOptions::in_mode(mode),
                     },
                     None,
                     move |r: Result<IndexView, String>| match r {

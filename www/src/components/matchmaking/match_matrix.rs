@@ -5,7 +5,7 @@
 //! Sorting and filtering use whole-matrix counts (asked for on demand,
 //! with progress). Clicking a cell opens the pair below.
 
-use classad::api::EvalContext;
+use classad::api::EvalOptions;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -173,7 +173,7 @@ fn MatrixBody(props: &BodyProps) -> Html {
                 move |ids| PoolRequest::MatchCounts {
                     jobs: ids[0].clone(),
                     machines: ids[1].clone(),
-                    context: EvalContext::at(mode, now.0, now.1),
+                    context: EvalOptions::at(mode, now.0, now.1),
                 },
                 Some(progress),
                 move |r: Result<classad::api::session::MutualCounts, String>| {

@@ -3,7 +3,7 @@
 //! fetching the missing tiles in sight from the worker, and what is under
 //! the mouse or the keyboard.
 
-use classad::api::EvalContext;
+use classad::api::EvalOptions;
 use std::cell::RefCell;
 use std::rc::Rc;
 
@@ -198,7 +198,7 @@ impl Handle {
                     machines: ids[1].clone(),
                     rows,
                     cols,
-                    context: EvalContext::at(mode, now.0, now.1),
+                    context: EvalOptions::at(mode, now.0, now.1),
                 },
                 None,
                 move |r| h.tile_arrived(key, t, size, r),

@@ -4,7 +4,7 @@
 //! so 10,000 jobs are no more work to show than 100. Small pools also get
 //! every job's candidates, for the classroom stepper.
 
-use classad::api::EvalContext;
+use classad::api::EvalOptions;
 use std::rc::Rc;
 
 use classad::api::session::PoolRequest;
@@ -191,7 +191,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                     autocluster,
                     detail: true,
                     detail_jobs,
-                    context: EvalContext::at(mode, now.0, now.1),
+                    context: EvalOptions::at(mode, now.0, now.1),
                 },
                 Some(progress),
                 move |r: Result<classad::api::session::CycleView, String>| {
@@ -337,7 +337,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 &args,
                 move |ids| {
                     let (jobs, machines) = (ids[0].clone(), ids[1].clone());
-                    let context = EvalContext::at(mode, now.0, now.1);
+                    let context = EvalOptions::at(mode, now.0, now.1);
                     if matched {
                         PoolRequest::Candidates {
                             jobs,

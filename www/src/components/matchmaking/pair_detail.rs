@@ -2,7 +2,7 @@
 //! requirements side by side, each with its value, the "why" line and the
 //! explain tree, and both ranks. Clicking a node shows its source text.
 
-use classad::api::EvalContext;
+use classad::api::EvalOptions;
 use std::rc::Rc;
 
 use classad::api::session::PoolRequest;
@@ -122,7 +122,7 @@ pub fn PairDetail(props: &PairProps) -> Html {
                     machines: ids[1].clone(),
                     job,
                     machine,
-                    context: EvalContext::at(mode, now.0, now.1),
+                    context: EvalOptions::at(mode, now.0, now.1),
                 },
                 None,
                 move |r: Result<classad::api::session::PairView, String>| {

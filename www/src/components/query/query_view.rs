@@ -5,7 +5,7 @@
 //! held or failed. The worker runs it (progress, Cancel), keeps the rows and
 //! sends the pages in sight.
 
-use classad::api::EvalContext;
+use classad::api::EvalOptions;
 use std::rc::Rc;
 
 use classad::api::session::PoolRequest;
@@ -149,7 +149,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                 move |ids| PoolRequest::Query {
                     pool: ids[0].clone(),
                     spec: spec2,
-                    context: EvalContext::at(mode, now.0, now.1),
+                    context: EvalOptions::at(mode, now.0, now.1),
                 },
                 Some(progress),
                 move |r: Result<Outcome, String>| {
@@ -254,7 +254,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                     pool: ids[0].clone(),
                     ad,
                     constraint,
-                    context: EvalContext::at(mode, now.0, now.1),
+                    context: EvalOptions::at(mode, now.0, now.1),
                 },
                 None,
                 move |r: Result<QueryExplain, String>| explained.set(Some(r)),

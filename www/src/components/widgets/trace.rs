@@ -439,7 +439,7 @@ mod tests {
             scope: vec![],
             dialect: Default::default(),
             trace: true,
-            context: classad::api::EvalContext::in_mode(Mode::HTCondor),
+            context: classad::api::EvalOptions::in_mode(Mode::HTCondor),
         }) else {
             panic!("no value")
         };

@@ -3,7 +3,7 @@
 //! Clicking a node marks its source in the expression, or in the pool text
 //! when it lies in an attribute definition of MY or TARGET.
 
-use classad::api::EvalContext;
+use classad::api::EvalOptions;
 use std::rc::Rc;
 
 use classad::api::{Diagnostic, Mode, Request};
@@ -179,7 +179,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                 scope: scope.clone(),
                 dialect: Default::default(),
                 trace: true,
-                context: EvalContext::at(
+                context: EvalOptions::at(
                     mode,
                     js_sys::Date::now() / 1000.0,
                     (-js_sys::Date::new_0().get_timezone_offset() * 60.0) as i32,
