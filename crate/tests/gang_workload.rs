@@ -81,41 +81,30 @@ fn gad(s: &str) -> GangAd {
 /// that accepts anything, a machine with that Key and the license,
 /// verified in the thesis' Figure 32 environment.
 fn license_accepts(ev: &mut Evaluator, license: &Arc<ClassAd>, key: usize) -> bool {
-    let ads = vec![
-        gad("[ Ports = { [ Label = Cpu; Constraint = true ], [ Label = License; HostId = Cpu.Key; Constraint = true ] } ]"),
-        gad(&format!("[ Key = {key}; Ports = {{ [ Label = Job; Constraint = true ] }} ]")),
-        ports_of(license).unwrap(),
-    ];
-    let nodes = vec![
-        Node {
-            ad: 0,
-            bindings: vec![Some((1, 0)), Some((2, 0))],
-        },
-        Node {
-            ad: 1,
-            bindings: vec![Some((0, 0))],
-        },
-        Node {
-            ad: 2,
-            bindings: vec![Some((0, 1))],
-        },
-    ];
-    verify(ev, &ads, &nodes, &mut 0)
+    whole_gang(
+        ev,
+        [
+            gad("[ Ports = { [ Label = Cpu; Constraint = true ], [ Label = License; HostId = Cpu.Key; Constraint = true ] } ]"),
+            gad(&format!("[ Key = {key}; Ports = {{ [ Label = Job; Constraint = true ] }} ]")),
+            ports_of(license).unwrap(),
+        ],
+    )
 }
 
-/// Whether `job`, `machine` and `license` make a whole gang: every port's
-/// constraint true, the job's Cpu docked at the machine and its License at
-/// the license.
+/// Whether `job`, `machine` and `license` make a whole gang.
 fn gang_of_three(
     ev: &mut Evaluator,
     job: &Arc<ClassAd>,
     machine: &Arc<ClassAd>,
     license: &Arc<ClassAd>,
 ) -> bool {
-    let ads: Vec<GangAd> = [job, machine, license]
-        .iter()
-        .map(|a| ports_of(a).unwrap())
-        .collect();
+    whole_gang(ev, [job, machine, license].map(|a| ports_of(a).unwrap()))
+}
+
+/// Whether a job, a machine and a license make a whole gang: every port's
+/// constraint true, the job's first port docked at the machine and its
+/// second at the license, in the thesis' Figure 32 environment.
+fn whole_gang(ev: &mut Evaluator, [job, machine, license]: [GangAd; 3]) -> bool {
     let nodes = vec![
         Node {
             ad: 0,
@@ -130,7 +119,7 @@ fn gang_of_three(
             bindings: vec![Some((0, 1))],
         },
     ];
-    verify(ev, &ads, &nodes, &mut 0)
+    verify(ev, &[job, machine, license], &nodes, &mut 0)
 }
 
 /// The offers no gang of `r` took.

@@ -143,10 +143,11 @@ pub fn override_of<'a>(overrides: &'a [(String, String)], name: &str) -> Option<
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn edits(o: &[(&str, &str)], fixed: &[(Option<usize>, usize)]) -> Edits {
+    /// Edits from (attribute, text) overrides and (clause, predicate) pins.
+    pub(crate) fn edits(o: &[(&str, &str)], fixed: &[(Option<usize>, usize)]) -> Edits {
         Edits {
             overrides: o
                 .iter()

@@ -66,16 +66,7 @@ mod tests {
     use super::*;
     use crate::components::analysis::answers::Change;
     use crate::state::analyzer_settings::override_of;
-
-    fn edits(o: &[(&str, &str)], fixed: &[(Option<usize>, usize)]) -> Edits {
-        Edits {
-            overrides: o
-                .iter()
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .collect(),
-            fixed: fixed.to_vec(),
-        }
-    }
+    use crate::state::analyzer_settings::tests::edits;
 
     #[test]
     fn suggestions_and_job_changes_become_overrides() {
