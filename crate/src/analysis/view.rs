@@ -11,8 +11,7 @@ use super::partition::{self, Limits, Rect};
 use super::{Analysis, AnalysisOptions, Fixed};
 use crate::constraint::intervals::Constraint;
 use crate::lang::ast::ClassAd;
-use crate::lang::eval::{EvalOptions, Evaluator, Mode};
-use crate::lang::time::Clock;
+use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::value::Value;
 
 /// Lattices are drawn for clauses of at most this many predicates (2^6 sets).
@@ -41,12 +40,8 @@ pub struct AnalyzeRequest {
     /// of `plane_attributes`).
     #[serde(default)]
     pub plane: Option<(String, String)>,
-    #[serde(default)]
-    pub mode: Mode,
-    #[serde(default)]
-    pub now: Option<f64>,
-    #[serde(default)]
-    pub tz_offset: Option<i32>,
+    #[serde(flatten)]
+    pub eval: EvalOptions,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -178,23 +173,20 @@ pub fn answer(
     })?;
     let mut job = (**base).clone();
     for (name, text) in &req.overrides {
-        let e =
-            crate::lang::parser::parse_expr_with(text, crate::lang::lexer::Dialect::Auto, req.mode)
-                .map_err(|d| AnswerError::BadOverride {
-                    attribute: name.clone(),
-                    problem: d.summary(),
-                })?;
+        let e = crate::lang::parser::parse_expr_with(
+            text,
+            crate::lang::lexer::Dialect::Auto,
+            req.eval.mode,
+        )
+        .map_err(|d| AnswerError::BadOverride {
+            attribute: name.clone(),
+            problem: d.summary(),
+        })?;
         job.insert(name, e);
     }
     let job = Arc::new(job);
     let o = AnalysisOptions {
-        eval: EvalOptions {
-            mode: req.mode,
-            clock: Clock {
-                now: req.now,
-                local_offset: req.tz_offset,
-            },
-        },
+        eval: req.eval,
         fixed: req
             .fixed
             .iter()

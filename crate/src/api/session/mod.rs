@@ -173,7 +173,7 @@ impl Session {
             }
             PoolRequest::Analyze(req) => {
                 let p = pools.pair(&req.jobs, &req.machines)?;
-                let compiled = Some(p.machines.compiled(req.mode));
+                let compiled = Some(p.machines.compiled(req.eval.mode));
                 let answer = crate::analysis::view::answer(
                     &p.jobs.ads,
                     &p.machines.ads,

@@ -12,7 +12,7 @@ use crate::components::analysis::answers::FixAttributes;
 use std::rc::Rc;
 
 use classad::api::session::{AnalyzeRequest, PoolRequest};
-use classad::api::Mode;
+use classad::api::{EvalOptions, Mode};
 use yew::prelude::*;
 
 use crate::bridge::clock::now_ms;
@@ -144,9 +144,7 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
                         overrides: edits.overrides,
                         all_steps,
                         plane,
-                        mode,
-                        now: Some(now.0),
-                        tz_offset: Some(now.1),
+                        eval: EvalOptions::at(mode, now.0, now.1),
                     })
                 },
                 Some(progress),
