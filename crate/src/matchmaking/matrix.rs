@@ -33,8 +33,6 @@ pub struct MutualCounts {
     pub job_matches: Vec<u32>,
     /// Per machine, the jobs that match it both ways.
     pub machine_matches: Vec<u32>,
-    /// False when stopped early (the counts are then partial).
-    pub complete: bool,
 }
 
 /// One pair, as the matrix's pair detail shows it.
@@ -88,7 +86,8 @@ pub fn tile(
 
 /// Mutual matches over the whole matrix. The machine side is evaluated
 /// only where the job side accepts; `progress(done, total)` is asked every
-/// 8 jobs and stops the count when it says false.
+/// 8 jobs and stops the count when it says false (the counts are then
+/// partial, and the caller, who said stop, knows it).
 pub fn mutual_counts(
     jobs: &[CompiledAd],
     machines: &[CompiledAd],
@@ -98,12 +97,10 @@ pub fn mutual_counts(
     let mut c = MutualCounts {
         job_matches: vec![0; jobs.len()],
         machine_matches: vec![0; machines.len()],
-        complete: true,
     };
     for (ji, job) in jobs.iter().enumerate() {
         if ji % 8 == 0 && !progress(ji, jobs.len()) {
-            c.complete = false;
-            break;
+            return c;
         }
         for (mi, machine) in machines.iter().enumerate() {
             if matches_compiled(ev, job, machine) {
@@ -112,9 +109,7 @@ pub fn mutual_counts(
             }
         }
     }
-    if c.complete {
-        progress(jobs.len(), jobs.len());
-    }
+    progress(jobs.len(), jobs.len());
     c
 }
 
