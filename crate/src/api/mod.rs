@@ -3,6 +3,7 @@
 //! engine never needs to know about the web; every failure comes back as
 //! located diagnostics, never as a panic.
 
+mod response_reader;
 pub mod session;
 
 /// This wasm instance's memory in bytes (its peak: wasm memory only
@@ -108,7 +109,9 @@ pub struct AdSummary {
     pub attributes: Vec<String>,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize)]
+/// An answer. Written internally tagged (`"kind"`); read back through a
+/// flat record (`response_reader`), which a page can afford.
+#[derive(Clone, Debug, Serialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum Response {
     Version {

@@ -1,16 +1,15 @@
-//! What the page reads of the workers' answers beyond the engine's types.
+//! What the worker adds beside the engine's answers.
 //!
-//! `PoolResponse` is an internally tagged enum (`"kind": …`), which serde
-//! can only read by first copying the whole answer into a generic tree (for
-//! a 10,000-job cycle that doubled the time the page's main thread spent
-//! reading it). So the page reads each answer as the engine type of its
-//! variant (`classad::api::session::CycleView`, `ClusterView`, `GangView`,
-//! `PoolLoaded`, `Tile`, `MutualCounts`, `PairView`, `JobCount`): the tag is
-//! ignored and the answer is read once. What is left here: the names the
-//! worker adds beside an evaluation, the API's `Response` read as one
-//! struct (the page's wasm would carry the tagged reader), and `Failed`.
+//! The page reads every answer as the engine writes it: the API's
+//! `classad::api::Response`, and each `PoolResponse` as the engine type of
+//! its variant (`CycleView`, `ClusterView`, `GangView`, `PoolLoaded`,
+//! `Tile`, `MutualCounts`, `PairView`, `JobCount`, …), with `Unanswered`
+//! for the two that are none (the whole tagged `PoolResponse` reader would
+//! copy each answer into a generic tree first, and cost the page's wasm
+//! tens of KB). What is left here is the worker's own: the names of MY's
+//! and TARGET's attributes it sends beside an evaluation.
 
-use classad::api::{Diagnostic, TraceNode};
+use classad::api::Response;
 use serde::{Deserialize, Serialize};
 
 /// What the page knows of an ad it evaluates against: its attribute names
@@ -26,39 +25,7 @@ pub struct AdNames {
 #[derive(Debug, Deserialize)]
 pub struct Evaluated {
     pub names: (AdNames, AdNames),
-    pub response: Answer,
-}
-
-/// A `classad::api::Response` as the page reads it: the fields of the
-/// variants it asks for (`value`, `text`, `failed`) in one struct, read
-/// once (a reader of the tagged enum copies the answer into a generic tree
-/// first, and costs the page's wasm tens of KB).
-#[derive(Debug, Default, Deserialize)]
-pub struct Answer {
-    /// The variant: `value`, `text`, `failed`, …
-    pub kind: String,
-    #[serde(default)]
-    pub value: String,
-    #[serde(default)]
-    pub value_kind: String,
-    #[serde(default)]
-    pub trace: Option<TraceNode>,
-    #[serde(default)]
-    pub text: String,
-    #[serde(default)]
-    pub which: String,
-    #[serde(default)]
-    pub diagnostics: Vec<Diagnostic>,
-}
-
-/// `PoolResponse::Failed` (read on its own: deriving the whole
-/// `PoolResponse` reader into the page would cost it tens of KB).
-#[derive(Debug, Deserialize)]
-pub struct Failed {
-    pub kind: String,
-    /// Absent from `stopped`.
-    #[serde(default)]
-    pub message: String,
+    pub response: Response,
 }
 
 #[cfg(test)]
@@ -66,7 +33,7 @@ mod tests {
     use super::*;
     use classad::api::session::{
         handle_pool_json, ClusterView, CycleView, GangStep, GangView, MutualCounts, PairView,
-        PoolLoaded, Session, Tile,
+        PoolLoaded, Session, Tile, Unanswered, UnansweredKind,
     };
 
     /// What the worker answers to a session request.
@@ -96,7 +63,10 @@ mod tests {
             let req = traced_request(&expr, Some(&my), None);
             let e: Evaluated =
                 serde_json::from_str(&crate::worker::replies::evaluate_json(&req)).unwrap();
-            (e.response.value.clone(), e.response.trace.expect("a trace"))
+            let Response::Value { value, trace, .. } = e.response else {
+                panic!("{:?}", e.response)
+            };
+            (value, trace.expect("a trace"))
         };
         let depth = |mut n: &classad::api::TraceNode| {
             let mut d = 1;
@@ -132,7 +102,7 @@ mod tests {
         assert_eq!(t.children.len(), 80);
     }
 
-    /// `Answer` and `Evaluated` read what the engine's API writes, through
+    /// `Response` and `Evaluated` read what the engine's API writes, through
     /// the worker's `evaluate` verb.
     #[test]
     fn the_page_reads_the_api_answers() {
@@ -148,30 +118,38 @@ mod tests {
             "A + TARGET.Memory",
         )))
         .unwrap();
-        assert_eq!(
-            (e.response.kind.as_str(), e.response.value.as_str()),
-            ("value", "6")
-        );
-        assert_eq!(e.response.value_kind, "integer");
-        assert!(e.response.trace.is_some());
+        let Response::Value {
+            value,
+            value_kind,
+            trace,
+        } = e.response
+        else {
+            panic!("{:?}", e.response)
+        };
+        assert_eq!((value.as_str(), value_kind.as_str()), ("6", "integer"));
+        assert!(trace.is_some());
         assert_eq!(e.names.0.attrs, ["a", "r"]);
         assert_eq!(e.names.0.records, ["R", "R.S"]);
         assert_eq!(e.names.1.attrs, ["memory", "name"]);
         let e: Evaluated =
             serde_json::from_str(&crate::worker::replies::evaluate_json(&req("1 +"))).unwrap();
-        assert_eq!(
-            (e.response.kind.as_str(), e.response.which.as_str()),
-            ("failed", "expr")
+        assert!(
+            matches!(&e.response, Response::Failed { which, diagnostics }
+                if which == "expr" && !diagnostics.is_empty()),
+            "{:?}",
+            e.response
         );
-        assert!(!e.response.diagnostics.is_empty());
         let f = Request::Format {
             text: "[a=1]".into(),
             to: OutputFormat::Old,
             dialect: Default::default(),
         };
-        let a: Answer =
+        let a: Response =
             serde_json::from_str(&handle_json(&serde_json::to_string(&f).unwrap())).unwrap();
-        assert_eq!((a.kind.as_str(), a.text.as_str()), ("text", "a = 1\n\n"));
+        assert!(
+            matches!(&a, Response::Text { text, .. } if text == "a = 1\n\n"),
+            "{a:?}"
+        );
     }
 
     /// Each struct reads what the engine's session writes for its variant.
@@ -286,8 +264,8 @@ mod tests {
             r#"{"op":"pair","jobs":"nope","machines":"m","job":0,"machine":0}"#,
         );
         assert!(serde_json::from_str::<PairView>(&f).is_err());
-        let why: Failed = serde_json::from_str(&f).unwrap();
-        assert_eq!(why.kind, "failed");
+        let why: Unanswered = serde_json::from_str(&f).unwrap();
+        assert_eq!(why.kind, UnansweredKind::Failed);
         assert!(why.message.contains("not loaded"), "{}", why.message);
         assert!(serde_json::from_str::<CycleView>(&f).is_err());
     }

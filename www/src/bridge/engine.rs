@@ -21,9 +21,8 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use classad::api::Request;
+use classad::api::{Request, Response};
 
-use crate::bridge::answers::Answer;
 use crate::state::app_state::AppState;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
@@ -229,13 +228,12 @@ pub fn example(id: &str, done: impl FnOnce(Result<AppState, String>) + 'static) 
     });
 }
 
-/// An engine API request (`classad::api`), answered as its `Response`
-/// (read as an [`Answer`]).
-pub fn call(key: &str, req: &Request, done: impl FnOnce(Result<Answer, String>) + 'static) {
+/// An engine API request (`classad::api`), answered as its `Response`.
+pub fn call(key: &str, req: &Request, done: impl FnOnce(Result<Response, String>) + 'static) {
     let json = serde_json::to_string(req).unwrap_or_default();
     request(key, "api", &json, move |r| {
         done(r.and_then(|j| {
-            serde_json::from_str::<Answer>(j)
+            serde_json::from_str::<Response>(j)
                 .map_err(|e| format!("unreadable answer from the engine worker: {e}"))
         }))
     });

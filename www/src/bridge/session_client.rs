@@ -14,7 +14,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Rc;
 
-use classad::api::session::PoolRequest;
+use classad::api::session::{PoolRequest, Unanswered, UnansweredKind};
 use serde::de::DeserializeOwned;
 use yew::Callback;
 
@@ -362,12 +362,10 @@ fn on_message(inner: &Rc<RefCell<Inner>>, text: &str) {
 /// Read an answer as `T`; a `Failed` answer gives its message, a
 /// `Stopped` one [`CANCELLED`] (as a cancel from the page does).
 fn parse<T: DeserializeOwned>(json: &str) -> Result<T, String> {
-    serde_json::from_str::<T>(json).map_err(|e| {
-        match serde_json::from_str::<crate::bridge::answers::Failed>(json) {
-            Ok(f) if f.kind == "failed" => f.message,
-            Ok(f) if f.kind == "stopped" => CANCELLED.to_string(),
-            _ => format!("unreadable answer from the worker: {e}"),
-        }
+    serde_json::from_str::<T>(json).map_err(|e| match serde_json::from_str::<Unanswered>(json) {
+        Ok(f) if f.kind == UnansweredKind::Failed => f.message,
+        Ok(_) => CANCELLED.to_string(),
+        Err(_) => format!("unreadable answer from the worker: {e}"),
     })
 }
 

@@ -23,6 +23,7 @@ pub use cycle_view::{CycleOutcome, CycleView};
 pub(crate) use matrix::match_one;
 pub use protocol::{
     ClusterView, JobCount, PairView, PoolLoaded, PoolRequest, PoolResponse, ReverseView,
+    Unanswered, UnansweredKind,
 };
 
 /// How a pair of ads fare in the matrix.

@@ -222,6 +222,25 @@ pub enum PoolResponse {
     },
 }
 
+/// A [`PoolResponse`] that is no answer (`Stopped` or `Failed`), read on
+/// its own: a client that reads each answer as its variant's type (the
+/// page does; the whole tagged reader is tens of KB of wasm) reads this
+/// when that fails.
+#[derive(Debug, Deserialize)]
+pub struct Unanswered {
+    pub kind: UnansweredKind,
+    /// Why it failed (absent from `stopped`).
+    #[serde(default)]
+    pub message: String,
+}
+
+#[derive(Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UnansweredKind {
+    Stopped,
+    Failed,
+}
+
 /// A pool read and kept: its ads' labels, what reading it found, the
 /// functions it supplies.
 #[derive(Clone, Debug, Serialize, Deserialize)]

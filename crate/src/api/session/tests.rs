@@ -372,3 +372,22 @@ fn a_request_carries_its_evaluation_options_flat() {
         )
     );
 }
+
+/// `Unanswered` reads the two answers that are none, and nothing else.
+#[test]
+fn unanswered_reads_stopped_and_failed_only() {
+    let read =
+        |r: &PoolResponse| serde_json::from_str::<Unanswered>(&serde_json::to_string(r).unwrap());
+    let u = read(&PoolResponse::Stopped).unwrap();
+    assert_eq!((u.kind, u.message.as_str()), (UnansweredKind::Stopped, ""));
+    let u = read(&PoolResponse::Failed {
+        message: "no pool \"j\"".into(),
+    })
+    .unwrap();
+    assert_eq!(
+        (u.kind, u.message.as_str()),
+        (UnansweredKind::Failed, "no pool \"j\"")
+    );
+    let answer = PoolResponse::Candidates(JobCount { job: 0, count: 3 });
+    assert!(read(&answer).is_err());
+}

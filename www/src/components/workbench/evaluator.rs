@@ -6,12 +6,12 @@
 use classad::api::EvalOptions;
 use std::rc::Rc;
 
-use classad::api::{Diagnostic, Mode, Request};
+use classad::api::{Diagnostic, Mode, Request, Response};
 use yew::prelude::*;
 
 use crate::components::widgets::term::TermHelp;
 
-use crate::bridge::answers::{AdNames, Answer, Evaluated};
+use crate::bridge::answers::{AdNames, Evaluated};
 use crate::bridge::clock::now_ms;
 use crate::bridge::engine;
 use crate::bridge::parses::{Busy, Parsed, PoolParse};
@@ -202,24 +202,25 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                         a.response
                     }
                     // The worker failed: said as the engine's own failure.
-                    Err(e) => Answer {
-                        kind: "failed".into(),
+                    Err(e) => Response::Failed {
                         which: "engine".into(),
                         diagnostics: vec![Diagnostic::new(classad::api::Span::NONE, e)],
-                        ..Answer::default()
                     },
                 };
-                outcome.set(match resp.kind.as_str() {
-                    "value" => Outcome::Value {
-                        value: resp.value,
-                        kind: resp.value_kind,
-                        trace: resp.trace.map(|t| Trace(Rc::new(t))),
+                outcome.set(match resp {
+                    Response::Value {
+                        value,
+                        value_kind,
+                        trace,
+                    } => Outcome::Value {
+                        value,
+                        kind: value_kind,
+                        trace: trace.map(|t| Trace(Rc::new(t))),
                         ms,
                     },
-                    "failed" => Outcome::Failed {
-                        which: resp.which,
-                        diagnostics: resp.diagnostics,
-                    },
+                    Response::Failed { which, diagnostics } => {
+                        Outcome::Failed { which, diagnostics }
+                    }
                     _ => Outcome::None,
                 });
             });

@@ -11,7 +11,6 @@ use classad::api::{OutputFormat, Request};
 use gloo_timers::callback::Timeout;
 use yew::prelude::*;
 
-use crate::bridge::answers::Answer;
 use crate::bridge::engine::{self, WORKER_THRESHOLD_BYTES};
 use crate::bridge::parses::Parsed;
 use crate::bridge::parses::{Busy, PoolParse};
@@ -25,6 +24,7 @@ use crate::components::workbench::ad_list::AdList;
 use crate::components::workbench::pool_viewer::PoolViewer;
 use crate::state::actions::{Action, PoolMark};
 use crate::state::app_state::{AppState, TextKey};
+use classad::api::Response;
 
 /// What a wasm32 instance can address: 4 GiB.
 const WASM32_BYTES: f64 = 4.0 * 1024.0 * 1024.0 * 1024.0;
@@ -524,13 +524,13 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 let d = d.clone();
                 let status = status.clone();
                 let formatting = formatting.clone();
-                move |resp: Answer| {
+                move |resp: Response| {
                     formatting.set(false);
                     match resp {
-                        Answer { kind, diagnostics, .. } if kind == "text" && diagnostics.iter().any(|d| d.is_error()) => status.set(Some(
+                        Response::Text { diagnostics, .. } if diagnostics.iter().any(|d| d.is_error()) => status.set(Some(
                             "Fix the errors first: formatting would drop the ads that do not parse.".into(),
                         )),
-                        Answer { kind, text: out, .. } if kind == "text" => {
+                        Response::Text { text: out, .. } => {
                             status.set(None);
                             d.emit(Action::SetPoolText(idx, Rc::from(out)));
                         }
@@ -559,9 +559,9 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 let json = serde_json::to_string(&req).unwrap_or_default();
                 let status = status.clone();
                 formatter.request("api", &json, move |r| {
-                    match r
-                        .and_then(|j| serde_json::from_str::<Answer>(&j).map_err(|e| e.to_string()))
-                    {
+                    match r.and_then(|j| {
+                        serde_json::from_str::<Response>(&j).map_err(|e| e.to_string())
+                    }) {
                         Ok(resp) => done(resp),
                         Err(e) => status.set(Some(format!("Formatting failed: {e}"))),
                     }
