@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # Sets up (idempotently) and runs every test:
 #   1. set-up: Rust wasm target, trunk, wasm-bindgen-cli, npm packages, Chromium (scripts/setup.sh --browser)
-#   2. native engine tests: unit/integration, libclassad conformance (committed expectations), seed figures
-#   3. the CLI smoke test
-#   4. the engine and the share-link codec compiled to wasm32, run under node (wasm-bindgen-test-runner)
-#   5. the release build of the playground (trunk build --release -> dist/),
-#      then the embeddable engine (scripts/build-embed.sh -> dist/embed/)
-#   6. end-to-end tests of dist/ in headless Chromium (node --test tests/e2e/*.test.mjs)
+#   2. two branches side by side:
+#      native: the native tests in one cargo run (engine unit/integration tests,
+#              libclassad conformance, seed figures, the page's logic, the embed
+#              module), the CLI smoke test, then the engine and the share-link
+#              codec compiled to wasm32, run under node (wasm-bindgen-test-runner);
+#      web:    the release build of the playground (trunk build --release -> dist/),
+#              then the embeddable engine (scripts/build-embed.sh -> dist/embed/)
+#   3. end-to-end tests of dist/ in headless Chromium (node --test tests/e2e/*.test.mjs)
+#   4. the page wasm's size bar
 # A failing test step does not stop the later ones (a failed set-up or build
 # does); the last line says what passed or failed. Exit status 0 only when
 # everything passed. CI runs this (.ci/run, CI=true, no stdin).
@@ -30,13 +33,17 @@ finish() {
   say "TESTS FAILED: $(IFS=';'; echo "${failed[*]}" | sed 's/;/; /g') (${took} s)"
   exit 1
 }
-# run NAME COMMAND...: run a step, record it if it fails.
+# run NAME COMMAND...: run a step, record it if it fails, say how long it
+# took (inside a branch, also on the terminal as it happens: fd 3).
 run() {
-  local name=$1; shift
+  local name=$1 t0=$SECONDS status; shift
   say "$name"
-  if "$@"; then return 0; fi
-  failed+=("$name")
-  return 1
+  [ -n "${in_branch-}" ] && printf '   %s: %s ...\n' "$in_branch" "$name" >&3
+  if "$@"; then status=passed; else status=FAILED; failed+=("$name"); fi
+  local line="-- $name: $status ($((SECONDS - t0)) s)"
+  echo "$line"
+  [ -n "${in_branch-}" ] && printf '   %s: %s\n' "$in_branch" "${line#-- }" >&3
+  [ "$status" = passed ]
 }
 
 for tool in cargo node npm python3; do
@@ -47,11 +54,18 @@ run "set-up (installs only what is missing)" ./scripts/setup.sh --browser </dev/
 export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
 
-run "native tests" cargo test -p classad --locked
+# The crates tested natively in one cargo run: one feature resolution, so
+# the engine is compiled once for its tests, the CLI, the page's logic and
+# the embed module (separate runs resolved features apart and built it four
+# times). The CLI the tests build is the one the smoke and e2e tests run.
+native_crates=(-p classad -p classad-playground -p classad-embed)
+export CLASSAD_BIN="$root/target/debug/classad"
 
 cli_smoke() {
-  cargo build --locked -p classad --bin classad || return 1
-  local bin=target/debug/classad out expected
+  # A no-op after the native tests (same crates, same features): it makes
+  # sure the binary is this tree's, not an older run's.
+  cargo test --locked -q "${native_crates[@]}" --no-run 2>/dev/null || return 1
+  local bin=$CLASSAD_BIN out expected
   out=$(printf '1 + 2\n[a = 1; b = a + 2].b\n1 +\n' | "$bin" eval || true)
   expected=$'3\n3\nPARSE_ERROR'
   if [ "$(printf '%s\n' "$out" | cut -c1-11)" != "$expected" ]; then
@@ -65,24 +79,54 @@ cli_smoke() {
   fi
   echo "CLI smoke test passed"
 }
-run "CLI smoke test" cli_smoke
 
-run "playground unit tests (native)" cargo test -p classad-playground --lib --locked
-run "embed unit tests (native)" cargo test -p classad-embed --locked
-
-# The runner is wasm-bindgen-test-runner (.cargo/config.toml), under node.
-# Release: the 9,299 conformance cases run in about a second.
-run "wasm tests (engine + share links in wasm32)" \
-  cargo test -p classad-playground --target wasm32-unknown-unknown --release --locked
-
-if run "release build (trunk build --release)" trunk build --release; then
+# Two branches run side by side; each builds in its own part of target/
+# (cargo locks each profile's directory on its own), and each fills the
+# other's single-threaded stretches (LTO links, wasm-opt, test runs).
+#   native: the native tests, the CLI smoke test, then the engine and the
+#           share-link codec in wasm32 (dev profile: it shares the native
+#           run's proc macros, and the 9,299 conformance cases still take
+#           about a second; only the one test target that has tests);
+#   web:    the release build of the playground, then the embed module
+#           (it needs trunk's dist/, which trunk empties first).
+native_branch() {
+  run "native tests (engine, CLI, page logic, embed)" cargo test --locked "${native_crates[@]}"
+  run "CLI smoke test" cli_smoke
+  run "wasm tests (engine + share links in wasm32)" \
+    cargo test --locked -p classad-playground --target wasm32-unknown-unknown --test engine_in_wasm
+}
+web_branch() {
   # After trunk, which empties dist/.
-  run "embed build (scripts/build-embed.sh -> dist/embed/)" ./scripts/build-embed.sh
-  # Files, not the directory: Node 22+ no longer searches a directory argument.
-  run "end-to-end tests (headless Chromium)" node --test tests/e2e/*.test.mjs
-else
-  failed+=("end-to-end tests (not run: no release build)")
-fi
+  run "release build (trunk build --release)" trunk build --release &&
+    run "embed build (scripts/build-embed.sh -> dist/embed/)" ./scripts/build-embed.sh
+}
+# branch NAME: run NAME_branch in the background, its output in a log and
+# its failed steps in a file (a subshell cannot add to `failed`).
+logs="$root/target/test-logs"
+mkdir -p "$logs"
+rm -f "$logs"/*.failed
+branch() {
+  ( in_branch=$1; failed=(); "${1}_branch"
+    printf '%s\n' "${failed[@]}" >"$logs/$1.failed" ) >"$logs/$1.log" 2>&1 &
+}
+say "native and web branches, side by side (their logs follow when both are done)"
+exec 3>&1
+branch native
+branch web
+wait
+for b in native web; do
+  cat "$logs/$b.log"
+  if [ -f "$logs/$b.failed" ]; then
+    while IFS= read -r f; do [ -n "$f" ] && failed+=("$f"); done <"$logs/$b.failed"
+  else
+    failed+=("the $b branch (it did not finish)")
+  fi
+done
+
+case " ${failed[*]-} " in
+  *"release build"*) failed+=("end-to-end tests (not run: no release build)") ;;
+  *) run "end-to-end tests (headless Chromium)" node --test tests/e2e/*.test.mjs ;;
+esac
 
 # The page is a thin client (the engine runs in Web Workers) and the views
 # but the workbench and the gallery are a module of their own, loaded when
