@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Idempotent set-up of everything the build and the tests need, from the
 # registries this machine reaches (crates.io, npm, Debian). Each step is
-# skipped when the right version is already there. Source it or run it.
-#   scripts/setup.sh            tools to build the playground
-#   scripts/setup.sh --browser  also Chromium (end-to-end tests)
+# skipped when the right version is already there.
+#   scripts/setup.sh                   tools to build the playground
+#   scripts/setup.sh --browser         also Chromium (end-to-end tests)
+#   scripts/setup.sh --no-wasm-tools   all but trunk and wasm-bindgen-cli
+#   scripts/setup.sh --wasm-tools      only those two (scripts/test.sh builds
+#                                      them beside the native tests)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -12,34 +15,49 @@ TRUNK_VERSION=0.21.14
 WASM_BINDGEN_VERSION=0.2.130   # must equal the wasm-bindgen in Cargo.lock
 
 say() { printf '== %s\n' "$*"; }
+browser=false wasm_tools=true rest=true
+for arg in "$@"; do
+  case "$arg" in
+    --browser) browser=true ;;
+    --no-wasm-tools) wasm_tools=false ;;
+    --wasm-tools) rest=false ;;
+    *) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
 export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
 
-if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
-  say "adding the wasm32-unknown-unknown target"
-  rustup target add wasm32-unknown-unknown
+if $rest; then
+  if ! rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown; then
+    say "adding the wasm32-unknown-unknown target"
+    rustup target add wasm32-unknown-unknown
+  fi
 fi
 
-if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
-  say "installing trunk $TRUNK_VERSION (about 5 minutes, once)"
-  # trunk's own release profile is fat LTO in one codegen unit: a long
-  # single-threaded link for a tool whose speed is not ours to need. Built
-  # without it, the install takes about half as long.
-  CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-    cargo install trunk --locked --version "$TRUNK_VERSION"
+if $wasm_tools; then
+  if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
+    say "installing trunk $TRUNK_VERSION (about 5 minutes, once)"
+    # trunk's own release profile is fat LTO in one codegen unit: a long
+    # single-threaded link for a tool whose speed is not ours to need. Built
+    # without it, the install takes about half as long.
+    CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
+      cargo install trunk --locked --version "$TRUNK_VERSION"
+  fi
+
+  if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
+    say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes, once)"
+    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+  fi
 fi
 
-if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
-  say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes, once)"
-  cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
-fi
+$rest || exit 0
 
 if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
   say "installing npm packages (binaryen's wasm-opt, playwright-core)"
   npm ci --no-audit --no-fund
 fi
 
-if [ "${1:-}" = "--browser" ]; then
+if $browser; then
   if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
     say "installing Debian chromium and chromium-driver"
     if [ "$(id -u)" = 0 ]; then SUDO=""; else SUDO="sudo"; fi

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # Sets up (idempotently) and runs every test:
-#   1. set-up: Rust wasm target, trunk, wasm-bindgen-cli, npm packages, Chromium (scripts/setup.sh --browser)
+#   1. set-up: Rust wasm target, npm packages, Chromium (scripts/setup.sh --browser --no-wasm-tools)
 #   2. two branches side by side:
 #      native: the native tests in one cargo run (engine unit/integration tests,
 #              libclassad conformance, seed figures, the page's logic, the embed
-#              module), the CLI smoke test, then the engine and the share-link
-#              codec compiled to wasm32, run under node (wasm-bindgen-test-runner);
-#      web:    the release build of the playground (trunk build --release -> dist/),
-#              then the embeddable engine (scripts/build-embed.sh -> dist/embed/)
+#              module), then the CLI smoke test;
+#      web:    trunk and wasm-bindgen-cli (scripts/setup.sh --wasm-tools), the
+#              release build of the playground (trunk build --release -> dist/),
+#              the embeddable engine (scripts/build-embed.sh -> dist/embed/), then
+#              the engine and the share-link codec compiled to wasm32, run under
+#              node (wasm-bindgen-test-runner)
 #   3. end-to-end tests of dist/ in headless Chromium (node --test tests/e2e/*.test.mjs)
 #   4. the page wasm's size bar
 # A failing test step does not stop the later ones (a failed set-up or build
@@ -50,7 +52,7 @@ for tool in cargo node npm python3; do
   need "$tool" || { echo "$tool not found: install it first (Rust via rustup, Node.js with npm, Python 3)" >&2; exit 1; }
 done
 
-run "set-up (installs only what is missing)" ./scripts/setup.sh --browser </dev/null || finish
+run "set-up (installs only what is missing)" ./scripts/setup.sh --browser --no-wasm-tools </dev/null || finish
 export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
 
@@ -83,22 +85,27 @@ cli_smoke() {
 # Two branches run side by side; each builds in its own part of target/
 # (cargo locks each profile's directory on its own), and each fills the
 # other's single-threaded stretches (LTO links, wasm-opt, test runs).
-#   native: the native tests, the CLI smoke test, then the engine and the
-#           share-link codec in wasm32 (dev profile: it shares the native
-#           run's proc macros, and the 9,299 conformance cases still take
-#           about a second; only the one test target that has tests);
-#   web:    the release build of the playground, then the embed module
-#           (it needs trunk's dist/, which trunk empties first).
+#   native: the native tests, then the CLI smoke test;
+#   web:    trunk and wasm-bindgen-cli when missing (on a fresh machine the
+#           native tests run meanwhile), the release build of the playground,
+#           the embed module (into trunk's dist/, which trunk empties first),
+#           then the engine and the share-link codec in wasm32 (dev profile:
+#           it shares the native run's proc macros, and the 9,299 conformance
+#           cases still take about a second; only the one test target that
+#           has tests).
 native_branch() {
   run "native tests (engine, CLI, page logic, embed)" cargo test --locked "${native_crates[@]}"
   run "CLI smoke test" cli_smoke
-  run "wasm tests (engine + share links in wasm32)" \
-    cargo test --locked -p classad-playground --target wasm32-unknown-unknown --test engine_in_wasm
 }
 web_branch() {
-  # After trunk, which empties dist/.
+  if ! run "set-up: trunk and wasm-bindgen-cli" ./scripts/setup.sh --wasm-tools </dev/null; then
+    failed+=("release build (not run: no trunk)")
+    return
+  fi
   run "release build (trunk build --release)" trunk build --release &&
     run "embed build (scripts/build-embed.sh -> dist/embed/)" ./scripts/build-embed.sh
+  run "wasm tests (engine + share links in wasm32)" \
+    cargo test --locked -p classad-playground --target wasm32-unknown-unknown --test engine_in_wasm
 }
 # branch NAME: run NAME_branch in the background, its output in a log and
 # its failed steps in a file (a subshell cannot add to `failed`).
