@@ -145,6 +145,18 @@ impl MatchOutput {
     }
 }
 
+/// The request's context from the JS options, each optional (an absent
+/// clock or zone is the page's own).
+fn eval_options(mode: Option<Mode>, now: Option<f64>, tz_offset: Option<i32>) -> EvalOptions {
+    EvalOptions {
+        mode: mode.unwrap_or_default(),
+        clock: Clock {
+            now,
+            local_offset: tz_offset,
+        },
+    }
+}
+
 /// `evaluate` on Rust values.
 pub fn evaluate_input(i: EvaluateInput) -> EvaluateOutput {
     match api::handle(Request::Evaluate {
@@ -154,13 +166,7 @@ pub fn evaluate_input(i: EvaluateInput) -> EvaluateOutput {
         scope: vec![],
         dialect: Default::default(),
         trace: i.trace.unwrap_or(true),
-        context: EvalOptions {
-            mode: i.mode.unwrap_or_default(),
-            clock: Clock {
-                now: i.now,
-                local_offset: i.tz_offset,
-            },
-        },
+        context: eval_options(i.mode, i.now, i.tz_offset),
     }) {
         Response::Value {
             value,
@@ -185,13 +191,7 @@ pub fn match_input(i: MatchInput) -> MatchOutput {
         job: i.job,
         machine: i.machine,
         dialect: Default::default(),
-        context: EvalOptions {
-            mode: i.mode.unwrap_or_default(),
-            clock: Clock {
-                now: i.now,
-                local_offset: i.tz_offset,
-            },
-        },
+        context: eval_options(i.mode, i.now, i.tz_offset),
     }) {
         Response::Match {
             job_accepts,
