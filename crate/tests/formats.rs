@@ -1405,17 +1405,60 @@ fn binary_garbage_gives_diagnostics_not_panics() {
             }
         }
     }
-    let (text, p) = read_pool_bytes(
-        b"\xff\xfeN\x00a\x00m\x00e\x00 = 1\n",
-        InputFormat::Auto,
-        Dialect::Auto,
-    );
+    let (text, p) = read_pool_bytes(b"\xffName = 1\n", InputFormat::Auto, Dialect::Auto);
     assert!(text.starts_with('\u{fffd}'));
     assert_eq!(
         p.diagnostics[0].message,
         "the input is not valid UTF-8 text"
     );
     assert_eq!((p.diagnostics[0].line, p.diagnostics[0].column), (1, 1));
+    // A UTF-16LE mark, then bytes that are not UTF-16 (half of the last
+    // unit is missing): read as UTF-16LE, with a warning.
+    let (text, p) = read_pool_bytes(
+        b"\xff\xfeN\x00a\x00m\x00e\x00 = 1\n",
+        InputFormat::Auto,
+        Dialect::Auto,
+    );
+    assert!(text.starts_with("Name"), "{text:?}");
+    assert_eq!(
+        p.diagnostics[0].message,
+        "the input is marked as UTF-16LE text but is not valid"
+    );
+}
+
+/// PowerShell's `condor_status -l > pool.txt` writes UTF-16LE with a mark;
+/// editors save UTF-16BE and UTF-32 too. Each reads as the text it is,
+/// whole and streamed, with nothing to warn about.
+#[test]
+fn utf16_and_utf32_files_read_as_their_text() {
+    let pool = "MyType = \"Machine\"\nName = \"slot1@höst\"\n\nMyType = \"Machine\"\nName = \"slot2@🦀\"\n";
+    let utf16le: Vec<u8> = [0xFF, 0xFE]
+        .into_iter()
+        .chain(pool.encode_utf16().flat_map(u16::to_le_bytes))
+        .collect();
+    let utf16be: Vec<u8> = [0xFE, 0xFF]
+        .into_iter()
+        .chain(pool.encode_utf16().flat_map(u16::to_be_bytes))
+        .collect();
+    let utf32le: Vec<u8> = [0xFF, 0xFE, 0, 0]
+        .into_iter()
+        .chain(pool.chars().flat_map(|c| (c as u32).to_le_bytes()))
+        .collect();
+    for bytes in [utf16le, utf16be, utf32le] {
+        let (text, p) = read_pool_bytes(&bytes, InputFormat::Auto, Dialect::Auto);
+        assert_eq!(text, pool);
+        assert!(p.diagnostics.is_empty(), "{:?}", p.diagnostics);
+        let names: Vec<String> = p.ads.iter().map(|a| a.label.clone()).collect();
+        assert_eq!(names, ["slot1@höst", "slot2@🦀"]);
+        let streamed: Vec<String> =
+            classad::formats::stream::AdStream::new(&bytes[..], Dialect::Auto)
+                .map(|s| match s {
+                    classad::formats::stream::Streamed::Ad(a) => a.label,
+                    classad::formats::stream::Streamed::Problem(d) => d.message,
+                })
+                .collect();
+        assert_eq!(streamed, names);
+    }
 }
 
 #[test]

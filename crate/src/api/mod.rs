@@ -298,6 +298,9 @@ fn evaluate(
     if let Some(d) = ev.take_depth_exceeded() {
         return failed("expr", vec![depth_diagnostic(&d, expr.len())]);
     }
+    if let Some(d) = ev.take_value_too_large() {
+        return failed("expr", vec![too_large_diagnostic(&d, expr.len())]);
+    }
     Response::Value {
         value: v.to_string(),
         value_kind: v.kind().name().to_string(),
@@ -323,6 +326,21 @@ pub fn depth_diagnostic(d: &crate::lang::eval::DepthExceeded, expr_len: usize) -
         "a chain of attribute references (a0 = a1 + 1; a1 = a2 + 1; …) or calls this deep is cut off; \
          each reference counts 3 levels, each call 2 (libclassad gives up after a few hundred)",
     )
+}
+
+/// What a user is told when a function would have built a value over the
+/// engine's bound: located at the call when it is in the expression, else
+/// the whole expression (the message names the attribute and its ad).
+pub fn too_large_diagnostic(d: &crate::lang::eval::ValueTooLarge, expr_len: usize) -> Diagnostic {
+    let span = match d.attribute {
+        None => d.span,
+        Some(_) => crate::lang::ast::Span::new(0, expr_len),
+    };
+    Diagnostic::new(span, d.message()).help(format!(
+        "libclassad has no bound and would take all memory; here no string may pass {} MB \
+         (a chain of strcat(X, X) doubles its value at each step)",
+        crate::lang::eval::MAX_VALUE_BYTES >> 20
+    ))
 }
 
 /// JSON in, JSON out. A request that is not valid JSON for [`Request`]

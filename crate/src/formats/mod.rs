@@ -11,6 +11,7 @@
 //! [`MAX_DIAGNOSTICS`] problems (then one that says how many more there
 //! were).
 
+pub mod encoding;
 mod highlight;
 mod json;
 mod new;
@@ -219,6 +220,9 @@ pub fn read_pool_bytes(bytes: &[u8], format: InputFormat, dialect: Dialect) -> (
 /// at the first one and counts the lines that hold one — nothing else is
 /// lost.
 pub fn decode_text(bytes: &[u8]) -> (String, Option<Diagnostic>) {
+    if let Some(marked) = encoding::decode_marked(bytes) {
+        return decoded_marked(marked);
+    }
     match std::str::from_utf8(bytes) {
         Ok(s) => (s.to_string(), None),
         Err(e) => decode_lossy(bytes, e),
@@ -228,6 +232,9 @@ pub fn decode_text(bytes: &[u8]) -> (String, Option<Diagnostic>) {
 /// [`decode_text`] of bytes that are already owned: UTF-8 is kept as it
 /// is, without a copy (a production pool is hundreds of megabytes).
 pub fn decode_text_owned(bytes: Vec<u8>) -> (String, Option<Diagnostic>) {
+    if let Some(marked) = encoding::decode_marked(&bytes) {
+        return decoded_marked(marked);
+    }
     match String::from_utf8(bytes) {
         Ok(s) => (s, None),
         Err(e) => {
@@ -236,6 +243,30 @@ pub fn decode_text_owned(bytes: Vec<u8>) -> (String, Option<Diagnostic>) {
             decode_lossy(&bytes, e)
         }
     }
+}
+
+/// UTF-16 or UTF-32 text, read by its byte-order mark: a warning only
+/// when some of it was not text.
+fn decoded_marked(
+    (encoding, text, bad): (encoding::Encoding, String, usize),
+) -> (String, Option<Diagnostic>) {
+    if bad == 0 {
+        return (text, None);
+    }
+    let at = text.find('\u{fffd}').unwrap_or(0);
+    let d = Diagnostic::new(
+        Span::new(at, at + 3),
+        format!(
+            "the input is marked as {} text but is not valid",
+            encoding.name()
+        ),
+    )
+    .help(format!(
+        "{bad} code unit(s) read as U+FFFD and every ad is kept (is this a binary file?)"
+    ))
+    .warning();
+    let d = scan::LineIndex::new(&text).locate(d);
+    (text, Some(d))
 }
 
 fn decode_lossy(bytes: &[u8], e: std::str::Utf8Error) -> (String, Option<Diagnostic>) {

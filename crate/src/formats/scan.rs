@@ -54,11 +54,16 @@ impl<'a> LineIndex<'a> {
 /// An unterminated `/*` is left in place for the parser to report.
 pub(crate) fn skip_trivia(text: &str, mut pos: usize, seps: &[u8]) -> usize {
     let b = text.as_bytes();
+    // A caller stepping one byte past a character it looked at may land
+    // inside it: go on from the next character.
+    while pos < b.len() && !text.is_char_boundary(pos) {
+        pos += 1;
+    }
     loop {
         if pos >= b.len() {
             return b.len();
         }
-        if text[pos..].starts_with(BOM) {
+        if b[pos..].starts_with(BOM.as_bytes()) {
             pos += BOM.len();
             continue;
         }

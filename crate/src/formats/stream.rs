@@ -7,11 +7,15 @@
 //! as a whole pool. A record may hold at most [`MAX_RECORD_BYTES`]: an ad
 //! never closed (an unclosed `[` or `{` at the top of a 256 MB file) is
 //! reported there, and reading resumes at the next line that opens an ad,
-//! so memory stays bounded whatever the text.
+//! so memory stays bounded whatever the text: a line longer than the bound
+//! is never held whole, but dropped as it is read (with the ad it is in).
+//! UTF-16 and UTF-32 text, marked as such, is read as the text it is
+//! (see [`super::encoding`]).
 
 use std::collections::VecDeque;
 use std::io::BufRead;
 
+use super::encoding::Decoded;
 use super::{detect, label, scan, InputFormat, PoolAd};
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::lexer::Dialect;
@@ -30,7 +34,7 @@ pub enum Streamed {
 
 /// Ads read from `R` as they come.
 pub struct AdStream<R: BufRead> {
-    reader: R,
+    reader: Decoded<R>,
     dialect: Dialect,
     /// Decided from the first significant line.
     format: Option<InputFormat>,
@@ -60,8 +64,10 @@ pub struct AdStream<R: BufRead> {
     ready: VecDeque<Streamed>,
     ads: usize,
     done: bool,
-    /// Lines read before the format was known (with their line numbers).
+    /// Lines read before the format was known (with their line numbers),
+    /// and their text together.
     undecided: Vec<(u32, String)>,
+    undecided_text: String,
     /// What reading earlier ads learnt (long format).
     cache: super::old::ReadCache,
     /// The long format's whole lines, a buffer at a time.
@@ -71,7 +77,7 @@ pub struct AdStream<R: BufRead> {
 impl<R: BufRead> AdStream<R> {
     pub fn new(reader: R, dialect: Dialect) -> AdStream<R> {
         AdStream {
-            reader,
+            reader: Decoded::new(reader),
             dialect,
             format: None,
             record: String::new(),
@@ -88,6 +94,7 @@ impl<R: BufRead> AdStream<R> {
             ads: 0,
             done: false,
             undecided: Vec::new(),
+            undecided_text: String::new(),
             cache: Default::default(),
             chunk: Vec::new(),
         }
@@ -128,22 +135,30 @@ impl<R: BufRead> AdStream<R> {
     /// format (`[` then `{` is JSON, `{` then `[` the new-syntax list, …),
     /// then take them in order.
     fn decide(&mut self, line: String) {
+        self.undecided_text.push_str(&line);
         self.undecided.push((self.line, line));
-        let text: String = self.undecided.iter().map(|(_, l)| l.as_str()).collect();
-        let p = scan::skip_trivia(&text, 0, b"");
+        let text = &self.undecided_text;
+        // Held lines are bounded as a record is: a file of nothing but
+        // comments is decided (as the long format) at the bound.
+        let full = text.len() > MAX_RECORD_BYTES;
+        let p = scan::skip_trivia(text, 0, b"");
         let Some(&first) = text.as_bytes().get(p) else {
+            if full {
+                self.settle(InputFormat::Old);
+            }
             return;
         };
-        let second = scan::skip_trivia(&text, p + 1, b"") < text.len();
-        if matches!(first, b'[' | b'{') && !second && !self.done {
+        let second = scan::skip_trivia(text, p + 1, b"") < text.len();
+        if matches!(first, b'[' | b'{') && !second && !self.done && !full {
             return;
         }
-        self.settle(detect(&text));
+        self.settle(detect(text));
     }
 
     /// The format is known: take the lines held back.
     fn settle(&mut self, format: InputFormat) {
         self.format = Some(format);
+        self.undecided_text = String::new();
         let now = self.line;
         for (n, l) in std::mem::take(&mut self.undecided) {
             self.line = n;
@@ -161,8 +176,13 @@ impl<R: BufRead> AdStream<R> {
             }
         }
         let mut bytes = Vec::new();
-        match self.reader.read_until(b'\n', &mut bytes) {
+        match read_bounded_line(&mut self.reader, &mut bytes, MAX_RECORD_BYTES) {
             Ok(0) => false,
+            Ok(n) if n > MAX_RECORD_BYTES => {
+                self.line += 1;
+                self.line_too_long(n, &bytes);
+                true
+            }
             Ok(_) => {
                 self.line += 1;
                 self.take_bytes(&bytes);
@@ -176,6 +196,53 @@ impl<R: BufRead> AdStream<R> {
                 false
             }
         }
+    }
+
+    /// A line longer than [`MAX_RECORD_BYTES`] (of `len` bytes) was read
+    /// and dropped: the ad it is part of is left out, and reading resumes
+    /// at the next line that opens one.
+    fn line_too_long(&mut self, len: usize, head: &[u8]) {
+        if self.format.is_none() {
+            // Decide from what came before it and the line's start.
+            let mut text = std::mem::take(&mut self.undecided_text);
+            text.push_str(&String::from_utf8_lossy(head));
+            self.settle(detect(&text));
+        }
+        let d = Diagnostic {
+            line: self.line,
+            column: 1,
+            ..Diagnostic::new(
+                crate::lang::ast::Span::NONE,
+                format!(
+                    "line {} is {} MB long, more than an ad may hold ({} MB): it is left out with \
+                     the ad it belongs to, and reading resumes at the next line that opens an ad",
+                    self.line,
+                    len >> 20,
+                    MAX_RECORD_BYTES >> 20
+                ),
+            )
+        };
+        self.ready.push_back(Streamed::Problem(d));
+        self.drop_record();
+    }
+
+    /// UTF-16 or UTF-32 units that were not text: said once, at the end.
+    fn note_bad_units(&mut self) {
+        let bad = self.reader.bad_units();
+        if bad == 0 {
+            return;
+        }
+        let encoding = self.reader.encoding().map_or("", |e| e.name());
+        self.ready.push_back(Streamed::Problem(
+            Diagnostic::new(
+                crate::lang::ast::Span::NONE,
+                format!("the input is marked as {encoding} text but is not valid"),
+            )
+            .help(format!(
+                "{bad} code unit(s) read as U+FFFD and every ad is kept (is this a binary file?)"
+            ))
+            .warning(),
+        ));
     }
 
     /// The long format's lines, as many whole ones as the reader holds,
@@ -300,26 +367,29 @@ impl<R: BufRead> AdStream<R> {
     }
 
     fn take(&mut self, line: String) {
+        if line.len() > MAX_RECORD_BYTES {
+            // A reader holding it whole (a slice) gave it: as if read
+            // bounded.
+            let head = &line.as_bytes()[..HEAD_BYTES];
+            return self.line_too_long(line.len(), head);
+        }
         let Some(format) = self.format else {
             return self.decide(line);
         };
         if self.skipping {
-            let t = line.trim_start();
-            let opens = match format {
-                InputFormat::Json => t.starts_with('{'),
-                InputFormat::Xml => t.starts_with("<c>") || t.starts_with("<c "),
-                InputFormat::New => t.starts_with('['),
-                // The long format: the blank line that ends an ad.
-                InputFormat::Old | InputFormat::Auto => t.is_empty(),
-            };
-            if !opens {
+            if !opens_ad(format, &line) {
                 return;
             }
             self.skipping = false;
         }
         if self.record.len() + line.len() > MAX_RECORD_BYTES {
+            // Lines are at most the bound (see above), so the line fits
+            // once the record is dropped.
             self.give_up_record();
-            return self.take(line);
+            if !opens_ad(format, &line) {
+                return;
+            }
+            self.skipping = false;
         }
         if self.depth > 0 && !self.record.is_empty() && self.opens_next_ad(format, &line) {
             // The open ad was never closed: read it as it is (the reader
@@ -403,6 +473,12 @@ impl<R: BufRead> AdStream<R> {
             .expected("a closing bracket (is one missing?)")
         };
         self.ready.push_back(Streamed::Problem(d));
+        self.drop_record();
+    }
+
+    /// Forget the record being gathered and skip to the next line that
+    /// opens an ad.
+    fn drop_record(&mut self) {
         self.record.clear();
         self.depth = 0;
         self.in_comment = false;
@@ -552,6 +628,59 @@ impl<R: BufRead> AdStream<R> {
     }
 }
 
+/// Whether `line` opens an ad, where reading resumes after a record that
+/// was given up (the long format: the blank line that ends an ad).
+fn opens_ad(format: InputFormat, line: &str) -> bool {
+    let t = line.trim_start();
+    match format {
+        InputFormat::Json => t.starts_with('{'),
+        InputFormat::Xml => t.starts_with("<c>") || t.starts_with("<c "),
+        InputFormat::New => t.starts_with('['),
+        InputFormat::Old | InputFormat::Auto => t.is_empty(),
+    }
+}
+
+/// Read one line (with its `\n`) onto `buf`, keeping at most `max` bytes
+/// of it: the rest of a longer line is read and dropped (but for its
+/// first [`HEAD_BYTES`], which tell a format), so memory stays bounded.
+/// Returns the whole line's length (0 at the end of the input).
+fn read_bounded_line<R: BufRead>(
+    reader: &mut R,
+    buf: &mut Vec<u8>,
+    max: usize,
+) -> std::io::Result<usize> {
+    let mut len = 0;
+    loop {
+        let have = match reader.fill_buf() {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if have.is_empty() {
+            return Ok(len);
+        }
+        let (take, done) = match memchr::memchr(b'\n', have) {
+            Some(i) => (i + 1, true),
+            None => (have.len(), false),
+        };
+        if len + take <= max {
+            buf.extend_from_slice(&have[..take]);
+        } else if len <= max {
+            // Passing the bound: what was kept is no use either.
+            buf.truncate(HEAD_BYTES);
+            buf.shrink_to_fit();
+        }
+        len += take;
+        reader.consume(take);
+        if done {
+            return Ok(len);
+        }
+    }
+}
+
+/// What is kept of a line too long to read.
+const HEAD_BYTES: usize = 4096;
+
 /// Leading spaces and tabs.
 fn indentation(line: &str) -> usize {
     line.len() - line.trim_start_matches([' ', '\t']).len()
@@ -570,6 +699,7 @@ impl<R: BufRead> Iterator for AdStream<R> {
             }
             if !self.read_line() {
                 self.done = true;
+                self.note_bad_units();
                 if self.format.is_none() {
                     let text: String = self.undecided.iter().map(|(_, l)| l.as_str()).collect();
                     self.settle(detect(&text));

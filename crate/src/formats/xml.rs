@@ -556,20 +556,28 @@ impl<'a> Reader<'a> {
             return None;
         }
         let v = match tag {
-            "i" => parse_int(t).map_err(|overflow| {
-                if overflow {
-                    Diagnostic::new(
-                        at,
-                        format!(
-                            "the integer {} does not fit in 64 bits",
-                            scan::shorten(t, 40)
-                        ),
-                    )
-                    .help("HTCondor reads it as error")
-                } else {
-                    bad("an integer", "decimal digits, with an optional `-`")
+            "i" => match parse_int(t) {
+                // libclassad's XML reader makes it error (its JSON reader
+                // makes it 0): the attribute is kept as HTCondor keeps it.
+                Err(true) => {
+                    self.error(
+                        Diagnostic::new(
+                            at,
+                            format!(
+                                "the integer {} ({} digits) does not fit in 64 bits",
+                                scan::shorten(t, 40),
+                                t.trim_start_matches('-').len()
+                            ),
+                        )
+                        .help("HTCondor reads it as error, and so does this reader; write it as a real (<r>) to keep its magnitude")
+                        .warning(),
+                    );
+                    Ok(Value::Error)
                 }
-            }),
+                other => {
+                    other.map_err(|_| bad("an integer", "decimal digits, with an optional `-`"))
+                }
+            },
             "r" => parse_real(t).map(Value::Real).ok_or_else(|| {
                 bad(
                     "a real number",

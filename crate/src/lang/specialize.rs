@@ -6,7 +6,7 @@
 //! The rewrite is sound: evaluating the specialized expression in any
 //! completion of the context gives the same value as the original.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Name};
@@ -38,6 +38,8 @@ pub fn specialize(e: &Expr, ctx: &SpecContext) -> Expr {
         ctx,
         ev: Evaluator::new(ctx.opts),
         active: HashSet::new(),
+        inlined: HashMap::new(),
+        budget: MAX_INLINED_NODES,
     };
     s.ev.set_ads(Some(ctx.my.clone()), ctx.target.clone());
     s.spec(e, 0)
@@ -48,6 +50,31 @@ struct Specializer<'a> {
     ev: Evaluator,
     /// Attributes being inlined (cycle guard).
     active: HashSet<(bool, Arc<str>)>,
+    /// Attributes of MY already specialized: each is done once, however
+    /// often it is referred to.
+    inlined: HashMap<Arc<str>, Expr>,
+    /// Expression nodes that inlining may still copy in (see
+    /// [`MAX_INLINED_NODES`]).
+    budget: usize,
+}
+
+/// The most expression nodes inlining copies into one specialized
+/// expression. Attributes that refer to others twice (`A1 = A0 + A0;
+/// A2 = A1 + A1; …`) would otherwise grow it exponentially: past the
+/// bound a reference is left as it is, which is sound (it evaluates to the
+/// same), only less folded.
+const MAX_INLINED_NODES: usize = 100_000;
+
+/// The nodes of `e`, counted up to `cap`.
+fn nodes_up_to(e: &Expr, cap: usize) -> usize {
+    let mut n = 1;
+    for c in e.children() {
+        if n >= cap {
+            break;
+        }
+        n += nodes_up_to(c, cap - n);
+    }
+    n
 }
 
 fn lit(v: Value, like: &Expr) -> Expr {
@@ -225,12 +252,25 @@ impl Specializer<'_> {
                 Some(lit(v, at))
             };
         }
-        let key = (in_target, name.key.clone());
-        if !self.active.insert(key.clone()) {
+        let s = match self.inlined.get(&name.key) {
+            Some(s) => s.clone(),
+            None => {
+                let key = (in_target, name.key.clone());
+                if !self.active.insert(key.clone()) {
+                    return None;
+                }
+                let s = self.spec(def, depth);
+                self.active.remove(&key);
+                self.inlined.insert(name.key.clone(), s.clone());
+                s
+            }
+        };
+        let size = nodes_up_to(&s, self.budget + 1);
+        if size > self.budget {
+            self.budget = 0;
             return None;
         }
-        let s = self.spec(def, depth);
-        self.active.remove(&key);
+        self.budget -= size;
         Some(match s.kind {
             ExprKind::Literal(_) | ExprKind::Attr { .. } | ExprKind::Paren(_) => {
                 Expr::new(s.kind, at.span)

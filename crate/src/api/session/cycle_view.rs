@@ -87,11 +87,7 @@ impl CycleView {
                     cluster: o.cluster,
                     considered: o.considered,
                     changed: a.changed,
-                    unresolved: a
-                        .unresolved
-                        .iter()
-                        .map(|u| format!("{}: $$({})", u.attribute, u.reference))
-                        .collect(),
+                    unresolved: a.unresolved.iter().map(|u| u.to_string()).collect(),
                 }
             })
             .collect();

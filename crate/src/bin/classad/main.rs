@@ -81,7 +81,17 @@ fn main() -> ExitCode {
     let worker = std::thread::Builder::new()
         .stack_size(512 << 20)
         .spawn(move || run(cli));
-    match worker.map(|h| h.join()) {
+    let outcome = worker.map(|h| h.join());
+    // Values a pool's evaluations refused as too large (each is error
+    // where it was wanted): said once, whatever the command.
+    if let Some((first, n)) = classad::lang::eval::bounds::take_untaken() {
+        let more = match n {
+            1 => String::new(),
+            n => format!(" ({} more evaluations refused one too)", n - 1),
+        };
+        eprintln!("warning: {}{more}", first.message());
+    }
+    match outcome {
         Ok(Ok(Ok(code))) => code,
         Ok(Ok(Err(msg))) => {
             eprintln!("error: {}", msg.trim_end());

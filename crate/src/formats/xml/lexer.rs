@@ -156,7 +156,9 @@ impl<'a> Lexer<'a> {
                     return Some(Err(d));
                 }
             } else if rest.starts_with(b"<!DOCTYPE") {
-                self.skip_doctype(start);
+                if let Err(d) = self.skip_doctype(start) {
+                    return Some(Err(d));
+                }
             } else {
                 return Some(self.tag(start));
             }
@@ -199,19 +201,69 @@ impl<'a> Lexer<'a> {
     }
 
     /// `<!DOCTYPE …>`, with an internal subset `[ … ]` if there is one.
-    fn skip_doctype(&mut self, start: usize) {
+    /// Skip `<!DOCTYPE …>` with its internal subset `[ … ]`. One never
+    /// closed is reported, and reading resumes at the first tag after it
+    /// that cannot belong to it (a `<` opening anything but a declaration,
+    /// comment or instruction), so it never swallows the ads that follow.
+    fn skip_doctype(&mut self, start: usize) -> Result<(), Diagnostic> {
+        let b = self.b;
         let mut i = start + 9;
         let mut in_subset = false;
-        while i < self.b.len() {
-            match self.b[i] {
+        while i < b.len() {
+            match b[i] {
+                b'"' | b'\'' => {
+                    // A quoted system id or entity value: up to its quote,
+                    // unless a tag starts first (the quote is missing).
+                    let q = b[i];
+                    let mut j = i + 1;
+                    while j < b.len() && b[j] != q && !opens_tag(b, j) {
+                        j += 1;
+                    }
+                    if j >= b.len() || b[j] != q {
+                        return self.unclosed_doctype(start, j);
+                    }
+                    i = j;
+                }
                 b'[' => in_subset = true,
                 b']' => in_subset = false,
-                b'>' if !in_subset => break,
+                b'>' if !in_subset => {
+                    self.pos = i + 1;
+                    return Ok(());
+                }
+                b'<' if !in_subset || opens_tag(b, i) => return self.unclosed_doctype(start, i),
                 _ => {}
             }
             i += 1;
         }
-        self.pos = (i + 1).min(self.b.len());
+        self.unclosed_doctype(start, b.len())
+    }
+
+    fn unclosed_doctype(&mut self, start: usize, resume: usize) -> Result<(), Diagnostic> {
+        self.pos = resume;
+        let (what, expected) = if self.b[start..resume].contains(&b'[') {
+            (
+                "the internal subset `[` of this `<!DOCTYPE` is never closed",
+                "`]>`",
+            )
+        } else {
+            ("this `<!DOCTYPE` is never closed", "`>`")
+        };
+        let resumes = if resume < self.b.len() {
+            format!(
+                "reading resumes at `{}`",
+                scan::excerpt(self.text, resume, 12)
+            )
+        } else {
+            "nothing after it is read".to_string()
+        };
+        Err(Diagnostic::new(
+            Span::new(start, start + 9),
+            format!(
+                "{what}: its {} bytes were skipped, and {resumes}",
+                resume - start
+            ),
+        )
+        .expected(expected))
     }
 
     /// A tag at `start`: up to the next `>`. A `<` before it means this
@@ -360,6 +412,14 @@ impl<'a> Lexer<'a> {
 
 fn is_name_byte(c: u8) -> bool {
     c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b':' | b'!' | b'?') || c >= 0x80
+}
+
+/// Does a tag that no document type declaration holds open at `i` (a
+/// `<` then a name or `/`)?
+fn opens_tag(b: &[u8], i: usize) -> bool {
+    b[i] == b'<'
+        && b.get(i + 1)
+            .is_some_and(|c| c.is_ascii_alphabetic() || *c == b'/')
 }
 
 fn find(b: &[u8], from: usize, pat: &[u8]) -> Option<usize> {

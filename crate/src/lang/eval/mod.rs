@@ -3,6 +3,7 @@
 //! exponentially shared references cheap), and dispatch to operators and
 //! functions.
 
+pub mod bounds;
 mod match_ad;
 pub mod ops;
 mod scope;
@@ -78,14 +79,7 @@ enum Slot {
 /// CLI and the page answer alike.
 pub const MAX_EVAL_DEPTH: u32 = 1200;
 
-/// Where an evaluation went deeper than [`MAX_EVAL_DEPTH`].
-#[derive(Clone, Debug, PartialEq)]
-pub struct DepthExceeded {
-    /// The expression it stopped at (in the text it was parsed from).
-    pub span: crate::lang::ast::Span,
-    /// The innermost attribute being evaluated then, if any.
-    pub attribute: Option<Arc<str>>,
-}
+pub use bounds::{DepthExceeded, ValueTooLarge, MAX_VALUE_BYTES};
 
 /// Functions supplied from outside the language — in practice a pool's
 /// function library (Condor-G's externally supplied functions, see
@@ -108,6 +102,11 @@ pub struct Evaluator {
     depth: u32,
     /// The first place this evaluator ran out of depth (see [`Self::take_depth_exceeded`]).
     too_deep: Option<DepthExceeded>,
+    /// Bytes a function refused to build (set by it, see
+    /// [`Self::refuse_value`]), until the call that ran it says where.
+    refused_bytes: Option<usize>,
+    /// The first call that would have built a value over the bound.
+    too_large: Option<ValueTooLarge>,
     tracer: Option<trace::Tracer>,
     /// The built-in functions by index (see [`Builtin`]).
     builtins: &'static [Builtin],
@@ -140,6 +139,12 @@ pub struct Evaluator {
 /// (`functions`, above the evaluator) hands over its own in `Evaluator::new`.
 pub type Builtin = fn(&mut Evaluator, &[Expr], &Env) -> Value;
 
+impl Drop for Evaluator {
+    fn drop(&mut self) {
+        self.leave_untaken();
+    }
+}
+
 impl Evaluator {
     /// An evaluator running the built-in functions `builtins` (indexed as
     /// `lang::builtins` names them).
@@ -152,6 +157,8 @@ impl Evaluator {
             cache: FxHashMap::default(),
             depth: 0,
             too_deep: None,
+            refused_bytes: None,
+            too_large: None,
             tracer: None,
             user_fns: None,
             user_cache: FxHashMap::default(),
@@ -165,6 +172,7 @@ impl Evaluator {
     /// Set the ads: `my` is the scope, `target` (if any) the other ad of a
     /// match. Clears the cache.
     pub fn set_ads(&mut self, my: Option<Arc<ClassAd>>, target: Option<Arc<ClassAd>>) {
+        self.leave_untaken();
         self.matched = target.is_some();
         self.roots = [my, target];
         self.cache.clear();
@@ -179,6 +187,49 @@ impl Evaluator {
     /// value, and the values that depend on it, are then `error`).
     pub fn take_depth_exceeded(&mut self) -> Option<DepthExceeded> {
         self.too_deep.take()
+    }
+
+    /// Whether a function since the last call refused to build a value
+    /// over [`MAX_VALUE_BYTES`] (its value, and the values that depend on
+    /// it, are then `error`): the first one.
+    pub fn take_value_too_large(&mut self) -> Option<ValueTooLarge> {
+        self.too_large.take()
+    }
+
+    /// For a function: refuse to build a value of `bytes`; its value is
+    /// `error`, and the call says where.
+    pub fn refuse_value(&mut self, bytes: usize) -> Value {
+        self.refused_bytes.get_or_insert(bytes);
+        Value::Error
+    }
+
+    /// After a call of `function` at `span`: a string over the bound is
+    /// refused, and a refusal is remembered with where it happened.
+    fn bound_result(&mut self, v: Value, span: crate::lang::ast::Span, function: &str) -> Value {
+        let v = match &v {
+            Value::Str(s) if !bounds::fits(s.len()) => self.refuse_value(s.len()),
+            _ => v,
+        };
+        if let Some(bytes) = self.refused_bytes.take() {
+            if self.too_large.is_none() {
+                self.too_large = Some(ValueTooLarge {
+                    span,
+                    function: Arc::from(function),
+                    bytes,
+                    attribute: None,
+                    ad: None,
+                });
+            }
+        }
+        v
+    }
+
+    /// A refusal the caller did not take goes to the process's record
+    /// (see [`bounds::take_untaken`]).
+    fn leave_untaken(&mut self) {
+        if let Some(v) = self.too_large.take() {
+            bounds::leave_untaken(v);
+        }
     }
 
     pub fn mode(&self) -> Mode {
@@ -314,13 +365,13 @@ impl Evaluator {
                     self.depth += 1;
                     let v = imp(self, &c.args, env);
                     self.depth -= 1;
-                    v
+                    self.bound_result(v, e.span, &c.name)
                 }
                 None => {
                     self.depth += 1;
                     let v = self.call_user(&c.name, &c.args, env);
                     self.depth -= 1;
-                    v
+                    self.bound_result(v, e.span, &c.name)
                 }
             },
             ExprKind::List(items) => Value::List(ListValue {
@@ -656,6 +707,12 @@ impl Evaluator {
         if let Some(d) = self.too_deep.as_mut() {
             if d.attribute.is_none() {
                 d.attribute = Some(Arc::from(name));
+            }
+        }
+        if let Some(d) = self.too_large.as_mut() {
+            if d.attribute.is_none() {
+                d.attribute = Some(Arc::from(name));
+                d.ad = bounds::ad_name(&ad);
             }
         }
         self.moved_scope = moved;

@@ -10,6 +10,7 @@
 mod def;
 mod lists;
 mod misc;
+mod pcre;
 mod stringlists;
 mod strings;
 mod time_fns;

@@ -15,8 +15,8 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::def::{eval_args, eval_n, f, hf, FuncDef};
+use super::pcre::{Pcre, ReOpts};
 use super::strings::bytes_to_value;
-use super::strings::pcre::{Pcre, ReOpts};
 use crate::lang::ast::Expr;
 use crate::lang::eval::{Env, Evaluator};
 use crate::lang::value::Value;

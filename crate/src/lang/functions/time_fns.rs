@@ -538,15 +538,54 @@ fn make_date(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
     })
 }
 
-/// `MakeAbsTime(N)`: seconds since the epoch as an absolute time (as
-/// `absTime(N)`).
+/// `MakeAbsTime(N)` (the thesis' Appendix A; libclassad 25 has no such
+/// function): seconds since the epoch as an absolute time. Unlike
+/// libclassad's `absTime(N)`, which keeps 32 bits (`absTime(3000000000)`
+/// is in 1928), N is taken whole; beyond the years 0–9999 it is error.
+/// Anything but a number is read as `absTime` reads it.
 fn make_abs_time(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
-    conv_time(ev, args, env, false)
+    let Some(secs) = whole_seconds(ev, args, env) else {
+        return conv_time(ev, args, env, false);
+    };
+    match secs {
+        Some(secs) if (MIN_ABS_SECS..=MAX_ABS_SECS).contains(&secs) => {
+            let offset = local_offset(ev, secs);
+            Value::AbsTime(AbsTime { secs, offset })
+        }
+        _ => Value::Error,
+    }
 }
 
-/// `MakeRelTime(N)`: seconds as a relative time (as `relTime(N)`).
+/// `MakeRelTime(N)` (the thesis' Appendix A): seconds as a relative time,
+/// taken whole (`relTime(N)` keeps 32 bits of an integer, as libclassad).
 fn make_rel_time(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
-    conv_time(ev, args, env, true)
+    let Some(secs) = whole_seconds(ev, args, env) else {
+        return conv_time(ev, args, env, true);
+    };
+    match secs {
+        Some(secs) => Value::RelTime(secs as f64),
+        None => Value::Error,
+    }
+}
+
+/// 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the times an absolute
+/// time can be written as.
+const MIN_ABS_SECS: i64 = -62_167_219_200;
+const MAX_ABS_SECS: i64 = 253_402_300_799;
+
+/// The one numeric argument of `makeAbsTime(N)`/`makeRelTime(N)` in whole
+/// seconds (`Some(None)` when it is not finite or too large for 64 bits);
+/// `None` when the call is anything else, left to `absTime`/`relTime`.
+fn whole_seconds(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Option<Option<i64>> {
+    let [arg] = args else { return None };
+    match ev.eval(arg, env) {
+        Value::Int(i) => Some(Some(i)),
+        Value::Real(r) | Value::RelTime(r) => {
+            const LIMIT: f64 = 9_223_372_036_854_775_808.0; // 2^63
+            Some((r.is_finite() && (-LIMIT..LIMIT).contains(&r)).then_some(r.trunc() as i64))
+        }
+        _ => None,
+    }
 }
 
 /// InDays/InHours/InMinutes/InSeconds: a time's seconds (absolute: since

@@ -167,11 +167,11 @@ fn unresolved(ev: &mut Evaluator, args: &[Expr], env: &Env) -> Value {
     let Value::Str(pattern) = ev.eval(pattern, env) else {
         return Value::Error;
     };
-    let opts = super::strings::pcre::ReOpts {
+    let opts = super::pcre::ReOpts {
         caseless: true,
         ..Default::default()
     };
-    let Some(re) = super::strings::pcre::Pcre::new(&pattern, opts) else {
+    let Some(re) = super::pcre::Pcre::new(&pattern, opts) else {
         return Value::Error;
     };
     for n in &names {

@@ -51,6 +51,14 @@ pub fn run(a: EvalCmd) -> Result<ExitCode, String> {
                     let note = classad::api::depth_diagnostic(&deep, src.len());
                     eprintln!("warning: {src:.60}: {}", note.message);
                 }
+                if let Some(big) = ev.take_value_too_large() {
+                    let note = classad::api::too_large_diagnostic(&big, src.len());
+                    let note = note.locate(src);
+                    eprintln!(
+                        "warning: {src:.60}:{}:{}: {}",
+                        note.line, note.column, note.message
+                    );
+                }
                 writeln!(out, "{v}")
             }
             Err(diag) => {

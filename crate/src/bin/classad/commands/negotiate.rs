@@ -105,7 +105,13 @@ pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
                 line.push_str(&format!(" {attr}={value}"));
             }
             for u in &aug.unresolved {
-                line.push_str(&format!(" unresolved:{}:{}", u.attribute, u.reference));
+                // A reference left as written because filling it would
+                // pass the bound on what substitution adds to a job.
+                let why = match u.too_large {
+                    Some(_) => "too-large",
+                    None => "unresolved",
+                };
+                line.push_str(&format!(" {why}:{}:{}", u.attribute, u.reference));
             }
             println!("{line}");
         }

@@ -101,7 +101,12 @@ pub fn run(a: QueryCmd) -> Result<ExitCode, String> {
             };
             total += 1;
             let ad = Arc::new(ad.ad);
-            let Some(sel) = q.select(&mut ev, &ad) else {
+            let selected = q.select(&mut ev, &ad);
+            if let Some(big) = ev.take_value_too_large() {
+                let ad = classad::formats::label(&ad, (total - 1) as usize);
+                eprintln!("{file}: {ad}: warning: {}", big.message());
+            }
+            let Some(sel) = selected else {
                 continue;
             };
             matched += 1;
