@@ -530,6 +530,14 @@ pub fn negotiate_with(
     // the same (see the property tests); only the skipping of failed
     // clusters, an approximation, does not happen.
     let shared = nclusters > 0 && nclusters * 2 <= jobs.len();
+    // A cluster shares one survey of the pool only when it has jobs
+    // enough to pay for it: the walk in rank order usually settles a job
+    // alone in a few evaluations, and 5,000 clusters of two jobs, each
+    // surveying 10,000 machines, cost 66 M evaluations where the jobs
+    // alone cost 10,000. The rule depends on the pools only, so counted,
+    // walked and indexed cycles decide alike.
+    let sizes = jobs_left.clone();
+    let shares = |c: usize| sizes[c].saturating_mul(SHARE_RATIO) >= machines.len();
     for (done, &j) in order.iter().enumerate() {
         if done % 256 == 0 && !progress(done, order.len()) {
             break;
@@ -564,7 +572,8 @@ pub fn negotiate_with(
             opts: cfg.opts,
             evals: &mut evals,
         };
-        let pick = match shared_cluster {
+        let sharing = shared_cluster.filter(|&c| shares(c));
+        let pick = match sharing {
             Some(c) => {
                 let cands = source.candidates(j);
                 let among = match &cands {
@@ -603,16 +612,26 @@ pub fn negotiate_with(
                     }
                 }
             }
-            None => pick_alone(
-                &mut ctx,
-                job,
-                j,
-                cfg,
-                &mut tables,
-                source,
-                &free,
-                &mut outcome,
-            ),
+            None => {
+                let pick = pick_alone(
+                    &mut ctx,
+                    job,
+                    j,
+                    cfg,
+                    &mut tables,
+                    source,
+                    &free,
+                    &mut outcome,
+                );
+                if let Some(c) = shared_cluster {
+                    jobs_left[c] -= 1;
+                    // No machine for this job is none for its cluster.
+                    if pick.is_none() {
+                        failed[c] = true;
+                    }
+                }
+                pick
+            }
         };
         if cfg.detail
             && outcomes.len() < cfg.detail_jobs.unwrap_or(usize::MAX)
@@ -644,6 +663,10 @@ pub fn negotiate_with(
         clustering,
     }
 }
+
+/// An auto-cluster shares a survey of the pool when its jobs are at least
+/// the pool's machines over this.
+const SHARE_RATIO: usize = 64;
 
 /// A job surveyed on its own (not sharing its auto-cluster's survey): its
 /// best free machine, or none, with why (and the count of its candidates,
