@@ -523,6 +523,7 @@ pub fn negotiate_with(
     }
     let mut failed = vec![false; nclusters];
     let mut tables = RankTables::default();
+    let mut list_sizes = ListSizes::default();
     source.prefetch(&order);
     // Sharing a survey pays when clusters are few. With nearly one cluster
     // per job it only adds work (each list is ranked for taken machines
@@ -619,6 +620,7 @@ pub fn negotiate_with(
                     j,
                     cfg,
                     &mut tables,
+                    &mut list_sizes,
                     source,
                     &free,
                     &mut outcome,
@@ -664,6 +666,28 @@ pub fn negotiate_with(
     }
 }
 
+/// The sizes of the candidate lists an index gave so far. Its lists, worked
+/// out ahead on the other core, spare the walk of the pool while they are
+/// short; when they hold more than a walk would evaluate (jobs that most of
+/// the pool accepts: 100,000 jobs × 50,000 candidates each is billions of
+/// entries to sort), the walk comes first again.
+#[derive(Default)]
+struct ListSizes {
+    lists: u64,
+    entries: u64,
+}
+
+impl ListSizes {
+    fn seen(&mut self, len: usize) {
+        self.lists += 1;
+        self.entries += len as u64;
+    }
+
+    fn broad(&self) -> bool {
+        self.lists >= 16 && self.entries > self.lists * POOL_WALK_BUDGET as u64
+    }
+}
+
 /// An auto-cluster shares a survey of the pool when its jobs are at least
 /// the pool's machines over this.
 const SHARE_RATIO: usize = 64;
@@ -678,6 +702,7 @@ fn pick_alone(
     j: usize,
     cfg: &NegotiationConfig,
     tables: &mut RankTables,
+    lists: &mut ListSizes,
     source: &mut dyn CandidateSource,
     free: &[bool],
     outcome: &mut JobOutcome,
@@ -695,7 +720,7 @@ fn pick_alone(
             .get(&docking, job, machines, walkable, ctx.ev)
             .map(|t| (docking, t))
     };
-    let budget = if source.runs_ahead() {
+    let budget = if source.runs_ahead() && !lists.broad() {
         0
     } else {
         POOL_WALK_BUDGET
@@ -708,6 +733,9 @@ fn pick_alone(
         PoolWalk::Best(_) => None,
         _ => source.candidates(j),
     };
+    if let Some(c) = &cands {
+        lists.seen(c.len());
+    }
     let among = match &cands {
         Some(c) => Among::Only(c),
         None => Among::All,
