@@ -6,7 +6,7 @@
 //! The rewrite is sound: evaluating the specialized expression in any
 //! completion of the context gives the same value as the original.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 use std::sync::Arc;
 
 use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Name};
@@ -38,7 +38,7 @@ pub fn specialize(e: &Expr, ctx: &SpecContext) -> Expr {
         ctx,
         ev: Evaluator::new(ctx.opts),
         active: HashSet::new(),
-        inlined: HashMap::new(),
+        inlined: Vec::new(),
         budget: MAX_INLINED_NODES,
     };
     s.ev.set_ads(Some(ctx.my.clone()), ctx.target.clone());
@@ -51,10 +51,12 @@ struct Specializer<'a> {
     /// Attributes being inlined (cycle guard).
     active: HashSet<(bool, Arc<str>)>,
     /// Attributes of MY already specialized: each is done once, however
-    /// often it is referred to.
-    inlined: HashMap<Arc<str>, Expr>,
-    /// Expression nodes that inlining may still copy in (see
-    /// [`MAX_INLINED_NODES`]).
+    /// often it is referred to. (A few per expression: a list is cheaper
+    /// than a map to build.)
+    inlined: Vec<(Arc<str>, Expr)>,
+    /// Expression nodes that inlining may still copy in again (see
+    /// [`MAX_INLINED_NODES`]): an attribute's first inlining is bounded by
+    /// the ad's text, its copies are what can grow.
     budget: usize,
 }
 
@@ -252,8 +254,17 @@ impl Specializer<'_> {
                 Some(lit(v, at))
             };
         }
-        let s = match self.inlined.get(&name.key) {
-            Some(s) => s.clone(),
+        let done = self.inlined.iter().find(|(k, _)| *k == name.key);
+        let s = match done.map(|(_, s)| s) {
+            Some(s) => {
+                let size = nodes_up_to(s, self.budget + 1);
+                if size > self.budget {
+                    self.budget = 0;
+                    return None;
+                }
+                self.budget -= size;
+                s.clone()
+            }
             None => {
                 let key = (in_target, name.key.clone());
                 if !self.active.insert(key.clone()) {
@@ -261,16 +272,10 @@ impl Specializer<'_> {
                 }
                 let s = self.spec(def, depth);
                 self.active.remove(&key);
-                self.inlined.insert(name.key.clone(), s.clone());
+                self.inlined.push((name.key.clone(), s.clone()));
                 s
             }
         };
-        let size = nodes_up_to(&s, self.budget + 1);
-        if size > self.budget {
-            self.budget = 0;
-            return None;
-        }
-        self.budget -= size;
         Some(match s.kind {
             ExprKind::Literal(_) | ExprKind::Attr { .. } | ExprKind::Paren(_) => {
                 Expr::new(s.kind, at.span)
