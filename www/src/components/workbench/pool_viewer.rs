@@ -112,7 +112,7 @@ impl LineIndex {
         // The row in progress starts at `at`; a row is pushed where the
         // next one starts.
         let mut at = from;
-        let mut push = |ix: &mut LineIndex, start: usize| {
+        let push = |ix: &mut LineIndex, start: usize| {
             if ix.lines % EVERY == 0 {
                 ix.marks.push(start);
             }
