@@ -24,14 +24,19 @@
 //     → the readable link that opens the playground on this expression, MY,
 //       TARGET and mode: <playground>#expr=…&my=…&target=…&mode=…, each part
 //       encodeURIComponent text (the playground also reads URLSearchParams'
-//       `+` for a space); playground defaults to ../index.html from here
+//       `+` for a space); playground defaults to ../index.html from here.
+//       Given anything else (null, a number, a field that is not a string,
+//       an unknown mode, an address that is not a URL) it answers the
+//       failure below, `which` naming the argument, instead of a link.
 //
 //   parse(text)
 //     → { ok, ads: [{ label, line, start, end, attributes }], format, diagnostics }
 //
 // Nothing throws: a failure is { ok: false, which, diagnostics }, where
 // `which` names the input at fault ("expr", "my", "target", "job",
-// "machine", "request") and each diagnostic is
+// "machine", "request", or the field of the input that could not be read:
+// a getter that throws, a field that is not a string; "internal" when the
+// engine itself failed) and each diagnostic is
 // { severity, line, column, message, expected?, help?, span }
 // (line and column 1-based; 0 when a problem has no place in the text).
 // Ads may be written in any format the engine reads: new ClassAd syntax
@@ -79,13 +84,26 @@ function replaceEngine() {
 // failing call itself, which may have no stack left to instantiate one).
 let trapped = false;
 
-function failure(answer, message) {
+function failure(answer, message, which = "internal") {
   return {
     ...answer,
     ok: false,
-    which: "internal",
+    which,
     diagnostics: [{ severity: "error", line: 0, column: 0, message }],
   };
+}
+
+// A value's kind in words, and a thrown value's message, without running
+// more of the caller's code unguarded.
+function kind(v) {
+  return v === null ? "null" : Array.isArray(v) ? "an array" : `a ${typeof v}`;
+}
+function thrown(e) {
+  try {
+    return e instanceof Error ? `${e.name}: ${e.message}` : String(e);
+  } catch {
+    return "a value that cannot be shown";
+  }
 }
 
 function guard(op, answer, call) {
@@ -107,7 +125,10 @@ function guard(op, answer, call) {
   try {
     return call();
   } catch (e) {
-    // The engine trapped (in practice: out of stack). Never reuse that instance.
+    // The engine trapped (in practice: out of stack). The caller's own code
+    // (getters, proxies) never runs inside a call (the engine copies its
+    // input through bindings that catch), so this is the engine's failure:
+    // never reuse that instance.
     trapped = true;
     return failure(answer, `the engine failed in ${op} (${e}); a fresh engine takes over from the next call`);
   }
@@ -154,12 +175,41 @@ export function engineInstances() {
 }
 
 /** The readable prefill link the playground opens (see the top of this file). */
-export function prefillLink({ expr, my, target, mode } = {}, playground = new URL("../index.html", import.meta.url).href) {
+export function prefillLink(input = {}, playground = new URL("../index.html", import.meta.url).href) {
+  // The caller's mistakes (a wrong type, a getter that throws, a bad URL)
+  // come back as a failure saying which argument, like every other call.
+  const bad = (which, message) => failure({ link: null }, message, which);
+  if (input === null || typeof input !== "object" || Array.isArray(input)) {
+    return bad("request", `prefillLink takes {expr, my, target, mode}, not ${kind(input)}`);
+  }
+  const fields = {};
+  for (const k of ["expr", "my", "target", "mode"]) {
+    try {
+      fields[k] = input[k];
+    } catch (e) {
+      return bad(k, `reading \`${k}\` threw: ${thrown(e)}`);
+    }
+    if (fields[k] != null && typeof fields[k] !== "string") {
+      return bad(k, `\`${k}\` must be a string, not ${kind(fields[k])}`);
+    }
+  }
+  const { expr, my, target, mode } = fields;
+  if (mode && mode !== "htcondor" && mode !== "strict") {
+    return bad("mode", `unknown mode ${JSON.stringify(mode)} (the modes are "htcondor" and "strict")`);
+  }
+  if (typeof playground !== "string" && !(playground instanceof URL)) {
+    return bad("playground", `the playground's address must be a string or a URL, not ${kind(playground)}`);
+  }
+  let base;
+  try {
+    base = new URL(playground, document.baseURI).href.split("#")[0];
+  } catch (e) {
+    return bad("playground", `the playground's address does not read as a URL: ${thrown(e)}`);
+  }
   const parts = [["expr", expr ?? ""]];
   if (my) parts.push(["my", my]);
   if (target) parts.push(["target", target]);
   if (mode && mode !== "htcondor") parts.push(["mode", mode]);
-  const base = new URL(playground, document.baseURI).href.split("#")[0];
   return base + "#" + parts.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
 }
 

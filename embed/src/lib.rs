@@ -6,9 +6,12 @@
 //!
 //! Every answer is a value with `ok`: a failure is `{ok: false, which,
 //! diagnostics: [{line, column, message, …}]}`, where `which` names the
-//! input at fault (`expr`, `my`, `target`, `job`, `machine`, `request`);
-//! nothing throws. The JS module most pages import is `js/classad.js`,
-//! which loads the wasm and re-exports these functions.
+//! input at fault (`expr`, `my`, `target`, `job`, `machine`, `request`,
+//! or a field of the input that could not be read: its getter threw, or it
+//! is not a string or number); nothing throws, and the caller's code never
+//! runs inside the engine (see [`plain_input`]). The JS module most pages
+//! import is `js/classad.js`, which loads the wasm and re-exports these
+//! functions.
 
 use classad::api::{
     self, AdSummary, Clock, Diagnostic, EvalOptions, InputFormat, Mode, Request, Response, Span,
@@ -271,25 +274,89 @@ fn bad_request(what: &str, e: impl std::fmt::Display) -> Vec<Diagnostic> {
     ))
 }
 
-/// serde-wasm-bindgen reads only the fields a struct names: a misspelt
-/// one (`{mood: "strict"}`) would pass unseen. Say so instead.
-fn unknown_fields(input: &JsValue, known: &[&str]) -> Option<Vec<Diagnostic>> {
-    if !input.is_object() {
-        return None;
+/// A thrown JS value in words, read without running more of the
+/// caller's code unguarded (an Error's `message` may itself be a getter).
+fn thrown(e: &JsValue) -> String {
+    if let Some(s) = e.as_string() {
+        return s;
     }
-    let unknown: Vec<String> = js_sys::Object::keys(input.unchecked_ref::<js_sys::Object>())
+    let field = |k: &str| {
+        js_sys::Reflect::get(e, &JsValue::from_str(k))
+            .ok()
+            .and_then(|v| v.as_string())
+    };
+    match (field("name"), field("message")) {
+        (Some(n), Some(m)) => format!("{n}: {m}"),
+        (None, Some(m)) => m,
+        _ => "a value that is not an Error".into(),
+    }
+}
+
+/// The caller's input copied into a plain object of the `known` fields,
+/// or why not: `(which, diagnostics)`, `which` naming the field at fault.
+///
+/// The caller's code (getters, proxies) runs only here, each access
+/// through a binding that catches, so what it throws is answered as the
+/// caller's mistake. A JS exception let through the engine's frames would
+/// leave the engine's stack pointer unrestored, so the module would have to
+/// take it for an engine crash and drop the instance. serde-wasm-bindgen
+/// then reads only primitives (it would read an object's fields itself,
+/// unguarded), and a misspelt field (`{mood: "strict"}`), which it would
+/// pass unseen, is named.
+fn plain_input(input: &JsValue, known: &[&str]) -> Result<JsValue, (String, Vec<Diagnostic>)> {
+    if !input.is_object() && !input.is_function() {
+        // A primitive (or null / undefined): serde says what is wrong.
+        return Ok(input.clone());
+    }
+    let keys = js_sys::Reflect::own_keys(input).map_err(|e| {
+        (
+            "request".to_string(),
+            problem(format!("listing the input's fields threw: {}", thrown(&e))),
+        )
+    })?;
+    let unknown: Vec<String> = keys
         .iter()
         .filter_map(|k| k.as_string())
         .filter(|k| !known.contains(&k.as_str()))
         .map(|k| format!("`{k}`"))
         .collect();
-    (!unknown.is_empty()).then(|| {
-        problem(format!(
-            "unknown field {} (the fields are {})",
-            unknown.join(", "),
-            known.join(", ")
-        ))
-    })
+    if !unknown.is_empty() {
+        return Err((
+            "request".into(),
+            problem(format!(
+                "unknown field {} (the fields are {})",
+                unknown.join(", "),
+                known.join(", ")
+            )),
+        ));
+    }
+    let out = js_sys::Object::new();
+    for &k in known {
+        let key = JsValue::from_str(k);
+        let v = js_sys::Reflect::get(input, &key).map_err(|e| {
+            (
+                k.to_string(),
+                problem(format!(
+                    "reading `{k}` threw: {} (the engine was not called)",
+                    thrown(&e)
+                )),
+            )
+        })?;
+        if v.is_object() || v.is_function() || v.is_symbol() || v.is_bigint() {
+            return Err((
+                k.to_string(),
+                problem(format!(
+                    "`{k}` must be a string, a number or a boolean, not {}",
+                    v.js_typeof().as_string().unwrap_or_default()
+                )),
+            ));
+        }
+        if !v.is_undefined() {
+            // A fresh plain object: setting a field cannot fail.
+            let _ = js_sys::Reflect::set(&out, &key, &v);
+        }
+    }
+    Ok(out.into())
 }
 
 const EVALUATE_FIELDS: &[&str] = &["expr", "my", "target", "mode", "trace", "now", "tz_offset"];
@@ -310,9 +377,9 @@ fn page_clock(now: &mut Option<f64>, tz_offset: &mut Option<i32>) {
 #[wasm_bindgen]
 pub fn evaluate(input: JsValue) -> JsValue {
     let what = "evaluate takes {expr, my, target, mode}";
-    let out = match unknown_fields(&input, EVALUATE_FIELDS) {
-        Some(d) => EvaluateOutput::failed("request", d),
-        None => match serde_wasm_bindgen::from_value::<EvaluateInput>(input) {
+    let out = match plain_input(&input, EVALUATE_FIELDS) {
+        Err((which, d)) => EvaluateOutput::failed(&which, d),
+        Ok(input) => match serde_wasm_bindgen::from_value::<EvaluateInput>(input) {
             Ok(mut i) => {
                 page_clock(&mut i.now, &mut i.tz_offset);
                 evaluate_input(i)
@@ -329,9 +396,9 @@ pub fn evaluate(input: JsValue) -> JsValue {
 #[wasm_bindgen(js_name = "match")]
 pub fn match_ads(input: JsValue) -> JsValue {
     let what = "match takes {job, machine, mode}";
-    let out = match unknown_fields(&input, MATCH_FIELDS) {
-        Some(d) => MatchOutput::failed("request", d),
-        None => match serde_wasm_bindgen::from_value::<MatchInput>(input) {
+    let out = match plain_input(&input, MATCH_FIELDS) {
+        Err((which, d)) => MatchOutput::failed(&which, d),
+        Ok(input) => match serde_wasm_bindgen::from_value::<MatchInput>(input) {
             Ok(mut i) => {
                 page_clock(&mut i.now, &mut i.tz_offset);
                 match_input(i)

@@ -282,6 +282,57 @@ test('the module builds the playground\'s readable prefill link: prefillLink({ex
   });
 });
 
+test('the caller\'s errors are told from the engine\'s: a getter that throws is named and the engine kept; prefillLink answers wrong types', T, async () => {
+  await scenario('embed-caller-errors', async ({ page, problems }) => {
+    const got = await page.evaluate(async () => {
+      const m = await import('./classad.js');
+      const brief = (r) => ({ ok: r.ok, which: r.which, value: r.value, message: r.diagnostics?.[0]?.message });
+      const throwing = (input, field, error = new Error('boom')) =>
+        Object.defineProperty(input, field, { enumerable: true, get() { throw error; } });
+      const out = {};
+      // All in one synchronous burst: no call waits for a fresh engine.
+      out.getters = ['expr', 'my', 'target', 'mode', 'now'].map((f) => brief(m.evaluate(throwing({ expr: '1 + 1' }, f))));
+      out.match = brief(m.match(throwing({ machine: '[]' }, 'job', new TypeError('no job'))));
+      out.proxy = brief(m.evaluate(new Proxy({ expr: '1' }, { ownKeys() { throw new Error('no keys'); } })));
+      out.objectField = brief(m.evaluate({ expr: { toString() { throw new Error('never called'); } } }));
+      out.after = brief(m.evaluate({ expr: '1 + 1' }));
+      out.instances = m.engineInstances();
+      const link = (...a) => {
+        try {
+          const r = m.prefillLink(...a);
+          return typeof r === 'string' ? r : brief(r);
+        } catch (e) {
+          return `threw ${e}`;
+        }
+      };
+      const site = 'https://example.org/play/';
+      out.links = [null, 42, 'MY.x', [], { expr: 7 }, { expr: 'a', mode: 'lax' }, throwing({}, 'my')].map((x) => link(x, site));
+      out.badPlaces = [link({ expr: '1' }, 42), link({ expr: '1' }, 'http://[nope')];
+      out.fine = [link(undefined, site), link({ expr: 'a', my: null }, new URL(site))];
+      return out;
+    });
+    assert.deepEqual(got.getters.map((r) => [r.ok, r.which]), [['expr', 'my', 'target', 'mode', 'now'].map((f) => [false, f])].flat());
+    for (const r of got.getters) assert.match(r.message, /^reading `\w+` threw: Error: boom \(the engine was not called\)$/);
+    assert.deepEqual([got.match.which, got.match.message], ['job', 'reading `job` threw: TypeError: no job (the engine was not called)']);
+    assert.deepEqual([got.proxy.which, got.proxy.message], ['request', 'listing the input\'s fields threw: Error: no keys']);
+    assert.deepEqual([got.objectField.which, got.objectField.message], ['expr', '`expr` must be a string, a number or a boolean, not object']);
+    assert.equal(got.after.value, '2', 'the engine answers at once, in the same burst');
+    assert.equal(got.instances, 1, 'the healthy engine was kept');
+    const [nul, num, str, arr, notString, lax, getter] = got.links;
+    for (const [r, what] of [[nul, 'null'], [num, 'a number'], [str, 'a string'], [arr, 'an array']]) {
+      assert.deepEqual([r.ok, r.which, r.message], [false, 'request', `prefillLink takes {expr, my, target, mode}, not ${what}`]);
+    }
+    assert.deepEqual([notString.which, notString.message], ['expr', '`expr` must be a string, not a number']);
+    assert.deepEqual([lax.which, lax.message], ['mode', 'unknown mode "lax" (the modes are "htcondor" and "strict")']);
+    assert.deepEqual([getter.which, getter.message], ['my', 'reading `my` threw: Error: boom']);
+    assert.equal(got.badPlaces[0].which, 'playground');
+    assert.match(got.badPlaces[0].message, /must be a string or a URL, not a number/);
+    assert.match(got.badPlaces[1].message, /does not read as a URL/);
+    assert.deepEqual(got.fine, ['https://example.org/play/#expr=', 'https://example.org/play/#expr=a']);
+    assert.deepEqual(problems, []);
+  });
+});
+
 test('a widget re-evaluates as its expression is edited, and its explain tree opens', T, async () => {
   await scenario('embed-widget', async ({ page }) => {
     const w = widget(page, 0);
