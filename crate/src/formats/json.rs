@@ -513,11 +513,7 @@ impl<'a> Reader<'a> {
                     self.soft(
                         Diagnostic::new(
                             Span::new(start, i),
-                            format!(
-                                "the integer {} ({} digits) does not fit in 64 bits",
-                                scan::shorten(t, 40),
-                                t.trim_start_matches('-').len()
-                            ),
+                            scan::too_big_integer(t),
                         )
                         .help("HTCondor reads it as 0, and so does this reader; write it as a real (with `.0`) to keep its magnitude")
                         .warning(),

@@ -334,3 +334,13 @@ pub(crate) fn json_string_end(b: &[u8], open: usize) -> usize {
     }
     i + 1
 }
+
+/// The message for an integer that does not fit in 64 bits, shortened
+/// (a 1 MB number is not quoted whole), with its count of digits.
+pub(crate) fn too_big_integer(t: &str) -> String {
+    format!(
+        "the integer {} ({} digits) does not fit in 64 bits",
+        shorten(t, 40),
+        t.trim_start_matches('-').len()
+    )
+}

@@ -22,7 +22,9 @@ use crate::lang::lexer::Dialect;
 
 /// The most text one record (one ad, as it is being gathered) may hold:
 /// production slot ads are about 26 KB.
-pub const MAX_RECORD_BYTES: usize = 16 << 20;
+/// The same bound as any one value's (a value cannot come from a record
+/// larger than it).
+pub const MAX_RECORD_BYTES: usize = crate::lang::eval::MAX_VALUE_BYTES;
 
 /// What the stream gives: an ad, or a problem with the text (its line and
 /// column are the file's).

@@ -563,11 +563,7 @@ impl<'a> Reader<'a> {
                     self.error(
                         Diagnostic::new(
                             at,
-                            format!(
-                                "the integer {} ({} digits) does not fit in 64 bits",
-                                scan::shorten(t, 40),
-                                t.trim_start_matches('-').len()
-                            ),
+                            scan::too_big_integer(t),
                         )
                         .help("HTCondor reads it as error, and so does this reader; write it as a real (<r>) to keep its magnitude")
                         .warning(),
