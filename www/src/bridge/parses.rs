@@ -265,19 +265,33 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
                 let text = t.clone();
                 crate::bridge::engine::request(&key, "pool", &text, move |resp| {
                     let mut st = inner.borrow_mut();
+                    let mut still_asked = false;
                     if let Some(a) = st.asked.get_mut(i) {
                         if a.as_ref().is_some_and(|a| same_text(a, &t)) {
                             *a = None;
+                            still_asked = true;
                         }
                     }
                     match resp.and_then(|j| {
                         serde_json::from_str::<PoolSummary>(j).map_err(|e| e.to_string())
                     }) {
-                        Ok(summary) => st.store(Parsed(Rc::new(ParsedPool {
-                            text: t,
-                            summary,
-                            ms: 0.0,
-                        }))),
+                        Ok(summary) => {
+                            let p = Parsed(Rc::new(ParsedPool {
+                                text: t,
+                                summary,
+                                ms: 0.0,
+                            }));
+                            // Shown at once: the cache keeps only the last
+                            // few, and with many pools answering before the
+                            // next render, a pool's result was evicted
+                            // unseen and asked for again, forever.
+                            if still_asked {
+                                if let Some(l) = st.last.get_mut(i) {
+                                    *l = Some(p.clone());
+                                }
+                            }
+                            st.store(p)
+                        }
                         Err(e) => st.fail(t, e),
                     }
                     st.generation += 1;

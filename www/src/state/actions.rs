@@ -76,6 +76,8 @@ impl Reducible for Store {
                     p.text = t;
                 }
             }
+            // The page never holds more pools than a link may carry.
+            Action::AddPool if s.pools.len() >= crate::state::share::MAX_POOLS => {}
             Action::AddPool => {
                 let n = s.pools.len() + 1;
                 s.pools.push(PoolText {

@@ -35,12 +35,32 @@ pub enum Fragment {
     Example(String),
 }
 
+/// The most a share link's state may unpack to (its JSON). The page makes
+/// links only of states within this ([`encode`]), and inflating this much
+/// takes a tenth of a second in the page; a link that would unpack to more
+/// (a "zip bomb": a gigabyte of zeros packs into a megabyte) is refused as
+/// soon as it passes the bound, before the rest is inflated.
+pub const MAX_LINK_STATE_BYTES: usize = 4 << 20;
+
+/// The most pools a link (or a state file) may carry, and the most the page
+/// lets one have: each pool is parsed, listed and shown as a tab, and ten
+/// thousand of them held the page for minutes.
+pub const MAX_POOLS: usize = 100;
+
 #[derive(Debug, PartialEq)]
 pub enum LinkError {
     /// The link was made by a newer playground.
     Future(u32),
     /// Not a link this playground understands, or damaged in transit.
     Corrupt(String),
+    /// The link unpacks to more than [`MAX_LINK_STATE_BYTES`].
+    TooBig,
+    /// The link carries this many pools, more than [`MAX_POOLS`].
+    TooManyPools(usize),
+}
+
+fn mb(bytes: usize) -> String {
+    format!("{:.0} MB", bytes as f64 / 1048576.0)
 }
 
 impl std::fmt::Display for LinkError {
@@ -54,24 +74,66 @@ impl std::fmt::Display for LinkError {
                 f,
                 "This share link is damaged or incomplete ({why}). Your own work is untouched."
             ),
+            LinkError::TooBig => write!(
+                f,
+                "This share link was not opened: it unpacks to more than {}, the most a link may carry (the playground makes links only of smaller work; share bigger work as a state file). Your own work is untouched.",
+                mb(MAX_LINK_STATE_BYTES)
+            ),
+            LinkError::TooManyPools(n) => write!(
+                f,
+                "This share link was not opened: it carries {n} pools, and the playground opens at most {MAX_POOLS}. Your own work is untouched."
+            ),
         }
     }
 }
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;
 
-pub fn encode(state: &AppState) -> String {
+/// The link's fragment for `state`, or why no link can carry it (too big,
+/// too many pools: it would not open).
+pub fn encode(state: &AppState) -> Result<String, LinkError> {
+    check_pools(state)?;
     let env = Envelope {
         engine: classad::api::VERSION.to_string(),
         state: state.clone(),
     };
     let json = serde_json::to_vec(&env).unwrap_or_default();
+    if json.len() > MAX_LINK_STATE_BYTES {
+        return Err(LinkError::TooBig);
+    }
     let packed = miniz_oxide::deflate::compress_to_vec_zlib(&json, 9);
-    format!(
+    Ok(format!(
         "s={LINK_VERSION}.{}.{}",
         classad::api::VERSION,
         B64.encode(packed)
-    )
+    ))
+}
+
+/// A state with more pools than the page takes is refused whole (opening
+/// part of it would leave MY and TARGET pointing at pools left out).
+pub fn check_pools(state: &AppState) -> Result<(), LinkError> {
+    match state.pools.len() {
+        n if n > MAX_POOLS => Err(LinkError::TooManyPools(n)),
+        _ => Ok(()),
+    }
+}
+
+/// Inflate a link's payload, stopping at [`MAX_LINK_STATE_BYTES`].
+fn inflate(packed: &[u8], zlib: bool) -> Result<Vec<u8>, LinkError> {
+    use miniz_oxide::inflate::{self, TINFLStatus};
+    let out = if zlib {
+        inflate::decompress_to_vec_zlib_with_limit(packed, MAX_LINK_STATE_BYTES)
+    } else {
+        inflate::decompress_to_vec_with_limit(packed, MAX_LINK_STATE_BYTES)
+    };
+    out.map_err(|e| match e.status {
+        // The output reached the bound with more to come.
+        TINFLStatus::HasMoreOutput => LinkError::TooBig,
+        TINFLStatus::Adler32Mismatch => LinkError::Corrupt(
+            "its checksum does not match: it was changed or cut when copied".into(),
+        ),
+        _ => LinkError::Corrupt("compressed data is cut off or invalid".into()),
+    })
 }
 
 /// Decode a URL fragment (without the leading `#`).
@@ -105,24 +167,11 @@ pub fn decode(fragment: &str) -> Result<Fragment, LinkError> {
     let packed = B64
         .decode(payload)
         .map_err(|e| LinkError::Corrupt(format!("not base64url: {e}")))?;
-    // Bound the inflated size: a small link must not expand into gigabytes.
-    const LIMIT: usize = 64 << 20;
-    let json = if version >= 2 {
-        miniz_oxide::inflate::decompress_to_vec_zlib_with_limit(&packed, LIMIT).map_err(|e| {
-            LinkError::Corrupt(match e.status {
-                miniz_oxide::inflate::TINFLStatus::Adler32Mismatch => {
-                    "its checksum does not match: it was changed or cut when copied".into()
-                }
-                _ => "compressed data is cut off or invalid".into(),
-            })
-        })?
-    } else {
-        miniz_oxide::inflate::decompress_to_vec_with_limit(&packed, LIMIT)
-            .map_err(|_| LinkError::Corrupt("compressed data is cut off or invalid".into()))?
-    };
+    let json = inflate(&packed, version >= 2)?;
     let env: Envelope = serde_json::from_slice(&json)
         .map_err(|e| LinkError::Corrupt(format!("state does not read: {e}")))?;
     let mut state = env.state;
+    check_pools(&state)?;
     state.normalize();
     Ok(Fragment::State(Box::new(state)))
 }
@@ -272,7 +321,7 @@ mod tests {
     fn round_trip() {
         let mut s = AppState::default();
         s.expr = "strcat(\"<script>\", 'a b')".into();
-        let link = encode(&s);
+        let link = encode(&s).unwrap();
         assert!(link.starts_with("s=2."));
         assert_eq!(decode(&link), Ok(Fragment::State(Box::new(s))));
     }
@@ -301,7 +350,7 @@ mod tests {
     fn a_changed_link_is_refused() {
         let mut s = AppState::default();
         s.expr = "TARGET.Memory >= 1024 && MY.Requirements".into();
-        let link = encode(&s);
+        let link = encode(&s).unwrap();
         let start = link.rfind('.').unwrap() + 1;
         let alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
         let mut refused = 0;
@@ -328,7 +377,7 @@ mod tests {
 
     #[test]
     fn corrupt_truncated_and_future_links() {
-        let link = encode(&AppState::default());
+        let link = encode(&AppState::default()).unwrap();
         let cut = &link[..link.len() - 10];
         assert!(matches!(decode(cut), Err(LinkError::Corrupt(_))));
         assert!(matches!(decode("s=1.0.1.@@@"), Err(LinkError::Corrupt(_))));
@@ -342,6 +391,115 @@ mod tests {
             decode("#example=000-fig2"),
             Ok(Fragment::Example("000-fig2".into()))
         );
+    }
+
+    /// A zlib stream of `n` zero bytes (a multiple of 258, plus one) in
+    /// 13 bits per 258 bytes: one fixed-Huffman block of a literal 0, then
+    /// matches of length 258 at distance 1. A gigabyte packs into 6.5 MB,
+    /// made in a moment (compressing it would take minutes in a debug test).
+    fn zeros_bomb(matches: usize) -> Vec<u8> {
+        let mut out = vec![0x78, 0x01];
+        let (mut acc, mut nbits) = (0u64, 0u32);
+        let mut put = |out: &mut Vec<u8>, bits: u64, n: u32| {
+            acc |= bits << nbits;
+            nbits += n;
+            while nbits >= 8 {
+                out.push(acc as u8);
+                acc >>= 8;
+                nbits -= 8;
+            }
+        };
+        // Huffman codes go in most significant bit first.
+        let code = |c: u64, n: u32| (0..n).fold(0, |r, i| r | ((c >> (n - 1 - i)) & 1) << i);
+        put(&mut out, 0b011, 3); // BFINAL, BTYPE = fixed
+        put(&mut out, code(0x30, 8), 8); // literal 0
+        for _ in 0..matches {
+            put(&mut out, code(0xc5, 8), 8); // length 258 (symbol 285)
+            put(&mut out, 0, 5); // distance 1
+        }
+        put(&mut out, 0, 7); // end of block
+        put(&mut out, 0, 7); // to a byte boundary
+        let n = (matches * 258 + 1) as u64;
+        let adler = ((n % 65521) << 16) | 1;
+        out.extend_from_slice(&(adler as u32).to_be_bytes());
+        out
+    }
+
+    #[test]
+    fn the_bomb_is_a_real_zlib_stream() {
+        let small = zeros_bomb(10);
+        let out = miniz_oxide::inflate::decompress_to_vec_zlib(&small).unwrap();
+        assert_eq!(out, vec![0; 2581]);
+    }
+
+    /// A link that unpacks past the bound is refused as too big, saying the
+    /// bound, not as damaged; inflating stops at the bound.
+    #[test]
+    fn a_link_bomb_is_refused_as_too_big() {
+        let gigabyte = zeros_bomb((1 << 30) / 258);
+        let link = format!("s=2.0.1.0.{}", B64.encode(&gigabyte));
+        assert_eq!(decode(&link), Err(LinkError::TooBig));
+        let why = LinkError::TooBig.to_string();
+        assert!(why.contains("more than 4 MB"), "{why}");
+        assert!(!why.contains("cut off"), "{why}");
+        // Just past the bound, in either format.
+        let past = zeros_bomb(MAX_LINK_STATE_BYTES / 258 + 1);
+        assert_eq!(
+            decode(&format!("s=2.0.1.0.{}", B64.encode(&past))),
+            Err(LinkError::TooBig)
+        );
+        let raw = &past[2..past.len() - 4];
+        assert_eq!(
+            decode(&format!("s=1.0.1.0.{}", B64.encode(raw))),
+            Err(LinkError::TooBig)
+        );
+        // Within it, zeros are simply not a state.
+        let within = zeros_bomb(1000);
+        assert!(matches!(
+            decode(&format!("s=2.0.1.0.{}", B64.encode(&within))),
+            Err(LinkError::Corrupt(why)) if why.starts_with("state does not read")
+        ));
+    }
+
+    /// The page makes no link it would refuse: too much work, too many pools.
+    #[test]
+    fn links_are_bounded_in_pools_and_size_both_ways() {
+        let with_pools = |n: usize| {
+            let mut s = AppState::default();
+            s.pools = (0..n)
+                .map(|i| PoolText {
+                    name: format!("pool {i}"),
+                    text: format!("[ Name = \"slot{i}\"; Cpus = {i} ]").into(),
+                })
+                .collect();
+            s
+        };
+        let full = with_pools(MAX_POOLS);
+        let Ok(Fragment::State(back)) = decode(&encode(&full).unwrap()) else {
+            panic!("a link of {MAX_POOLS} pools does not open")
+        };
+        assert_eq!(back.pools.len(), MAX_POOLS);
+        assert_eq!(&*back.pools[0].text, "[ Name = \"slot0\"; Cpus = 0 ]");
+        let many = with_pools(10_000);
+        assert_eq!(encode(&many), Err(LinkError::TooManyPools(10_000)));
+        // A link made elsewhere with 10,000 pools is refused whole.
+        let env = Envelope {
+            engine: "0.1.0".into(),
+            state: many,
+        };
+        let packed =
+            miniz_oxide::deflate::compress_to_vec_zlib(&serde_json::to_vec(&env).unwrap(), 6);
+        let link = format!("s=2.0.1.0.{}", B64.encode(packed));
+        assert_eq!(decode(&link), Err(LinkError::TooManyPools(10_000)));
+        let why = LinkError::TooManyPools(10_000).to_string();
+        assert!(
+            why.contains("10000 pools") && why.contains("at most 100"),
+            "{why}"
+        );
+        // Too much text for a link.
+        let mut big = AppState::default();
+        big.pools[0].text = "x".repeat(MAX_LINK_STATE_BYTES).into();
+        assert_eq!(encode(&big), Err(LinkError::TooBig));
     }
 
     fn prefill(link: &str) -> AppState {

@@ -138,6 +138,7 @@ pub fn read_state_file(text: &str) -> Result<AppState, String> {
             Err(share::LinkError::Corrupt(why)) => Err(format!(
                 "This file holds a share link that is damaged or incomplete ({why})."
             )),
+            Err(e) => Err(format!("This file holds a share link that cannot open: {e}")),
         };
     }
     let v: serde_json::Value =
@@ -155,6 +156,12 @@ pub fn read_state_file(text: &str) -> Result<AppState, String> {
     };
     let mut s: AppState =
         serde_json::from_value(inner).map_err(|e| format!("This state file is damaged: {e}."))?;
+    if let Err(share::LinkError::TooManyPools(n)) = share::check_pools(&s) {
+        return Err(format!(
+            "This state file holds {n} pools; the playground opens at most {}. Your own work is untouched.",
+            share::MAX_POOLS
+        ));
+    }
     s.normalize();
     Ok(s)
 }
@@ -216,7 +223,27 @@ pub fn Header(props: &HeaderProps) -> Html {
                 )));
                 return;
             }
-            let url = format!("{}#{}", page_url_without_hash(), share::encode(&state));
+            let url = match share::encode(&state) {
+                Ok(frag) => format!("{}#{}", page_url_without_hash(), frag),
+                Err(e) => {
+                    link.set(String::new());
+                    let why = match e {
+                        share::LinkError::TooManyPools(n) => format!(
+                            "The work has {n} pools, more than the {} a link may carry.",
+                            share::MAX_POOLS
+                        ),
+                        _ => format!(
+                            "The work is more than the {} MB a link may carry.",
+                            share::MAX_LINK_STATE_BYTES >> 20
+                        ),
+                    };
+                    share_msg.set(Some((
+                        format!("{why} Download a state file to share instead."),
+                        false,
+                    )));
+                    return;
+                }
+            };
             if url.len() > LINK_WARN_BYTES {
                 share_msg.set(Some((
                     format!(

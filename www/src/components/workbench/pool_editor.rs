@@ -747,7 +747,11 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 { for s.pools.iter().enumerate().map(|(i, p)| html! {
                     <button role="tab" aria-selected={(i == idx).to_string()} class={classes!("tab", (i == idx).then_some("active"))} onclick={select_pool(i)}>{ p.name.clone() }</button>
                 }) }
-                <button onclick={on_add} aria-label="Add a pool" title="Add a pool">{ "+" }</button>
+                if s.pools.len() < crate::state::share::MAX_POOLS {
+                    <button onclick={on_add} aria-label="Add a pool" title="Add a pool">{ "+" }</button>
+                } else {
+                    <button disabled=true aria-label="Add a pool" title={format!("The playground holds at most {} pools", crate::state::share::MAX_POOLS)}>{ "+" }</button>
+                }
             </div>
             <div class="pool-tools">
                 <label>{ "Name " }<input class="pool-name" ref={name_ref} value={s.pools.get(idx).map(|p| p.name.clone()).unwrap_or_default()} onchange={on_rename} /></label>

@@ -39,6 +39,9 @@ impl PartialEq for PoolViewerProps {
 /// between two is found by scanning at most this many lines.
 const EVERY: usize = 64;
 
+/// The most text the window lays out (see `PoolViewer`).
+const WINDOW_MAX: usize = 8 << 10;
+
 /// Bytes of text indexed per task: a 250 MB pool's six million lines are
 /// found in tasks of a few ms, not in one of a third of a second.
 const STEP_BYTES: usize = 4 << 20;
@@ -214,8 +217,22 @@ pub fn PoolViewer(props: &PoolViewerProps) -> Html {
     let from = top_line.saturating_sub(SLACK).min(n - 1);
     let to = (*top_line + *height + SLACK).min(n);
     let a = ix.start(&props.text, from);
-    let b = ix.start(&props.text, to).max(a);
+    let whole = ix.start(&props.text, to).max(a);
     drop(ix);
+    // A line of megabytes (minified JSON, `condor_status -json | jq -c`; a
+    // file of NUL bytes) laid out whole held the page for seconds: the
+    // window shows its first WINDOW_MAX bytes and says so.
+    let mut b = whole.min(a + WINDOW_MAX);
+    while !props.text.is_char_boundary(b) {
+        b -= 1;
+    }
+    let cut = (b < whole).then(|| {
+        format!(
+            "The lines in sight hold {:.1} MB: the viewer shows their first {} KB.",
+            (whole - a) as f64 / 1048576.0,
+            WINDOW_MAX >> 10
+        )
+    });
     let slice = &props.text[a..b];
     let tokens = classad::api::highlight_pool(slice, Default::default());
     let focus = props.focus.as_ref().map(|f| Mark {
@@ -238,6 +255,9 @@ pub fn PoolViewer(props: &PoolViewerProps) -> Html {
 
     html! {
         <div class="editor viewer" ref={box_ref} onscroll={on_scroll} tabindex="0" role="region" aria-label={props.label.clone()}>
+            if let Some(cut) = cut {
+                <p class="viewer-cut" role="note">{ cut }</p>
+            }
             <div class="viewer-space" style={format!("height: {}px", n as f64 * LINE_PX + 16.0)}>
                 <pre class="viewer-window" style={format!("top: {}px", from as f64 * LINE_PX + 8.0)}>
                     { highlight::render(slice, &tokens, &marks) }
