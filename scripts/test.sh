@@ -73,7 +73,7 @@ cli_smoke() {
   if [ "$(printf '%s\n' "$out" | cut -c1-11)" != "$expected" ]; then
     echo "CLI smoke test failed:"; echo "$out"; return 1
   fi
-  "$bin" fmt --to json tests/seeds/000_fig02.classad >/dev/null || return 1
+  "$bin" fmt --dialect seed --to json tests/seeds/000_fig02.classad >/dev/null || return 1
   # The analyzer reproduces seed 000's first condor_q -analyze table.
   out=$("$bin" analyze --job tests/analysis/analyze1_job.classad --machines tests/analysis/analyze1_machines.classad) || return 1
   if ! printf '%s\n' "$out" | grep -q $'^2 Memory > 2096\t0\tMODIFY TO 1911$'; then

@@ -264,7 +264,13 @@ fn section_3_2_partition() {
 
 #[test]
 fn attributes_the_job_lacks() {
-    let job = Arc::new(parse_classad("[ImageSize = 100M; Requirements = true]").unwrap());
+    let job = Arc::new(
+        classad::lang::parser::parse_classad_in(
+            "[ImageSize = 100M; Requirements = true]",
+            classad::Dialect::Seed,
+        )
+        .unwrap(),
+    );
     let machines = load("figure5_machines.classad");
     let a = analyze(&job, &machines, &AnalysisOptions::default()).unwrap();
     check_claims(&job, &machines, &a);

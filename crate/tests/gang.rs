@@ -496,6 +496,8 @@ fn cli_contract() {
             &format!("{dir}/fig10_requests.ads"),
             "--offers",
             &format!("{dir}/fig10_offers.ads"),
+            "--dialect",
+            "seed",
         ])
         .output()
         .unwrap();
@@ -519,6 +521,8 @@ fn cli_contract() {
             &format!("{dir}/fig10_requests.ads"),
             "--offers",
             &format!("{dir}/fig10_offers.ads"),
+            "--dialect",
+            "seed",
         ])
         .output()
         .unwrap();
@@ -667,7 +671,8 @@ fn session_runs_explains_inspects_and_compares() {
     let read = |f: &str| std::fs::read_to_string(format!("{dir}/{f}")).unwrap();
     let mut s = classad::api::session::Session::new();
     for (id, f) in [("r", "fig10_requests.ads"), ("o", "fig10_offers.ads")] {
-        let req = serde_json::json!({"op": "load_pool", "id": id, "text": read(f)});
+        let req =
+            serde_json::json!({"op": "load_pool", "id": id, "text": read(f), "dialect": "seed"});
         assert_eq!(session_json(&mut s, &req.to_string())["kind"], "loaded");
     }
     // A run with the classroom's steps.

@@ -205,7 +205,7 @@ proptest! {
 fn seed(file: &str) -> Arc<ClassAd> {
     let path = format!("{}/../tests/seeds/{file}", env!("CARGO_MANIFEST_DIR"));
     let text = std::fs::read_to_string(path).unwrap();
-    let pool = classad::formats::read_pool(&text, Default::default(), Default::default());
+    let pool = classad::formats::read_pool(&text, Default::default(), classad::Dialect::Seed);
     Arc::new(pool.ads.into_iter().next().unwrap().ad)
 }
 

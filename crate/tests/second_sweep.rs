@@ -305,7 +305,8 @@ fn an_unclosed_doctype_is_reported_and_the_ads_after_it_are_read() {
 #[test]
 fn make_abs_time_takes_its_seconds_whole() {
     let eval = |src: &str| {
-        let e = parse_expr(src).unwrap();
+        // MakeAbsTime is the thesis' function: the seed papers' notation.
+        let e = classad::lang::parser::parse_expr_in(src, classad::Dialect::Seed).unwrap();
         Evaluator::new(EvalOptions::at(Default::default(), 0.0, 0))
             .eval_expr(&e)
             .to_string()

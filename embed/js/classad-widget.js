@@ -7,8 +7,9 @@
 // in the page: each element with data-classad-expr becomes an editable
 // expression, its value (re-evaluated as you type), its explain tree and an
 // "Open in playground" link carrying the same expression and ads.
-// data-my, data-target and data-mode are optional ("htcondor" or
-// "strict"); data-playground is the playground's address (default: the
+// data-my, data-target, data-mode ("htcondor" or "strict") and data-dialect
+// ("htcondor", the default, or "seed" for the seed papers' notation) are
+// optional; data-playground is the playground's address (default: the
 // one this file was served with, ../index.html). Elements added later can
 // be set up with mount(element) or mountAll(root).
 //
@@ -160,6 +161,7 @@ export function mount(host) {
     my: host.dataset.my || undefined,
     target: host.dataset.target || undefined,
     mode: host.dataset.mode || undefined,
+    dialect: host.dataset.dialect || undefined,
   };
   const playground = host.dataset.playground || PLAYGROUND;
   host.classList.add("classad-widget");
@@ -194,7 +196,7 @@ export function mount(host) {
 
   const update = () => {
     state.expr = expr.value;
-    const r = evaluate({ expr: state.expr, my: state.my, target: state.target, mode: state.mode });
+    const r = evaluate({ expr: state.expr, my: state.my, target: state.target, mode: state.mode, dialect: state.dialect });
     if (r.ok) {
       value.replaceChildren(el("code", { class: valueClass(r.type, r.value) }, r.value));
       type.textContent = r.type;

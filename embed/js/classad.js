@@ -4,25 +4,28 @@
 //
 //   import { evaluate, match, parse, version } from "./classad.js";
 //
-//   evaluate({ expr, my, target, mode })
+//   evaluate({ expr, my, target, mode, dialect })
 //     expr    the expression (a string)
 //     my      the text of the MY ad (optional; an empty ad when absent)
 //     target  the text of the TARGET ad (optional; none when absent)
 //     mode    "htcondor" (default) or "strict"
+//     dialect the syntax: "htcondor" (default: exactly what libclassad
+//             accepts), "seed" (the seed papers' notation: 2K, 0x1f, 017,
+//             time literals) or "auto"
 //     → { ok, value, type, trace, which, diagnostics }
 //       value  the value as text ("true", "3", "\"a\"", "undefined", …)
 //       type   "boolean", "integer", "real", "string", "undefined", "error", …
 //       trace  the explain tree: { label, text, value, attribute?, span, children }
 //
-//   match({ job, machine, mode })
+//   match({ job, machine, mode, dialect })
 //     → { ok, job_accepts, machine_accepts, matched, job_rank, machine_rank,
 //         explain: { job, machine }, which, diagnostics }
 //       explain.job / explain.machine  each side's Requirements traced
 //       (null for an ad that states no Requirements)
 //
-//   prefillLink({ expr, my, target, mode }, playground?)
+//   prefillLink({ expr, my, target, mode, dialect }, playground?)
 //     → the readable link that opens the playground on this expression, MY,
-//       TARGET and mode: <playground>#expr=…&my=…&target=…&mode=…, each part
+//       TARGET, mode and syntax: <playground>#expr=…&my=…&target=…&mode=…&dialect=…, each part
 //       encodeURIComponent text (the playground also reads URLSearchParams'
 //       `+` for a space); playground defaults to ../index.html from here.
 //       Given anything else (null, a number, a field that is not a string,
@@ -180,10 +183,10 @@ export function prefillLink(input = {}, playground = new URL("../index.html", im
   // come back as a failure saying which argument, like every other call.
   const bad = (which, message) => failure({ link: null }, message, which);
   if (input === null || typeof input !== "object" || Array.isArray(input)) {
-    return bad("request", `prefillLink takes {expr, my, target, mode}, not ${kind(input)}`);
+    return bad("request", `prefillLink takes {expr, my, target, mode, dialect}, not ${kind(input)}`);
   }
   const fields = {};
-  for (const k of ["expr", "my", "target", "mode"]) {
+  for (const k of ["expr", "my", "target", "mode", "dialect"]) {
     try {
       fields[k] = input[k];
     } catch (e) {
@@ -193,9 +196,12 @@ export function prefillLink(input = {}, playground = new URL("../index.html", im
       return bad(k, `\`${k}\` must be a string, not ${kind(fields[k])}`);
     }
   }
-  const { expr, my, target, mode } = fields;
+  const { expr, my, target, mode, dialect } = fields;
   if (mode && mode !== "htcondor" && mode !== "strict") {
     return bad("mode", `unknown mode ${JSON.stringify(mode)} (the modes are "htcondor" and "strict")`);
+  }
+  if (dialect && !["htcondor", "seed", "auto"].includes(dialect)) {
+    return bad("dialect", `unknown dialect ${JSON.stringify(dialect)} (the dialects are "htcondor", "seed" and "auto")`);
   }
   if (typeof playground !== "string" && !(playground instanceof URL)) {
     return bad("playground", `the playground's address must be a string or a URL, not ${kind(playground)}`);
@@ -210,6 +216,7 @@ export function prefillLink(input = {}, playground = new URL("../index.html", im
   if (my) parts.push(["my", my]);
   if (target) parts.push(["target", target]);
   if (mode && mode !== "htcondor") parts.push(["mode", mode]);
+  if (dialect && dialect !== "htcondor") parts.push(["dialect", dialect]);
   return base + "#" + parts.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join("&");
 }
 

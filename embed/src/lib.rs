@@ -36,6 +36,10 @@ pub struct EvaluateInput {
     /// `undefined` reads as absent.)
     #[serde(default)]
     pub mode: Option<Mode>,
+    /// The syntax the texts are read in: `"htcondor"` (the default,
+    /// exactly libclassad's), `"seed"` (the seed papers' notation) or `"auto"`.
+    #[serde(default)]
+    pub dialect: Option<classad::api::Dialect>,
     /// Record the explain tree (default true).
     #[serde(default)]
     pub trace: Option<bool>,
@@ -73,6 +77,8 @@ pub struct MatchInput {
     pub machine: String,
     #[serde(default)]
     pub mode: Option<Mode>,
+    #[serde(default)]
+    pub dialect: Option<classad::api::Dialect>,
     #[serde(default)]
     pub now: Option<f64>,
     #[serde(default)]
@@ -167,7 +173,7 @@ pub fn evaluate_input(i: EvaluateInput) -> EvaluateOutput {
         my: i.my,
         target: i.target,
         scope: vec![],
-        dialect: Default::default(),
+        dialect: i.dialect.unwrap_or_default(),
         trace: i.trace.unwrap_or(true),
         context: eval_options(i.mode, i.now, i.tz_offset),
     }) {
@@ -193,7 +199,7 @@ pub fn match_input(i: MatchInput) -> MatchOutput {
     match api::handle(Request::Match {
         job: i.job,
         machine: i.machine,
-        dialect: Default::default(),
+        dialect: i.dialect.unwrap_or_default(),
         context: eval_options(i.mode, i.now, i.tz_offset),
     }) {
         Response::Match {
@@ -359,8 +365,17 @@ fn plain_input(input: &JsValue, known: &[&str]) -> Result<JsValue, (String, Vec<
     Ok(out.into())
 }
 
-const EVALUATE_FIELDS: &[&str] = &["expr", "my", "target", "mode", "trace", "now", "tz_offset"];
-const MATCH_FIELDS: &[&str] = &["job", "machine", "mode", "now", "tz_offset"];
+const EVALUATE_FIELDS: &[&str] = &[
+    "expr",
+    "my",
+    "target",
+    "mode",
+    "dialect",
+    "trace",
+    "now",
+    "tz_offset",
+];
+const MATCH_FIELDS: &[&str] = &["job", "machine", "mode", "dialect", "now", "tz_offset"];
 
 /// The page's clock and time zone, unless the caller pinned them.
 fn page_clock(now: &mut Option<f64>, tz_offset: &mut Option<i32>) {
@@ -493,6 +508,7 @@ mod tests {
                     "now" | "tz_offset" => format!("\"{f}\": 0"),
                     "trace" => "\"trace\": true".into(),
                     "mode" => "\"mode\": \"strict\"".into(),
+                    "dialect" => "\"dialect\": \"seed\"".into(),
                     f => format!("\"{f}\": \"1\""),
                 })
                 .collect();
@@ -520,6 +536,7 @@ mod tests {
             job: "[ Requirements = ".into(),
             machine: "[]".into(),
             mode: Some(Mode::Strict),
+            dialect: None,
             now: None,
             tz_offset: None,
         });
@@ -569,6 +586,7 @@ mod tests {
                     my: my.map(String::from),
                     target: Some("[ a = TARGET.a ]".into()),
                     mode: None,
+                    dialect: None,
                     trace: Some(true),
                     now: Some(0.0),
                     tz_offset: Some(0),

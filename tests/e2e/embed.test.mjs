@@ -320,7 +320,7 @@ test('the caller\'s errors are told from the engine\'s: a getter that throws is 
     assert.equal(got.instances, 1, 'the healthy engine was kept');
     const [nul, num, str, arr, notString, lax, getter] = got.links;
     for (const [r, what] of [[nul, 'null'], [num, 'a number'], [str, 'a string'], [arr, 'an array']]) {
-      assert.deepEqual([r.ok, r.which, r.message], [false, 'request', `prefillLink takes {expr, my, target, mode}, not ${what}`]);
+      assert.deepEqual([r.ok, r.which, r.message], [false, 'request', `prefillLink takes {expr, my, target, mode, dialect}, not ${what}`]);
     }
     assert.deepEqual([notString.which, notString.message], ['expr', '`expr` must be a string, not a number']);
     assert.deepEqual([lax.which, lax.message], ['mode', 'unknown mode "lax" (the modes are "htcondor" and "strict")']);

@@ -27,7 +27,8 @@ const FILES = {
 /** `classad gang` lines for a gallery entry: [request, gang line or '-'] and the counters. */
 function cli(entry, algorithm, seed = 1, extra = []) {
   const [req, off] = FILES[entry].map((f) => path.join(ROOT, f));
-  const out = execFileSync(CLI, ['gang', '--algorithm', algorithm, '--seed', String(seed), ...extra, '--requests', req, '--offers', off], { encoding: 'utf8' });
+  // The gallery's gang figures are in the seed papers' notation (`64M`), as the page reads them.
+  const out = execFileSync(CLI, ['gang', '--dialect', 'seed', '--algorithm', algorithm, '--seed', String(seed), ...extra, '--requests', req, '--offers', off], { encoding: 'utf8' });
   const lines = out.trim().split('\n');
   const counters = Object.fromEntries([...lines.pop().matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1], m[2]]));
   return { rows: lines.map((l) => { const i = l.indexOf(' '); return [l.slice(0, i), l.slice(i + 1)]; }), counters };
@@ -152,7 +153,7 @@ test('policy: a docking vector and a root ordering expression, as the CLI applie
   await scenario('gang-policy', async ({ page }) => {
     await page.waitForSelector('.gang-line', { timeout: 60_000 });
     const [req, off] = FILES['001-fig8-gang'].map((f) => path.join(ROOT, f));
-    const want = execFileSync(CLI, ['gang', '--docking-vector', '-label.MIPS', '--requests', req, '--offers', off], { encoding: 'utf8' }).split('\n')[0];
+    const want = execFileSync(CLI, ['gang', '--dialect', 'seed', '--docking-vector', '-label.MIPS', '--requests', req, '--offers', off], { encoding: 'utf8' }).split('\n')[0];
     assert.equal(want, 'raman Host1=m3 Host2=m2');
     await page.fill('#gang-docking-vector', '-label.MIPS');
     await page.press('#gang-docking-vector', 'Enter');

@@ -600,7 +600,7 @@ test('the explain tree shows reals as written (0.3, not 3.000000000000000E-01)',
 
 test('help in place: terms explain themselves on focus and hover, with a link to the help page', T, async () => {
   await scenario('term-help', async ({ page }) => {
-    const mode = page.locator('header .term-help');
+    const mode = page.locator('header label.mode .term-help');
     assert.equal(await mode.getAttribute('aria-label'), 'What is the mode?');
     assert.equal(await mode.locator('.term-tip').isVisible(), false);
     await mode.focus();

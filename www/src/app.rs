@@ -114,6 +114,8 @@ pub fn App() -> Html {
     let save_error = use_state(|| None::<String>);
     let pool_mark = use_state(|| None::<PoolMark>);
     let state = store.0.clone();
+    // Before any child renders: every parse below reads in this syntax.
+    crate::bridge::dialect::set(state.dialect);
     let parses = use_parses(&state.pools);
     // MY and TARGET follow their ads by label as the pools change.
     {

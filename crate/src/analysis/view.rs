@@ -33,6 +33,9 @@ pub struct AnalyzeRequest {
     /// text): the view's one-click edits.
     #[serde(default)]
     pub overrides: Vec<(String, String)>,
+    /// The syntax the overrides are read in.
+    #[serde(default)]
+    pub dialect: crate::lang::lexer::Dialect,
     #[serde(default)]
     pub all_steps: bool,
     /// Two job attributes to draw the Nobody Likes Me plane over (by
@@ -173,15 +176,12 @@ pub fn answer(
     })?;
     let mut job = (**base).clone();
     for (name, text) in &req.overrides {
-        let e = crate::lang::parser::parse_expr_with(
-            text,
-            crate::lang::lexer::Dialect::Auto,
-            req.eval.mode,
-        )
-        .map_err(|d| AnswerError::BadOverride {
-            attribute: name.clone(),
-            problem: d.summary(),
-        })?;
+        let e = crate::lang::parser::parse_expr_with(text, req.dialect, req.eval.mode).map_err(
+            |d| AnswerError::BadOverride {
+                attribute: name.clone(),
+                problem: d.summary(),
+            },
+        )?;
         job.insert(name, e);
     }
     let job = Arc::new(job);

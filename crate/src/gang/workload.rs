@@ -83,7 +83,7 @@ impl Generated {
             crate::formats::read_pool(
                 t,
                 crate::formats::InputFormat::Auto,
-                crate::lang::lexer::Dialect::Auto,
+                crate::lang::lexer::Dialect::default(),
             )
             .ads
             .into_iter()

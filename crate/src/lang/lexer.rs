@@ -7,7 +7,8 @@ use crate::lang::ast::Span;
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::time::AbsTime;
 
-/// Which surface syntax to accept. See `Dialect::Auto` for the detection rule.
+/// Which surface syntax to accept: HTCondor's (the default, exactly what
+/// libclassad accepts) unless the user picks the seed papers' notation.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Dialect {
@@ -17,15 +18,37 @@ pub enum Dialect {
     /// time (`'Mon Feb 10 10:53:31 2003 (CST) -06:00'`) is a time literal,
     /// any other single-quoted token is an attribute name; a number directly
     /// followed by `B`, `K`, `M`, `G` or `T` (and no further name character)
-    /// is scaled by 2^0, 2^10 … 2^40, which HTCondor would reject anyway.
-    #[default]
+    /// is scaled by 2^0, 2^10 … 2^40, `0x1f` is hexadecimal and `017` octal.
     Auto,
     /// Exactly HTCondor's syntax: `'…'` is always an attribute name and scale
-    /// suffixes are errors.
+    /// suffixes, hexadecimal and octal integers are errors, each saying
+    /// what the seed papers' notation would read.
+    #[default]
+    #[serde(rename = "htcondor", alias = "modern")]
     Modern,
     /// The seed papers' dialect: like `Auto`, but a single-quoted token that
     /// is not a time is an error.
     Seed,
+}
+
+impl Dialect {
+    /// The name users pick it by (`--dialect`, the page's Syntax menu).
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Auto => "auto",
+            Dialect::Modern => "htcondor",
+            Dialect::Seed => "seed",
+        }
+    }
+}
+
+/// `12.0`, `1536.0`, `0.5`: a scaled number as the seed notation reads it.
+fn real_words(r: f64) -> String {
+    if r.fract() == 0.0 && r.abs() < 1e15 {
+        format!("{r:.1}")
+    } else {
+        format!("{r}")
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -367,6 +390,29 @@ impl<'a> Lexer<'a> {
             }
         }
 
+        if self.dialect == Dialect::Modern
+            && !self.strict
+            && !is_real
+            && text == "0"
+            && i < b.len()
+            && (b[i] | 0x20) == b'x'
+        {
+            let end = self.name_end(i + 1);
+            let digits = &self.src[i + 1..end];
+            if !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_hexdigit()) {
+                let value = i64::from_str_radix(digits, 16).unwrap_or(0);
+                return Err(Diagnostic::new(
+                    Span::new(start, end),
+                    format!(
+                        "`{}` is not a number in HTCondor; in the seed papers' notation it is {value}",
+                        &self.src[start..end]
+                    ),
+                )
+                .expected("a decimal integer")
+                .help("HTCondor has no hexadecimal integers; pick the seed papers' notation (Syntax) to read them"));
+            }
+        }
+
         // Seed-era scale suffix: 2K, 323.4M.
         if self.dialect != Dialect::Modern && i < b.len() {
             let scale = match b[i].to_ascii_uppercase() {
@@ -400,12 +446,24 @@ impl<'a> Lexer<'a> {
             && b"BKMGTbkmgt".contains(&b[i])
             && self.name_end(i + 1) == i + 1
         {
+            let shift = match b[i].to_ascii_uppercase() {
+                b'B' => 0,
+                b'K' => 10,
+                b'M' => 20,
+                b'G' => 30,
+                _ => 40,
+            };
+            let scaled = text.parse::<f64>().unwrap_or(0.0) * (1u64 << shift) as f64;
             return Err(Diagnostic::new(
                 Span::new(start, i + 1),
-                format!("`{}` is not a number", &self.src[start..i + 1]),
+                format!(
+                    "`{}` is not a number in HTCondor; in the seed papers' notation it is {}",
+                    &self.src[start..i + 1],
+                    real_words(scaled)
+                ),
             )
             .expected("digits, or a space between a number and a name")
-            .help("scale suffixes (2K, 64M) are seed-era syntax; they are rejected in the modern dialect"));
+            .help("scale suffixes (2K, 64M) are the seed papers' notation; pick it (Syntax) to read them"));
         }
         if self.dialect != Dialect::Modern
             && !self.strict

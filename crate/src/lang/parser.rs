@@ -25,7 +25,7 @@ pub const MAX_NESTING: u32 = 600;
 
 /// Parse one expression; the whole input must be consumed.
 pub fn parse_expr(src: &str) -> Result<Expr, Diagnostic> {
-    parse_expr_in(src, Dialect::Auto)
+    parse_expr_in(src, Dialect::default())
 }
 
 pub fn parse_expr_in(src: &str, dialect: Dialect) -> Result<Expr, Diagnostic> {
@@ -46,7 +46,7 @@ pub fn parse_expr_with(src: &str, dialect: Dialect, mode: Mode) -> Result<Expr, 
 
 /// Parse one bracketed ClassAd `[ a = 1; b = 2 ]`.
 pub fn parse_classad(src: &str) -> Result<ClassAd, Diagnostic> {
-    parse_classad_in(src, Dialect::Auto)
+    parse_classad_in(src, Dialect::default())
 }
 
 pub fn parse_classad_in(src: &str, dialect: Dialect) -> Result<ClassAd, Diagnostic> {
@@ -420,12 +420,21 @@ impl<'a> Parser<'a> {
                 Some(Value::Int(0))
             }
             Tok::PaddedInt(_) => {
+                let text = self
+                    .lx
+                    .source()
+                    .get(span.start as usize..span.end as usize)
+                    .unwrap_or("");
+                let octal = i64::from_str_radix(text, 8).unwrap_or(0);
                 return Err(Diagnostic::new(
                     span,
-                    "an integer cannot start with 0 in HTCondor syntax",
+                    format!(
+                        "`{text}` is not a number in HTCondor (an integer cannot start with 0); \
+                         in the seed papers' notation it is octal, {octal}"
+                    ),
                 )
                 .expected("a decimal integer without leading zeros")
-                .help("HTCondor reads 012 as an error; strict libclassad reads it as 12"))
+                .help("HTCondor reads 012 as an error; strict libclassad reads it as 12"));
             }
             Tok::Real(r) => Some(Value::Real(*r)),
             Tok::True => Some(Value::Bool(true)),

@@ -82,7 +82,7 @@ pub fn ads(text: &str) -> Vec<std::sync::Arc<crate::lang::ast::ClassAd>> {
     crate::formats::read_pool(
         text,
         crate::formats::InputFormat::Old,
-        crate::lang::lexer::Dialect::Auto,
+        crate::lang::lexer::Dialect::default(),
     )
     .ads
     .into_iter()

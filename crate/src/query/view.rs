@@ -32,6 +32,9 @@ pub struct QuerySpec {
     pub sort: Option<usize>,
     #[serde(default)]
     pub descending: bool,
+    /// The syntax the constraint and columns are read in.
+    #[serde(default)]
+    pub dialect: Dialect,
 }
 
 /// One matching ad: its place in the pool and its cells (as `-af` prints).
@@ -86,7 +89,7 @@ pub fn run(
         .and_then(|i| spec.columns.get(i))
         .map(|c| vec![c.clone()])
         .unwrap_or_default();
-    let q = Query::parse(Some(&spec.constraint), &spec.columns, &sort, Dialect::Auto)?;
+    let q = Query::parse(Some(&spec.constraint), &spec.columns, &sort, spec.dialect)?;
     let mut ev = Evaluator::new(opts);
     // (row, its cell types, its sort keys)
     let mut rows: Vec<(
@@ -183,8 +186,9 @@ pub fn explain(
     ad: &Arc<ClassAd>,
     constraint: &str,
     opts: EvalOptions,
+    dialect: Dialect,
 ) -> Result<QueryExplain, Box<QueryError>> {
-    let q = Query::parse(Some(constraint), &[], &[], Dialect::Auto)?;
+    let q = Query::parse(Some(constraint), &[], &[], dialect)?;
     let mut ev = Evaluator::new(opts);
     ev.set_ads(Some(ad.clone()), None);
     let Some(c) = &q.constraint else {
@@ -226,6 +230,7 @@ mod tests {
             columns: vec!["Name".into(), "Memory".into()],
             sort: Some(1),
             descending: true,
+            dialect: Dialect::default(),
         };
         let run = run(&pool(), &spec, EvalOptions::default(), |_, _| true)
             .unwrap()
@@ -269,6 +274,7 @@ mod tests {
             &ads[1],
             "Memory > 250 && State == \"Claimed\"",
             EvalOptions::default(),
+            Dialect::default(),
         )
         .unwrap();
         assert!(!x.matches);

@@ -156,8 +156,10 @@ mod tests {
     #[test]
     fn every_answer_reads_what_the_session_writes() {
         let mut s = Session::new();
+        // The seed papers' notation: the gang figures write `64M`.
         let load = |id: &str, text: &str| {
-            serde_json::json!({"op": "load_pool", "id": id, "text": text}).to_string()
+            serde_json::json!({"op": "load_pool", "id": id, "text": text, "dialect": "seed"})
+                .to_string()
         };
         let m = ask(
             &mut s,

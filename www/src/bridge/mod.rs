@@ -10,12 +10,14 @@
 //! - `answers`: the worker's answers read straight into the shape each view wants.
 //! - `js_text`, `text_buf`: long texts between JavaScript and Rust without extra copies.
 //! - `clock`: the time the page hands the engine (it cannot read it in wasm).
+//! - `dialect`: the syntax every text is read in, carried by the verbs.
 //!
 //! The worker links `answers`, `pool_summary`, `worker_link` and `js_text`
 //! too: they are what both sides of a message agree on.
 
 pub mod answers;
 pub mod clock;
+pub mod dialect;
 pub mod engine;
 pub mod js_text;
 pub mod parses;

@@ -97,9 +97,24 @@ struct Inner {
     timer: Option<Timeout>,
     /// Bumped by every asynchronous event, so the effect below re-runs.
     generation: u32,
+    /// The syntax everything above was read in (`bridge::dialect`).
+    dialect: classad::api::Dialect,
 }
 
 impl Inner {
+    /// Forget every parse when the page's syntax changes: each pool is
+    /// read again in the new one.
+    fn follow_dialect(&mut self) {
+        let d = crate::bridge::dialect::current();
+        if d != self.dialect {
+            let generation = self.generation + 1;
+            *self = Inner {
+                dialect: d,
+                generation,
+                ..Inner::default()
+            };
+        }
+    }
     /// A result for exactly this text: what a pool shows now (never
     /// evicted while shown), else a recent one.
     fn lookup(&self, text: &Rc<str>) -> Option<Parsed> {
@@ -145,11 +160,12 @@ fn read_lines(
     text: Rc<str>,
     mut lines: crate::bridge::pool_summary::SummaryLines,
     ms: f64,
+    dialect: classad::api::Dialect,
 ) {
     Timeout::new(0, move || match lines.step(ADS_PER_TASK) {
-        Ok(false) => read_lines(inner, redraw, text, lines, ms),
-        Ok(true) => store_later(inner, redraw, text, Ok(lines.finish()), ms),
-        Err(e) => store_later(inner, redraw, text, Err(e), ms),
+        Ok(false) => read_lines(inner, redraw, text, lines, ms, dialect),
+        Ok(true) => store_later(inner, redraw, text, Ok(lines.finish()), ms, dialect),
+        Err(e) => store_later(inner, redraw, text, Err(e), ms, dialect),
     })
     .forget();
 }
@@ -161,9 +177,13 @@ fn store_later(
     text: Rc<str>,
     read: Result<PoolSummary, String>,
     ms: f64,
+    dialect: classad::api::Dialect,
 ) {
     Timeout::new(0, move || {
         let mut st = inner.borrow_mut();
+        if st.dialect != dialect {
+            return; // read in a syntax the page has left
+        }
         st.running = None;
         match read {
             Ok(summary) => st.store(Parsed(Rc::new(ParsedPool { text, summary, ms }))),
@@ -195,6 +215,7 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
     let mut out = Vec::with_capacity(pools.len());
     {
         let mut st = inner.borrow_mut();
+        st.follow_dialect();
         st.last.resize(pools.len(), None);
         for (i, p) in pools.iter().enumerate() {
             let parsed = st.lookup(&p.text);
@@ -263,8 +284,13 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
                 let (inner, redraw) = (inner.clone(), redraw.clone());
                 let key = format!("pool {i}");
                 let text = t.clone();
-                crate::bridge::engine::request(&key, "pool", &text, move |resp| {
+                let dialect = crate::bridge::dialect::current();
+                let verb = crate::bridge::dialect::verb("pool");
+                crate::bridge::engine::request(&key, &verb, &text, move |resp| {
                     let mut st = inner.borrow_mut();
+                    if st.dialect != dialect {
+                        return; // read in a syntax the page has left
+                    }
                     let mut still_asked = false;
                     if let Some(a) = st.asked.get_mut(i) {
                         if a.as_ref().is_some_and(|a| same_text(a, &t)) {
@@ -325,22 +351,27 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
                 let t2 = text.clone();
                 let redraw2 = redraw.clone();
                 let big = text.len() > RELEASE_FROM;
+                let dialect = crate::bridge::dialect::current();
                 let client2 = client.clone();
-                client.request_text("pool-lines", text.clone(), move |resp| {
-                    let ms = now_ms() - since;
-                    // The worker's memory grew to the parse's peak and would
-                    // stay there: give it back (in a task of its own).
-                    if big {
-                        Timeout::new(0, move || client2.release()).forget();
-                    }
-                    // Read a slice of ads per task, then stored and drawn
-                    // in a task of its own: for 20,000 ads all in one, they
-                    // were 120 ms.
-                    match resp.and_then(crate::bridge::pool_summary::SummaryLines::new) {
-                        Ok(lines) => read_lines(inner3, redraw2, t2, lines, ms),
-                        Err(e) => store_later(inner3, redraw2, t2, Err(e), ms),
-                    }
-                });
+                client.request_text(
+                    &crate::bridge::dialect::verb("pool-lines"),
+                    text.clone(),
+                    move |resp| {
+                        let ms = now_ms() - since;
+                        // The worker's memory grew to the parse's peak and would
+                        // stay there: give it back (in a task of its own).
+                        if big {
+                            Timeout::new(0, move || client2.release()).forget();
+                        }
+                        // Read a slice of ads per task, then stored and drawn
+                        // in a task of its own: for 20,000 ads all in one, they
+                        // were 120 ms.
+                        match resp.and_then(crate::bridge::pool_summary::SummaryLines::new) {
+                            Ok(lines) => read_lines(inner3, redraw2, t2, lines, ms, dialect),
+                            Err(e) => store_later(inner3, redraw2, t2, Err(e), ms, dialect),
+                        }
+                    },
+                );
             }));
         });
     }

@@ -102,6 +102,7 @@ mod tests {
     fn lines_read_back_as_the_summary() {
         let s = crate::worker::replies::summarize(
             "[ Name = \"a\\nb\" ]\n[ Name = \"c\"; x = ]\n[ Name = \"\u{e9}\" ]\n",
+            Default::default(),
         );
         assert_eq!(s.ads.len(), 2);
         assert!(s.ads[0].label.contains('\n'), "{:?}", s.ads[0].label);

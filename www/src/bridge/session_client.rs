@@ -65,9 +65,18 @@ struct Pending {
 
 struct Slot {
     text: Rc<str>,
+    /// The syntax it was read in (`bridge::dialect`).
+    dialect: classad::api::Dialect,
     load: PoolLoad,
     /// The present worker has it (false after a restart).
     in_worker: bool,
+}
+
+impl Slot {
+    /// It holds this text, read in the page's present syntax.
+    fn holds(&self, text: &Rc<str>) -> bool {
+        same_text(&self.text, text) && self.dialect == crate::bridge::dialect::current()
+    }
 }
 
 #[derive(Default)]
@@ -167,7 +176,7 @@ impl SessionClient {
     pub fn status(&self, index: usize, text: &Rc<str>) -> Option<PoolLoad> {
         let st = self.inner.borrow();
         match st.slots.get(index) {
-            Some(Some(s)) if same_text(&s.text, text) => Some(s.load.clone()),
+            Some(Some(s)) if s.holds(text) => Some(s.load.clone()),
             _ => None,
         }
     }
@@ -187,8 +196,8 @@ impl SessionClient {
                 st.slots.resize_with(index + 1, || None);
             }
             match &mut st.slots[index] {
-                Some(s) if same_text(&s.text, text) && auto => return,
-                Some(s) if same_text(&s.text, text) && !matches!(s.load, PoolLoad::Failed(_)) => {
+                Some(s) if s.holds(text) && auto => return,
+                Some(s) if s.holds(text) && !matches!(s.load, PoolLoad::Failed(_)) => {
                     if s.in_worker {
                         return;
                     }
@@ -202,6 +211,7 @@ impl SessionClient {
                 slot => {
                     *slot = Some(Slot {
                         text: text.clone(),
+                        dialect: crate::bridge::dialect::current(),
                         load: PoolLoad::Loading,
                         in_worker: true,
                     })
@@ -216,6 +226,7 @@ impl SessionClient {
         let inner = self.inner.clone();
         let on_change = self.on_change.clone();
         let t = text.clone();
+        let dialect = crate::bridge::dialect::current();
         let done: Done = Box::new(move |r| {
             let load = match r.and_then(parse::<classad::api::session::PoolLoaded>) {
                 Ok(a) => PoolLoad::Ready(Rc::new(PoolInfo {
@@ -236,7 +247,7 @@ impl SessionClient {
             }
             let mut st = inner.borrow_mut();
             if let Some(Some(s)) = st.slots.get_mut(index) {
-                if same_text(&s.text, &t) {
+                if same_text(&s.text, &t) && s.dialect == dialect {
                     match (&s.load, load) {
                         // A quiet reload after a restart: the page keeps
                         // what it has (same text, same labels).
@@ -249,7 +260,7 @@ impl SessionClient {
             on_change.emit(());
         });
         self.send_text(
-            "load",
+            &crate::bridge::dialect::verb("load"),
             &format!("p{index}\n"),
             Some(text.clone()),
             None,

@@ -37,6 +37,7 @@ pub enum Action {
     },
     SetScope(Vec<String>),
     SetMode(classad::api::Mode),
+    SetDialect(classad::api::Dialect),
     SetView(View),
     SetMatching(MatchSettings),
     SetAnalyze(AnalyzeSettings),
@@ -137,6 +138,7 @@ impl Reducible for Store {
             }
             Action::SetScope(p) => s.scope = p,
             Action::SetMode(m) => s.mode = m,
+            Action::SetDialect(d) => s.dialect = d,
             Action::SetView(v) => s.view = v,
             Action::SetMatching(m) => {
                 let before = pick_pools(&s.pools, &s.matching).0;

@@ -136,6 +136,10 @@ pub struct AppState {
     /// Path of nested-record attributes inside MY that is the scope.
     pub scope: Vec<String>,
     pub mode: Mode,
+    /// The syntax every text is read in: HTCondor's unless the user (or a
+    /// gallery example in the seed papers' notation) picked another.
+    #[serde(skip_serializing_if = "is_htcondor_syntax")]
+    pub dialect: classad::api::Dialect,
     pub view: View,
     pub matching: MatchSettings,
     /// The analyzer's choices (its pools are `matching`'s).
@@ -201,6 +205,10 @@ pub enum GangTab {
     Index,
 }
 
+fn is_htcondor_syntax(d: &classad::api::Dialect) -> bool {
+    *d == classad::api::Dialect::Modern
+}
+
 impl Default for AppState {
     fn default() -> Self {
         AppState {
@@ -222,6 +230,7 @@ impl Default for AppState {
             target_label: None,
             scope: vec![],
             mode: Mode::HTCondor,
+            dialect: classad::api::Dialect::default(),
             view: View::Evaluate,
             matching: MatchSettings::default(),
             analyze: Default::default(),

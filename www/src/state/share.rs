@@ -177,7 +177,7 @@ pub fn decode(fragment: &str) -> Result<Fragment, LinkError> {
 }
 
 /// The parts a prefill link may have.
-const PREFILL_KEYS: [&str; 4] = ["expr", "my", "target", "mode"];
+const PREFILL_KEYS: [&str; 5] = ["expr", "my", "target", "mode", "dialect"];
 
 /// `part` as `key=value`: the value, still encoded.
 fn prefill_field<'a>(part: &'a str, key: &str) -> Option<&'a str> {
@@ -235,6 +235,7 @@ pub fn encode_prefill(
     my: Option<&str>,
     target: Option<&str>,
     mode: classad::api::Mode,
+    dialect: classad::api::Dialect,
 ) -> String {
     let mut parts = vec![format!("expr={}", escape(expr))];
     for (key, text) in [("my", my), ("target", target)] {
@@ -244,6 +245,9 @@ pub fn encode_prefill(
     }
     if mode == classad::api::Mode::Strict {
         parts.push("mode=strict".into());
+    }
+    if dialect != classad::api::Dialect::Modern {
+        parts.push(format!("dialect={}", dialect.name()));
     }
     parts.join("&")
 }
@@ -270,7 +274,9 @@ pub fn decode_prefill(fragment: &str) -> Result<AppState, LinkError> {
             v.push('&');
             v.push_str(part);
         } else {
-            return Err(bad(format!("`{part}` is not expr=, my=, target= or mode=")));
+            return Err(bad(format!(
+                "`{part}` is not expr=, my=, target=, mode= or dialect="
+            )));
         }
     }
     let mut get = |key: &str| -> Result<Option<String>, LinkError> {
@@ -286,6 +292,12 @@ pub fn decode_prefill(fragment: &str) -> Result<AppState, LinkError> {
     let mode = match get("mode")? {
         Some(m) => m.trim().parse().map_err(bad)?,
         None => classad::api::Mode::default(),
+    };
+    let dialect = match get("dialect")?.as_deref().map(str::trim) {
+        None | Some("htcondor") | Some("modern") => classad::api::Dialect::Modern,
+        Some("seed") => classad::api::Dialect::Seed,
+        Some("auto") => classad::api::Dialect::Auto,
+        Some(d) => return Err(bad(format!("dialect `{d}` is not htcondor, seed or auto"))),
     };
     let mut pools = Vec::new();
     let mut pool = |name: &str, text: Option<String>| {
@@ -307,6 +319,7 @@ pub fn decode_prefill(fragment: &str) -> Result<AppState, LinkError> {
         my,
         target,
         mode,
+        dialect,
         ..AppState::default()
     };
     state.normalize();
@@ -563,7 +576,13 @@ mod tests {
             "[ Memory = 2048; Name = \"slot1@h\" ]",
             "[ Owner = \"alice\" ]",
         );
-        let link = encode_prefill(expr, Some(my), Some(target), classad::api::Mode::Strict);
+        let link = encode_prefill(
+            expr,
+            Some(my),
+            Some(target),
+            classad::api::Mode::Strict,
+            classad::api::Dialect::Seed,
+        );
         let s = prefill(&link);
         assert_eq!(s.expr, expr);
         assert_eq!(&*s.pools[0].text, my);

@@ -34,6 +34,7 @@ pub struct RootProps {
 #[component]
 pub fn ViewsRoot(props: &RootProps) -> Html {
     let state = props.state.clone();
+    crate::bridge::dialect::set(state.dialect);
     let dispatch = props.dispatch.clone();
     // The matchmaking worker; the views redraw when a pool's load changes.
     let redraw = use_force_update();

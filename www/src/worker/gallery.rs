@@ -33,6 +33,10 @@ struct Opening {
     clock: Option<String>,
     /// The Query view's query.
     query: Option<Query>,
+    /// The syntax its texts are written in (`seed`: the papers' notation;
+    /// left out: HTCondor's).
+    #[serde(default)]
+    dialect: classad::api::Dialect,
 }
 
 #[derive(Deserialize)]
@@ -79,6 +83,7 @@ impl Opening {
             target_label: None,
             scope: self.scope.clone(),
             mode: classad::api::Mode::HTCondor,
+            dialect: self.dialect,
             view: self.view,
             matching: MatchSettings {
                 clock: self.clock.clone(),
@@ -122,7 +127,7 @@ mod tests {
                 let Response::Pool { ads, .. } = handle(Request::ParsePool {
                     text: text.clone(),
                     format: Default::default(),
-                    dialect: Default::default(),
+                    dialect: s.dialect,
                 }) else {
                     unreachable!()
                 };
@@ -134,7 +139,7 @@ mod tests {
             my: slice(my),
             target: slice(target),
             scope: s.scope.clone(),
-            dialect: Default::default(),
+            dialect: s.dialect,
             trace: false,
             context: classad::api::EvalOptions::in_mode(s.mode),
         }) {
@@ -157,6 +162,53 @@ mod tests {
         p.pools[1].text = p.pools[1].text.replace("riffraff", "riffruff").into();
         assert!(!p.is_untouched_example());
         assert!(!crate::state::app_state::AppState::default().is_untouched_example());
+    }
+
+    /// An example picks the seed papers' notation only when it needs it:
+    /// read as HTCondor reads them, its texts do not all parse.
+    #[test]
+    fn an_example_in_the_seed_notation_needs_it() {
+        let mut bad = vec![];
+        for ex in examples() {
+            let s = state_of(&ex.id).unwrap();
+            let errors_in = |dialect| {
+                s.pools.iter().any(|p| {
+                    let Response::Pool { diagnostics, .. } = handle(Request::ParsePool {
+                        text: p.text.to_string(),
+                        format: Default::default(),
+                        dialect,
+                    }) else {
+                        unreachable!()
+                    };
+                    diagnostics.iter().any(|d| d.is_error())
+                })
+            };
+            // Or its tokens differ (`'3:00'` is a time in the papers, an
+            // attribute's name in HTCondor).
+            let tokens = |d| {
+                let mut t: Vec<String> = s
+                    .pools
+                    .iter()
+                    .map(|p| {
+                        serde_json::to_string(&classad::api::highlight_pool(&p.text, d)).unwrap()
+                    })
+                    .collect();
+                t.push(serde_json::to_string(&classad::api::highlight(&s.expr, d)).unwrap());
+                t
+            };
+            let htcondor = errors_in(classad::api::Dialect::Modern)
+                || tokens(classad::api::Dialect::Modern) != tokens(s.dialect);
+            match s.dialect {
+                classad::api::Dialect::Modern => {}
+                d if !htcondor => bad.push(format!(
+                    "{}: in {d:?} but reads in HTCondor's syntax",
+                    ex.id
+                )),
+                d if errors_in(d) => bad.push(format!("{}: does not read in {d:?} either", ex.id)),
+                _ => {}
+            }
+        }
+        assert!(bad.is_empty(), "{}", bad.join("\n"));
     }
 
     /// The other ads an example's card points to show the contrast it
@@ -200,7 +252,7 @@ mod tests {
                 } = handle(Request::ParsePool {
                     text: p.text.to_string(),
                     format: Default::default(),
-                    dialect: Default::default(),
+                    dialect: s.dialect,
                 })
                 else {
                     unreachable!()
@@ -225,7 +277,7 @@ mod tests {
                 my: get(s.my),
                 target: get(s.target),
                 scope: s.scope.clone(),
-                dialect: Default::default(),
+                dialect: s.dialect,
                 trace: false,
                 context: classad::api::EvalOptions::in_mode(s.mode),
             });

@@ -66,6 +66,7 @@ pub fn run_worker() {
             };
             let (id, rest) = head.split_once('\n').unwrap_or(("0", ""));
             let (verb, payload) = rest.split_once('\n').unwrap_or((rest, ""));
+            let (verb, dialect) = crate::bridge::dialect::split_verb(verb);
             // The text sent as bytes, or what follows the verb.
             let text = |payload: &str, body: Option<String>| match body {
                 Some(b) if payload.is_empty() => b,
@@ -77,13 +78,13 @@ pub fn run_worker() {
             };
             let resp = match verb {
                 "pool" => match &body {
-                    Some(b) => serde_json::to_string(&summarize(b)).unwrap_or_default(),
-                    None => serde_json::to_string(&summarize(payload)).unwrap_or_default(),
+                    Some(b) => serde_json::to_string(&summarize(b, dialect)).unwrap_or_default(),
+                    None => serde_json::to_string(&summarize(payload, dialect)).unwrap_or_default(),
                 },
                 // A big pool's summary as lines the page reads a slice per
                 // task (`pool_summary::SummaryLines`).
                 "pool-lines" => {
-                    crate::bridge::pool_summary::to_lines(&summarize(&text(payload, body)))
+                    crate::bridge::pool_summary::to_lines(&summarize(&text(payload, body), dialect))
                 }
                 "evaluate" => evaluate_json(&text(payload, body)),
                 // The gallery's pools live here, not in the page's wasm.
@@ -103,7 +104,7 @@ pub fn run_worker() {
                     let req = classad::api::session::PoolRequest::LoadPool {
                         id: pool,
                         text,
-                        dialect: Default::default(),
+                        dialect,
                     };
                     let r = session.handle_pool(req, &mut |_, _| true);
                     serde_json::to_string(&r).unwrap_or_default()

@@ -11,8 +11,8 @@ use crate::bridge::pool_summary::{AdInfo, PoolSummary};
 /// reader directly rather than through `api::ParsePool`, which lists every
 /// ad's attributes (megabytes of JSON for 10,000 ads). One pass finds the
 /// ads' lines.
-pub fn summarize(text: &str) -> PoolSummary {
-    let pool = classad::formats::read_pool(text, Default::default(), Default::default());
+pub fn summarize(text: &str, dialect: classad::api::Dialect) -> PoolSummary {
+    let pool = classad::formats::read_pool(text, Default::default(), dialect);
     let bytes = text.as_bytes();
     let (mut line, mut at) = (1u32, 0usize);
     let ads = pool
@@ -42,8 +42,8 @@ pub fn summarize(text: &str) -> PoolSummary {
 
 /// Attribute names (lower case) of an ad and the paths of its nested
 /// records, read from its text.
-pub fn ad_names(text: &str) -> AdNames {
-    let pool = classad::formats::read_pool(text, Default::default(), Default::default());
+pub fn ad_names(text: &str, dialect: classad::api::Dialect) -> AdNames {
+    let pool = classad::formats::read_pool(text, Default::default(), dialect);
     let Some(ad) = pool.ads.first() else {
         return AdNames::default();
     };
@@ -77,9 +77,19 @@ pub fn ad_names(text: &str) -> AdNames {
 /// The `evaluate` verb: the API's answer, with the names of MY and TARGET.
 pub fn evaluate_json(payload: &str) -> String {
     let (my, target) = match serde_json::from_str::<classad::api::Request>(payload) {
-        Ok(classad::api::Request::Evaluate { my, target, .. }) => (
-            my.as_deref().map(ad_names).unwrap_or_default(),
-            target.as_deref().map(ad_names).unwrap_or_default(),
+        Ok(classad::api::Request::Evaluate {
+            my,
+            target,
+            dialect,
+            ..
+        }) => (
+            my.as_deref()
+                .map(|t| ad_names(t, dialect))
+                .unwrap_or_default(),
+            target
+                .as_deref()
+                .map(|t| ad_names(t, dialect))
+                .unwrap_or_default(),
         ),
         _ => Default::default(),
     };

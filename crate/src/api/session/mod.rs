@@ -255,7 +255,8 @@ impl Session {
                 ad,
                 constraint,
                 context,
-            } => queries::explain(pools, &pool, ad, &constraint, context),
+                dialect,
+            } => queries::explain(pools, &pool, ad, &constraint, context, dialect),
         })
     }
 }

@@ -128,6 +128,8 @@ pub enum PoolRequest {
         constraint: String,
         #[serde(flatten)]
         context: EvalOptions,
+        #[serde(default)]
+        dialect: Dialect,
     },
     /// Why a job does not match (the analyzer): see `analysis::view`.
     Analyze(AnalyzeRequest),

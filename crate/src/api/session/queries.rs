@@ -61,13 +61,14 @@ pub(super) fn explain(
     ad: usize,
     constraint: &str,
     context: EvalOptions,
+    dialect: crate::lang::lexer::Dialect,
 ) -> PoolResponse {
     let Some(a) = pools.get(pool).and_then(|p| p.ads.get(ad)) else {
         return PoolResponse::Failed {
             message: format!("ad {ad} of pool `{pool}` is not loaded"),
         };
     };
-    match view::explain(a, constraint, context) {
+    match view::explain(a, constraint, context, dialect) {
         Ok(x) => PoolResponse::QueryExplained(Box::new(x)),
         Err(e) => PoolResponse::QueryInvalid(*e),
     }

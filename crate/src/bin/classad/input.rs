@@ -102,11 +102,11 @@ pub fn read_one_ad(path: &str, d: Dialect) -> Result<ClassAd, String> {
 }
 
 /// Read a pool file; function-library ads are returned separately.
-pub fn read_ads(path: &str) -> Result<(Vec<Arc<ClassAd>>, Vec<ClassAd>), String> {
+pub fn read_ads(path: &str, dialect: Dialect) -> Result<(Vec<Arc<ClassAd>>, Vec<ClassAd>), String> {
     let (shared, name) = shared_input(path)?;
     // Both ways are UTF-8 (see `shared_input`).
     let text = std::str::from_utf8(shared.bytes()).unwrap_or_default();
-    let pool = formats::read_pool_shared(&shared, formats::InputFormat::Auto, Dialect::Auto);
+    let pool = formats::read_pool_shared(&shared, formats::InputFormat::Auto, dialect);
     for diag in &pool.diagnostics {
         eprint!("{}", diag.render(text, &name));
     }

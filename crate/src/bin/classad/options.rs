@@ -10,18 +10,24 @@ pub enum ModeArg {
     Strict,
 }
 
+/// `--dialect`: the syntax input is read in. `htcondor` (the default) is
+/// exactly what libclassad accepts; `seed` is the seed papers' notation
+/// (scale suffixes, octal and hexadecimal integers, time literals); `auto`
+/// takes HTCondor's syntax and the papers' forms where they mean nothing
+/// else.
 #[derive(Clone, Copy, ValueEnum)]
 pub enum DialectArg {
-    Auto,
-    Modern,
+    #[value(alias = "modern")]
+    Htcondor,
     Seed,
+    Auto,
 }
 
 impl DialectArg {
     pub fn dialect(self) -> Dialect {
         match self {
             DialectArg::Auto => Dialect::Auto,
-            DialectArg::Modern => Dialect::Modern,
+            DialectArg::Htcondor => Dialect::Modern,
             DialectArg::Seed => Dialect::Seed,
         }
     }

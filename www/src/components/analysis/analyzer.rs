@@ -133,6 +133,7 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
                 key.clone(),
                 label.clone(),
             );
+            let dialect = crate::bridge::dialect::current();
             session.request(
                 &args,
                 move |ids| {
@@ -145,6 +146,7 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
                         all_steps,
                         plane,
                         eval: EvalOptions::at(mode, now.0, now.1),
+                        dialect,
                     })
                 },
                 Some(progress),

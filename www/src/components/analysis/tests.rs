@@ -31,7 +31,8 @@ fn analyze(name: &str, extra: serde_json::Value) -> AnalysisView {
     ] {
         ask(
             &mut s,
-            serde_json::json!({"op": "load_pool", "id": id, "text": read(&f)}),
+            // The papers' figures: the seed papers' notation (`100M`).
+            serde_json::json!({"op": "load_pool", "id": id, "text": read(&f), "dialect": "seed"}),
         );
     }
     let mut req = serde_json::json!({"op": "analyze", "jobs": "j", "machines": "m", "job": 0});
@@ -64,7 +65,7 @@ fn gallery_entries_open_on_their_job() {
         for (id, p) in [("j", &st.pools[0]), ("m", &st.pools[1])] {
             ask(
                 &mut s,
-                serde_json::json!({"op": "load_pool", "id": id, "text": &*p.text}),
+                serde_json::json!({"op": "load_pool", "id": id, "text": &*p.text, "dialect": st.dialect}),
             );
         }
         let json = ask(

@@ -142,7 +142,11 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                 picked.clone(),
                 explained.clone(),
             );
-            let (spec1, spec2) = (spec.clone(), spec.clone());
+            let spec = QuerySpec {
+                dialect: crate::bridge::dialect::current(),
+                ..spec.clone()
+            };
+            let (spec1, spec2) = (spec.clone(), spec);
             let text_of_run = text.clone();
             session.request(
                 &[(pool, text.clone())],
@@ -248,6 +252,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
             let explained = explained.clone();
             let constraint = constraint.clone();
             let now = crate::bridge::clock::resolve(None);
+            let dialect = crate::bridge::dialect::current();
             session.request(
                 &[(pool, text.clone())],
                 move |ids| PoolRequest::QueryExplain {
@@ -255,6 +260,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                     ad,
                     constraint,
                     context: EvalOptions::at(mode, now.0, now.1),
+                    dialect,
                 },
                 None,
                 move |r: Result<QueryExplain, String>| explained.set(Some(r)),
@@ -283,9 +289,10 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
             </label>
         }
     };
-    let constraint_tokens = use_memo(spec.constraint.clone(), |c| {
-        classad::api::highlight(c, Default::default())
-    });
+    let constraint_tokens = use_memo(
+        (spec.constraint.clone(), crate::bridge::dialect::current()),
+        |(c, d)| classad::api::highlight(c, *d),
+    );
     let marks: Vec<Mark> = match &*invalid {
         Some(e) if e.which == "constraint" => vec![Mark {
             start: e.diagnostic.span.start as usize,

@@ -177,6 +177,19 @@ pub fn Header(props: &HeaderProps) -> Html {
         let d = props.dispatch.clone();
         Callback::from(move |_| d.emit(Action::SetView(v)))
     };
+    let on_dialect = {
+        let d = props.dispatch.clone();
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlSelectElement>()
+                .value();
+            let dialect = match v.as_str() {
+                "seed" => classad::api::Dialect::Seed,
+                _ => classad::api::Dialect::Modern,
+            };
+            d.emit(Action::SetDialect(dialect));
+        })
+    };
     let on_mode = {
         let d = props.dispatch.clone();
         Callback::from(move |e: Event| {
@@ -273,7 +286,7 @@ pub fn Header(props: &HeaderProps) -> Html {
     };
     let on_prefill = copy_made(
         |state, my, target| {
-            let frag = share::encode_prefill(&state.expr, my, target, state.mode);
+            let frag = share::encode_prefill(&state.expr, my, target, state.mode, state.dialect);
             format!("{}#{}", page_url_without_hash(), frag)
         },
         "Readable link copied: the expression, MY and TARGET, as a course page can write it (spaces as %20 or +, a plus as %2B).",
@@ -377,6 +390,13 @@ pub fn Header(props: &HeaderProps) -> Html {
                 <select onchange={on_mode} title="htcondor: what HTCondor's daemons and tools do; strict: plain libclassad">
                     <option value="htcondor" selected={s.mode == classad::api::Mode::HTCondor}>{ "htcondor" }</option>
                     <option value="strict" selected={s.mode == classad::api::Mode::Strict}>{ "strict" }</option>
+                </select>
+            </label>
+            <label class={classes!("syntax", (s.dialect != classad::api::Dialect::Modern).then_some("syntax-other"))}>
+                { "Syntax" }<TermHelp term="the syntax" anchor="syntax-and-dialects" text="HTCondor: exactly what HTCondor (libclassad) reads; 012, 1K and 0x10 are errors. Seed papers: the seed papers' notation, where 2K is 2048.0, 0x1f is 31, 017 is octal and '9:00' is nine hours." />{ " " }
+                <select id="dialect" onchange={on_dialect} title="HTCondor: exactly what HTCondor reads; seed papers: the papers' notation (2K, 0x1f, 017, '9:00')">
+                    <option value="htcondor" selected={s.dialect == classad::api::Dialect::Modern}>{ "HTCondor" }</option>
+                    <option value="seed" selected={s.dialect != classad::api::Dialect::Modern}>{ "seed papers" }</option>
                 </select>
             </label>
             <button id="theme" onclick={on_theme} title="Click to cycle: follow the system's light or dark setting, always dark, always light">{ theme_label }</button>

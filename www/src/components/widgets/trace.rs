@@ -446,7 +446,7 @@ mod tests {
         let facts = |t: &str| AdFacts {
             present: true,
             label: String::new(),
-            attrs: crate::worker::replies::ad_names(t).attrs,
+            attrs: crate::worker::replies::ad_names(t, Default::default()).attrs,
             ..Default::default()
         };
         let ctx = Ctx {

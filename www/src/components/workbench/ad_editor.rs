@@ -23,9 +23,10 @@ pub struct AdEditorProps {
 #[component]
 pub fn AdEditor(props: &AdEditorProps) -> Html {
     let text = use_state(|| props.text.clone());
-    let tokens = use_memo((*text).clone(), |t| {
-        classad::api::highlight_pool(t, Default::default())
-    });
+    let tokens = use_memo(
+        ((*text).clone(), crate::bridge::dialect::current()),
+        |(t, d)| classad::api::highlight_pool(t, *d),
+    );
     // Its diagnostics, from the quick engine worker (for the text they
     // belong to: marks are never drawn over a newer text).
     let summary = use_state(|| None::<(Rc<str>, Rc<PoolSummary>)>);
@@ -33,19 +34,26 @@ pub fn AdEditor(props: &AdEditorProps) -> Html {
         let summary = summary.clone();
         use_effect_with((*text).clone(), move |t| {
             let t = t.clone();
-            crate::bridge::engine::request("ad editor", "pool", &t.clone(), move |r| {
-                let s = r
-                    .and_then(|j| serde_json::from_str::<PoolSummary>(j).map_err(|e| e.to_string()))
-                    .unwrap_or_else(|e| PoolSummary {
-                        ads: vec![],
-                        diagnostics: vec![classad::api::Diagnostic::new(
-                            classad::api::Span::NONE,
-                            e,
-                        )],
-                        engine_memory: None,
-                    });
-                summary.set(Some((t, Rc::new(s))));
-            });
+            crate::bridge::engine::request(
+                "ad editor",
+                &crate::bridge::dialect::verb("pool"),
+                &t.clone(),
+                move |r| {
+                    let s = r
+                        .and_then(|j| {
+                            serde_json::from_str::<PoolSummary>(j).map_err(|e| e.to_string())
+                        })
+                        .unwrap_or_else(|e| PoolSummary {
+                            ads: vec![],
+                            diagnostics: vec![classad::api::Diagnostic::new(
+                                classad::api::Span::NONE,
+                                e,
+                            )],
+                            engine_memory: None,
+                        });
+                    summary.set(Some((t, Rc::new(s))));
+                },
+            );
         });
     }
     let summary: Rc<PoolSummary> = match &*summary {

@@ -164,6 +164,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
             vec![]
         };
         let mode = s.mode;
+        let dialect = s.dialect;
         let outcome = outcome.clone();
         let picked = picked.clone();
         let names = names.clone();
@@ -177,7 +178,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                 my: my_text.clone(),
                 target: target_text.clone(),
                 scope: scope.clone(),
-                dialect: Default::default(),
+                dialect,
                 trace: true,
                 context: EvalOptions::at(
                     mode,
@@ -235,6 +236,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
             target.as_ref().map(|c| c.text.clone()),
             my.is_some().then(|| s.scope.clone()),
             s.mode,
+            s.dialect,
             wait,
         );
         use_effect_with(key, move |_| evaluate.emit(()));
@@ -285,8 +287,8 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
         _ => None,
     });
 
-    let expr_tokens = use_memo(s.expr.clone(), |e| {
-        classad::api::highlight(e, Default::default())
+    let expr_tokens = use_memo((s.expr.clone(), s.dialect), |(e, d)| {
+        classad::api::highlight(e, *d)
     });
     let mut expr_marks: Vec<Mark> = match &*picked {
         Some((e, p)) if p.origin == Origin::Expr && *e == s.expr => vec![Mark {

@@ -82,7 +82,7 @@ mod tests {
     fn pool(text: &str) -> Option<Rc<ParsedPool>> {
         Some(Rc::new(ParsedPool {
             text: Rc::from(text),
-            summary: summarize(text),
+            summary: summarize(text, Default::default()),
             ms: 0.0,
         }))
     }

@@ -338,13 +338,16 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
     });
     // Texts as dependencies by identity: comparing a 17.6 MB pool with
     // itself byte by byte on every render cost milliseconds each.
-    let tokens = use_memo(TextKey(text.clone()), |TextKey(t)| {
-        if t.len() > HIGHLIGHT_LIMIT {
-            vec![]
-        } else {
-            classad::api::highlight_pool(t, Default::default())
-        }
-    });
+    let tokens = use_memo(
+        (TextKey(text.clone()), crate::bridge::dialect::current()),
+        |(TextKey(t), dialect)| {
+            if t.len() > HIGHLIGHT_LIMIT {
+                vec![]
+            } else {
+                classad::api::highlight_pool(t, *dialect)
+            }
+        },
+    );
     // Diagnostics are drawn in the text only when they belong to it; while
     // a small pool's parse is under way (a few ms), the last ones stand in,
     // moved past the edit, so the squiggles do not blink as you type.
@@ -541,7 +544,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
             let req = Request::Format {
                 text: text.to_string(),
                 to,
-                dialect: Default::default(),
+                dialect: crate::bridge::dialect::current(),
             };
             if text.len() <= WORKER_THRESHOLD_BYTES {
                 // A few ms in the quick worker.

@@ -234,7 +234,7 @@ pub fn PoolViewer(props: &PoolViewerProps) -> Html {
         )
     });
     let slice = &props.text[a..b];
-    let tokens = classad::api::highlight_pool(slice, Default::default());
+    let tokens = classad::api::highlight_pool(slice, crate::bridge::dialect::current());
     let focus = props.focus.as_ref().map(|f| Mark {
         start: f.start,
         end: f.end,

@@ -41,13 +41,16 @@ pub struct AnalyzeCmd {
     /// parsed (the long format's are parsed when first read) to stderr.
     #[arg(long)]
     stats: bool,
+    /// The syntax: htcondor (exactly libclassad), seed (the papers' notation) or auto.
+    #[arg(long, value_enum, default_value = "htcondor")]
+    dialect: crate::options::DialectArg,
 }
 
 pub fn run(a: AnalyzeCmd) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
     let eval = a.eval.options();
-    let (job_ads, _) = read_ads(&a.job)?;
-    let (machine_ads, _) = read_ads(&a.machines)?;
+    let (job_ads, _) = read_ads(&a.job, a.dialect.dialect())?;
+    let (machine_ads, _) = read_ads(&a.machines, a.dialect.dialect())?;
     let read = started.elapsed();
     let fixed = a
         .fixed

@@ -18,14 +18,17 @@ pub struct AutoclusterCmd {
     machines: String,
     #[arg(long)]
     json: bool,
+    /// The syntax: htcondor (exactly libclassad), seed (the papers' notation) or auto.
+    #[arg(long, value_enum, default_value = "htcondor")]
+    dialect: crate::options::DialectArg,
 }
 
 /// Members listed per cluster in the text output.
 const MEMBERS_SHOWN: usize = 8;
 
 pub fn run(a: AutoclusterCmd) -> Result<ExitCode, String> {
-    let (job_ads, _) = read_ads(&a.jobs)?;
-    let (machine_ads, _) = read_ads(&a.machines)?;
+    let (job_ads, _) = read_ads(&a.jobs, a.dialect.dialect())?;
+    let (machine_ads, _) = read_ads(&a.machines, a.dialect.dialect())?;
     let cfg = NegotiationConfig::default();
     let mref: Vec<&ClassAd> = machine_ads.iter().map(|m| &**m).collect();
     let sig = significant_attributes(&mref, &cfg.docking_vector);

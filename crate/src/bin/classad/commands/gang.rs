@@ -39,6 +39,9 @@ pub struct GangCmd {
     /// Print the result as JSON.
     #[arg(long)]
     json: bool,
+    /// The syntax: htcondor (exactly libclassad), seed (the papers' notation) or auto.
+    #[arg(long, value_enum, default_value = "htcondor")]
+    dialect: crate::options::DialectArg,
 }
 
 pub fn run(a: GangCmd) -> Result<ExitCode, String> {
@@ -51,15 +54,15 @@ pub fn run(a: GangCmd) -> Result<ExitCode, String> {
     let root_order_expr = a
         .root_order
         .as_deref()
-        .map(|t| parse_flag("root-order", t))
+        .map(|t| parse_flag("root-order", t, a.dialect.dialect()))
         .transpose()?;
     let docking_vector = a
         .docking_vector
         .as_deref()
-        .map(docking_vector)
+        .map(|t| docking_vector(t, a.dialect.dialect()))
         .transpose()?;
-    let (req_ads, _) = read_ads(&a.requests)?;
-    let (offer_ads, _) = read_ads(&a.offers)?;
+    let (req_ads, _) = read_ads(&a.requests, a.dialect.dialect())?;
+    let (offer_ads, _) = read_ads(&a.offers, a.dialect.dialect())?;
     let opts = GangOptions {
         algorithm,
         seed: a.seed,
@@ -117,8 +120,8 @@ pub fn run(a: GangCmd) -> Result<ExitCode, String> {
 }
 
 /// An expression given as a flag's value, its problem located in the flag.
-fn parse_flag(flag: &str, text: &str) -> Result<Expr, String> {
-    classad::parse_expr(text).map_err(|d| {
+fn parse_flag(flag: &str, text: &str, dialect: classad::Dialect) -> Result<Expr, String> {
+    classad::parse_expr_with(text, dialect, classad::Mode::HTCondor).map_err(|d| {
         format!(
             "--{flag}: {}:{}: {}",
             d.line.max(1),
@@ -129,14 +132,14 @@ fn parse_flag(flag: &str, text: &str) -> Result<Expr, String> {
 }
 
 /// `--docking-vector`: a list of expressions, the braces optional.
-fn docking_vector(text: &str) -> Result<Vec<Expr>, String> {
+fn docking_vector(text: &str, dialect: classad::Dialect) -> Result<Vec<Expr>, String> {
     let t = text.trim();
     let text = if t.starts_with('{') {
         t.to_string()
     } else {
         format!("{{ {t} }}")
     };
-    match parse_flag("docking-vector", &text)?.kind {
+    match parse_flag("docking-vector", &text, dialect)?.kind {
         ExprKind::List(items) if !items.is_empty() => Ok(items.to_vec()),
         _ => Err(
             "--docking-vector: expected a list of expressions, e.g. { self.Rank, -label.Memory }"

@@ -38,15 +38,18 @@ pub struct MatchCmd {
     /// expansion) and the pair evaluations to stderr.
     #[arg(long)]
     stats: bool,
+    /// The syntax: htcondor (exactly libclassad), seed (the papers' notation) or auto.
+    #[arg(long, value_enum, default_value = "htcondor")]
+    dialect: crate::options::DialectArg,
 }
 
 pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
-    let (job_ads, mut libs) = read_ads(&a.jobs)?;
-    let (machine_ads, more) = read_ads(&a.machines)?;
+    let (job_ads, mut libs) = read_ads(&a.jobs, a.dialect.dialect())?;
+    let (machine_ads, more) = read_ads(&a.machines, a.dialect.dialect())?;
     libs.extend(more);
     if let Some(f) = &a.functions {
-        libs.extend(read_ads(f)?.1);
+        libs.extend(read_ads(f, a.dialect.dialect())?.1);
     }
     let mut lib = ClassAd::new();
     for l in &libs {
