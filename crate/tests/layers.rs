@@ -120,11 +120,12 @@ fn every_layer_imports_only_itself_and_the_layers_below() {
 /// data model, the syntax, then evaluation. A module may name
 /// `crate::lang::<module>` only for a lower rank (or itself), so syntax
 /// never imports evaluation and no two modules import each other.
-const LANG: [(&str, usize); 15] = [
+const LANG: [(&str, usize); 16] = [
     ("names", 0),
     ("time", 0),
     ("mode", 0),
     ("builtins", 0),
+    ("signatures", 1),
     ("ast", 1),
     ("value", 2),
     ("diagnostic", 2),

@@ -80,6 +80,16 @@ pub enum BinaryOp {
 }
 
 impl BinaryOp {
+    /// The operator as the user typed it: `=?=` and `=!=` keep their
+    /// spelling, which the unparser writes as `is` and `isnt`.
+    pub fn spelling(self) -> &'static str {
+        match self {
+            BinaryOp::MetaEq => "=?=",
+            BinaryOp::MetaNe => "=!=",
+            op => op.symbol(),
+        }
+    }
+
     /// The operator as HTCondor's unparser writes it.
     pub fn symbol(self) -> &'static str {
         use BinaryOp::*;

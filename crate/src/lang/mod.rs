@@ -21,6 +21,7 @@ pub mod mode;
 pub mod names;
 pub mod parser;
 pub mod refs;
+pub mod signatures;
 pub mod specialize;
 pub mod time;
 pub mod unparse;

@@ -16,6 +16,9 @@ pub enum Style {
     /// same number (`536870912.0`, `0.3`): for texts people read and paste,
     /// such as the analyzer's suggestions.
     Readable,
+    /// Readable, with `=?=` and `=!=` as the user typed them (which the
+    /// unparser writes `is`, `isnt`): for explain trees.
+    Typed,
 }
 
 pub fn unparse(e: &Expr) -> String {
@@ -28,6 +31,13 @@ pub fn unparse(e: &Expr) -> String {
 pub fn unparse_readable(e: &Expr) -> String {
     let mut s = String::new();
     write_expr(&mut s, e, Style::Readable);
+    s
+}
+
+/// [`unparse_readable`] with the meta operators as typed ([`Style::Typed`]).
+pub fn unparse_typed(e: &Expr) -> String {
+    let mut s = String::new();
+    write_expr(&mut s, e, Style::Typed);
     s
 }
 
@@ -91,6 +101,8 @@ pub fn write_expr(out: &mut String, e: &Expr, st: Style) {
             out.push_str(match (st, op) {
                 (Style::Old, BinaryOp::MetaEq | BinaryOp::Is) => "=?=",
                 (Style::Old, BinaryOp::MetaNe | BinaryOp::Isnt) => "=!=",
+                // For people: as they typed it.
+                (Style::Typed, _) => op.spelling(),
                 _ => op.symbol(),
             });
             out.push(' ');
@@ -192,7 +204,7 @@ pub fn write_real(out: &mut String, r: f64, st: Style) {
         match st {
             Style::Canonical => out.push_str(&format_e(r, 15)),
             Style::Old => out.push_str(&format_g16(r)),
-            Style::Readable => {
+            Style::Readable | Style::Typed => {
                 // Rust's shortest round-trip form; a whole number keeps
                 // its `.0` so it stays a real.
                 let t = format!("{r:?}");
@@ -203,6 +215,63 @@ pub fn write_real(out: &mut String, r: f64, st: Style) {
             }
         }
     }
+}
+
+/// `text` (values as the canonical unparser writes them) with each real
+/// written as people read it: `5.000000000000000E-01` as `0.5`,
+/// `2.684354560000000E+08` as `268435456.0`. Strings are left as they are.
+/// For sentences, tooltips and trees; the value line keeps the exact form.
+pub fn reals_for_people(text: &str) -> String {
+    let b = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let (mut i, mut from) = (0, 0);
+    while i < b.len() {
+        match b[i] {
+            b'"' => {
+                // Skip the string literal (its escapes included).
+                i += 1;
+                while i < b.len() && b[i] != b'"' {
+                    i += if b[i] == b'\\' { 2 } else { 1 };
+                }
+                i += 1;
+            }
+            c if c.is_ascii_digit() && (i == 0 || !is_name_byte(b[i - 1])) => {
+                let start = i;
+                while i < b.len() && (b[i].is_ascii_alphanumeric() || b"+-.".contains(&b[i])) {
+                    // A sign belongs to the number only after its `E`.
+                    if b"+-".contains(&b[i]) && !b"Ee".contains(&b[i - 1]) {
+                        break;
+                    }
+                    i += 1;
+                }
+                let token = &text[start..i];
+                if token.contains('E') && token.contains('.') {
+                    if let Ok(r) = token.parse::<f64>() {
+                        out.push_str(&text[from..start]);
+                        write_real(&mut out, shortest_printing_as(r, token), Style::Readable);
+                        from = i;
+                    }
+                }
+            }
+            _ => i += 1,
+        }
+    }
+    out.push_str(&text[from.min(text.len())..]);
+    out
+}
+
+/// The number with the fewest digits whose canonical text is `token`
+/// (`8.388629892999999E+06` is how 8388629.893 prints: 16 digits say more
+/// than the double holds).
+fn shortest_printing_as(r: f64, token: &str) -> f64 {
+    (0..17)
+        .filter_map(|p| format!("{r:.p$e}").parse::<f64>().ok())
+        .find(|c| format_e(*c, 15) == token)
+        .unwrap_or(r)
+}
+
+fn is_name_byte(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_' || c == b'.'
 }
 
 /// C's `%.{prec}E`: `1.500000000000000E+00`.
@@ -267,7 +336,7 @@ pub fn write_string(out: &mut String, s: &str, st: Style) {
                 out.push(c);
             }
         }
-        Style::Canonical | Style::Readable => escape_into(out, s, Some(b'"')),
+        Style::Canonical | Style::Readable | Style::Typed => escape_into(out, s, Some(b'"')),
     }
     out.push('"');
 }

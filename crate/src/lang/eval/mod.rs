@@ -4,6 +4,7 @@
 //! functions.
 
 pub mod bounds;
+mod error_cause;
 mod match_ad;
 pub mod ops;
 mod scope;

@@ -22,6 +22,10 @@ pub struct TraceNode {
     pub attribute: Option<String>,
     /// True when the value came from the evaluation cache.
     pub cached: bool,
+    /// For an `error` node where the error starts (no operand is error):
+    /// why, in words (`division by zero`, `` `memeber` is not a function;
+    /// did you mean `member`? ``).
+    pub cause: Option<String>,
     /// On the root only: the trace stopped recording at its node budget
     /// (`MAX_NODES`), so deep parts are missing (the value is still exact).
     pub cut: bool,
@@ -36,6 +40,9 @@ pub const MAX_NODES: usize = 20_000;
 #[derive(Default)]
 pub(crate) struct Tracer {
     stack: Vec<TraceNode>,
+    /// Beside each node of `stack`: a call's number of arguments (to tell
+    /// which of them were evaluated before it failed).
+    call_args: Vec<Option<usize>>,
     count: usize,
     truncated: bool,
 }
@@ -47,7 +54,7 @@ fn label(e: &Expr) -> String {
         ExprKind::Select(..) => "selection".into(),
         ExprKind::Index(..) => "subscript".into(),
         ExprKind::Unary(op, _) => format!("operator {}", op.symbol()),
-        ExprKind::Binary(op, ..) => format!("operator {}", op.symbol()),
+        ExprKind::Binary(op, ..) => format!("operator {}", op.spelling()),
         ExprKind::Cond(..) => "conditional ?:".into(),
         ExprKind::Elvis(..) => "elvis ?:".into(),
         ExprKind::Paren(_) => "parentheses".into(),
@@ -81,6 +88,7 @@ impl Tracer {
             value: String::new(),
             attribute: None,
             cached: false,
+            cause: None,
             cut: false,
             children: vec![],
         });
@@ -97,26 +105,51 @@ impl Tracer {
     }
 
     fn push(&mut self, node: TraceNode) {
+        self.push_call(node, None);
+    }
+
+    fn push_call(&mut self, node: TraceNode, args: Option<usize>) {
         self.count += 1;
         if self.count > MAX_NODES {
             self.truncated = true;
         }
         self.stack.push(node);
+        self.call_args.push(args);
     }
 
     /// The evaluator enters `e`.
     pub(crate) fn enter(&mut self, e: &Expr) {
-        let node = TraceNode {
+        let mut node = TraceNode {
             span: e.span,
             label: label(e),
-            text: shorten(crate::lang::unparse::unparse_readable(e)),
+            text: shorten(crate::lang::unparse::unparse_typed(e)),
             value: String::new(),
             attribute: None,
             cached: false,
+            cause: None,
             cut: false,
             children: vec![],
         };
-        self.push(node);
+        let args = match &e.kind {
+            ExprKind::Call(c) => {
+                // A call to no function, or with a count of arguments the
+                // function does not take, is error whatever they are.
+                node.cause = match c.func {
+                    None => Some(super::error_cause::unknown_function(&c.name)),
+                    Some(_) => {
+                        let texts: Vec<String> = c
+                            .args
+                            .iter()
+                            .map(crate::lang::unparse::unparse_readable)
+                            .collect();
+                        super::error_cause::wrong_count(&c.name, &texts)
+                    }
+                };
+                Some(c.args.len())
+            }
+            _ => None,
+        };
+        self.push_call(node, args);
     }
 
     /// The evaluator enters the definition of attribute `name`.
@@ -128,6 +161,7 @@ impl Tracer {
             value: String::new(),
             attribute: Some(name.to_string()),
             cached: false,
+            cause: None,
             cut: false,
             children: vec![],
         });
@@ -142,6 +176,7 @@ impl Tracer {
             value: String::new(),
             attribute: Some(name.to_string()),
             cached: true,
+            cause: None,
             cut: false,
             children: vec![],
         });
@@ -153,7 +188,23 @@ impl Tracer {
         let Some(mut node) = self.stack.pop() else {
             return;
         };
+        let args = self.call_args.pop().flatten();
         node.value = shorten(crate::lang::unparse::value_to_string(v));
+        if !matches!(v, Value::Error) {
+            node.cause = None;
+        } else if node.cause.is_none() {
+            let operands: Vec<&str> = node
+                .children
+                .iter()
+                .filter(|c| c.attribute.is_none())
+                .map(|c| c.value.as_str())
+                .collect();
+            // A call says what it was given only when every argument was
+            // evaluated (lazy functions evaluate some).
+            if args.is_none_or(|n| n == operands.len()) {
+                node.cause = super::error_cause::cause(&node.label, &operands);
+            }
+        }
         if self.truncated && self.stack.len() > 1 {
             // Past the node budget keep only the upper levels.
             node.children.clear();

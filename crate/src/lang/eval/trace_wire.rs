@@ -33,6 +33,8 @@ struct FlatRef<'a> {
     attribute: Option<&'a str>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     cached: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cause: Option<&'a str>,
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     cut: bool,
     children: &'a [u32],
@@ -49,6 +51,8 @@ struct Flat {
     attribute: Option<String>,
     #[serde(default)]
     cached: bool,
+    #[serde(default)]
+    cause: Option<String>,
     #[serde(default)]
     cut: bool,
     children: Vec<u32>,
@@ -85,6 +89,7 @@ impl Serialize for TraceNode {
                 value: &n.value,
                 attribute: n.attribute.as_deref(),
                 cached: n.cached,
+                cause: n.cause.as_deref(),
                 cut: n.cut,
                 children: kids,
             })?;
@@ -129,6 +134,7 @@ fn from_flat(flat: Vec<Flat>) -> Result<TraceNode, String> {
             value: f.value,
             attribute: f.attribute,
             cached: f.cached,
+            cause: f.cause,
             cut: f.cut,
             children,
         });
@@ -161,6 +167,7 @@ mod tests {
             value: text.into(),
             attribute: None,
             cached: false,
+            cause: None,
             cut: false,
             children: vec![],
         }

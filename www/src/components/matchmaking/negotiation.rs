@@ -380,8 +380,8 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 </td>
                 <td data-job-id={o.job_id.clone()} title={format!("job {} (ClusterId.ProcId, else its place in the pool)", o.job_id)}><code>{ r.job_label(o) }</code></td>
                 <td>{ match o.machine { Some(m) => html! { <code>{ r.machine_label(m) }</code> }, None => html! { <span class="muted">{ "—" }</span> } } }</td>
-                <td class="num"><code>{ o.vector.first().cloned().unwrap_or_default() }</code></td>
-                <td>if !o.vector.is_empty() { <code>{ format!("{{{}}}", o.vector.join(", ")) }</code> }</td>
+                <td class="num"><code>{ o.vector.first().map(|v| classad::api::reals_for_people(v)).unwrap_or_default() }</code></td>
+                <td>if !o.vector.is_empty() { <code title={format!("exactly: {{{}}}", o.vector.join(", "))}>{ classad::api::reals_for_people(&format!("{{{}}}", o.vector.join(", "))) }</code> }</td>
                 <td class="reason">
                     { reason_text(&r.cycle, o, counts.0.get(&i).copied().flatten()) }
                     // Asked of the pools as they are: only while they are the cycle's.

@@ -208,8 +208,13 @@ fn TNode(props: &NodeProps) -> Html {
             }
         }
     };
+    // Reals as people read them (`0.5`); the exact unparse, as libclassad
+    // writes it, is the tooltip.
+    let readable = classad::api::reals_for_people(&n.value);
+    let exact_title = (readable != n.value || n.value.chars().count() > VALUE_CHARS)
+        .then(|| format!("exactly: {}", n.value));
     let value = html! {
-        <code class={classes!("t-value", value_class(&n.value))} title={(n.value.chars().count() > VALUE_CHARS).then(|| n.value.clone())}>{ shorten(&n.value) }</code>
+        <code class={classes!("t-value", value_class(&n.value))} title={exact_title}>{ shorten(&readable) }</code>
     };
     let li_class = classes!(
         "tnode",
@@ -267,6 +272,9 @@ fn TNode(props: &NodeProps) -> Html {
             <span class="t-arrow">{ " → " }</span>
             { value }
             <span class="t-label">{ label_of(n) }</span>
+            if let Some(cause) = &n.cause {
+                <span class="t-cause">{ format!(": {cause}") }</span>
+            }
         </>
     };
     if n.children.is_empty() {

@@ -201,11 +201,12 @@ pub struct Why {
 }
 
 fn short(v: &str) -> String {
+    let v = classad::api::reals_for_people(v);
     if v.chars().count() > 48 {
         let cut: String = v.chars().take(45).collect();
         format!("{cut}…")
     } else {
-        v.to_string()
+        v
     }
 }
 
@@ -277,6 +278,11 @@ pub fn why(root: &TraceNode, ctx: &Ctx) -> Option<Why> {
         },
         "undefined" => undefined_message(n, &text, cur, def_name.as_deref(), ctx),
         _ => match (n.label.as_str(), n.label.strip_prefix("operator "), vals().as_slice()) {
+            // The engine says why where it knows (division by zero, a
+            // misspelt function, the wrong arguments).
+            _ if n.cause.is_some() => {
+                format!("{text} is error: {}.", n.cause.as_deref().unwrap_or_default().trim_end_matches('.'))
+            }
             ("literal", _, _) => match &def_name {
                 Some(a) => format!("{a} is defined as error in {}.", ctx.ad_name(cur)),
                 None => "The expression contains the literal error.".into(),
@@ -489,7 +495,7 @@ mod tests {
         assert!(why(&t, &ctx)
             .unwrap()
             .message
-            .contains("cannot combine 1 and \"a\""));
+            .contains("operator * cannot combine an integer (1) and a string (\"a\")"));
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crate::options::{DialectArg, EvalArgs};
 pub struct EvalCmd {
     #[command(flatten)]
     eval: EvalArgs,
-    /// The syntax: htcondor (exactly libclassad), seed (the papers\' notation) or auto.
+    /// The syntax: htcondor (exactly libclassad), seed (the papers' notation) or auto.
     #[arg(long, value_enum, default_value = "htcondor")]
     dialect: DialectArg,
     /// The ad that is MY / self (default: an empty ad).

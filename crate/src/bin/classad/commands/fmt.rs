@@ -23,7 +23,7 @@ enum ToArg {
 pub struct FmtCmd {
     #[arg(long, value_enum, default_value = "new")]
     to: ToArg,
-    /// The syntax: htcondor (exactly libclassad), seed (the papers\' notation) or auto.
+    /// The syntax: htcondor (exactly libclassad), seed (the papers' notation) or auto.
     #[arg(long, value_enum, default_value = "htcondor")]
     dialect: DialectArg,
     file: Option<String>,

@@ -42,7 +42,7 @@ pub struct QueryCmd {
     /// `{ "matched", "total", "rows", "summary" }`.
     #[arg(long)]
     json: bool,
-    /// The syntax: htcondor (exactly libclassad), seed (the papers\' notation) or auto.
+    /// The syntax: htcondor (exactly libclassad), seed (the papers' notation) or auto.
     #[arg(long, value_enum, default_value = "htcondor")]
     dialect: DialectArg,
     #[command(flatten)]

@@ -11,7 +11,7 @@ use crate::options::DialectArg;
 
 #[derive(Args)]
 pub struct RefsCmd {
-    /// The syntax: htcondor (exactly libclassad), seed (the papers\' notation) or auto.
+    /// The syntax: htcondor (exactly libclassad), seed (the papers' notation) or auto.
     #[arg(long, value_enum, default_value = "htcondor")]
     dialect: DialectArg,
     file: Option<String>,
