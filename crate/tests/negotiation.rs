@@ -367,7 +367,7 @@ fn session_answers_pool_requests_as_json() {
     let reason = outcomes[0]["reason"].as_u64().unwrap() as usize;
     assert_eq!(
         v["reasons"][reason],
-        "The job accepts 1 machines and 1 machines accept it, but never both"
+        "The job accepts 1 machine and 1 machine accepts it, but never both"
     );
     assert_eq!(outcomes[1]["machine"], 0);
     assert_eq!(outcomes[1]["considered"][0]["machine"], 0);

@@ -38,9 +38,12 @@ async function shown(page, expr) {
       && (v.querySelector('code') || v.classList.contains('v-error'));
   }, expr, { timeout: 20_000 });
   await page.waitForTimeout(300); // the answer for this text, not the one before
-  const code = await page.locator('#value code').first().textContent().catch(() => null);
-  const cls = await page.locator('#value').getAttribute('class');
-  return /v-error/.test(cls) && !code ? await page.locator('#value').textContent() : code;
+  // Read at once (a locator would wait for a <code> an error has not).
+  return page.evaluate(() => {
+    const v = document.querySelector('#value');
+    const code = v.querySelector('code');
+    return v.classList.contains('v-error') && !code ? v.textContent : code?.textContent ?? null;
+  });
 }
 
 const CLI = cliBinary();

@@ -449,10 +449,10 @@ test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker re
     assert.match(await takenReason.textContent(), /^Every compatible machine was matched to an earlier job \(not counted\)/);
     const takenId = await taken.locator('td[data-job-id]').getAttribute('data-job-id');
     await takenReason.locator('button.count-taken').click();
-    await page.waitForFunction((id) => /^[\d,]+ compatible machines were matched to earlier jobs$/
+    await page.waitForFunction((id) => /^(All [\d,]+ compatible machines were|Its 1 compatible machine was) matched to earlier jobs?$/
       .test(document.querySelector(`#cycle-table td[data-job-id="${id}"]`)?.parentElement.querySelector('td.reason')?.textContent ?? ''), takenId, { timeout: 60_000 });
     const takenText = await page.locator(`#cycle-table tr:has(td[data-job-id="${takenId}"]) td.reason`).textContent();
-    const takenCount = Number(takenText.match(/^([\d,]+)/)[1].replace(/,/g, ''));
+    const takenCount = Number(takenText.match(/([\d,]+) compatible/)[1].replace(/,/g, ''));
     {
       const out = JSON.parse(execFileSync(bin, ['match', '--jobs', jobs, '--machines', machines, '--json', '--count-candidates'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
       const o = out.cycle.outcomes.find((x) => x.job_id === takenId);

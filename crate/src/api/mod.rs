@@ -32,7 +32,7 @@ pub use crate::lang::eval::{EvalOptions, Mode, TraceNode};
 pub use crate::lang::lexer::{highlight, Dialect, Highlight, TokenClass};
 pub use crate::lang::time::Clock;
 /// Values' reals as people read them (`0.5`), for sentences and tooltips.
-pub use crate::lang::unparse::reals_for_people;
+pub use crate::lang::unparse::{reals_for_people, reals_for_people_with};
 pub use crate::query::summary::{JobTotals, MachineSummary, StateCounts, Summary, STATES};
 pub use crate::query::tables::AdKind;
 pub use crate::query::view::{QueryAnswer, QueryExplain, QueryRow, QuerySpec};

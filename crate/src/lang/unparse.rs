@@ -222,6 +222,19 @@ pub fn write_real(out: &mut String, r: f64, st: Style) {
 /// `2.684354560000000E+08` as `268435456.0`. Strings are left as they are.
 /// For sentences, tooltips and trees; the value line keeps the exact form.
 pub fn reals_for_people(text: &str) -> String {
+    reals_for_people_with(text, &|token| {
+        let r = token.parse::<f64>().ok()?;
+        let mut out = String::new();
+        write_real(&mut out, shortest_printing_as(r, token), Style::Readable);
+        Some(out)
+    })
+}
+
+/// [`reals_for_people`] with the number formatting given: `people` gets
+/// each canonical real's text and answers what to write instead (a web
+/// page passes JavaScript's, which it has already, rather than linking
+/// Rust's).
+pub fn reals_for_people_with(text: &str, people: &dyn Fn(&str) -> Option<String>) -> String {
     let b = text.as_bytes();
     let mut out = String::with_capacity(text.len());
     let (mut i, mut from) = (0, 0);
@@ -246,9 +259,9 @@ pub fn reals_for_people(text: &str) -> String {
                 }
                 let token = &text[start..i];
                 if token.contains('E') && token.contains('.') {
-                    if let Ok(r) = token.parse::<f64>() {
+                    if let Some(p) = people(token) {
                         out.push_str(&text[from..start]);
-                        write_real(&mut out, shortest_printing_as(r, token), Style::Readable);
+                        out.push_str(&p);
                         from = i;
                     }
                 }

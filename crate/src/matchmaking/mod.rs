@@ -6,6 +6,7 @@
 
 pub mod autocluster;
 mod best_first;
+pub mod claims;
 pub mod compiled;
 mod docking;
 pub mod matching;

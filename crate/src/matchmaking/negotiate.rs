@@ -189,23 +189,45 @@ impl Reason {
             Reason::NoMachines => "the pool is empty".into(),
             Reason::JobRejectsAll => "the job's requirements accept no machine".into(),
             Reason::MachinesRejectJob => "no machine's requirements accept the job".into(),
-            Reason::NoMutualMatch { job_accepts, machines_accept } => format!(
-                "the job accepts {job_accepts} machines and {machines_accept} machines accept it, but never both"
+            Reason::NoMutualMatch {
+                job_accepts,
+                machines_accept,
+            } => format!(
+                "the job accepts {} and {} {} it, but never both",
+                machines(*job_accepts),
+                machines(*machines_accept),
+                if *machines_accept == 1 {
+                    "accepts"
+                } else {
+                    "accept"
+                }
             ),
-            Reason::AllTaken { compatible: Some(n) } => {
-                format!("{n} compatible machines were matched to earlier jobs")
+            Reason::AllTaken {
+                compatible: Some(1),
+            } => "its 1 compatible machine was matched to an earlier job".into(),
+            Reason::AllTaken {
+                compatible: Some(n),
+            } => {
+                format!("all {n} compatible machines were matched to earlier jobs")
             }
             Reason::AllTaken { compatible: None } => {
                 "every compatible machine was matched to an earlier job (not counted)".into()
             }
             Reason::NoValidVector { compatible } => format!(
-                "{compatible} compatible machines, but the docking vector is undefined or error for each (no preemption allowed)"
+                "{}, but the docking vector is undefined or error for {} (no preemption allowed)",
+                machines(*compatible).replacen("machine", "compatible machine", 1),
+                if *compatible == 1 { "it" } else { "each" }
             ),
             Reason::SkippedCluster { cluster } => {
                 format!("a job of auto-cluster {cluster} already failed this cycle")
             }
         }
     }
+}
+
+/// `1 machine`, `3 machines`.
+fn machines(n: usize) -> String {
+    format!("{n} machine{}", if n == 1 { "" } else { "s" })
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -939,7 +961,7 @@ mod tests {
                 compatible: Some(4)
             }
             .describe(),
-            "all-taken: 4 compatible machines were matched to earlier jobs"
+            "all-taken: all 4 compatible machines were matched to earlier jobs"
         );
     }
 }

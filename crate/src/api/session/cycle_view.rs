@@ -4,6 +4,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::matchmaking::claims::Preemption;
 use crate::matchmaking::negotiate::{Augmented, Candidate, CycleResult, Reason};
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -21,6 +22,10 @@ pub struct CycleView {
     /// wasm memory only grows (absent natively).
     #[serde(default)]
     pub engine_memory: Option<u64>,
+    /// Machines claimed when the cycle began (machine, its `RemoteUser`),
+    /// among those the stepped jobs considered.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub claimed: Vec<(usize, String)>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -34,6 +39,9 @@ pub struct CycleOutcome {
     /// Skipped: its auto-cluster had failed.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub skipped: bool,
+    /// No machine of the pool matches it both ways (the analyzer says why).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unmatchable: bool,
     /// Free compatible machines at its turn; `None` when the cycle did not
     /// count them (past `COUNT_CANDIDATES_UP_TO` pairs).
     #[serde(default)]
@@ -52,6 +60,13 @@ pub struct CycleOutcome {
     /// `$$()` references the machine could not fill, as `attribute: $$(name)`.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub unresolved: Vec<String>,
+    /// Taking a claimed machine: whose job it preempts, and why (stepped
+    /// jobs).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub preempts: Option<Preemption>,
+    /// Candidates whose docking vector is not a number: (machine, why).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub vector_failures: Vec<(usize, String)>,
 }
 
 impl CycleView {
@@ -82,12 +97,20 @@ impl CycleView {
                     vector: o.vector,
                     reason: reason_of(&o.reason),
                     skipped: matches!(o.reason, Reason::SkippedCluster { .. }),
+                    unmatchable: matches!(
+                        o.reason,
+                        Reason::JobRejectsAll
+                            | Reason::MachinesRejectJob
+                            | Reason::NoMutualMatch { .. }
+                    ),
                     candidates: o.candidates,
                     taken_uncounted: matches!(o.reason, Reason::AllTaken { compatible: None }),
                     cluster: o.cluster,
                     considered: o.considered,
                     changed: a.changed,
                     unresolved: a.unresolved.iter().map(|u| u.to_string()).collect(),
+                    preempts: None,
+                    vector_failures: vec![],
                 }
             })
             .collect();
@@ -98,7 +121,59 @@ impl CycleView {
             pair_evaluations: cycle.pair_evaluations,
             clusters,
             engine_memory: crate::api::wasm_memory_bytes(),
+            claimed: vec![],
         }
+    }
+
+    /// Who ran on machine `m` when the cycle began (stepped machines).
+    pub fn claimed_by(&self, m: usize) -> Option<&str> {
+        self.claimed
+            .iter()
+            .find(|(c, _)| *c == m)
+            .map(|(_, u)| u.as_str())
+    }
+
+    /// The claims, preemptions and vector failures of the stepped jobs
+    /// (those that carry their candidates), in words.
+    pub(crate) fn explain_claims(
+        &mut self,
+        jobs: &[std::sync::Arc<crate::lang::ast::ClassAd>],
+        machines: &[std::sync::Arc<crate::lang::ast::ClassAd>],
+        vector: &[crate::lang::ast::Expr],
+        opts: crate::lang::eval::EvalOptions,
+    ) {
+        use crate::matchmaking::claims;
+        let label = |m: usize| {
+            let mut ev = crate::lang::eval::Evaluator::new(opts);
+            ev.set_ads(machines.get(m).cloned(), None);
+            match ev.eval_attr("Name") {
+                crate::lang::value::Value::Str(s) => s.to_string(),
+                _ => format!("machine {}", m + 1),
+            }
+        };
+        let mut seen = std::collections::BTreeSet::new();
+        for o in &mut self.outcomes {
+            let Some(job) = jobs.get(o.job) else { continue };
+            for c in &o.considered {
+                seen.insert(c.machine);
+                if c.vector.is_none() {
+                    if let Some(m) = machines.get(c.machine) {
+                        let why = claims::vector_failure(job, m, vector, &label(c.machine), opts);
+                        o.vector_failures.extend(why.map(|w| (c.machine, w)));
+                    }
+                }
+            }
+            if let Some(m) = o.machine.filter(|_| !o.considered.is_empty()) {
+                seen.insert(m);
+                if let Some(ad) = machines.get(m) {
+                    o.preempts = claims::preemption(job, ad, &label(m), opts);
+                }
+            }
+        }
+        self.claimed = seen
+            .into_iter()
+            .filter_map(|m| Some((m, claims::claimed_by(machines.get(m)?, opts)?)))
+            .collect();
     }
 
     /// Why `o` got no machine, in words ("" when it got one).

@@ -17,6 +17,7 @@ use crate::api::{self, Request, Response};
 use crate::lang::eval::EvalOptions;
 use crate::matchmaking::negotiate;
 
+pub use crate::matchmaking::claims::{Preemption, PreemptionKind};
 pub use crate::matchmaking::matrix::{MutualCounts, Tile};
 pub use crate::matchmaking::negotiate::Candidate as CycleCandidate;
 pub use cycle_view::{CycleOutcome, CycleView};

@@ -43,7 +43,9 @@ pub(super) fn cycle(
     }
     let cycle = crate::index::negotiation::negotiate_indexed(jobs, machines, &cfg, progress);
     let augmented = negotiate::augment(&cycle, jobs, machines, cfg.opts);
-    PoolResponse::Cycle(Box::new(CycleView::new(cycle, augmented)))
+    let mut view = CycleView::new(cycle, augmented);
+    view.explain_claims(jobs, machines, &cfg.docking_vector, cfg.opts);
+    PoolResponse::Cycle(Box::new(view))
 }
 
 /// A count about one job of a cycle's pools (its candidates at its turn,

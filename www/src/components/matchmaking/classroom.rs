@@ -8,6 +8,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::components::matchmaking::shown::Shown;
+use crate::components::widgets::term::TermHelp;
 use crate::components::widgets::words::thousands;
 use gloo_timers::callback::Timeout;
 
@@ -19,6 +20,9 @@ pub struct ClassroomProps {
     pub on_step: Callback<usize>,
     pub on_close: Callback<()>,
 }
+
+/// What the default docking vector's parts mean (thesis Figure 9).
+const VECTOR_LEGEND: &str = "Docking vector {job's Rank, 2 = idle machine / 1 = rank preemption / 0 = priority preemption, preemption rank}: the negotiator gives the job the machine with the largest vector, compared part by part; a machine whose vector is undefined or error is not eligible.";
 
 /// Candidates listed per step (the rest are counted).
 const SHOWN_CANDIDATES: usize = 200;
@@ -72,9 +76,15 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
             }
         })
     };
+    // Play at the last step starts over.
     let toggle = {
-        let playing = playing.clone();
-        Callback::from(move |_| playing.set(!*playing))
+        let (playing, on_step) = (playing.clone(), props.on_step.clone());
+        Callback::from(move |_| {
+            if !*playing && k + 1 >= n {
+                on_step.emit(0);
+            }
+            playing.set(!*playing)
+        })
     };
     let on_range = {
         let on_step = props.on_step.clone();
@@ -93,43 +103,113 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
     };
     let taken = taken_before(s, k);
     let taken_by = |m: usize| taken.iter().find(|t| t.0 == m);
+    let claimed = |m: usize| s.cycle.claimed_by(m);
+    // Of the machines still free at its turn, which are idle, which claimed.
+    let free: Vec<usize> = o
+        .considered
+        .iter()
+        .map(|c| c.machine)
+        .filter(|m| taken_by(*m).is_none())
+        .collect();
+    let idle_count = free.iter().filter(|m| claimed(**m).is_none()).count();
+    let claimed_count = free.len() - idle_count;
     // The chosen machine first, then the rest in pool order.
     let (mut cands, rest): (Vec<&classad::api::session::CycleCandidate>, Vec<_>) = o
         .considered
         .iter()
         .partition(|c| Some(c.machine) == o.machine);
     cands.extend(rest);
-    let result = match o.machine.map(|m| s.machine_label(m)) {
-        // The engine counts a stepped job's candidates whatever the cycle
-        // size (from its `considered`).
-        Some(m) => match o.candidates {
-            Some(n) => format!(
-                "Gets {m}: the best docking vector {{{}}} among {n} free compatible machine{}.",
-                o.vector.join(", "),
-                if n == 1 { "" } else { "s" }
-            ),
-            None => format!(
-                "Gets {m}: the best docking vector {{{}}}.",
-                o.vector.join(", ")
-            ),
-        },
+    let vector = |v: &[String]| {
+        crate::components::widgets::numbers::people(&format!("{{{}}}", v.join(", ")))
+    };
+    let among = |n: usize| {
+        let split = if claimed_count > 0 {
+            format!(" ({idle_count} idle, {claimed_count} claimed)")
+        } else {
+            String::new()
+        };
+        format!(
+            "{} compatible machine{}{split}",
+            n,
+            if n == 1 { "" } else { "s" }
+        )
+    };
+    let result = match o.machine.map(|m| (m, s.machine_label(m))) {
+        Some((m, label)) => {
+            let taking = match &o.preempts {
+                Some(p) => format!(
+                    "Gets {label}, preempting {}'s job ({} preemption: {})",
+                    p.user,
+                    match p.kind {
+                        classad::api::session::PreemptionKind::Rank => "rank",
+                        classad::api::session::PreemptionKind::Priority => "priority",
+                    },
+                    p.why
+                ),
+                None if claimed(m).is_none() => format!("Gets {label}, which is idle"),
+                None => format!("Gets {label}"),
+            };
+            format!(
+                "{taking}: the best docking vector {} among {}.",
+                vector(&o.vector),
+                among(o.candidates.unwrap_or(free.len()))
+            )
+        }
+        None if !o.considered.is_empty()
+            && o.considered.iter().all(|c| taken_by(c.machine).is_some()) =>
+        {
+            // Name what it could have had and which step took it.
+            let went: Vec<String> = o
+                .considered
+                .iter()
+                .filter_map(|c| taken_by(c.machine))
+                .map(|(m, step, job)| {
+                    format!(
+                        "{} went to job {job} in step {}",
+                        s.machine_label(*m),
+                        step + 1
+                    )
+                })
+                .collect();
+            format!(
+                "Gets no machine: its {} {} taken earlier — {}.",
+                among(o.considered.len()),
+                if o.considered.len() == 1 {
+                    "was"
+                } else {
+                    "were all"
+                },
+                went.join("; ")
+            )
+        }
         None => format!("Gets no machine — {}.", s.cycle.reason(o)),
     };
     let rows = cands.iter().take(SHOWN_CANDIDATES).map(|c| {
         let label = s.machine_label(c.machine);
+        let held = claimed(c.machine)
+            .map(|u| format!("claimed by {u}; "))
+            .unwrap_or_default();
         let (class, status) = if Some(c.machine) == o.machine {
-            ("chosen", "★ chosen".to_string())
+            ("chosen", format!("★ chosen{}", claimed(c.machine).map(|u| format!(" (preempts {u})")).unwrap_or_default()))
         } else if let Some((_, step, job)) = taken_by(c.machine) {
             ("taken", format!("taken by job {job} (step {})", step + 1))
         } else if c.vector.is_none() {
-            ("discarded", "vector not a number: discarded".to_string())
+            let why = o
+                .vector_failures
+                .iter()
+                .find(|(m, _)| *m == c.machine)
+                .map(|(_, w)| w.clone())
+                .unwrap_or_else(|| "a component is not a number".into());
+            ("discarded", format!("{held}not eligible: {why}"))
+        } else if held.is_empty() {
+            ("free", "idle, but a lower vector".to_string())
         } else {
-            ("free", "free, but a lower vector".to_string())
+            ("free", format!("{held}a lower vector"))
         };
         html! {
             <tr class={class}>
                 <td><code>{ label }</code></td>
-                <td>{ match &c.vector { Some(v) => html! { <code>{ format!("{{{}}}", v.join(", ")) }</code> }, None => html! { <span class="muted">{ "—" }</span> } } }</td>
+                <td>{ match &c.vector { Some(v) => html! { <code title={format!("exactly: {{{}}}", v.join(", "))}>{ vector(v) }</code> }, None => html! { <span class="muted">{ "—" }</span> } } }</td>
                 <td>{ status }</td>
             </tr>
         }
@@ -183,22 +263,35 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
                         <p class="muted">{ "None." }</p>
                     } else {
                         <table class="cands" id="class-cands">
-                            <thead><tr><th>{ "Machine" }</th><th>{ "Docking vector" }</th><th>{ "" }</th></tr></thead>
+                            <thead><tr><th>{ "Machine" }</th><th>{ "Docking vector" }<TermHelp term="the docking vector" anchor="matchmaking" text={VECTOR_LEGEND} /></th><th>{ "" }</th></tr></thead>
                             <tbody>{ for rows }</tbody>
                         </table>
+                        <p class="muted vector-legend" id="class-legend">{ VECTOR_LEGEND }</p>
                         if more > 0 { <p class="muted">{ format!("and {} more", thousands(more as u64)) }</p> }
                     }
                 </div>
                 <div class="class-taken">
                     <h4>{ format!("Taken before this step ({})", taken.len()) }</h4>
-                    if taken.is_empty() {
-                        <p class="muted">{ "Nothing yet: every machine is free." }</p>
+                    if taken.is_empty() && s.cycle.claimed.is_empty() {
+                        <p class="muted">{ "Nothing yet: every machine is idle." }</p>
+                    } else if taken.is_empty() {
+                        <p class="muted">{ "Nothing yet in this cycle." }</p>
                     } else {
                         <ul id="class-taken">
                             { for taken.iter().rev().take(100).map(|(m, _, job)| html! {
                                 <li><code>{ s.machine_label(*m) }</code><span class="muted">{ format!(" ← job {job}") }</span></li>
                             }) }
                         </ul>
+                    }
+                if !s.cycle.claimed.is_empty() {
+                        <div class="class-claimed">
+                            <h4 class="claimed-head">{ format!("Claimed when the cycle began ({})", s.cycle.claimed.len()) }</h4>
+                            <ul id="class-claimed">
+                                { for s.cycle.claimed.iter().take(100).map(|(m, user)| html! {
+                                    <li><code>{ s.machine_label(*m) }</code><span class="muted">{ format!(" runs {user}'s job") }</span></li>
+                                }) }
+                            </ul>
+                        </div>
                     }
                 </div>
                 <div class="class-queue">

@@ -272,8 +272,8 @@ impl Handle {
                         <>
                             <div class="tip-outcome"><span class={classes!("swatch", outcome_class(v))}></span>{ outcome_words(v) }</div>
                             if let Some((jr, mr)) = ranks {
-                                <div class="tip-ranks">{ "The job's Rank of it: " }<code>{ classad::api::reals_for_people(jr) }</code></div>
-                                <div class="tip-ranks">{ "Its Rank of the job: " }<code>{ classad::api::reals_for_people(mr) }</code></div>
+                                <div class="tip-ranks">{ "The job's Rank of it: " }<code>{ crate::components::widgets::numbers::people(jr) }</code></div>
+                                <div class="tip-ranks">{ "Its Rank of the job: " }<code>{ crate::components::widgets::numbers::people(mr) }</code></div>
                             }
                         </>
                     },

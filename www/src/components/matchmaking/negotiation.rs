@@ -83,8 +83,14 @@ fn reason_text(
         },
         None => match asked {
             // The engine's sentence for a counted all-taken job.
+            Some(1) if o.taken_uncounted => {
+                "Its 1 compatible machine was matched to an earlier job".to_string()
+            }
             Some(n) if o.taken_uncounted => {
-                format!("{n} compatible machines were matched to earlier jobs")
+                format!(
+                    "All {} compatible machines were matched to earlier jobs",
+                    crate::components::widgets::words::thousands(n as u64)
+                )
             }
             _ => c.reason(o).to_string(),
         },
@@ -370,6 +376,16 @@ fn NegotiationBody(props: &BodyProps) -> Html {
         let step = step.clone();
         Callback::from(move |_| step.set(Some(i)))
     };
+    let analyze = |job: usize| {
+        let d = props.dispatch.clone();
+        Callback::from(move |_| {
+            d.emit(Action::Analyze {
+                jobs: None,
+                machines: None,
+                job,
+            })
+        })
+    };
     let body = (pg * PAGE..((pg + 1) * PAGE).min(rows.len())).map(|k| {
         let i = rows[k];
         let o = &r.cycle.outcomes[i];
@@ -380,8 +396,8 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 </td>
                 <td data-job-id={o.job_id.clone()} title={format!("job {} (ClusterId.ProcId, else its place in the pool)", o.job_id)}><code>{ r.job_label(o) }</code></td>
                 <td>{ match o.machine { Some(m) => html! { <code>{ r.machine_label(m) }</code> }, None => html! { <span class="muted">{ "—" }</span> } } }</td>
-                <td class="num"><code>{ o.vector.first().map(|v| classad::api::reals_for_people(v)).unwrap_or_default() }</code></td>
-                <td>if !o.vector.is_empty() { <code title={format!("exactly: {{{}}}", o.vector.join(", "))}>{ classad::api::reals_for_people(&format!("{{{}}}", o.vector.join(", "))) }</code> }</td>
+                <td class="num"><code>{ o.vector.first().map(|v| crate::components::widgets::numbers::people(v)).unwrap_or_default() }</code></td>
+                <td>if !o.vector.is_empty() { <code title={format!("exactly: {{{}}}", o.vector.join(", "))}>{ crate::components::widgets::numbers::people(&format!("{{{}}}", o.vector.join(", "))) }</code> }</td>
                 <td class="reason">
                     { reason_text(&r.cycle, o, counts.0.get(&i).copied().flatten()) }
                     // Asked of the pools as they are: only while they are the cycle's.
@@ -400,6 +416,12 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                             },
                             _ => html! {},
                         } }
+                        // A job no machine accepts: the analyzer says why.
+                        if o.unmatchable {
+                            <>{ " " }<button class="link why-analyze" onclick={analyze(o.job)}
+                                title="Open the analyzer on this job: which of its conditions no machine meets, and the least change that would">
+                                { "why? (analyze)" }</button></>
+                        }
                     }
                 </td>
                 if clusters.is_some() { <td class="num">{ o.cluster.map(|c| c.to_string()).unwrap_or_default() }</td> }

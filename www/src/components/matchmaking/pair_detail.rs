@@ -155,11 +155,11 @@ pub fn PairDetail(props: &PairProps) -> Html {
                     <div class="pair-sides">
                         <PairSide title={format!("Job {}: its Requirements", a.job_label)} id="pair-job"
                             trace={a.job_trace.clone()} ctx={a.job_ctx.clone()}
-                            rank={format!("The job's Rank of this machine: {}", classad::api::reals_for_people(&a.job_rank))}
+                            rank={format!("The job's Rank of this machine: {}", crate::components::widgets::numbers::people(&a.job_rank))}
                             my_text={texts.0.clone()} target_text={texts.1.clone()} />
                         <PairSide title={format!("Machine {}: its Requirements", a.machine_label)} id="pair-machine"
                             trace={a.machine_trace.clone()} ctx={a.machine_ctx.clone()}
-                            rank={format!("The machine's Rank of this job: {}", classad::api::reals_for_people(&a.machine_rank))}
+                            rank={format!("The machine's Rank of this job: {}", crate::components::widgets::numbers::people(&a.machine_rank))}
                             my_text={texts.1} target_text={texts.0} />
                     </div>
                 </>

@@ -210,7 +210,7 @@ fn TNode(props: &NodeProps) -> Html {
     };
     // Reals as people read them (`0.5`); the exact unparse, as libclassad
     // writes it, is the tooltip.
-    let readable = classad::api::reals_for_people(&n.value);
+    let readable = crate::components::widgets::numbers::people(&n.value);
     let exact_title = (readable != n.value || n.value.chars().count() > VALUE_CHARS)
         .then(|| format!("exactly: {}", n.value));
     let value = html! {

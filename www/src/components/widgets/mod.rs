@@ -4,6 +4,7 @@
 pub mod explain;
 pub mod focus;
 pub mod highlight;
+pub mod numbers;
 pub mod term;
 pub mod text_editor;
 pub mod trace;

@@ -201,7 +201,7 @@ pub struct Why {
 }
 
 fn short(v: &str) -> String {
-    let v = classad::api::reals_for_people(v);
+    let v = crate::components::widgets::numbers::people(v);
     if v.chars().count() > 48 {
         let cut: String = v.chars().take(45).collect();
         format!("{cut}…")
