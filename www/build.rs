@@ -1,8 +1,11 @@
 //! The gallery (`examples/gallery.json`) split in two at build time, so the
 //! page never links the examples' pools:
 //!
-//! - `$OUT_DIR/gallery_cards.json`: every example without its pools, its
-//!   expression's text resolved. The page reads it (`state/examples.rs`).
+//! - `$OUT_DIR/gallery_cards.json`: what the gallery's cards show (id,
+//!   title, source, claim, view, syntax, expected value, the expression's
+//!   first line). The page reads it (`state/examples.rs`).
+//! - `$OUT_DIR/gallery_openings.json`: every example without its pools, its
+//!   expression's text resolved: what the worker opens it with.
 //! - `$OUT_DIR/gallery_pools.rs`: every example's pools as the parts of
 //!   their texts, files by `include_str!`. Only the worker links it
 //!   (`worker/gallery.rs`).
@@ -26,6 +29,7 @@ fn main() {
         serde_json::from_str(&text).unwrap_or_else(|e| fail(&gallery, &e));
 
     let mut cards = vec![];
+    let mut openings = vec![];
     let mut pools = String::from(
         "/// Each example's pools: (id, [(name, the parts of its text)]).\n\
          pub static POOLS: &[(&str, &[Pool])] = &[\n",
@@ -67,7 +71,8 @@ fn main() {
             }
         }
         pools.push_str("    ]),\n");
-        cards.push(Value::Object(entry));
+        cards.push(Value::Object(card_of(&entry)));
+        openings.push(Value::Object(entry));
     }
     pools.push_str("];\n");
     std::fs::write(
@@ -75,7 +80,41 @@ fn main() {
         serde_json::to_string(&cards).unwrap(),
     )
     .unwrap();
+    std::fs::write(
+        out.join("gallery_openings.json"),
+        serde_json::to_string(&openings).unwrap(),
+    )
+    .unwrap();
     std::fs::write(out.join("gallery_pools.rs"), pools).unwrap();
+}
+
+/// What a card shows: the page links no more of an example than this.
+fn card_of(entry: &Map<String, Value>) -> Map<String, Value> {
+    let mut card = Map::new();
+    for key in [
+        "id", "title", "source", "claim", "view", "dialect", "expect",
+    ] {
+        if let Some(v) = entry.get(key) {
+            card.insert(key.into(), v.clone());
+        }
+    }
+    // The expression's first line, marked when there is more.
+    let expr = entry
+        .get("expr")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let first = expr
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap_or("")
+        .trim();
+    let shown = if expr.trim().lines().count() > 1 {
+        format!("{first} …")
+    } else {
+        first.to_string()
+    };
+    card.insert("expr".into(), Value::String(shown));
+    card
 }
 
 enum Part {

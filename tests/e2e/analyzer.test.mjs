@@ -542,6 +542,7 @@ test('the analyzer\'s choices autosave and travel in share links', T, async () =
     await page.waitForSelector('#edits', { timeout: 30_000 });
     await summaryIs(page, 'rejected_by_job', 6);
     assert.equal(await page.locator('#clause-0 tr.pred[data-predicate="1"] button.pin').getAttribute('aria-pressed'), 'true', 'the pin moved with its predicate');
+    await page.click('#share-menu > summary');
     await page.click('#share');
     link = await page.evaluate(() => navigator.clipboard.readText());
   }, { hash: '#example=000-eight', clipboard: true });

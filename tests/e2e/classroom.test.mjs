@@ -74,3 +74,22 @@ test('a job no machine accepts: its row opens the analyzer on it', T, async () =
     await page.waitForFunction(() => /Memory/.test(document.querySelector('main[aria-label="Analyzer"]')?.textContent ?? ''), null, { timeout: 60_000 });
   }, { hash: '#example=lesson-no-machine' });
 });
+
+test('a link opens a lesson at a step; Escape closes the classroom', T, async () => {
+  await scenario('classroom-link-step', async ({ page }) => {
+    await textOf(page, '#class-step', /^Step 2 of 3: job 2\.0/, 60_000);
+    await textOf(page, '#class-result', /^Gets no machine: its 1 compatible machine was taken earlier — big@lab went to job 1\.0 in step 1\.$/);
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => !document.querySelector('#classroom-panel'), null, { timeout: 5_000 });
+  }, { hash: '#example=lesson-idle&step=2' });
+});
+
+test('at 390 px the classroom scrolls inside itself, names unbroken', T, async () => {
+  await scenario('classroom-390', async ({ page }) => {
+    await textOf(page, '#class-step', /^Step 1 of 2/, 60_000);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 1, `the page does not scroll sideways (${overflow} px)`);
+    const broken = await page.$$eval('#class-cands td code', (cs) => cs.filter((c) => c.getClientRects().length > 1).map((c) => c.textContent));
+    assert.deepEqual(broken, [], 'no machine name breaks across lines');
+  }, { hash: '#example=lesson-priority-preemption&step=1', viewport: { width: 390, height: 844 } });
+});

@@ -382,13 +382,13 @@ test('a newcomer is guided: an empty expression prompts, the theme button says w
     assert.match(await page.locator('label[for=expr]').textContent(), /evaluated as you type/);
     assert.equal((await page.locator('#evaluate').textContent()).trim(), 'Evaluate again');
     const theme = page.locator('#theme');
-    assert.equal(await theme.textContent(), 'Theme: system (next: dark)');
+    assert.equal(await theme.getAttribute('aria-label'), 'Theme: system (next: dark)');
     await theme.click();
-    assert.equal(await theme.textContent(), 'Theme: dark (next: light)');
+    assert.equal(await theme.getAttribute('aria-label'), 'Theme: dark (next: light)');
     await theme.click();
-    assert.equal(await theme.textContent(), 'Theme: light (next: system)');
+    assert.equal(await theme.getAttribute('aria-label'), 'Theme: light (next: system)');
     await theme.click();
-    assert.equal(await theme.textContent(), 'Theme: system (next: dark)');
+    assert.equal(await theme.getAttribute('aria-label'), 'Theme: system (next: dark)');
   });
 });
 
@@ -628,6 +628,7 @@ test('share link round trip into a fresh browser', T, async () => {
     await page.selectOption('#my-ad', { label: 'machines / beta@e2e' });
     await setExpr(page, expr);
     await expectValue(page, '"beta@e2e shares <b>&amp;</b>"');
+    await page.click('#share-menu > summary');
     await page.click('#share');
     const input = page.locator('.share-link');
     await input.waitFor({ state: 'visible', timeout: 5_000 });
@@ -670,6 +671,7 @@ test('prefill links built by URLSearchParams and encodeURIComponent open as writ
     assert.equal(await page.locator('#expr').inputValue(), expr);
     await expectValue(page, 'true');
     // Copy link: the readable link of what shows, on the clipboard.
+    await page.click('#share-menu > summary');
     await page.click('#copy-prefill');
     await page.locator('.share-msg').waitFor({ timeout: 5_000 });
     link = await page.locator('.share-link').inputValue();
@@ -677,6 +679,7 @@ test('prefill links built by URLSearchParams and encodeURIComponent open as writ
     assert.ok(link.startsWith(browser.server.url + '#expr='), link);
     await page.setViewportSize({ width: 1400, height: 900 });
     await screenshot(page, 'prefill-copy-link-1400');
+    await page.click('#share-menu > summary');
     await page.click('#embed-snippet');
     await page.locator('textarea.share-link').waitFor({ timeout: 5_000 });
     snippet = await page.locator('textarea.share-link').inputValue();
@@ -686,7 +689,9 @@ test('prefill links built by URLSearchParams and encodeURIComponent open as writ
     assert.ok(overflow <= 0, `no sideways scrolling at 420 px (${overflow} px)`);
   }, { hash: '#' + encoded, context });
   await context.close();
-  assert.match(snippet, /^<div data-classad-expr="regexp\(&quot;\^slot1@&quot;, Name\) &amp;&amp; MY\.Memory &gt; 1024 \+ 2" data-my="\[ Name = &quot;slot1@node&quot;; Memory = 2048 \]" data-target="\[ Owner = &quot;alice&quot; \]"><\/div>\n<script type="module" src="embed\/classad-widget\.js"><\/script>$/);
+  assert.match(snippet, /^<div data-classad-expr="regexp\(&quot;\^slot1@&quot;, Name\) &amp;&amp; MY\.Memory &gt; 1024 \+ 2" data-my="\[ Name = &quot;slot1@node&quot;; Memory = 2048 \]" data-target="\[ Owner = &quot;alice&quot; \]" data-playground="[^"]+"><\/div>\n<script type="module" src="embed\/classad-widget\.js"><\/script>$/);
+  // Its "Open in playground" leads to the playground, not back to the course page.
+  assert.equal(snippet.match(/data-playground="([^"]+)"/)[1], browser.server.url);
   // The copied link opens the same expression and ads in a fresh browser.
   await scenario('prefill-copied-link-opens', async ({ page }) => {
     assert.equal(await page.locator('#expr').inputValue(), expr);

@@ -237,13 +237,24 @@ pub fn App() -> Html {
     let opening = use_state(|| None::<String>);
     let open_example = {
         let (on_open, notice, opening) = (on_open.clone(), notice.clone(), opening.clone());
-        Callback::from(move |id: String| {
+        Callback::from(move |link: String| {
             let (on_open, notice, opening) = (on_open.clone(), notice.clone(), opening.clone());
+            // `<id>&step=<n>`: a lesson opened in its classroom at step n.
+            let (id, step) = match link.split_once("&step=") {
+                Some((id, n)) => (id.to_string(), n.trim().parse::<usize>().ok()),
+                None => (link.clone(), None),
+            };
             opening.set(Some(id.clone()));
             crate::bridge::engine::example(&id, move |r| {
                 opening.set(None);
                 match r {
-                    Ok(s) => on_open.emit(s),
+                    Ok(mut s) => {
+                        if let Some(n) = step {
+                            s.matching.step = Some(n.saturating_sub(1));
+                            s.view = View::Negotiation;
+                        }
+                        on_open.emit(s)
+                    }
                     Err(msg) => notice.set(Some(msg)),
                 }
             });

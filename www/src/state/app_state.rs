@@ -106,6 +106,10 @@ pub struct MatchSettings {
     /// datetime-local input gives it); `None`: the real clock. Kept as
     /// wall time so an example "at 21:00" is 21:00 in every time zone.
     pub clock: Option<String>,
+    /// Open the classroom at this step (0-based) when the next cycle is
+    /// shown: a link to a step of a lesson (`#example=<id>&step=<n>`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub step: Option<usize>,
 }
 
 impl Default for MatchSettings {
@@ -115,6 +119,7 @@ impl Default for MatchSettings {
             machines: None,
             autocluster: true,
             clock: None,
+            step: None,
         }
     }
 }
@@ -362,6 +367,7 @@ mod tests {
                 machines: Some(7),
                 autocluster: false,
                 clock: Some("2024-03-12T21:00".into()),
+                step: Some(2),
             },
             ..Default::default()
         };

@@ -26,6 +26,7 @@ pub struct Example {
     pub claim: String,
     /// The view it opens in (matchmaking examples open in theirs).
     pub view: View,
+    /// The expression's first line (` …` when it has more).
     pub expr: String,
     /// What the expression evaluates to (checked by the tests), when it
     /// does not depend on the clock.

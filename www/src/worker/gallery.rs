@@ -9,7 +9,8 @@ use std::sync::OnceLock;
 use serde::Deserialize;
 
 use crate::state::app_state::{AdRef, AppState, MatchSettings, PoolText, View};
-use crate::state::examples::CARDS;
+/// The examples without their pools, as `build.rs` wrote them.
+const OPENINGS: &str = include_str!(concat!(env!("OUT_DIR"), "/gallery_openings.json"));
 
 /// A pool of an example: its name and the parts of its text.
 type Pool = (&'static str, &'static [&'static str]);
@@ -46,8 +47,8 @@ struct Query {
 }
 
 fn openings() -> &'static [Opening] {
-    static OPENINGS: OnceLock<Vec<Opening>> = OnceLock::new();
-    OPENINGS.get_or_init(|| serde_json::from_str(CARDS).expect("examples/gallery.json reads"))
+    static ALL: OnceLock<Vec<Opening>> = OnceLock::new();
+    ALL.get_or_init(|| serde_json::from_str(OPENINGS).expect("examples/gallery.json reads"))
 }
 
 /// The state example `id` opens (`None`: no such example).

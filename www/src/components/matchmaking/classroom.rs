@@ -101,6 +101,7 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
         let c = props.on_close.clone();
         Callback::from(move |_| c.emit(()))
     };
+    crate::components::widgets::escape::use_escape(true, props.on_close.clone());
     let taken = taken_before(s, k);
     let taken_by = |m: usize| taken.iter().find(|t| t.0 == m);
     let claimed = |m: usize| s.cycle.claimed_by(m);

@@ -163,6 +163,12 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             props.settings.clock.clone(),
             props.settings.autocluster,
         );
+        // A link to a lesson's step opens the classroom there, once.
+        let (wanted_step, settings, dispatch) = (
+            props.settings.step,
+            props.settings.clone(),
+            props.dispatch.clone(),
+        );
         let key = key.clone();
         let (jobs, machines) = (props.jobs.clone(), props.machines.clone());
         // Every job's candidates on small pools; on big ones, those of the
@@ -178,6 +184,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 let running = running.clone();
                 Callback::from(move |at: (usize, usize)| running.set(Some((Some(at), started))))
             };
+            let (dispatch, settings) = (dispatch.clone(), settings.clone());
             let (result, running, error, page, step, key, jobs, machines, counts) = (
                 result.clone(),
                 running.clone(),
@@ -205,7 +212,15 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                     match r {
                         Ok(a) => {
                             page.set(0);
-                            step.set(None);
+                            let detailed_now =
+                                detail_jobs.unwrap_or(usize::MAX).min(a.outcomes.len());
+                            step.set(wanted_step.map(|k| k.min(detailed_now.saturating_sub(1))));
+                            if wanted_step.is_some() {
+                                dispatch.emit(Action::SetMatching(MatchSettings {
+                                    step: None,
+                                    ..settings.clone()
+                                }));
+                            }
                             counts.dispatch(CountAction::Clear);
                             let detailed = detail_jobs.unwrap_or(usize::MAX).min(a.outcomes.len());
                             result.set(Some(Rc::new(Shown {

@@ -35,7 +35,14 @@ pub struct HeaderProps {
 
 /// The widget's HTML for an expression, MY, TARGET and mode (the embed
 /// module's `data-classad-*` attributes), with the script that mounts it.
-fn embed_snippet(expr: &str, my: Option<&str>, target: Option<&str>, strict: bool) -> String {
+fn embed_snippet(
+    expr: &str,
+    my: Option<&str>,
+    target: Option<&str>,
+    strict: bool,
+    seed: bool,
+    playground: &str,
+) -> String {
     let attr = |s: &str| {
         s.replace('&', "&amp;")
             .replace('"', "&quot;")
@@ -50,6 +57,13 @@ fn embed_snippet(expr: &str, my: Option<&str>, target: Option<&str>, strict: boo
     }
     if strict {
         div.push_str(" data-mode=\"strict\"");
+    }
+    if seed {
+        div.push_str(" data-dialect=\"seed\"");
+    }
+    // "Open in playground" leads here, not back to the course page.
+    if !playground.is_empty() {
+        div.push_str(&format!(" data-playground=\"{}\"", attr(playground)));
     }
     div.push_str("></div>\n<script type=\"module\" src=\"embed/classad-widget.js\"></script>");
     div
@@ -298,6 +312,8 @@ pub fn Header(props: &HeaderProps) -> Html {
                 my,
                 target,
                 state.mode == classad::api::Mode::Strict,
+                state.dialect != classad::api::Dialect::Modern,
+                &page_url_without_hash(),
             )
         },
         "Embed snippet copied: paste it into a page that serves the playground's embed/ folder.",
@@ -359,10 +375,17 @@ pub fn Header(props: &HeaderProps) -> Html {
         })
     };
     // The button cycles system → dark → light: it says so, and what's next.
-    let theme_label = match *dark {
-        None => "Theme: system (next: dark)",
-        Some(true) => "Theme: dark (next: light)",
-        Some(false) => "Theme: light (next: system)",
+    let (theme_icon, theme_label) = match *dark {
+        None => ("◐", "Theme: system (next: dark)"),
+        Some(true) => ("●", "Theme: dark (next: light)"),
+        Some(false) => ("○", "Theme: light (next: system)"),
+    };
+    // A menu's choice closes it.
+    let chose = |cb: Callback<MouseEvent>| {
+        Callback::from(move |e: MouseEvent| {
+            crate::components::widgets::escape::close_menus();
+            cb.emit(e)
+        })
     };
     let tab = |v: View, label: &'static str| {
         let current = s.view == v;
@@ -393,22 +416,32 @@ pub fn Header(props: &HeaderProps) -> Html {
                 </select>
             </label>
             <label class={classes!("syntax", (s.dialect != classad::api::Dialect::Modern).then_some("syntax-other"))}>
-                { "Syntax" }<TermHelp term="the syntax" anchor="syntax-and-dialects" text="HTCondor: exactly what HTCondor (libclassad) reads; 012, 1K and 0x10 are errors. Seed papers: the seed papers' notation, where 2K is 2048.0, 0x1f is 31, 017 is octal and '9:00' is nine hours." />{ " " }
-                <select id="dialect" onchange={on_dialect} title="HTCondor: exactly what HTCondor reads; seed papers: the papers' notation (2K, 0x1f, 017, '9:00')">
+                { "Syntax" }<TermHelp term="the syntax" anchor="syntax-and-dialects" text="HTCondor: what libclassad reads. Seed papers: their notation (2K, 017 octal)." />{ " " }
+                <select id="dialect" onchange={on_dialect}>
                     <option value="htcondor" selected={s.dialect == classad::api::Dialect::Modern}>{ "HTCondor" }</option>
                     <option value="seed" selected={s.dialect != classad::api::Dialect::Modern}>{ "seed papers" }</option>
                 </select>
             </label>
-            <button id="theme" onclick={on_theme} title="Click to cycle: follow the system's light or dark setting, always dark, always light">{ theme_label }</button>
+            <button id="theme" onclick={on_theme} aria-label={theme_label}>{ theme_icon }</button>
             <span class="spacer"></span>
-            <button id="share" onclick={on_share}>{ "Copy share link" }</button>
-            <button id="copy-prefill" onclick={on_prefill} title="A readable link of the expression, MY and TARGET (a prefill link) for course pages">{ "Copy link" }</button>
-            <button id="embed-snippet" onclick={on_embed} title="The embeddable widget's HTML for the expression, MY and TARGET">{ "Embed snippet" }</button>
-            <button onclick={on_download_state.clone()} title="Save everything (pools, expression, choices) as a file">{ "Download state file" }</button>
-            <label class="button" title="Open a state file saved with Download state file">
-                { "Open state file…" }
-                <input type="file" class="hidden-file" accept=".json,application/json,text/plain" onchange={on_open_state} />
-            </label>
+            <details class="menu" id="share-menu">
+                <summary>{ "Share ▾" }</summary>
+                <div class="menu-items">
+                    <button id="share" onclick={chose(on_share)}>{ "Link to the whole work" }</button>
+                    <button id="copy-prefill" onclick={chose(on_prefill)}>{ "Readable prefill link" }</button>
+                    <button id="embed-snippet" onclick={chose(on_embed)}>{ "Embed snippet" }</button>
+                </div>
+            </details>
+            <details class="menu" id="file-menu">
+                <summary>{ "File ▾" }</summary>
+                <div class="menu-items">
+                    <button id="download-state" onclick={chose(on_download_state.clone())}>{ "Download state file" }</button>
+                    <label class="button" title="Open a state file saved with Download state file">
+                        { "Open state file…" }
+                        <input type="file" class="hidden-file" accept=".json,application/json,text/plain" onchange={on_open_state} />
+                    </label>
+                </div>
+            </details>
             if let Some(why) = props.save_error.clone() {
                 <div class="save-warning" role="alert">
                     { format!("{why} ") }
@@ -430,7 +463,7 @@ pub fn Header(props: &HeaderProps) -> Html {
                         <button onclick={on_copy_anyway}>{ "Copy anyway" }</button>
                         <button onclick={on_download_state}>{ "Download state file" }</button>
                     }
-                    <button onclick={on_close_share} aria-label="Close the share message">{ "×" }</button>
+                    <button id="close-share" onclick={on_close_share} aria-label="Close the share message">{ "×" }</button>
                 </div>
             }
         </header>

@@ -17,7 +17,7 @@ const STEPS: [(&str, &str, &str); 3] = [
     (
         "000-fig2-3",
         "Evaluate a policy",
-        "A workstation (MY) and a job (TARGET) from the Condor paper: the expression MY.Requirements && TARGET.Requirements is true. Click a line of the Explain tree to see where each value came from; change the job's ImageSize in its pool and watch the value change.",
+        "A workstation (MY) and a job (TARGET) from the Condor paper: the expression MY.Requirements && TARGET.Requirements is true. Click a line of the Explain tree to see where each value came from; change the machine's Memory in its pool to 64M and watch the value turn false (the job wants 128M or more).",
     ),
     (
         "000-matrix",
