@@ -48,3 +48,21 @@ test('the header fits one row at 1280 px', T, async () => {
     assert.equal(rows, 1, 'the title, menus and buttons are on one row');
   }, { viewport: { width: 1280, height: 800 } });
 });
+
+test('a fresh browser shows the introduction, but not over a shared lesson', T, async () => {
+  await scenario('header-intro-fresh', async ({ page }) => {
+    await page.locator('#intro').waitFor({ timeout: 10_000 });
+  }, { intro: true });
+  const ctx = await browser.chrome.newContext();
+  const { page } = await openPage(ctx, { intro: true });
+  try {
+    await page.goto(browser.server.url + '#example=lesson-idle&step=2');
+    await page.waitForSelector('#class-step', { timeout: 60_000 });
+    assert.equal(await page.locator('#intro').count(), 0, 'the lesson is not under the introduction');
+    await page.click('#help');
+    await page.locator('#intro').waitFor({ timeout: 5_000 });
+  } finally {
+    await screenshot(page, 'header-intro-shared-lesson').catch(() => {});
+    await ctx.close();
+  }
+});

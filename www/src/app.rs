@@ -302,7 +302,9 @@ pub fn App() -> Html {
     // kept ones from the header's list (after a reload too).
     let aside = use_state(crate::state::storage::set_aside_list);
     // The introduction: on a first visit, and from the header's "?".
-    let intro = use_state(|| !crate::state::storage::intro_seen());
+    // A shared lesson or link opens without it over the lesson (one click
+    // away, the "?"): on a first visit with nothing in the address only.
+    let intro = use_state(|| !crate::state::storage::intro_seen() && location_hash().is_empty());
     // The first render draws the shell; the workbench comes in the next
     // task. The browser compiles each wasm function on its first call, on
     // the page's thread: drawing everything at once made one task of
