@@ -6,8 +6,8 @@
 
 use classad::api::{handle, Request, Response, TraceNode};
 
-/// The first node (preorder) that carries a cause, and the root's value.
-fn cause_of(expr: &str) -> (String, Option<(String, String)>) {
+/// `expr`'s value and its explain tree, asked as the page asks.
+fn traced(expr: &str) -> (String, Option<TraceNode>) {
     let Response::Value { value, trace, .. } = handle(Request::Evaluate {
         expr: expr.into(),
         my: None,
@@ -19,6 +19,12 @@ fn cause_of(expr: &str) -> (String, Option<(String, String)>) {
     }) else {
         panic!("{expr}: no value")
     };
+    (value, trace)
+}
+
+/// The first node (preorder) that carries a cause, and the root's value.
+fn cause_of(expr: &str) -> (String, Option<(String, String)>) {
+    let (value, trace) = traced(expr);
     fn find(n: &TraceNode) -> Option<(String, String)> {
         if let Some(c) = &n.cause {
             return Some((n.label.clone(), c.clone()));
@@ -73,18 +79,7 @@ fn only_where_the_error_starts() {
 /// The operator keeps the spelling the user typed in the tree.
 #[test]
 fn meta_operators_keep_their_spelling() {
-    let Response::Value { trace, .. } = handle(Request::Evaluate {
-        expr: "x =?= undefined".into(),
-        my: None,
-        target: None,
-        scope: vec![],
-        dialect: Default::default(),
-        trace: true,
-        context: Default::default(),
-    }) else {
-        panic!()
-    };
-    let t = trace.unwrap();
+    let t = traced("x =?= undefined").1.unwrap();
     assert_eq!(t.label, "operator =?=");
     assert_eq!(t.text, "x =?= undefined");
 }

@@ -10,24 +10,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { browserEnv, openPage, ready, screenshot, textOf, cliBinary } from './harness.mjs';
+import { browserEnv, openPage, ready, scenarios, screenshot, textOf, cliBinary } from './harness.mjs';
 
 const browser = browserEnv();
 const T = { timeout: 180_000 };
 
-async function scenario(name, body, hash = '') {
-  const ctx = await browser.chrome.newContext();
-  const { page, problems } = await openPage(ctx);
-  try {
-    await page.goto(browser.server.url + hash);
-    await ready(page);
-    await body({ page });
-    assert.deepEqual(problems.filter((p) => /^(uncaught|page crashed)/.test(p)), [], 'no uncaught exception');
-  } finally {
-    await screenshot(page, name).catch(() => {});
-    await ctx.close();
-  }
-}
+const scenario = scenarios(() => browser);
 
 /** What the page shows for `expr`: the value, or the failure's text. */
 async function shown(page, expr) {
@@ -91,10 +79,10 @@ test('a gallery figure in the seed papers\' notation picks it and the menu says 
     await textOf(page, '.diagnostics .summary', /^1 ads?, 0 errors/, 30_000); // 31M reads
     assert.equal(await page.locator('#dialect').inputValue(), 'seed');
     assert.equal(await page.locator('label.syntax.syntax-other').count(), 1, 'the menu is marked');
-  }, '#example=000-fig2-3');
+  }, { hash: '#example=000-fig2-3' });
   await scenario('dialect-gallery-htcondor', async ({ page }) => {
     assert.equal(await page.locator('#dialect').inputValue(), 'htcondor');
-  }, '#example=modern-pool');
+  }, { hash: '#example=modern-pool' });
 });
 
 test('a prefill link with dialect=seed opens in the seed notation; without it, HTCondor\'s', T, async () => {
@@ -102,11 +90,11 @@ test('a prefill link with dialect=seed opens in the seed notation; without it, H
   await scenario('dialect-prefill', async ({ page }) => {
     await page.waitForFunction(() => document.querySelector('#value code')?.textContent === '2.097152000000000E+06', null, { timeout: 20_000 });
     assert.equal(await page.locator('#dialect').inputValue(), 'seed');
-  }, `#${q}`);
+  }, { hash: `#${q}` });
   q.delete('dialect');
   await scenario('dialect-prefill-htcondor', async ({ page }) => {
     await page.waitForFunction(() => /is not a number in HTCondor/.test(document.querySelector('#value')?.textContent ?? ''), null, { timeout: 20_000 });
-  }, `#${q}`);
+  }, { hash: `#${q}` });
 });
 
 test('the embed module reads HTCondor\'s syntax unless told the seed papers\'', T, async () => {

@@ -196,10 +196,10 @@ export const PROBE = () => {
  * server (made in its `before`).
  */
 export function scenarios(env) {
-  return async function scenario(name, body, { hash = '', colorScheme, viewport } = {}) {
+  return async function scenario(name, body, { hash = '', colorScheme, viewport, intro = false } = {}) {
     const { chrome, server } = env();
     const ctx = await chrome.newContext({ ...(colorScheme ? { colorScheme } : {}), ...(viewport ? { viewport } : {}) });
-    const { page, problems } = await openPage(ctx);
+    const { page, problems } = await openPage(ctx, { intro });
     try {
       await page.goto(server.url + hash);
       await page.waitForSelector('main', { timeout: 30_000 });

@@ -7,24 +7,12 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserEnv, openPage, ready, screenshot } from './harness.mjs';
+import { browserEnv, openPage, scenarios, screenshot } from './harness.mjs';
 
 const browser = browserEnv();
 const T = { timeout: 120_000 };
 
-async function scenario(name, body, { intro = false, viewport } = {}) {
-  const ctx = await browser.chrome.newContext(viewport ? { viewport } : {});
-  const { page, problems } = await openPage(ctx, { intro });
-  try {
-    await page.goto(browser.server.url);
-    await ready(page);
-    await body({ page });
-    assert.deepEqual(problems.filter((p) => /^(uncaught|page crashed)/.test(p)), [], 'no uncaught exception');
-  } finally {
-    await screenshot(page, name).catch(() => {});
-    await ctx.close();
-  }
-}
+const scenario = scenarios(() => browser);
 
 test('one Share menu spells out its three choices; a choice closes it', T, async () => {
   await scenario('header-share-menu', async ({ page }) => {

@@ -9,24 +9,10 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { browserEnv, openPage, ready, screenshot } from './harness.mjs';
+import { browserScenarios } from './harness.mjs';
 
-const browser = browserEnv();
+const scenario = browserScenarios();
 const T = { timeout: 180_000 };
-
-async function scenario(name, body) {
-  const ctx = await browser.chrome.newContext();
-  const { page, problems } = await openPage(ctx);
-  try {
-    await page.goto(browser.server.url);
-    await ready(page);
-    await body({ page });
-    assert.deepEqual(problems.filter((p) => /^(uncaught|page crashed)/.test(p)), [], 'no uncaught exception');
-  } finally {
-    await screenshot(page, name).catch(() => {});
-    await ctx.close();
-  }
-}
 
 /** The "Why" sentence under the value of `expr` (with MY `my`). */
 async function why(page, expr, my) {

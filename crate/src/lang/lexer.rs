@@ -42,6 +42,18 @@ impl Dialect {
     }
 }
 
+/// The power of two a seed-era scale suffix stands for (`K`: 2^10).
+fn scale_shift(c: u8) -> Option<u32> {
+    match c.to_ascii_uppercase() {
+        b'B' => Some(0),
+        b'K' => Some(10),
+        b'M' => Some(20),
+        b'G' => Some(30),
+        b'T' => Some(40),
+        _ => None,
+    }
+}
+
 /// `12.0`, `1536.0`, `0.5`: a scaled number as the seed notation reads it.
 fn real_words(r: f64) -> String {
     if r.fract() == 0.0 && r.abs() < 1e15 {
@@ -375,32 +387,24 @@ impl<'a> Lexer<'a> {
         self.pos = i;
         // The thesis writes hexadecimal (0xff) and octal (0600) integers;
         // HTCondor rejects both, so outside the modern dialect they mean
-        // what the thesis says.
-        if self.dialect != Dialect::Modern
-            && !is_real
-            && text == "0"
-            && i < b.len()
-            && (b[i] | 0x20) == b'x'
-        {
-            let end = self.name_end(i + 1);
-            let digits = &self.src[i + 1..end];
-            if !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_hexdigit()) {
+        // what the thesis says, and in it the error says so.
+        let hex = (!is_real && text == "0" && i < b.len() && (b[i] | 0x20) == b'x')
+            .then(|| self.name_end(i + 1))
+            .filter(|&end| {
+                end > i + 1 && self.src[i + 1..end].bytes().all(|c| c.is_ascii_hexdigit())
+            })
+            .map(|end| {
+                (
+                    end,
+                    i64::from_str_radix(&self.src[i + 1..end], 16).unwrap_or(0),
+                )
+            });
+        match hex {
+            Some((end, value)) if self.dialect != Dialect::Modern => {
                 self.pos = end;
-                return Ok(Tok::Int(i64::from_str_radix(digits, 16).unwrap_or(0)));
+                return Ok(Tok::Int(value));
             }
-        }
-
-        if self.dialect == Dialect::Modern
-            && !self.strict
-            && !is_real
-            && text == "0"
-            && i < b.len()
-            && (b[i] | 0x20) == b'x'
-        {
-            let end = self.name_end(i + 1);
-            let digits = &self.src[i + 1..end];
-            if !digits.is_empty() && digits.bytes().all(|c| c.is_ascii_hexdigit()) {
-                let value = i64::from_str_radix(digits, 16).unwrap_or(0);
+            Some((end, value)) if !self.strict => {
                 return Err(Diagnostic::new(
                     Span::new(start, end),
                     format!(
@@ -411,25 +415,17 @@ impl<'a> Lexer<'a> {
                 .expected("a decimal integer")
                 .help("HTCondor has no hexadecimal integers; pick the seed papers' notation (Syntax) to read them"));
             }
+            _ => {}
         }
 
         // Seed-era scale suffix: 2K, 323.4M.
-        if self.dialect != Dialect::Modern && i < b.len() {
-            let scale = match b[i].to_ascii_uppercase() {
-                b'B' => Some(0),
-                b'K' => Some(10),
-                b'M' => Some(20),
-                b'G' => Some(30),
-                b'T' => Some(40),
-                _ => None,
-            };
-            if let Some(shift) = scale {
-                if self.name_end(i + 1) == i + 1 {
-                    self.pos = i + 1;
-                    let n: f64 = text.parse().unwrap_or(0.0);
-                    return Ok(Tok::Real(n * (1u64 << shift) as f64));
-                }
-            }
+        let scale = (i < b.len() && self.name_end(i + 1) == i + 1)
+            .then(|| scale_shift(b[i]))
+            .flatten();
+        if let (Some(shift), true) = (scale, self.dialect != Dialect::Modern) {
+            self.pos = i + 1;
+            let n: f64 = text.parse().unwrap_or(0.0);
+            return Ok(Tok::Real(n * (1u64 << shift) as f64));
         }
         if self.strict && text == "0" && i < b.len() && (b[i] == b'x' || b[i] == b'X') {
             let end = self.name_end(i);
@@ -441,18 +437,7 @@ impl<'a> Lexer<'a> {
         // libclassad ends a number at the first non-digit, so `2is true`
         // is `2 is true`. A lone scale letter in the modern dialect gets
         // its own message, since it is seed-era syntax.
-        if self.dialect == Dialect::Modern
-            && i < b.len()
-            && b"BKMGTbkmgt".contains(&b[i])
-            && self.name_end(i + 1) == i + 1
-        {
-            let shift = match b[i].to_ascii_uppercase() {
-                b'B' => 0,
-                b'K' => 10,
-                b'M' => 20,
-                b'G' => 30,
-                _ => 40,
-            };
+        if let Some(shift) = scale {
             let scaled = text.parse::<f64>().unwrap_or(0.0) * (1u64 << shift) as f64;
             return Err(Diagnostic::new(
                 Span::new(start, i + 1),

@@ -463,7 +463,7 @@ pub fn Header(props: &HeaderProps) -> Html {
                         <button onclick={on_copy_anyway}>{ "Copy anyway" }</button>
                         <button onclick={on_download_state}>{ "Download state file" }</button>
                     }
-                    <button id="close-share" onclick={on_close_share} aria-label="Close the share message">{ "×" }</button>
+                    <button onclick={on_close_share} aria-label="Close the share message">{ "×" }</button>
                 </div>
             }
         </header>

@@ -1,5 +1,6 @@
-//! Escape closes what is open: the introduction, the header's menus and
-//! messages, the classroom. Each owner listens while it is shown.
+//! Escape and the header's menus: `use_escape` lets a panel (the
+//! classroom) close on Escape while it is shown; `close_menus` closes the
+//! header's menus once a choice is made.
 
 use gloo_events::EventListener;
 use wasm_bindgen::JsCast;
