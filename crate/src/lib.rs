@@ -29,7 +29,7 @@ pub use lang::ast::{ClassAd, Expr, ExprKind, Name, Span};
 pub use lang::diagnostic::Diagnostic;
 pub use lang::eval::{EvalOptions, Evaluator, Mode};
 pub use lang::lexer::Dialect;
-pub use lang::parser::{parse_classad, parse_expr, parse_expr_with};
+pub use lang::parser::{parse_classad, parse_expr, parse_expr_noted, parse_expr_with};
 pub use lang::time::Clock;
 pub use lang::unparse::unparse;
 pub use lang::value::{Value, ValueKind};

@@ -62,6 +62,7 @@ const CSS = `
 .classad-widget .cw-false { color: var(--cw-false); }
 .classad-widget .cw-other { color: var(--cw-other); }
 .classad-widget .cw-error { color: var(--cw-false); white-space: pre-wrap; }
+.classad-widget .cw-warning { display: block; color: var(--cw-other); white-space: pre-wrap; font-size: 0.85em; }
 .classad-widget details.cw-explain > summary { color: var(--cw-accent); cursor: pointer; font-size: 13px; }
 .classad-widget .cw-tree { margin: 0.3rem 0 0; padding-left: 0.2rem; overflow-x: auto; }
 .classad-widget .cw-tree details, .classad-widget .cw-tree .cw-leaf { margin-left: 1.1rem; }
@@ -147,7 +148,9 @@ function describe(diagnostics, which) {
     .map((d) => {
       const at = d.line ? ` at line ${d.line}, column ${d.column}` : "";
       const exp = d.expected ? ` (expected ${d.expected})` : "";
-      return `Error in ${where}${at}: ${d.message}${exp}`;
+      const help = d.help ? ` — ${d.help}` : "";
+      const what = d.severity === "warning" ? "Warning" : "Error";
+      return `${what} in ${where}${at}: ${d.message}${exp}${help}`;
     })
     .join("\n");
 }
@@ -199,6 +202,8 @@ export function mount(host) {
     const r = evaluate({ expr: state.expr, my: state.my, target: state.target, mode: state.mode, dialect: state.dialect });
     if (r.ok) {
       value.replaceChildren(el("code", { class: valueClass(r.type, r.value) }, r.value));
+      // Warnings about the expression as written ('3:00' is a name here).
+      if (r.diagnostics.length) value.append(el("span", { class: "cw-warning" }, describe(r.diagnostics, r.which)));
       type.textContent = r.type;
       tree.replaceChildren(r.trace ? node(r.trace, 0) : "");
       explain.hidden = !r.trace;

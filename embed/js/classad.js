@@ -16,6 +16,9 @@
 //       value  the value as text ("true", "3", "\"a\"", "undefined", …)
 //       type   "boolean", "integer", "real", "string", "undefined", "error", …
 //       trace  the explain tree: { label, text, value, attribute?, span, children }
+//       diagnostics  with a value: warnings about the expression as written
+//              (severity "warning": '3:00' is a name in HTCondor's syntax,
+//              a time in the seed papers'), which "expr"; else []
 //
 //   match({ job, machine, mode, dialect })
 //     → { ok, job_accepts, machine_accepts, matched, job_rank, machine_rank,

@@ -64,8 +64,11 @@ pub struct EvaluateOutput {
     /// `trace_wire`); classad.js hands pages the nested
     /// `{label, text, value, attribute?, span, children}`.
     pub trace: Option<TraceNode>,
-    /// On failure, the input the diagnostics are about.
+    /// The input the diagnostics are about.
     pub which: Option<String>,
+    /// On failure, why; with a value, warnings about the expression as
+    /// written (`'3:00'` is a name in HTCondor's syntax, a time in the seed
+    /// papers').
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -181,13 +184,14 @@ pub fn evaluate_input(i: EvaluateInput) -> EvaluateOutput {
             value,
             value_kind,
             trace,
+            diagnostics,
         } => EvaluateOutput {
             ok: true,
             value: Some(value),
             kind: Some(value_kind),
             trace,
-            which: None,
-            diagnostics: vec![],
+            which: (!diagnostics.is_empty()).then(|| "expr".into()),
+            diagnostics,
         },
         Response::Failed { which, diagnostics } => EvaluateOutput::failed(&which, diagnostics),
         _ => EvaluateOutput::failed("request", problem("the engine gave no value")),

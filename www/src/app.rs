@@ -9,12 +9,12 @@ use yew::prelude::*;
 
 use crate::bridge::parses::use_parses;
 use crate::components::shell::{
-    gallery::Gallery, header::Header, intro::Intro, set_aside::SetAsideList,
+    embed_bar::EmbedBar, gallery::Gallery, header::Header, intro::Intro, set_aside::SetAsideList,
 };
 use crate::components::workbench::{evaluator::EvaluatorPanel, pool_editor::PoolEditor};
 use crate::state::actions::{Action, PoolMark, Store};
 use crate::state::app_state::{AppState, View};
-use crate::state::share::{self, Fragment};
+use crate::state::share::{self, Fragment, Place};
 use crate::views::host::ViewsHost;
 use gloo_timers::callback::Timeout;
 
@@ -24,47 +24,79 @@ fn location_hash() -> String {
         .unwrap_or_default()
 }
 
-fn clear_hash() {
-    if let Some(w) = web_sys::window() {
-        if let Ok(h) = w.history() {
-            let path = w.location().pathname().unwrap_or_default()
-                + &w.location().search().unwrap_or_default();
-            let _ = h.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&path));
-        }
-    }
+/// Show `fragment` in the address bar: a new history entry (`push`), so
+/// back and forward move between places, or in place of the current one.
+fn set_address(fragment: &str, push: bool) {
+    let Some(w) = web_sys::window() else { return };
+    let Ok(h) = w.history() else { return };
+    let url = format!(
+        "{}{}#{fragment}",
+        w.location().pathname().unwrap_or_default(),
+        w.location().search().unwrap_or_default()
+    );
+    let null = wasm_bindgen::JsValue::NULL;
+    let _ = if push {
+        h.push_state_with_url(&null, "", Some(&url))
+    } else {
+        h.replace_state_with_url(&null, "", Some(&url))
+    };
 }
 
-/// What a URL fragment opens: a state it carries, or a gallery example
-/// (which the worker sends: the page does not hold the examples' pools).
+/// What the address opens: a state it carries (a prefill link), a share
+/// link's packed state (the worker unpacks it), or a place (a gallery
+/// example, a view, a classroom step).
+#[derive(Clone)]
 enum Opening {
     State(Box<AppState>),
-    Example(String),
+    Packed(String, Place),
+    Place(Place),
 }
 
 /// What a URL fragment asks for, or why it cannot be.
 fn from_hash(hash: &str) -> Result<Option<Opening>, String> {
-    match share::decode(hash) {
+    match share::classify(hash) {
         Ok(Fragment::Empty) => Ok(None),
         Ok(Fragment::State(s)) => Ok(Some(Opening::State(s))),
-        Ok(Fragment::Example(id)) => Ok(Some(Opening::Example(id))),
+        Ok(Fragment::Packed(p, place)) => Ok(Some(Opening::Packed(p, place))),
+        Ok(Fragment::Place(place)) => Ok(Some(Opening::Place(place))),
         Err(e) => Err(e.to_string()),
     }
+}
+
+/// `s` at `place`'s view and classroom step.
+fn at_place(mut s: AppState, place: &Place) -> AppState {
+    if let Some(v) = place.view {
+        s.view = v;
+    }
+    s.matching.step = place.step;
+    s
 }
 
 /// The state at start-up: a share link in the URL wins over the autosave
 /// (which is kept aside, to be restored); a bad link leaves the autosave
 /// in place and says why. The third item: work was kept aside; the
-/// fourth: an example the URL asks for, opened when the worker sends it.
-fn initial() -> (AppState, Option<String>, bool, Option<String>) {
+/// fourth: what the address asks the worker for (an example, a link's
+/// state), opened when the worker sends it.
+fn initial() -> (AppState, Option<String>, bool, Option<Opening>) {
+    let opening = from_hash(&location_hash());
+    if let Ok(Some(Opening::Packed(_, p) | Opening::Place(p))) = &opening {
+        if p.embed {
+            crate::state::storage::set_embedded();
+        }
+    }
     let saved = crate::state::storage::load();
-    match from_hash(&location_hash()) {
+    match opening {
         Ok(Some(Opening::State(s))) => {
             let kept = saved
                 .as_ref()
                 .is_some_and(|old| worth_keeping(old, &s) && crate::state::storage::set_aside(old));
             (*s, None, kept, None)
         }
-        Ok(Some(Opening::Example(id))) => (saved.unwrap_or_default(), None, false, Some(id)),
+        Ok(Some(Opening::Place(p))) if p.example.is_none() => {
+            let (state, lost) = without_not_kept(saved.unwrap_or_default());
+            (at_place(state, &p), lost, false, None)
+        }
+        Ok(Some(o)) => (saved.unwrap_or_default(), None, false, Some(o)),
         Ok(None) => {
             let (state, lost) = without_not_kept(saved.unwrap_or_default());
             (state, lost, false, None)
@@ -220,7 +252,7 @@ pub fn App() -> Html {
     let showing = use_mut_ref(|| state.clone());
     *showing.borrow_mut() = state.clone();
     let on_open = {
-        let store = store.clone();
+        let (store, showing) = (store.clone(), showing.clone());
         let can_restore = can_restore.clone();
         let notice = notice.clone();
         Callback::from(move |s: AppState| {
@@ -232,61 +264,110 @@ pub fn App() -> Html {
             store.dispatch(Action::Replace(Box::new(s)));
         })
     };
-    // A gallery example: the worker builds its state.
-    // Said while under way: what shows is replaced when it comes.
+    // What the worker opens (a gallery example, a share link's state):
+    // said while under way; what shows is replaced when it comes.
     let opening = use_state(|| None::<String>);
-    let open_example = {
+    let open_via_worker = {
         let (on_open, notice, opening) = (on_open.clone(), notice.clone(), opening.clone());
-        Callback::from(move |link: String| {
-            let (on_open, notice, opening) = (on_open.clone(), notice.clone(), opening.clone());
-            // `<id>&step=<n>`: a lesson opened in its classroom at step n.
-            let (id, step) = match link.split_once("&step=") {
-                Some((id, n)) => (id.to_string(), n.trim().parse::<usize>().ok()),
-                None => (link.clone(), None),
-            };
-            opening.set(Some(id.clone()));
-            crate::bridge::engine::example(&id, move |r| {
-                opening.set(None);
+        Callback::from(move |o: Opening| {
+            if let Opening::State(s) = o {
+                return on_open.emit(*s);
+            }
+            let (on_open, notice, opening2) = (on_open.clone(), notice.clone(), opening.clone());
+            let done = move |r: Result<AppState, String>, place: Place| {
+                opening2.set(None);
                 match r {
-                    Ok(mut s) => {
-                        if let Some(n) = step {
-                            s.matching.step = Some(n.saturating_sub(1));
-                            s.view = View::Negotiation;
-                        }
-                        on_open.emit(s)
-                    }
+                    Ok(s) => on_open.emit(at_place(s, &place)),
                     Err(msg) => notice.set(Some(msg)),
                 }
-            });
+            };
+            match o {
+                Opening::State(_) => {}
+                Opening::Packed(p, place) => {
+                    opening.set(Some("Opening the shared link\u{2026}".into()));
+                    crate::bridge::engine::unpack(&p, move |r| {
+                        done(r.map_err(|e| e.to_string()), place)
+                    });
+                }
+                Opening::Place(place) => {
+                    let Some(id) = place.example.clone() else {
+                        return;
+                    };
+                    opening.set(Some(format!(
+                        "Opening the example \u{201c}{id}\u{201d}\u{2026}"
+                    )));
+                    crate::bridge::engine::example(&id, move |r| {
+                        let place = Place {
+                            // The example's own view unless the address names one.
+                            view: place.view.or(r.as_ref().ok().map(|s| s.view)),
+                            ..place
+                        };
+                        done(r, place)
+                    });
+                }
+            }
         })
     };
-    // A link was consumed: drop it from the address bar so a reload keeps
-    // the user's (autosaved) edits rather than re-opening the link. A link
-    // followed later in this tab (gallery deep link, pasted URL) applies.
+    let open_example = {
+        let open = open_via_worker.clone();
+        Callback::from(move |id: String| {
+            open.emit(Opening::Place(Place {
+                example: Some(id),
+                ..Place::default()
+            }))
+        })
+    };
+    // The address shows the place (view, unchanged example, classroom
+    // step): each move is a history entry, so back and forward go between
+    // them; a link followed is replaced by its place, so a reload keeps the
+    // user's (autosaved) edits rather than opening the link again.
+    let embedded = crate::state::storage::embedded();
+    let place = Place {
+        embed: embedded,
+        ..Place::of(&state)
+    }
+    .fragment();
+    let first = use_mut_ref(|| true);
+    {
+        let waiting = opening.is_some();
+        use_effect_with((place, waiting), move |(place, waiting)| {
+            // While the worker opens something, the address already says
+            // where the user is going.
+            // An embedded view keeps the address it came with (its state
+            // is not autosaved: a reload must find the link again).
+            if !embedded && !*waiting && location_hash().trim_start_matches('#') != place.as_str() {
+                set_address(place, !std::mem::replace(&mut *first.borrow_mut(), false));
+            }
+        });
+    }
     {
         let notice = notice.clone();
-        let (on_open, open_example) = (on_open.clone(), open_example.clone());
+        let (open, dispatch) = (open_via_worker.clone(), store.dispatcher());
+        let showing = showing.clone();
         let pending = boot.3.clone();
         use_effect_with((), move |_| {
-            if !location_hash().is_empty() {
-                clear_hash();
+            if let Some(o) = pending {
+                open.emit(o);
             }
-            if let Some(id) = pending {
-                open_example.emit(id);
-            }
-            let onhash = Closure::<dyn FnMut()>::new(move || {
-                match from_hash(&location_hash()) {
-                    Ok(Some(Opening::State(s))) => on_open.emit(*s),
-                    Ok(Some(Opening::Example(id))) => open_example.emit(id),
-                    Ok(None) => {}
-                    Err(msg) => notice.set(Some(msg)),
+            // Back, forward, a link followed in this tab: go to its place,
+            // opening what it names unless it is showing already.
+            let onpop = Closure::<dyn FnMut()>::new(move || match from_hash(&location_hash()) {
+                Ok(Some(Opening::Place(p)))
+                    if p.example.is_none() || p.example == Place::of(&showing.borrow()).example =>
+                {
+                    dispatch.dispatch(Action::GoTo {
+                        view: p.view,
+                        step: p.step,
+                    })
                 }
-                clear_hash();
+                Ok(Some(o)) => open.emit(o),
+                Ok(None) => {}
+                Err(msg) => notice.set(Some(msg)),
             });
             if let Some(w) = web_sys::window() {
-                w.set_onhashchange(Some(onhash.as_ref().unchecked_ref()));
+                w.set_onpopstate(Some(onpop.as_ref().unchecked_ref()));
             }
-            onhash.forget();
+            onpop.forget();
         });
     }
 
@@ -391,6 +472,42 @@ pub fn App() -> Html {
         })
     };
     let mark_here = (*pool_mark).clone().filter(|m| m.pool == state.active_pool);
+    // Escape closes the page's message, else the introduction.
+    {
+        let (notice, intro) = (notice.clone(), intro.clone());
+        let open = notice.is_some() || *intro;
+        crate::components::widgets::escape::use_escape(
+            open,
+            Callback::from(move |_| {
+                if notice.is_some() {
+                    notice.set(None)
+                } else {
+                    crate::state::storage::set_intro_seen();
+                    intro.set(false)
+                }
+            }),
+        );
+    }
+    // The presenting layout: larger type, the header folded (a class on
+    // the root element, so the stylesheet does the rest).
+    let presenting = use_state(|| false);
+    let on_present = {
+        let presenting = presenting.clone();
+        Callback::from(move |_| {
+            let on = !*presenting;
+            if let Some(root) = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| d.document_element())
+            {
+                let _ = if on {
+                    root.set_attribute("data-presenting", "")
+                } else {
+                    root.remove_attribute("data-presenting")
+                };
+            }
+            presenting.set(on);
+        })
+    };
 
     // The MY and TARGET ads' texts as parsed, for the header's readable
     // link and embed snippet.
@@ -400,13 +517,21 @@ pub fn App() -> Html {
         parsed.ad_text(r.ad).map(Rc::from)
     };
     html! {
-        <div class="app">
-            <Header state={state.clone()} dispatch={dispatch.clone()} notify={notify} on_open={on_open.clone()} save_error={(*save_error).clone()} {on_help}
-                my_text={ad_text(state.my)} target_text={ad_text(state.target)} />
+        <div class={classes!("app", embedded.then_some("embedded"))}>
+            <a class="skip-link" href="#" onclick={Callback::from(|e: MouseEvent| {
+                e.prevent_default();
+                crate::components::widgets::focus::focus_view();
+            })}>{ "Skip to the view" }</a>
+            if embedded {
+                <EmbedBar view={state.view} />
+            } else {
+                <Header state={state.clone()} dispatch={dispatch.clone()} notify={notify} on_open={on_open.clone()} save_error={(*save_error).clone()} {on_help}
+                    my_text={ad_text(state.my)} target_text={ad_text(state.target)} presenting={*presenting} {on_present} />
+            }
             if *intro {
                 <Intro on_open={intro_open} on_close={close_intro} />
             }
-            if !aside.is_empty() {
+            if !aside.is_empty() && !embedded {
                 <SetAsideList list={(*aside).clone()} on_bring_back={bring_back.clone()} on_forget={forget_aside.clone()} />
             }
             if *can_restore {
@@ -416,8 +541,8 @@ pub fn App() -> Html {
                     <button onclick={forget_restore} aria-label="Hide this message">{ "×" }</button>
                 </div>
             }
-            if let Some(id) = (*opening).clone() {
-                <p class="opening-example" role="status">{ format!("Opening the example \u{201c}{id}\u{201d}\u{2026}") }</p>
+            if let Some(msg) = (*opening).clone() {
+                <p class="opening-example" role="status">{ msg }</p>
             }
             if let Some(msg) = (*notice).clone() {
                 <div class="notice" role="alert">

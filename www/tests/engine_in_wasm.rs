@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use classad::{parse_classad, parse_expr_with, Clock, Dialect, EvalOptions, Evaluator, Mode};
 use classad_playground::state::app_state::AppState;
-use classad_playground::state::share::{decode, encode, Fragment, LinkError};
+use classad_playground::state::share::{decode, encode, Fragment, LinkError, Place};
 use wasm_bindgen_test::*;
 
 const CASES: &str = include_str!("../../crate/tests/conformance/cases.jsonl");
@@ -103,7 +103,10 @@ fn share_links_round_trip_and_fail_clearly() {
     assert_eq!(decode("s=99.0.1.0.abc"), Err(LinkError::Future(99)));
     assert_eq!(
         decode("#example=000-fig2-3"),
-        Ok(Fragment::Example("000-fig2-3".into()))
+        Ok(Fragment::Place(Place {
+            example: Some("000-fig2-3".into()),
+            ..Place::default()
+        }))
     );
 }
 

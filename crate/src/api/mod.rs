@@ -25,7 +25,7 @@ use crate::lang::eval::Evaluator;
 
 // The types the requests and responses are made of, so a client (the
 // playground's page) needs no path into the engine's layers.
-pub use crate::formats::{InputFormat, OutputFormat};
+pub use crate::formats::{literal_warning, InputFormat, OutputFormat};
 pub use crate::lang::ast::Span;
 pub use crate::lang::diagnostic::{Diagnostic, Severity};
 pub use crate::lang::eval::{EvalOptions, Mode, TraceNode};
@@ -134,6 +134,10 @@ pub enum Response {
         value_kind: String,
         #[serde(skip_serializing_if = "Option::is_none")]
         trace: Option<TraceNode>,
+        /// Warnings about the expression as written (`'3:00'` is a name in
+        /// HTCondor's syntax, a time in the seed papers'); absent: none.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        diagnostics: Vec<Diagnostic>,
     },
     Text {
         text: String,
@@ -269,7 +273,7 @@ fn evaluate(
         which: which.into(),
         diagnostics,
     };
-    let e = match crate::lang::parser::parse_expr_with(expr, dialect, opts.mode) {
+    let (e, noted) = match crate::lang::parser::parse_expr_noted(expr, dialect, opts.mode) {
         Ok(e) => e,
         Err(d) => return failed("expr", vec![d]),
     };
@@ -307,6 +311,10 @@ fn evaluate(
         value: v.to_string(),
         value_kind: v.kind().name().to_string(),
         trace: tree,
+        diagnostics: crate::formats::literal_warnings(&noted, expr, 0)
+            .into_iter()
+            .map(|d| d.locate(expr))
+            .collect(),
     }
 }
 

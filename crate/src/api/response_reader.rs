@@ -70,6 +70,7 @@ impl<'de> Deserialize<'de> for Response {
                 value: need(r.value, "value")?,
                 value_kind: need(r.value_kind, "value_kind")?,
                 trace: r.trace,
+                diagnostics: r.diagnostics.unwrap_or_default(),
             },
             Kind::Text => Response::Text {
                 diagnostics: need(r.diagnostics, "diagnostics")?,

@@ -389,18 +389,43 @@ pub fn write_new_ad(ad: &ClassAd) -> String {
 /// Warnings for integer literals that overflowed (read as 0), at `spans`
 /// of `text` moved `by` bytes later: every reader says so, as the JSON
 /// reader always did.
-pub(crate) fn overflow_warnings(spans: &[Span], text: &str, by: usize) -> Vec<Diagnostic> {
+pub(crate) fn literal_warnings(spans: &[Span], text: &str, by: usize) -> Vec<Diagnostic> {
     spans
         .iter()
         .map(|s| {
-            let digits = text.get(s.start as usize..s.end as usize).unwrap_or("");
-            Diagnostic::new(
-                Span::new(s.start as usize + by, s.end as usize + by),
-                format!("the integer {digits} does not fit in 64 bits; HTCondor reads it as 0"),
-            )
-            .warning()
+            let written = text.get(s.start as usize..s.end as usize).unwrap_or("");
+            let at = Span::new(s.start as usize + by, s.end as usize + by);
+            literal_warning(written, at)
         })
         .collect()
+}
+
+/// The warning for a literal the lexer noted (see `Lexer::overflows`).
+pub fn literal_warning(written: &str, at: Span) -> Diagnostic {
+    if written.starts_with('\'') {
+        Diagnostic::new(
+            at,
+            format!(
+                "{written} is an attribute's name in HTCondor (single quotes quote a name), \
+                 undefined unless an ad defines it; in the seed papers' notation it is a time"
+            ),
+        )
+        .help({
+            let text = written.trim_matches('\'');
+            let string = format!("for the text write \"{text}\"");
+            match crate::lang::time::parse_rel_time_literal(text) {
+                Some(secs) => format!("{string}; for the time in seconds write {secs}"),
+                None => string,
+            }
+        })
+        .warning()
+    } else {
+        Diagnostic::new(
+            at,
+            format!("the integer {written} does not fit in 64 bits; HTCondor reads it as 0"),
+        )
+        .warning()
+    }
 }
 
 /// A copy of `e` with every span moved `by` bytes later (expressions parsed

@@ -88,7 +88,7 @@ fn read_record(text: &str, start: usize, dialect: Dialect, pool: &mut Pool) -> u
     match parsed {
         Ok((ad, overflows)) => {
             pool.diagnostics
-                .extend(super::overflow_warnings(&overflows, slice, start));
+                .extend(super::literal_warnings(&overflows, slice, start));
             let mut shifted_ad = ClassAd::new();
             for (n, e) in ad.iter() {
                 shifted_ad.insert(n, shifted(e, start));
@@ -134,7 +134,7 @@ fn read_bare(text: &str, start: usize, dialect: Dialect, pool: &mut Pool) {
         match definition(def, dialect) {
             Ok((name, e, overflows)) => {
                 pool.diagnostics
-                    .extend(super::overflow_warnings(&overflows, def, pos));
+                    .extend(super::literal_warnings(&overflows, def, pos));
                 ad.insert(&name, shifted(&e, pos));
                 first.get_or_insert(pos);
                 last = pos + def.trim_end().len();

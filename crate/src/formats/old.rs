@@ -350,7 +350,7 @@ impl Reader<'_> {
         let back = |off: usize| rhs_at + original_offset(&inserted, off);
         match parse_rhs(&conv, self.dialect) {
             Ok((e, trailing, overflows)) => {
-                for o in super::overflow_warnings(&overflows, &conv, 0) {
+                for o in super::literal_warnings(&overflows, &conv, 0) {
                     let span = Span::new(back(o.span.start as usize), back(o.span.end as usize));
                     self.pool
                         .diagnostics

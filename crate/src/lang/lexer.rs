@@ -206,8 +206,10 @@ pub struct Lexer<'a> {
     strict: bool,
     /// Comments seen (for highlighting).
     pub comments: Vec<Span>,
-    /// Integer literals too big for 64 bits, read as 0 (as libclassad's
-    /// strtoll gives them): the pool readers warn about each.
+    /// Literals the readers warn about (`formats::literal_warnings`):
+    /// integers too big for 64 bits, read as 0 (as libclassad's strtoll
+    /// gives them), and in HTCondor's syntax a quoted name the seed papers
+    /// read as a time (`'3:00'`), which HTCondor reads as a name.
     pub overflows: Vec<Span>,
 }
 
@@ -590,6 +592,11 @@ impl<'a> Lexer<'a> {
                 )
                 .expected("a relative time such as '00:15' or an absolute time such as 'Mon Feb 10 10:53:31 2003 (CST) -06:00'"));
             }
+        }
+        if crate::lang::time::parse_rel_time_literal(&text).is_some()
+            || crate::lang::time::parse_abs_time_literal(&text).is_some()
+        {
+            self.overflows.push(Span::new(start, self.pos));
         }
         Ok(Tok::QuotedName(text))
     }

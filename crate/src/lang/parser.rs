@@ -44,6 +44,22 @@ pub fn parse_expr_with(src: &str, dialect: Dialect, mode: Mode) -> Result<Expr, 
     r.map_err(|d| d.locate(src))
 }
 
+/// [`parse_expr_with`], with the literals the readers warn about
+/// ([`Parser::overflows`]).
+pub fn parse_expr_noted(
+    src: &str,
+    dialect: Dialect,
+    mode: Mode,
+) -> Result<(Expr, Vec<Span>), Diagnostic> {
+    let mut p = Parser::new_with(src, dialect, mode).map_err(|d| d.locate(src))?;
+    let r = p.expr().and_then(|e| {
+        p.expect_eof("an operator or the end of the expression")?;
+        Ok(e)
+    });
+    r.map(|e| (e, p.overflows().to_vec()))
+        .map_err(|d| d.locate(src))
+}
+
 /// Parse one bracketed ClassAd `[ a = 1; b = 2 ]`.
 pub fn parse_classad(src: &str) -> Result<ClassAd, Diagnostic> {
     parse_classad_in(src, Dialect::default())

@@ -122,6 +122,7 @@ mod tests {
             value,
             value_kind,
             trace,
+            ..
         } = e.response
         else {
             panic!("{:?}", e.response)

@@ -24,6 +24,7 @@ use std::rc::Rc;
 use classad::api::{Request, Response};
 
 use crate::state::app_state::AppState;
+use crate::state::share::LinkError;
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -225,6 +226,31 @@ pub fn example(id: &str, done: impl FnOnce(Result<AppState, String>) + 'static) 
             serde_json::from_str::<AppState>(j)
                 .map_err(|e| format!("unreadable example from the engine worker: {e}"))
         }))
+    });
+}
+
+/// A share link's state (`s=…`), unpacked by the worker: the page links
+/// no inflating.
+pub fn unpack(packed: &str, done: impl FnOnce(Result<AppState, LinkError>) + 'static) {
+    request("link", "unpack", packed, move |r| {
+        done(
+            r.map_err(LinkError::Worker)
+                .and_then(|j| serde_json::from_str(j).map_err(|e| LinkError::Worker(e.to_string())))
+                .and_then(|x| x),
+        )
+    });
+}
+
+/// A share link's fragment for `state`, packed by the worker, or why no
+/// link can carry it.
+pub fn pack(state: &AppState, done: impl FnOnce(Result<String, LinkError>) + 'static) {
+    let json = serde_json::to_string(state).unwrap_or_default();
+    request("pack", "pack", &json, move |r| {
+        done(
+            r.map_err(LinkError::Worker)
+                .and_then(|j| serde_json::from_str(j).map_err(|e| LinkError::Worker(e.to_string())))
+                .and_then(|x| x),
+        )
     });
 }
 

@@ -51,6 +51,12 @@ pub enum Action {
         job: usize,
     },
     Replace(Box<AppState>),
+    /// A place in the address was followed (back, forward, a link): its
+    /// view and the classroom's step.
+    GoTo {
+        view: Option<View>,
+        step: Option<usize>,
+    },
 }
 
 /// A span of a pool's text picked in the explain tree (`text` is the text
@@ -171,6 +177,12 @@ impl Reducible for Store {
                 s.view = View::Analyze;
             }
             Action::Replace(new) => s = *new,
+            Action::GoTo { view, step } => {
+                if let Some(v) = view {
+                    s.view = v;
+                }
+                s.matching.step = step;
+            }
         }
         s.normalize();
         Rc::new(Store(Rc::new(s)))

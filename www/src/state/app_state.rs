@@ -106,8 +106,8 @@ pub struct MatchSettings {
     /// datetime-local input gives it); `None`: the real clock. Kept as
     /// wall time so an example "at 21:00" is 21:00 in every time zone.
     pub clock: Option<String>,
-    /// Open the classroom at this step (0-based) when the next cycle is
-    /// shown: a link to a step of a lesson (`#example=<id>&step=<n>`).
+    /// The classroom's step (0-based), `None` while it is closed: in the
+    /// address (`#example=<id>&step=<n>`), so a link opens a lesson there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<usize>,
 }
@@ -159,6 +159,10 @@ pub struct AppState {
     /// work to keep.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub example: Option<u64>,
+    /// The gallery example's id, for the address (`#example=<id>`) while
+    /// the example is unchanged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub example_id: Option<String>,
     /// In an autosave only: pools whose text was too big for the browser
     /// to keep (name, bytes). They come back empty, and the page says so.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -242,6 +246,7 @@ impl Default for AppState {
             gang: Default::default(),
             query: Default::default(),
             example: None,
+            example_id: None,
             not_kept: vec![],
         }
     }

@@ -16,7 +16,7 @@
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
-use crate::state::app_state::{AdRef, AppState, PoolText};
+use crate::state::app_state::{AdRef, AppState, PoolText, View};
 
 pub const LINK_VERSION: u32 = 2;
 /// Links longer than this are unreliable in chat tools and some browsers.
@@ -31,8 +31,101 @@ struct Envelope {
 #[derive(Debug, PartialEq)]
 pub enum Fragment {
     Empty,
+    /// A prefill link's state.
     State(Box<AppState>),
-    Example(String),
+    /// A share link's packed state (`s=…`, the part without the place):
+    /// the engine worker unpacks it ([`unpack`]), so the page links no
+    /// inflating.
+    Packed(String, Place),
+    /// A place in the playground: a gallery example, a view, a step.
+    Place(Place),
+}
+
+/// Where the address says the user is (`example=<id>&view=<v>&step=<n>`,
+/// every part optional): what the address bar shows, what back and
+/// forward move between, and the tail a share link or an embedded view
+/// carries (`&embed=1`).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Place {
+    pub example: Option<String>,
+    pub view: Option<View>,
+    /// The classroom's step, 0-based (1-based in the address).
+    pub step: Option<usize>,
+    /// Shown inside another page (an embedded view): no header, no
+    /// autosave, nothing of the user's own work touched.
+    pub embed: bool,
+}
+
+impl Place {
+    /// The place `state` shows: its example while it is unchanged.
+    pub fn of(state: &AppState) -> Place {
+        Place {
+            example: state
+                .is_untouched_example()
+                .then(|| state.example_id.clone())
+                .flatten(),
+            view: Some(state.view),
+            step: (state.view == View::Negotiation)
+                .then_some(state.matching.step)
+                .flatten(),
+            embed: false,
+        }
+    }
+
+    /// The address's fragment (without `#`): `example=…&view=…&step=…`.
+    pub fn fragment(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(id) = &self.example {
+            parts.push(format!("example={}", escape(id)));
+        }
+        if let Some(v) = self.view {
+            parts.push(format!("view={}", view_name(v)));
+        }
+        if let Some(n) = self.step {
+            parts.push(format!("step={}", n + 1));
+        }
+        if self.embed {
+            parts.push("embed=1".into());
+        }
+        parts.join("&")
+    }
+
+    /// Read one `key=value` part of a place; `false`: not a place's part.
+    fn read(&mut self, part: &str) -> Result<bool, LinkError> {
+        let Some((key, value)) = part.split_once('=') else {
+            return Ok(false);
+        };
+        let bad = |why: String| LinkError::Corrupt(why);
+        match key {
+            "example" => self.example = Some(unescape(value).map_err(bad)?.trim().to_string()),
+            "view" => {
+                self.view = Some(
+                    serde_json::from_value(serde_json::Value::String(value.to_string()))
+                        .map_err(|_| bad(format!("there is no view called `{value}`")))?,
+                )
+            }
+            "step" => {
+                let n: usize = value
+                    .trim()
+                    .parse()
+                    .map_err(|_| bad(format!("step `{value}` is not a number")))?;
+                self.step = Some(n.saturating_sub(1));
+                // A step is the classroom's: of the Negotiation view.
+                self.view.get_or_insert(View::Negotiation);
+            }
+            "embed" => self.embed = value != "0",
+            _ => return Ok(false),
+        }
+        Ok(true)
+    }
+}
+
+/// A view's name in addresses and links (its serde name: `negotiation`).
+pub fn view_name(v: View) -> String {
+    serde_json::to_value(v)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
 }
 
 /// The most a share link's state may unpack to (its JSON). The page makes
@@ -47,7 +140,7 @@ pub const MAX_LINK_STATE_BYTES: usize = 4 << 20;
 /// thousand of them held the page for minutes.
 pub const MAX_POOLS: usize = 100;
 
-#[derive(Debug, PartialEq)]
+#[derive(Debug, PartialEq, Serialize, Deserialize)]
 pub enum LinkError {
     /// The link was made by a newer playground.
     Future(u32),
@@ -57,10 +150,15 @@ pub enum LinkError {
     TooBig,
     /// The link carries this many pools, more than [`MAX_POOLS`].
     TooManyPools(usize),
+    /// The engine worker, which unpacks and packs links, failed.
+    Worker(String),
 }
 
 fn mb(bytes: usize) -> String {
-    format!("{:.0} MB", bytes as f64 / 1048576.0)
+    format!(
+        "{} MB",
+        crate::components::widgets::numbers::whole(bytes as f64 / 1048576.0)
+    )
 }
 
 impl std::fmt::Display for LinkError {
@@ -82,6 +180,10 @@ impl std::fmt::Display for LinkError {
             LinkError::TooManyPools(n) => write!(
                 f,
                 "This share link was not opened: it carries {n} pools, and the playground opens at most {MAX_POOLS}. Your own work is untouched."
+            ),
+            LinkError::Worker(why) => write!(
+                f,
+                "This share link could not be opened: the engine failed ({why}). Your own work is untouched."
             ),
         }
     }
@@ -136,19 +238,57 @@ fn inflate(packed: &[u8], zlib: bool) -> Result<Vec<u8>, LinkError> {
     })
 }
 
-/// Decode a URL fragment (without the leading `#`).
-pub fn decode(fragment: &str) -> Result<Fragment, LinkError> {
+/// What a URL fragment (without the leading `#`) holds, without
+/// unpacking a share link's state (the engine worker does: [`unpack`]).
+pub fn classify(fragment: &str) -> Result<Fragment, LinkError> {
     let f = fragment.trim_start_matches('#').trim();
     if f.is_empty() {
         return Ok(Fragment::Empty);
     }
-    if let Some(id) = f.strip_prefix("example=") {
-        return Ok(Fragment::Example(id.to_string()));
-    }
     if PREFILL_KEYS.iter().any(|k| prefill_field(f, k).is_some()) {
         return decode_prefill(f).map(|s| Fragment::State(Box::new(s)));
     }
-    let Some(rest) = f.strip_prefix("s=") else {
+    let mut place = Place::default();
+    let mut packed = None;
+    for part in f.split('&') {
+        if part.starts_with("s=") && packed.is_none() {
+            packed = Some(part.to_string());
+        } else if !place.read(part)? {
+            return Err(LinkError::Corrupt(
+                if packed.is_some() || part.starts_with("s=") {
+                    format!("`{}` is not part of a link", cut(part))
+                } else {
+                    "unknown fragment".into()
+                },
+            ));
+        }
+    }
+    Ok(match packed {
+        Some(p) => Fragment::Packed(p, place),
+        None => Fragment::Place(place),
+    })
+}
+
+/// A part of a link shown in a message: its first 40 characters.
+fn cut(part: &str) -> String {
+    match part.char_indices().nth(40) {
+        Some((i, _)) => format!("{}\u{2026}", &part[..i]),
+        None => part.to_string(),
+    }
+}
+
+/// Decode a URL fragment, a share link's state unpacked (tests and the
+/// worker: the page asks the worker, [`classify`]).
+pub fn decode(fragment: &str) -> Result<Fragment, LinkError> {
+    match classify(fragment)? {
+        Fragment::Packed(p, _) => unpack(&p).map(|s| Fragment::State(Box::new(s))),
+        f => Ok(f),
+    }
+}
+
+/// A share link's state from its `s=<version>.<engine>.<payload>` part.
+pub fn unpack(packed: &str) -> Result<AppState, LinkError> {
+    let Some(rest) = packed.trim().strip_prefix("s=") else {
         return Err(LinkError::Corrupt("unknown fragment".into()));
     };
     let (version, rest) = rest
@@ -173,7 +313,7 @@ pub fn decode(fragment: &str) -> Result<Fragment, LinkError> {
     let mut state = env.state;
     check_pools(&state)?;
     state.normalize();
-    Ok(Fragment::State(Box::new(state)))
+    Ok(state)
 }
 
 /// The parts a prefill link may have.
@@ -402,7 +542,10 @@ mod tests {
         assert_eq!(decode(""), Ok(Fragment::Empty));
         assert_eq!(
             decode("#example=000-fig2"),
-            Ok(Fragment::Example("000-fig2".into()))
+            Ok(Fragment::Place(Place {
+                example: Some("000-fig2".into()),
+                ..Place::default()
+            }))
         );
     }
 
@@ -627,5 +770,70 @@ mod tests {
             decode("expression=1"),
             Err(LinkError::Corrupt("unknown fragment".into()))
         );
+    }
+
+    #[test]
+    fn places_read_and_write_back() {
+        let place = |f: &str| match classify(f) {
+            Ok(Fragment::Place(p)) => p,
+            other => panic!("{f}: {other:?}"),
+        };
+        let p = place("example=lesson-idle&view=negotiation&step=3");
+        assert_eq!(p.example.as_deref(), Some("lesson-idle"));
+        assert_eq!(
+            (p.view, p.step, p.embed),
+            (Some(View::Negotiation), Some(2), false)
+        );
+        assert_eq!(p.fragment(), "example=lesson-idle&view=negotiation&step=3");
+        // A step alone is the classroom's; the old `example=<id>&step=<n>`.
+        assert_eq!(place("example=x&step=1").view, Some(View::Negotiation));
+        assert_eq!(
+            place("view=analyze&embed=1").fragment(),
+            "view=analyze&embed=1"
+        );
+        for v in [
+            View::Evaluate,
+            View::Examples,
+            View::Matrix,
+            View::Gangs,
+            View::Query,
+        ] {
+            let p = Place {
+                view: Some(v),
+                ..Place::default()
+            };
+            assert_eq!(place(&p.fragment()), p);
+        }
+        assert!(
+            matches!(classify("view=nowhere"), Err(LinkError::Corrupt(w)) if w.contains("nowhere"))
+        );
+        assert!(matches!(
+            classify("example=x&step=two"),
+            Err(LinkError::Corrupt(_))
+        ));
+        // A share link carries a place after its state.
+        let link = encode(&AppState::default()).unwrap();
+        let Ok(Fragment::Packed(packed, p)) = classify(&format!("{link}&view=matrix&embed=1"))
+        else {
+            panic!("not a packed link")
+        };
+        assert_eq!((p.view, p.embed), (Some(View::Matrix), true));
+        assert_eq!(unpack(&packed), Ok(AppState::default()));
+        // The place of a state: its example only while unchanged.
+        let mut s = AppState {
+            example_id: Some("demo".into()),
+            view: View::Negotiation,
+            ..AppState::default()
+        };
+        s.example = Some(s.fingerprint());
+        s.matching.step = Some(1);
+        assert_eq!(
+            Place::of(&s).fragment(),
+            "example=demo&view=negotiation&step=2"
+        );
+        s.expr.push(' ');
+        assert_eq!(Place::of(&s).fragment(), "view=negotiation&step=2");
+        s.view = View::Matrix;
+        assert_eq!(Place::of(&s).fragment(), "view=matrix");
     }
 }

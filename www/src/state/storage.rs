@@ -19,7 +19,25 @@ fn local() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
+thread_local! {
+    static EMBEDDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
+/// The page is a view embedded in another page (`&embed=1`): it reads and
+/// writes nothing of the user's own work here (the browser shares this
+/// storage between the embedded view and the user's playground).
+pub fn set_embedded() {
+    EMBEDDED.with(|e| e.set(true));
+}
+
+pub fn embedded() -> bool {
+    EMBEDDED.with(|e| e.get())
+}
+
 pub fn load() -> Option<AppState> {
+    if embedded() {
+        return None;
+    }
     let mut s: AppState = LocalStorage::get(KEY).ok()?;
     s.normalize();
     Some(s)
@@ -43,6 +61,9 @@ thread_local! {
 /// was. Left-out pools are named in the saved state, so a reload says
 /// which to upload again.
 pub fn save(state: &AppState) -> Result<Option<String>, String> {
+    if embedded() {
+        return Ok(None);
+    }
     if local().is_none() {
         return Err("Not autosaved: this browser does not let the page keep data (private mode?). Your work stays in this tab; download a state file to keep it.".into());
     }
@@ -103,8 +124,8 @@ pub fn not_kept_words(pools: &[(String, u64)]) -> String {
         .iter()
         .map(|(name, bytes)| {
             format!(
-                "\u{201c}{name}\u{201d} ({:.1} MB)",
-                *bytes as f64 / 1048576.0
+                "\u{201c}{name}\u{201d} ({})",
+                crate::components::widgets::numbers::megabytes(*bytes as usize)
             )
         })
         .collect();
@@ -129,23 +150,23 @@ fn save_whole(state: &AppState) -> Result<(), String> {
     };
     if bytes > HOPELESS_CHARS {
         return Err(format!(
-            "the pools hold {:.1} MB, more than the browser keeps for a page (about 5 MB)",
-            bytes as f64 / 1048576.0
+            "the pools hold {}, more than the browser keeps for a page (about 5 MB)",
+            crate::components::widgets::numbers::megabytes(bytes)
         ));
     }
     let chars = json_chars();
     if chars > HOPELESS_CHARS {
         return Err(format!(
-            "the pools hold {:.1} MB, {:.1} MB once written out (control characters take six each), more than the browser keeps for a page (about 5 MB)",
-            bytes as f64 / 1048576.0,
-            chars as f64 / 1048576.0
+            "the pools hold {}, {} once written out (control characters take six each), more than the browser keeps for a page (about 5 MB)",
+            crate::components::widgets::numbers::megabytes(bytes),
+            crate::components::widgets::numbers::megabytes(chars)
         ));
     }
     LocalStorage::set(KEY, state).map_err(|e| match e {
         StorageError::SerdeError(e) => e.to_string(),
         _ => format!(
-            "the browser refused to keep {:.1} MB (its storage for this page is full)",
-            bytes as f64 / 1048576.0
+            "the browser refused to keep {} (its storage for this page is full)",
+            crate::components::widgets::numbers::megabytes(bytes)
         ),
     })
 }
@@ -251,7 +272,7 @@ pub fn set_aside_list() -> Vec<SetAside> {
 /// [`ASIDE_MAX`]; the oldest goes first, and then any that do not fit.
 /// Returns false if it could not be kept.
 pub fn set_aside(state: &AppState) -> bool {
-    if state_bytes(state) > HOPELESS_CHARS {
+    if embedded() || state_bytes(state) > HOPELESS_CHARS {
         return false;
     }
     let mut list = set_aside_list();

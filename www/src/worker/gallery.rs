@@ -94,6 +94,7 @@ impl Opening {
             gang: Default::default(),
             query: Default::default(),
             example: None,
+            example_id: Some(self.id.clone()),
             not_kept: vec![],
         };
         if let Some(q) = &self.query {

@@ -91,6 +91,17 @@ pub fn run_worker() {
                 "example" => gallery::state_of(payload)
                     .map(|s| serde_json::to_string(&s).unwrap_or_default())
                     .unwrap_or_default(),
+                // Share links are packed and unpacked here: the page
+                // links no compression (state/share.rs).
+                "unpack" => {
+                    serde_json::to_string(&crate::state::share::unpack(payload)).unwrap_or_default()
+                }
+                "pack" => {
+                    let r = serde_json::from_str(&text(payload, body))
+                        .map_err(|e| crate::state::share::LinkError::Worker(e.to_string()))
+                        .and_then(|s| crate::state::share::encode(&s));
+                    serde_json::to_string(&r).unwrap_or_default()
+                }
                 "load" => {
                     // `<pool id>\n<text>`; a text sent as bytes is moved
                     // into the request, not copied (it can be 250 MB).

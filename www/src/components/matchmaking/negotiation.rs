@@ -138,7 +138,15 @@ fn NegotiationBody(props: &BodyProps) -> Html {
     let error = use_state(|| None::<String>);
     let page = use_state(|| 0usize);
     let show = use_state(|| Show::All);
-    let step = use_state(|| None::<usize>);
+    // The classroom's step lives in the state: the address shows it and a
+    // link opens a lesson there.
+    let step = props.settings.step;
+    let set_step = {
+        let (d, m) = (props.dispatch.clone(), props.settings.clone());
+        Callback::from(move |step: Option<usize>| {
+            d.emit(Action::SetMatching(MatchSettings { step, ..m.clone() }))
+        })
+    };
     let counts = use_reducer(Counts::default);
 
     let key: Key = (
@@ -150,24 +158,17 @@ fn NegotiationBody(props: &BodyProps) -> Html {
     let pairs = props.jobs.ads as u64 * props.machines.ads as u64;
     let run = {
         let (session, args) = (props.session.clone(), props.pools.args());
-        let (result, running, error, page, step, counts) = (
+        let (result, running, error, page, counts) = (
             result.clone(),
             running.clone(),
             error.clone(),
             page.clone(),
-            step.clone(),
             counts.clone(),
         );
         let (mode, clock, autocluster) = (
             props.mode,
             props.settings.clock.clone(),
             props.settings.autocluster,
-        );
-        // A link to a lesson's step opens the classroom there, once.
-        let (wanted_step, settings, dispatch) = (
-            props.settings.step,
-            props.settings.clone(),
-            props.dispatch.clone(),
         );
         let key = key.clone();
         let (jobs, machines) = (props.jobs.clone(), props.machines.clone());
@@ -184,13 +185,11 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 let running = running.clone();
                 Callback::from(move |at: (usize, usize)| running.set(Some((Some(at), started))))
             };
-            let (dispatch, settings) = (dispatch.clone(), settings.clone());
-            let (result, running, error, page, step, key, jobs, machines, counts) = (
+            let (result, running, error, page, key, jobs, machines, counts) = (
                 result.clone(),
                 running.clone(),
                 error.clone(),
                 page.clone(),
-                step.clone(),
                 key.clone(),
                 jobs.clone(),
                 machines.clone(),
@@ -212,15 +211,6 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                     match r {
                         Ok(a) => {
                             page.set(0);
-                            let detailed_now =
-                                detail_jobs.unwrap_or(usize::MAX).min(a.outcomes.len());
-                            step.set(wanted_step.map(|k| k.min(detailed_now.saturating_sub(1))));
-                            if wanted_step.is_some() {
-                                dispatch.emit(Action::SetMatching(MatchSettings {
-                                    step: None,
-                                    ..settings.clone()
-                                }));
-                            }
                             counts.dispatch(CountAction::Clear);
                             let detailed = detail_jobs.unwrap_or(usize::MAX).min(a.outcomes.len());
                             result.set(Some(Rc::new(Shown {
@@ -388,8 +378,8 @@ fn NegotiationBody(props: &BodyProps) -> Html {
         })
     };
     let open_step = |i: usize| {
-        let step = step.clone();
-        Callback::from(move |_| step.set(Some(i)))
+        let set_step = set_step.clone();
+        Callback::from(move |_| set_step.emit(Some(i)))
     };
     let analyze = |job: usize| {
         let d = props.dispatch.clone();
@@ -467,11 +457,12 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             page.set(0);
         })
     };
-    let classroom = match *step {
+    let classroom = match step {
+        // Steps are the detailed jobs' (a link may ask past the last).
         Some(s) if detail => html! {
-            <Classroom shown={r.clone()} step={s.min(n.saturating_sub(1))}
-                on_step={{ let st = step.clone(); Callback::from(move |s| st.set(Some(s))) }}
-                on_close={{ let st = step.clone(); Callback::from(move |_| st.set(None)) }} />
+            <Classroom shown={r.clone()} step={s.min(r.detailed.min(n).saturating_sub(1))}
+                on_step={{ let st = set_step.clone(); Callback::from(move |s| st.emit(Some(s))) }}
+                on_close={{ let st = set_step.clone(); Callback::from(move |_| st.emit(None)) }} />
         },
         _ => html! {},
     };

@@ -31,6 +31,11 @@ pub struct HeaderProps {
     pub my_text: Option<Rc<str>>,
     #[prop_or_default]
     pub target_text: Option<Rc<str>>,
+    /// The presenting layout is on; `on_present` turns it on or off.
+    #[prop_or_default]
+    pub presenting: bool,
+    #[prop_or_default]
+    pub on_present: Callback<()>,
 }
 
 /// The widget's HTML for an expression, MY, TARGET and mode (the embed
@@ -67,6 +72,19 @@ fn embed_snippet(
     }
     div.push_str("></div>\n<script type=\"module\" src=\"embed/classad-widget.js\"></script>");
     div
+}
+
+/// An iframe showing a view of the playground read-only in a course page:
+/// `fragment` is the place (and the share link's state when the work is
+/// not an unchanged gallery example), `&embed=1` added.
+pub fn view_snippet(playground: &str, fragment: &str, title: &str) -> String {
+    let attr = |s: &str| s.replace('&', "&amp;").replace('"', "&quot;");
+    format!(
+        "<iframe src=\"{}#{}&amp;embed=1\" title=\"{}\" width=\"100%\" height=\"640\" style=\"border: 1px solid #ccc; border-radius: 6px\" loading=\"lazy\"></iframe>",
+        attr(playground),
+        attr(fragment),
+        attr(title)
+    )
 }
 
 /// Apply a theme override (`None`: follow the system).
@@ -132,9 +150,30 @@ fn state_file(state: &AppState) -> String {
     .unwrap_or_default()
 }
 
+/// What a file opened as a state holds.
+#[derive(Debug)]
+pub enum StateFile {
+    State(AppState),
+    /// A saved share link's packed state, which the engine worker unpacks.
+    Link(String),
+}
+
+/// Why a share link saved in a file cannot open, in words for the user.
+fn file_link_words(e: share::LinkError) -> String {
+    match e {
+        share::LinkError::Future(v) => format!(
+            "This file holds a link made by a newer version of the playground (link format {v})."
+        ),
+        share::LinkError::Corrupt(why) => {
+            format!("This file holds a share link that is damaged or incomplete ({why}).")
+        }
+        e => format!("This file holds a share link that cannot open: {e}"),
+    }
+}
+
 /// Read a state file (or a file holding a share link); the error says why
 /// not, in words for the user.
-pub fn read_state_file(text: &str) -> Result<AppState, String> {
+pub fn read_state_file(text: &str) -> Result<StateFile, String> {
     let t = text.trim_start_matches('\u{feff}').trim();
     if !t.starts_with('{') {
         // A saved share link (the whole URL or just its fragment)?
@@ -143,16 +182,10 @@ pub fn read_state_file(text: &str) -> Result<AppState, String> {
         if !link || t.contains('\n') {
             return Err("This file is not a state file (Download state saves one). To open ads, use Upload… in a pool.".into());
         }
-        return match share::decode(frag) {
-            Ok(share::Fragment::State(s)) => Ok(*s),
+        return match share::classify(frag) {
+            Ok(share::Fragment::Packed(p, _)) => Ok(StateFile::Link(p)),
             Ok(_) => Err("This file holds no playground state.".into()),
-            Err(share::LinkError::Future(v)) => Err(format!(
-                "This file holds a link made by a newer version of the playground (link format {v})."
-            )),
-            Err(share::LinkError::Corrupt(why)) => Err(format!(
-                "This file holds a share link that is damaged or incomplete ({why})."
-            )),
-            Err(e) => Err(format!("This file holds a share link that cannot open: {e}")),
+            Err(e) => Err(file_link_words(e)),
         };
     }
     let v: serde_json::Value =
@@ -177,7 +210,7 @@ pub fn read_state_file(text: &str) -> Result<AppState, String> {
         ));
     }
     s.normalize();
-    Ok(s)
+    Ok(StateFile::State(s))
 }
 
 #[component]
@@ -243,47 +276,56 @@ pub fn Header(props: &HeaderProps) -> Html {
                 link.set(String::new());
                 share_msg.set(Some((
                     format!(
-                        "The pools hold {:.1} MB: far too much for a link. Download a state file to share instead.",
-                        bytes as f64 / 1048576.0
+                        "The pools hold {}: far too much for a link. Download a state file to share instead.",
+                        crate::components::widgets::numbers::megabytes(bytes)
                     ),
                     false,
                 )));
                 return;
             }
-            let url = match share::encode(&state) {
-                Ok(frag) => format!("{}#{}", page_url_without_hash(), frag),
-                Err(e) => {
-                    link.set(String::new());
-                    let why = match e {
-                        share::LinkError::TooManyPools(n) => format!(
-                            "The work has {n} pools, more than the {} a link may carry.",
-                            share::MAX_POOLS
-                        ),
-                        _ => format!(
-                            "The work is more than the {} MB a link may carry.",
-                            share::MAX_LINK_STATE_BYTES >> 20
-                        ),
-                    };
+            let (share_msg, link) = (share_msg.clone(), link.clone());
+            // The place rides along: the link opens the view (and the
+            // classroom's step) the user shares from.
+            let place = share::Place::of(&state).fragment();
+            crate::bridge::engine::pack(&state, move |r| {
+                let url = match r {
+                    Ok(frag) => format!("{}#{frag}&{place}", page_url_without_hash()),
+                    Err(e) => {
+                        link.set(String::new());
+                        let why = match e {
+                            share::LinkError::TooManyPools(n) => format!(
+                                "The work has {n} pools, more than the {} a link may carry.",
+                                share::MAX_POOLS
+                            ),
+                            share::LinkError::Worker(w) => {
+                                format!("The engine failed to pack the link ({w}).")
+                            }
+                            _ => format!(
+                                "The work is more than the {} MB a link may carry.",
+                                share::MAX_LINK_STATE_BYTES >> 20
+                            ),
+                        };
+                        share_msg.set(Some((
+                            format!("{why} Download a state file to share instead."),
+                            false,
+                        )));
+                        return;
+                    }
+                };
+                if url.len() > LINK_WARN_BYTES {
                     share_msg.set(Some((
-                        format!("{why} Download a state file to share instead."),
-                        false,
+                        format!(
+                            "This link is {} KB: over about 8 KB, chat tools and browsers may cut it off. Download a state file to share instead, or copy the link anyway.",
+                            url.len() / 1024
+                        ),
+                        true,
                     )));
-                    return;
+                } else {
+                    copy(&url);
+                    share_msg.set(Some(("Link copied to the clipboard.".into(), false)));
                 }
-            };
-            if url.len() > LINK_WARN_BYTES {
-                share_msg.set(Some((
-                    format!(
-                        "This link is {} KB: over about 8 KB, chat tools and browsers may cut it off. Download a state file to share instead, or copy the link anyway.",
-                        url.len() / 1024
-                    ),
-                    true,
-                )));
-            } else {
-                copy(&url);
-                share_msg.set(Some(("Link copied to the clipboard.".into(), false)));
-            }
-            link.set(url);
+                link.set(url);
+            });
         })
     };
     // Copy text made from the expression, MY and TARGET, show it and say what it is.
@@ -305,7 +347,7 @@ pub fn Header(props: &HeaderProps) -> Html {
         },
         "Readable link copied: the expression, MY and TARGET, as a course page can write it (spaces as %20 or +, a plus as %2B).",
     );
-    let on_embed = copy_made(
+    let on_widget = copy_made(
         |state, my, target| {
             embed_snippet(
                 &state.expr,
@@ -318,6 +360,49 @@ pub fn Header(props: &HeaderProps) -> Html {
         },
         "Embed snippet copied: paste it into a page that serves the playground's embed/ folder.",
     );
+    // The matchmaking views, the query and the gallery embed whole, read-only
+    // (an iframe of this playground); the workbench embeds as the widget.
+    let on_embed = {
+        let (state, share_msg, link) = (s.clone(), share_msg.clone(), link.clone());
+        Callback::from(move |e: MouseEvent| {
+            if !state.view.is_lazy_loaded() {
+                return on_widget.emit(e);
+            }
+            let place = share::Place::of(&state);
+            let title = format!(
+                "ClassAd Playground: the {} view{}",
+                share::view_name(state.view),
+                place
+                    .example
+                    .as_deref()
+                    .map(|id| format!(" of {id}"))
+                    .unwrap_or_default()
+            );
+            let done = {
+                let (share_msg, link) = (share_msg.clone(), link.clone());
+                move |r: Result<String, share::LinkError>| match r {
+                    Ok(frag) => {
+                        let text = view_snippet(&page_url_without_hash(), &frag, &title);
+                        copy(&text);
+                        share_msg.set(Some(("Embed snippet copied: an iframe showing this view read-only (it opens the playground's own copy of the work; nothing a reader does there touches their own work).".into(), false)));
+                        link.set(text);
+                    }
+                    Err(e) => {
+                        link.set(String::new());
+                        share_msg.set(Some((e.to_string(), false)));
+                    }
+                }
+            };
+            if place.example.is_some() {
+                done(Ok(place.fragment()))
+            } else {
+                let place = place.fragment();
+                crate::bridge::engine::pack(&state, move |r| {
+                    done(r.map(|f| format!("{f}&{place}")))
+                });
+            }
+        })
+    };
     let on_copy_anyway = {
         let link = link.clone();
         let share_msg = share_msg.clone();
@@ -362,17 +447,45 @@ pub fn Header(props: &HeaderProps) -> Html {
                     .ok()
                     .and_then(|v| v.as_string())
                     .unwrap_or_default();
-                match read_state_file(&text) {
-                    Ok(st) => d.emit(st),
-                    Err(why) => {
+                let fail = {
+                    let (notify, name) = (notify.clone(), name.clone());
+                    move |why: String| {
                         notify.emit(Some(format!("{name}: {why} Your own work is untouched.")))
                     }
+                };
+                match read_state_file(&text) {
+                    Ok(StateFile::State(st)) => d.emit(st),
+                    Ok(StateFile::Link(p)) => {
+                        let d = d.clone();
+                        crate::bridge::engine::unpack(&p, move |r| match r {
+                            Ok(st) => d.emit(st),
+                            Err(e) => fail(file_link_words(e)),
+                        })
+                    }
+                    Err(why) => fail(why),
                 }
             });
             reader.set_onload(Some(onload.as_ref().unchecked_ref()));
             onload.forget();
             let _ = reader.read_as_text(&file);
         })
+    };
+    // Escape closes an open menu first, then the share message.
+    {
+        let (share_msg, link) = (share_msg.clone(), link.clone());
+        crate::components::widgets::escape::use_escape_first(Callback::from(move |_| {
+            if crate::components::widgets::escape::close_menus() {
+                return true;
+            }
+            let open = share_msg.is_some();
+            share_msg.set(None);
+            link.set(String::new());
+            open
+        }));
+    }
+    let on_present = {
+        let c = props.on_present.clone();
+        Callback::from(move |_| c.emit(()))
     };
     // The button cycles system → dark → light: it says so, and what's next.
     let (theme_icon, theme_label) = match *dark {
@@ -398,16 +511,6 @@ pub fn Header(props: &HeaderProps) -> Html {
             <h1>{ "ClassAd Playground" }</h1>
             <button id="help" class="help-button" onclick={{ let h = props.on_help.clone(); Callback::from(move |_| h.emit(())) }}
                 title="What this is and how to start: the introduction" aria-label="Help: show the introduction">{ "?" }</button>
-            <nav aria-label="Views">
-                { tab(View::Evaluate, "Workbench") }
-                { tab(View::Query, "Query") }
-                { tab(View::Matrix, "Matrix") }
-                { tab(View::Negotiation, "Negotiation") }
-                { tab(View::Clusters, "Clusters") }
-                { tab(View::Analyze, "Analyze") }
-                { tab(View::Gangs, "Gangs") }
-                { tab(View::Examples, "Examples") }
-            </nav>
             <label class="mode">
                 { "Mode" }<TermHelp term="the mode" anchor="modes" text="htcondor: what HTCondor's daemons and tools do (a name missing from MY is looked up in TARGET; HTCondor's extra functions). strict: plain libclassad." />{ " " }
                 <select onchange={on_mode} title="htcondor: what HTCondor's daemons and tools do; strict: plain libclassad">
@@ -442,6 +545,19 @@ pub fn Header(props: &HeaderProps) -> Html {
                     </label>
                 </div>
             </details>
+            <button id="present" onclick={on_present} aria-pressed={props.presenting.to_string()}
+                title="Larger type and the header folded, for a projector">{ if props.presenting { "Stop presenting" } else { "Present" } }</button>
+            // In the order they show: the tabs take a row of their own.
+            <nav aria-label="Views">
+                { tab(View::Evaluate, "Workbench") }
+                { tab(View::Query, "Query") }
+                { tab(View::Matrix, "Matrix") }
+                { tab(View::Negotiation, "Negotiation") }
+                { tab(View::Clusters, "Clusters") }
+                { tab(View::Analyze, "Analyze") }
+                { tab(View::Gangs, "Gangs") }
+                { tab(View::Examples, "Examples") }
+            </nav>
             if let Some(why) = props.save_error.clone() {
                 <div class="save-warning" role="alert">
                     { format!("{why} ") }
@@ -484,7 +600,12 @@ mod tests {
         let e = read_state_file("MyType = \"Machine\"\nName = \"x\"\n").unwrap_err();
         assert!(e.starts_with("This file is not a state file"), "{e}");
         // A saved link that is damaged says so, once.
-        let e = read_state_file("https://example.org/#s=1.0.1.0.AAAA").unwrap_err();
+        let Ok(super::StateFile::Link(packed)) =
+            read_state_file("https://example.org/#s=1.0.1.0.AAAA")
+        else {
+            panic!("a saved link is a link")
+        };
+        let e = super::file_link_words(crate::state::share::unpack(&packed).unwrap_err());
         assert!(e.contains("share link that is damaged"), "{e}");
         assert!(!e.contains("untouched"), "{e}");
         // A state file that is not JSON enough.

@@ -1,5 +1,6 @@
-//! Around the views: the header, the first-visit introduction, set-aside work, the examples gallery.
+//! Around the views: the header (or an embedded view's bar), the first-visit introduction, set-aside work, the examples gallery.
 
+pub mod embed_bar;
 pub mod gallery;
 pub mod header;
 pub mod intro;

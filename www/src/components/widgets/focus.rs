@@ -22,3 +22,17 @@ pub fn focus_after_render(id: &'static str) {
     })
     .forget();
 }
+
+/// Move the keyboard to the view (the page's `<main>`): the skip link.
+pub fn focus_view() {
+    let main = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("main").ok().flatten());
+    if let Some(el) =
+        main.and_then(|m| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(m).ok())
+    {
+        // Focusable by script only: Tab still goes to the view's controls.
+        let _ = el.set_attribute("tabindex", "-1");
+        let _ = el.focus();
+    }
+}

@@ -32,10 +32,57 @@ fn js_people(token: &str) -> Option<String> {
         .map(|t| js_sys::parse_float(&String::from(t)))
         .find(|c| Number::from(*c).to_exponential(15).ok().as_ref() == Some(&exact))
         .unwrap_or(r);
-    let s = String::from(Number::from(shortest).to_string(10).ok()?);
+    let s = String::from(Number::from(shortest).to_string_with_radix(10).ok()?);
     Some(if s.contains(['.', 'e']) {
         s
     } else {
         format!("{s}.0")
     })
+}
+
+/// `x` rounded to one decimal (`2.5`, `0.1`), written without Rust's float
+/// formatting (the page links none of it: about 5 KB gzip).
+pub fn tenths(x: f64) -> String {
+    let t = (x.abs() * 10.0).round() as u64;
+    let sign = if x < 0.0 && t > 0 { "-" } else { "" };
+    format!("{sign}{}.{}", t / 10, t % 10)
+}
+
+/// `x` rounded to a whole number, as `{:.0}` writes it.
+pub fn whole(x: f64) -> String {
+    let t = x.abs().round() as u64;
+    let sign = if x < 0.0 && t > 0 { "-" } else { "" };
+    format!("{sign}{t}")
+}
+
+/// Bytes as megabytes with one decimal: `2.5 MB`.
+pub fn megabytes(bytes: usize) -> String {
+    format!("{} MB", tenths(bytes as f64 / 1048576.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tenths_and_whole_round_as_rust_does() {
+        // Away from halfway cases (where Rust rounds the exact binary value).
+        for x in [
+            0.0, 0.04, 0.06, 0.14, 1.0, 2.449, 2.46, 99.96, 1048575.9, -0.04, -3.27,
+        ] {
+            assert_eq!(
+                tenths(x).parse::<f64>().unwrap(),
+                format!("{x:.1}").parse::<f64>().unwrap(),
+                "{x}"
+            );
+            assert_eq!(
+                whole(x).parse::<f64>().unwrap(),
+                format!("{x:.0}").parse::<f64>().unwrap(),
+                "{x}"
+            );
+        }
+        assert_eq!(tenths(2.25), "2.3");
+        assert_eq!(megabytes(3 << 20), "3.0 MB");
+        assert_eq!(whole(-0.2), "0");
+    }
 }

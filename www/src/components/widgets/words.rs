@@ -22,9 +22,9 @@ pub fn count(n: u64, one: &str, many: &str) -> String {
 /// A duration for people: "850 ms", "2.4 s", "3 min 5 s".
 pub fn duration(ms: f64) -> String {
     if ms < 1000.0 {
-        format!("{ms:.0} ms")
+        format!("{} ms", super::numbers::whole(ms))
     } else if ms < 60_000.0 {
-        format!("{:.1} s", ms / 1000.0)
+        format!("{} s", super::numbers::tenths(ms / 1000.0))
     } else {
         let s = (ms / 1000.0).round() as u64;
         format!("{} min {} s", s / 60, s % 60)

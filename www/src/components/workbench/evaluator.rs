@@ -39,6 +39,8 @@ enum Outcome {
         kind: String,
         trace: Option<Trace>,
         ms: f64,
+        /// Warnings about the expression as written.
+        notes: Vec<Diagnostic>,
     },
     Failed {
         which: String,
@@ -213,11 +215,13 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                         value,
                         value_kind,
                         trace,
+                        diagnostics,
                     } => Outcome::Value {
                         value,
                         kind: value_kind,
                         trace: trace.map(|t| Trace(Rc::new(t))),
                         ms,
+                        notes: diagnostics,
                     },
                     Response::Failed { which, diagnostics } => {
                         Outcome::Failed { which, diagnostics }
@@ -298,16 +302,17 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
         }],
         _ => vec![],
     };
-    // The expression's own errors are underlined where they are.
-    if let Outcome::Failed { which, diagnostics } = &*outcome {
-        if which == "expr" {
-            expr_marks.extend(diagnostics.iter().map(|d| Mark {
-                start: d.span.start as usize,
-                end: d.span.end as usize,
-                class: "mk-error",
-            }));
-        }
-    }
+    // The expression's own errors (and warnings) are underlined where they are.
+    let (underlined, class) = match &*outcome {
+        Outcome::Failed { which, diagnostics } if which == "expr" => (&diagnostics[..], "mk-error"),
+        Outcome::Value { notes, .. } => (&notes[..], "mk-warn"),
+        _ => (&[][..], ""),
+    };
+    expr_marks.extend(underlined.iter().map(|d| Mark {
+        start: d.span.start as usize,
+        end: d.span.end as usize,
+        class,
+    }));
     // The picked definition's text, from the ad it lies in.
     let source_of_pick = match &*picked {
         Some((
@@ -394,11 +399,17 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                     _ if s.expr.trim().is_empty() => html! {
                         <p id="value" class="value empty-prompt muted">{ "Type an expression above — for example " }<code>{ "MY.Memory >= TARGET.RequestMemory" }</code>{ " — and its value appears here, with a tree explaining it." }</p>
                     },
-                    Outcome::Value { value, kind, ms, .. } => html! {
+                    Outcome::Value { value, kind, ms, notes, .. } => html! {
+                        <>
                         <p id="value" class={classes!("value", match value.as_str() { "undefined" => "v-undef", "error" => "v-error", _ => "" })}>
                             <code>{ value.clone() }</code>
-                            <span class="kind">{ format!(" ({kind}, {ms:.1} ms)") }</span>
+                            <span class="kind">{ format!(" ({kind}, {} ms)", crate::components::widgets::numbers::tenths(*ms)) }</span>
                         </p>
+                        { for notes.iter().map(|d| html! {
+                            <p class="value-note">{ format!("warning {}:{}: {}", d.line, d.column, d.message) }
+                               if let Some(h) = &d.help { <span class="muted">{ format!(" \u{2014} {h}") }</span> }</p>
+                        }) }
+                        </>
                     },
                     Outcome::Failed { which, diagnostics } => html! {
                         <div id="value" class="value v-error">

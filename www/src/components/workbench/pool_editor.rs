@@ -50,7 +50,7 @@ pub const MAX_POOL_BYTES: usize =
 
 fn mb(bytes: usize) -> String {
     if bytes >= 1 << 20 {
-        format!("{:.1} MB", bytes as f64 / 1048576.0)
+        crate::components::widgets::numbers::megabytes(bytes)
     } else {
         format!("{} KB", bytes.div_ceil(1024))
     }
@@ -108,19 +108,19 @@ const READ_PART_BYTES: f64 = 8.0 * 1024.0 * 1024.0;
 fn too_big(what: &str, bytes: usize, others: usize) -> Option<String> {
     if bytes > MAX_POOL_BYTES {
         return Some(format!(
-            "{what} is {}; the playground holds pools up to {} (the engine needs about {:.0} times a pool's size in its worker's memory, and a browser gives a worker at most 4 GB). Split the file, or filter it first (condor_status -constraint \u{2026}).",
+            "{what} is {}; the playground holds pools up to {} (the engine needs about {} times a pool's size in its worker's memory, and a browser gives a worker at most 4 GB). Split the file, or filter it first (condor_status -constraint \u{2026}).",
             mb(bytes),
             mb(MAX_POOL_BYTES),
-            WORKER_BYTES_PER_POOL_BYTE
+            crate::components::widgets::numbers::whole(WORKER_BYTES_PER_POOL_BYTE)
         ));
     }
     if bytes + others > MAX_POOL_BYTES {
         return Some(format!(
-            "{what} is {}; with the other pools ({}) that is past the {} the playground holds in all (the engine needs about {:.0} times the pools' size in its worker's memory, and a browser gives a worker at most 4 GB). Clear or delete another pool first.",
+            "{what} is {}; with the other pools ({}) that is past the {} the playground holds in all (the engine needs about {} times the pools' size in its worker's memory, and a browser gives a worker at most 4 GB). Clear or delete another pool first.",
             mb(bytes),
             mb(others),
             mb(MAX_POOL_BYTES),
-            WORKER_BYTES_PER_POOL_BYTE
+            crate::components::widgets::numbers::whole(WORKER_BYTES_PER_POOL_BYTE)
         ));
     }
     None
@@ -817,7 +817,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                     ) }
                     if parse.parsed.is_some() && !parse.current && !quick { <span class="muted">{ " (of the text before your last edits)" }</span> }
                     if let (Some(p), true) = (&parse.parsed, parse.current) {
-                        if p.ms > 0.0 { <span class="muted">{ format!(" · parsed in the background in {:.1} s", p.ms / 1000.0) }</span> }
+                        if p.ms > 0.0 { <span class="muted">{ format!(" · parsed in the background in {} s", crate::components::widgets::numbers::tenths(p.ms / 1000.0)) }</span> }
                     }
                 </p>
                 if !parse.parsed.as_ref().map(|p| p.summary.diagnostics.is_empty()).unwrap_or(true) {

@@ -228,8 +228,8 @@ pub fn PoolViewer(props: &PoolViewerProps) -> Html {
     }
     let cut = (b < whole).then(|| {
         format!(
-            "The lines in sight hold {:.1} MB: the viewer shows their first {} KB.",
-            (whole - a) as f64 / 1048576.0,
+            "The lines in sight hold {}: the viewer shows their first {} KB.",
+            crate::components::widgets::numbers::megabytes(whole - a),
             WINDOW_MAX >> 10
         )
     });

@@ -44,8 +44,20 @@ pub fn run(a: EvalCmd) -> Result<ExitCode, String> {
     let mut out = std::io::BufWriter::new(stdout.lock());
     let mut all_parsed = true;
     let mut one = |src: &str, out: &mut dyn Write| -> std::io::Result<()> {
-        match classad::parse_expr_with(src, d, opts.mode) {
-            Ok(e) => {
+        match classad::parse_expr_noted(src, d, opts.mode) {
+            Ok((e, noted)) => {
+                for s in noted {
+                    let at = s;
+                    let written = src.get(at.start as usize..at.end as usize).unwrap_or("");
+                    let note = classad::api::literal_warning(written, at).locate(src);
+                    eprintln!(
+                        "warning: {src:.60}:{}:{}: {}",
+                        note.line, note.column, note.message
+                    );
+                    if let Some(help) = &note.help {
+                        eprintln!("  help: {help}");
+                    }
+                }
                 ev.set_ads(Some(my_ad.clone()), target_ad.clone());
                 let v = ev.eval_expr(&e);
                 if let Some(deep) = ev.take_depth_exceeded() {
