@@ -92,7 +92,12 @@ fn initial() -> (AppState, Option<String>, bool, Option<Opening>) {
                 .is_some_and(|old| worth_keeping(old, &s) && crate::state::storage::set_aside(old));
             (*s, None, kept, None)
         }
-        Ok(Some(Opening::Place(p))) if p.example.is_none() => {
+        // A place of the user's own work, or of the example the autosave
+        // holds unchanged (a reload: its settings are kept, not reopened).
+        Ok(Some(Opening::Place(p)))
+            if p.example.is_none()
+                || saved.as_ref().is_some_and(|s| Place::of(s).example == p.example) =>
+        {
             let (state, lost) = without_not_kept(saved.unwrap_or_default());
             (at_place(state, &p), lost, false, None)
         }
