@@ -10,7 +10,7 @@
 //! assert_eq!(ev.eval_expr(&e).to_string(), "3");
 //! ```
 
-// The layers, lowest first: lang, formats, constraint, query, matchmaking,
+// The layers, lowest first: lang, formats, submit, constraint, query, matchmaking,
 // analysis, index, gang, api. Each builds only on the ones before it
 // (tests/layers.rs checks every import). Callers name a layer's modules by
 // their path (`classad::lang::eval`, `classad::api::session`); the root
@@ -24,6 +24,7 @@ pub mod index;
 pub mod lang;
 pub mod matchmaking;
 pub mod query;
+pub mod submit;
 
 pub use lang::ast::{ClassAd, Expr, ExprKind, Name, Span};
 pub use lang::diagnostic::Diagnostic;

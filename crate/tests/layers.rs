@@ -7,9 +7,10 @@
 use std::path::Path;
 
 /// Lowest first.
-const LAYERS: [&str; 9] = [
+const LAYERS: [&str; 10] = [
     "lang",
     "formats",
+    "submit",
     "constraint",
     "query",
     "matchmaking",
