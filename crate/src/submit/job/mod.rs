@@ -19,6 +19,8 @@ mod values;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod suite_tests;
 
 use std::collections::BTreeMap;
 
@@ -44,6 +46,9 @@ pub struct JobContext {
     pub submit_file: String,
     /// The submitting environment, for `getenv` (empty: nothing to copy).
     pub env: Vec<(String, String)>,
+    /// Whether a directory exists, for condor_submit's "No such directory"
+    /// check of the initial directory (`None`: not checked).
+    pub dir_exists: Option<fn(&str) -> bool>,
 }
 
 #[derive(Clone, Debug, Default)]

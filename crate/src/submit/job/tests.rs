@@ -24,6 +24,7 @@ fn ctx(name: &str) -> JobContext {
         iwd: "/tmp/case".into(),
         submit_file: name.into(),
         env: vec![],
+        dir_exists: None,
     }
 }
 

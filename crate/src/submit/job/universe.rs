@@ -162,6 +162,11 @@ impl Job<'_> {
         self.iwd = compress_path(&iwd);
         let origin = p.as_ref().map(from).unwrap_or_else(|| default("the submit directory"));
         let iwd = self.iwd.clone();
+        if let Some(exists) = self.ctx.dir_exists {
+            if !exists(&iwd) {
+                return self.error_at(&format!("No such directory: {iwd}"), p.as_ref());
+            }
+        }
         self.assign_str("Iwd", &iwd, origin);
         if !self.ctx.submit_file.is_empty() {
             let f = self.ctx.submit_file.clone();
@@ -440,7 +445,7 @@ impl Job<'_> {
                     }
                     None
                 }
-                Some(false) => Some(vec![]),
+                Some(false) => Some(vec!["!*".to_string()]),
                 None => Some(super::values::split_list(&g.value, ", \t")),
             };
             for (k, v) in &self.ctx.env {
