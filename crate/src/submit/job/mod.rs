@@ -9,6 +9,7 @@
 mod ad;
 mod args_env;
 mod extras;
+mod grid;
 mod keywords;
 mod policy;
 mod requirements;
@@ -80,6 +81,7 @@ pub fn build_job(hash: &dyn SubmitHash, ctx: &JobContext) -> BuiltJob {
     job.set_iwd();
     job.set_executable();
     job.set_arguments();
+    job.set_grid_params();
     job.set_java_vm_args();
     job.set_parallel_params();
     job.set_environment();

@@ -277,3 +277,84 @@ fn suite_b_proc0_ads() {
     eprintln!("suite B: {matched} of {checked} checked proc-0 ads match ({} files)", subs.len());
     assert!(failed.is_empty(), "{matched} of {checked}; SUITE_VERBOSE=1 shows why: {failed:?}");
 }
+
+const SUITE_A: &str = "/work/shared/submit-suites/htcondor-25-golden";
+
+/// Suite A (HTCondor 25's dry-run expectations): the exact `Attr=value`
+/// lines of proc 0 for the files the simple reader takes. Informative:
+/// prints the count and (with SUITE_VERBOSE) the differences.
+#[test]
+fn suite_a_proc0_lines() {
+    let (Ok(subs), Ok(expect)) = (
+        std::fs::read_to_string(format!("{SUITE_A}/cmd_submit_regress_dry.subs")),
+        std::fs::read_to_string(format!("{SUITE_A}/cmd_submit_regress_dry.expect")),
+    ) else {
+        eprintln!("suite A not found; skipped");
+        return;
+    };
+    let mut files: Vec<(String, String)> = vec![];
+    for line in subs.lines() {
+        if let Some(name) = line.strip_prefix("==") {
+            files.push((name.trim().to_string(), String::new()));
+        } else if let Some((_, text)) = files.last_mut() {
+            text.push_str(line);
+            text.push('\n');
+        }
+    }
+    let mut sections: BTreeMap<String, Vec<String>> = BTreeMap::new();
+    let mut current: Option<String> = None;
+    let mut proc0 = true;
+    for line in expect.lines() {
+        if let Some(name) = line.strip_prefix("==") {
+            current = Some(name.trim().to_string());
+            proc0 = true;
+        } else if line.starts_with('=') {
+            current = None;
+        } else if line.starts_with('.') {
+            proc0 = false;
+        } else if let (Some(c), true) = (&current, proc0) {
+            if line.contains('=') && !line.starts_with('#') {
+                sections.entry(c.clone()).or_default().push(line.trim_end().to_string());
+            }
+        }
+    }
+    let (mut lines_ok, mut lines_all) = (0, 0);
+    for (n, (name, text)) in files.iter().enumerate() {
+        let file = format!("{:03}{}", n + 1, name);
+        let Some(want) = sections.get(name) else { continue };
+        let Some(table) = read_case(text, &file) else { continue };
+        let mut h = PlainHash::default();
+        for (i, (k, v)) in table.iter().enumerate() {
+            h.entries.push((k.clone(), v.clone(), i as u32 + 1));
+        }
+        h.config = suite_config();
+        h.config.version = HtcVersion::V25;
+        let ctx = JobContext {
+            cluster: n as i64 + 1,
+            qdate: 1700000000,
+            iwd: "/scratch".into(),
+            submit_file: file.clone(),
+            ..JobContext::default()
+        };
+        let job = build_job(&h, &ctx);
+        for w in want {
+            let Some((attr, value)) = w.split_once('=') else { continue };
+            if value.starts_with('/') && value.ends_with('/') && value.len() > 1 {
+                continue;
+            }
+            lines_all += 1;
+            let got = job
+                .get(attr)
+                .map(crate::lang::unparse::unparse_old)
+                .unwrap_or_else(|| "undefined".into())
+                .replace(" is ", " =?= ")
+                .replace(" isnt ", " =!= ");
+            if squash(&got) == squash(value) {
+                lines_ok += 1;
+            } else if std::env::var("SUITE_VERBOSE").is_ok() {
+                eprintln!("A {name}: {attr}: expected {value} got {got}");
+            }
+        }
+    }
+    eprintln!("suite A: {lines_ok} of {lines_all} exact proc-0 lines match");
+}
