@@ -35,7 +35,9 @@ fn build(text: &str) -> BuiltJob {
 }
 
 fn attr(j: &BuiltJob, name: &str) -> String {
-    j.get(name).map(unparse).unwrap_or_else(|| "<absent>".into())
+    j.get(name)
+        .map(unparse)
+        .unwrap_or_else(|| "<absent>".into())
 }
 
 #[test]
@@ -50,7 +52,10 @@ fn example_ad() {
         attr(&j, "Requirements"),
         "(Memory >= 3000000 && false) && (TARGET.Arch == \"X86_64\") && (TARGET.OpSys == \"LINUX\") && (TARGET.Disk >= RequestDisk) && (TARGET.Memory >= RequestMemory) && ((TARGET.FileSystemDomain == MY.FileSystemDomain) || (TARGET.HasFileTransfer))"
     );
-    assert_eq!(attr(&j, "RequestMemory"), "ifthenelse(MemoryUsage isnt undefined,MemoryUsage,(ImageSize + 1023) / 1024)");
+    assert_eq!(
+        attr(&j, "RequestMemory"),
+        "ifthenelse(MemoryUsage isnt undefined,MemoryUsage,(ImageSize + 1023) / 1024)"
+    );
     assert_eq!(j.warnings.len(), 1);
 }
 
@@ -63,7 +68,9 @@ fn build_v(text: &str, v: HtcVersion) -> BuiltJob {
 
 #[test]
 fn request_units_round_up_in_binary_units() {
-    let j = build("executable = /bin/sleep\nrequest_memory = 2GB\nrequest_disk = 1.5M\nrequest_cpus = 4");
+    let j = build(
+        "executable = /bin/sleep\nrequest_memory = 2GB\nrequest_disk = 1.5M\nrequest_cpus = 4",
+    );
     assert_eq!(attr(&j, "RequestMemory"), "2048");
     assert_eq!(attr(&j, "RequestDisk"), "1536");
     assert_eq!(attr(&j, "RequestCpus"), "4");
@@ -75,7 +82,9 @@ fn request_units_round_up_in_binary_units() {
     let j = build("executable = /bin/sleep\nrequest_memory = 1536K");
     assert_eq!(attr(&j, "RequestMemory"), "2");
     // An expression stays one; undefined means no request (and no clause).
-    let j = build("executable = /bin/sleep\nrequest_memory = MemoryUsage * 2\nrequest_disk = undefined");
+    let j = build(
+        "executable = /bin/sleep\nrequest_memory = MemoryUsage * 2\nrequest_disk = undefined",
+    );
     assert_eq!(attr(&j, "RequestMemory"), "MemoryUsage * 2");
     assert_eq!(attr(&j, "RequestDisk"), "<absent>");
     assert!(attr(&j, "Requirements").contains("(TARGET.Disk >= DiskUsage)"));
@@ -95,7 +104,10 @@ fn defaults_of_a_bare_job() {
     assert_eq!(attr(&j, "JobStatus"), "1");
     // Every appended clause says why.
     assert_eq!(j.clauses.len(), 5);
-    assert!(j.clauses.iter().all(|(_, why)| why.starts_with("added because")));
+    assert!(j
+        .clauses
+        .iter()
+        .all(|(_, why)| why.starts_with("added because")));
 }
 
 #[test]
@@ -121,18 +133,29 @@ fn transfer_and_custom_resource_clauses() {
     assert_eq!(attr(&j, "WantTransferPluginMethods"), "\"http\"");
     assert_eq!(attr(&j, "FileSystemDomain"), "<absent>");
     let j = build("executable = /bin/sleep\nshould_transfer_files = NO");
-    assert!(attr(&j, "Requirements").ends_with("&& (TARGET.FileSystemDomain == MY.FileSystemDomain)"));
+    assert!(
+        attr(&j, "Requirements").ends_with("&& (TARGET.FileSystemDomain == MY.FileSystemDomain)")
+    );
     assert_eq!(attr(&j, "WhenToTransferOutput"), "<absent>");
 }
 
 #[test]
 fn version_25_disk_clause() {
-    let j = build_v("executable = /bin/sleep\nrequest_disk = 1G", HtcVersion::V25);
+    let j = build_v(
+        "executable = /bin/sleep\nrequest_disk = 1G",
+        HtcVersion::V25,
+    );
     assert!(attr(&j, "Requirements").contains(
         "(versionGE(split(TARGET.CondorVersion)[1],\"25.12.0\") || (TARGET.Disk >= RequestDisk))"
     ));
-    assert!(j.clauses.iter().any(|(c, _)| c.starts_with("(versionGE(split(TARGET.CondorVersion)[1], \"25.12.0\")")));
-    let j = build_v("executable = /bin/sleep\nrequest_disk = 1G", HtcVersion::V24);
+    assert!(j
+        .clauses
+        .iter()
+        .any(|(c, _)| c.starts_with("(versionGE(split(TARGET.CondorVersion)[1], \"25.12.0\")")));
+    let j = build_v(
+        "executable = /bin/sleep\nrequest_disk = 1G",
+        HtcVersion::V24,
+    );
     assert!(attr(&j, "Requirements").contains("&& (TARGET.Disk >= RequestDisk) &&"));
 }
 
@@ -152,7 +175,10 @@ fn hold_retries_and_keywords() {
     assert_eq!(attr(&j, "JobStatus"), "5");
     assert_eq!(attr(&j, "HoldReasonCode"), "15");
     assert_eq!(attr(&j, "JobMaxRetries"), "3");
-    assert_eq!(attr(&j, "OnExitRemove"), "NumJobCompletions > JobMaxRetries || ExitCode is 0");
+    assert_eq!(
+        attr(&j, "OnExitRemove"),
+        "NumJobCompletions > JobMaxRetries || ExitCode is 0"
+    );
     assert_eq!(attr(&j, "JobPrio"), "7");
     assert_eq!(attr(&j, "JobNotification"), "2");
     assert_eq!(attr(&j, "KillSig"), "\"SIGTERM\"");
@@ -164,12 +190,20 @@ fn warnings_and_errors() {
     let j = build("executable = /bin/sleep\nrequest_cpu = 2\nnotify_user = never");
     let w: Vec<&str> = j.warnings.iter().map(|d| d.message.as_str()).collect();
     assert!(w.contains(&"request_cpu is not a valid submit keyword, did you mean request_cpus?"));
-    assert!(w.iter().any(|m| m.starts_with("You used  notify_user=never")));
+    assert!(w
+        .iter()
+        .any(|m| m.starts_with("You used  notify_user=never")));
     assert_eq!(j.warnings[0].line, 2);
     let j = build("universe = standard\nexecutable = /bin/sleep");
-    assert_eq!(j.errors[0].message, "'Standard' is not a supported universe.");
+    assert_eq!(
+        j.errors[0].message,
+        "'Standard' is not a supported universe."
+    );
     let j = build("arguments = 1");
-    assert_eq!(j.errors[0].message, "No 'executable' parameter was provided");
+    assert_eq!(
+        j.errors[0].message,
+        "No 'executable' parameter was provided"
+    );
     // Nothing panics on odd input.
     let j = build("executable = x\nrequest_memory = 9999999999999999999999T\nrequirements = ((\nenvironment = \"a");
     assert!(!j.errors.is_empty());
