@@ -102,7 +102,10 @@ impl<'a> Job<'a> {
 
     /// A configuration value (`param()`), empty counting as unset.
     pub fn config(&self, key: &str) -> Option<String> {
-        self.cfg().get(key).filter(|v| !v.is_empty()).map(str::to_string)
+        self.cfg()
+            .get(key)
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
     }
 
     /// `param_boolean(key, def)`.
@@ -140,7 +143,9 @@ impl<'a> Job<'a> {
     // ---- the ad ----------------------------------------------------------
 
     fn position(&self, attr: &str) -> Option<usize> {
-        self.attrs.iter().position(|(n, _)| n.eq_ignore_ascii_case(attr))
+        self.attrs
+            .iter()
+            .position(|(n, _)| n.eq_ignore_ascii_case(attr))
     }
 
     pub fn lookup(&self, attr: &str) -> Option<&Expr> {
@@ -241,13 +246,19 @@ pub fn from(p: &Param) -> Origin {
 }
 
 pub fn default(why: &str) -> Origin {
-    Origin::Default { why: why.to_string() }
+    Origin::Default {
+        why: why.to_string(),
+    }
 }
 
 pub fn derived(why: &str) -> Origin {
-    Origin::Derived { why: why.to_string() }
+    Origin::Derived {
+        why: why.to_string(),
+    }
 }
 
 pub fn config(key: &str) -> Origin {
-    Origin::Config { key: key.to_string() }
+    Origin::Config {
+        key: key.to_string(),
+    }
 }

@@ -110,7 +110,10 @@ pub fn split_args_v2(s: &str) -> Result<Vec<String>, String> {
 
 /// V1 raw (unix): split on whitespace only.
 pub fn split_args_v1(s: &str) -> Vec<String> {
-    s.split(is_arg_space).filter(|t| !t.is_empty()).map(str::to_string).collect()
+    s.split(is_arg_space)
+        .filter(|t| !t.is_empty())
+        .map(str::to_string)
+        .collect()
 }
 
 /// `append_arg` / `join_args`: the V2 raw form, quoting what needs it.
@@ -212,10 +215,13 @@ impl Env {
                 self.vars.insert(entry.to_string(), NO_VALUE.to_string());
                 Ok(())
             }
-            None => Err(format!("ERROR: Missing '=' after environment variable '{entry}'.")),
+            None => Err(format!(
+                "ERROR: Missing '=' after environment variable '{entry}'."
+            )),
             Some(0) => Err(format!("ERROR: missing variable in '{entry}'.")),
             Some(i) => {
-                self.vars.insert(entry[..i].to_string(), entry[i + 1..].to_string());
+                self.vars
+                    .insert(entry[..i].to_string(), entry[i + 1..].to_string());
                 Ok(())
             }
         }
@@ -266,7 +272,13 @@ impl Env {
         let list: Vec<String> = self
             .vars
             .iter()
-            .map(|(k, v)| if v == NO_VALUE { k.clone() } else { format!("{k}={v}") })
+            .map(|(k, v)| {
+                if v == NO_VALUE {
+                    k.clone()
+                } else {
+                    format!("{k}={v}")
+                }
+            })
             .collect();
         join_args_v2(&list)
     }
@@ -277,7 +289,9 @@ impl Env {
         for (k, v) in &self.vars {
             let unsafe_v1 = |s: &str| s.contains([';', '\n']);
             if unsafe_v1(k) || unsafe_v1(v) {
-                return Err(format!("Environment entry is not compatible with V1 syntax: {k}={v}"));
+                return Err(format!(
+                    "Environment entry is not compatible with V1 syntax: {k}={v}"
+                ));
             }
             if !out.is_empty() {
                 out.push(';');

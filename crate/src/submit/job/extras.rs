@@ -28,7 +28,9 @@ impl Job<'_> {
             } else if n.len() > 3 && n[..3].eq_ignore_ascii_case("MY.") {
                 self.forced_submit_attrs.push(n[3..].to_string());
             } else if let Some(v) = self.config(&n) {
-                if let Ok(e) = crate::lang::parser::parse_expr_in(&v, crate::lang::lexer::Dialect::Modern) {
+                if let Ok(e) =
+                    crate::lang::parser::parse_expr_in(&v, crate::lang::lexer::Dialect::Modern)
+                {
                     self.insert(&n, e, config(&n));
                 }
             }
@@ -51,7 +53,10 @@ impl Job<'_> {
         let cle = self.param("concurrency_limits_expr");
         if let Some(p) = &cl {
             if cle.is_some() {
-                return self.error_at("concurrency_limits and concurrency_limits_expr can't be used together", Some(p));
+                return self.error_at(
+                    "concurrency_limits and concurrency_limits_expr can't be used together",
+                    Some(p),
+                );
             }
             let mut list = split_list(&p.value.to_ascii_lowercase(), ", \t\r\n");
             for l in &list {
@@ -72,21 +77,34 @@ impl Job<'_> {
         if self.aborted {
             return;
         }
-        let mut group = self.param2("accounting_group", "AccountingGroup").map(|p| (p.value.clone(), from(&p)));
+        let mut group = self
+            .param2("accounting_group", "AccountingGroup")
+            .map(|p| (p.value.clone(), from(&p)));
         let (nice, np) = self.param_bool("nice_user", Some("NiceUser"), false);
         if nice {
-            let nicegroup = self.config("NICE_USER_ACCOUNTING_GROUP_NAME").unwrap_or_else(|| "nice-user".into());
+            let nicegroup = self
+                .config("NICE_USER_ACCOUNTING_GROUP_NAME")
+                .unwrap_or_else(|| "nice-user".into());
             match &group {
                 None => {
-                    let o = np.as_ref().map(from).unwrap_or_else(|| default("nice_user"));
+                    let o = np
+                        .as_ref()
+                        .map(from)
+                        .unwrap_or_else(|| default("nice_user"));
                     group = Some((nicegroup, o));
                 }
                 Some((g, _)) if *g != nicegroup => {
-                    self.warn_at("nice_user conflicts with accounting_group. nice_user will be ignored", np.as_ref());
+                    self.warn_at(
+                        "nice_user conflicts with accounting_group. nice_user will be ignored",
+                        np.as_ref(),
+                    );
                 }
                 _ => {}
             }
-            let o = np.as_ref().map(from).unwrap_or_else(|| default("nice_user"));
+            let o = np
+                .as_ref()
+                .map(from)
+                .unwrap_or_else(|| default("nice_user"));
             self.assign_int("MaxJobRetirementTime", 0, o);
         }
         let gu = self.param2("accounting_group_user", "AcctGroupUser");
@@ -95,9 +113,14 @@ impl Job<'_> {
         }
         let (user, uo) = match &gu {
             Some(p) => (p.value.clone(), from(p)),
-            None => (self.ctx.owner.clone().unwrap_or_default(), derived("the submitting user")),
+            None => (
+                self.ctx.owner.clone().unwrap_or_default(),
+                derived("the submitting user"),
+            ),
         };
-        let valid = |s: &str| !s.is_empty() && !s.contains(|c: char| c.is_whitespace() || c == '@' || c == '"');
+        let valid = |s: &str| {
+            !s.is_empty() && !s.contains(|c: char| c.is_whitespace() || c == '@' || c == '"')
+        };
         if let Some((g, _)) = &group {
             if !valid(g) {
                 let p = self.param2("accounting_group", "AccountingGroup");
@@ -105,7 +128,10 @@ impl Job<'_> {
             }
         }
         if !valid(&user) {
-            return self.error_at(&format!("Invalid accounting_group_user: {user}"), gu.as_ref());
+            return self.error_at(
+                &format!("Invalid accounting_group_user: {user}"),
+                gu.as_ref(),
+            );
         }
         self.assign_str("AcctGroupUser", &user, uo.clone());
         match group {
@@ -123,7 +149,9 @@ impl Job<'_> {
         if self.aborted {
             return;
         }
-        let Some(p) = self.param2("use_oauth_services", "UseOAuthServices") else { return };
+        let Some(p) = self.param2("use_oauth_services", "UseOAuthServices") else {
+            return;
+        };
         let enabled = split_list(&p.value, ", \t\r\n");
         let has = |set: &[String], n: &str| set.iter().any(|s| s.eq_ignore_ascii_case(n));
         let mut names: Vec<String> = vec![];
@@ -166,9 +194,16 @@ impl Job<'_> {
 
     /// Which attribute makes the job need deferral (`NeedsJobDeferral`).
     pub fn needs_deferral(&self) -> Option<&'static str> {
-        ["CronMinute", "CronHour", "CronDayOfMonth", "CronMonth", "CronDayOfWeek", "DeferralTime"]
-            .into_iter()
-            .find(|a| self.has(a))
+        [
+            "CronMinute",
+            "CronHour",
+            "CronDayOfMonth",
+            "CronMonth",
+            "CronDayOfWeek",
+            "DeferralTime",
+        ]
+        .into_iter()
+        .find(|a| self.has(a))
     }
 
     fn deferral_int(&mut self, keys: &[(&str, &str)], attr: &str, name: &str, def: i64) {
@@ -184,7 +219,10 @@ impl Job<'_> {
                     None => false,
                 };
                 if bad {
-                    let msg = format!("{} = {} is invalid, must eval to a non-negative integer.", name, p.value);
+                    let msg = format!(
+                        "{} = {} is invalid, must eval to a non-negative integer.",
+                        name, p.value
+                    );
                     self.error_at(&msg, Some(&p));
                 }
             }
@@ -197,18 +235,29 @@ impl Job<'_> {
         if self.aborted {
             return;
         }
-        self.deferral_int(&[("deferral_time", "DeferralTime")], "DeferralTime", "deferral_time", -1);
+        self.deferral_int(
+            &[("deferral_time", "DeferralTime")],
+            "DeferralTime",
+            "deferral_time",
+            -1,
+        );
         if self.aborted || self.needs_deferral().is_none() {
             return;
         }
         self.deferral_int(
-            &[("cron_window", "CronWindow"), ("deferral_window", "DeferralWindow")],
+            &[
+                ("cron_window", "CronWindow"),
+                ("deferral_window", "DeferralWindow"),
+            ],
             "DeferralWindow",
             "deferral_window",
             0,
         );
         self.deferral_int(
-            &[("cron_prep_time", "CronPrepTime"), ("deferral_prep_time", "DeferralPrepTime")],
+            &[
+                ("cron_prep_time", "CronPrepTime"),
+                ("deferral_prep_time", "DeferralPrepTime"),
+            ],
             "DeferralPrepTime",
             "deferral_prep_time",
             300,
@@ -219,11 +268,15 @@ impl Job<'_> {
         if self.aborted || !(self.is_docker || self.is_container) {
             return;
         }
-        let Some(p) = self.param2("container_service_names", "ContainerServiceNames") else { return };
+        let Some(p) = self.param2("container_service_names", "ContainerServiceNames") else {
+            return;
+        };
         self.assign_str("ContainerServiceNames", &p.value, from(&p));
         for service in split_list(&p.value, ", \t\r\n") {
             let key = format!("{service}_container_port");
-            let port = self.param(&key).and_then(|q| string_is_long(&q.value).map(|v| (v, q)));
+            let port = self
+                .param(&key)
+                .and_then(|q| string_is_long(&q.value).map(|v| (v, q)));
             match port {
                 Some((n, q)) if (0..=65535).contains(&n) => {
                     self.assign_int(&format!("{service}_ContainerPort"), n, from(&q));
@@ -250,14 +303,20 @@ impl Job<'_> {
             self.assign_int("CurrentHosts", 0, default("no hosts yet"));
         }
         if self.has("SuccessCheckpointExitCode") {
-            self.assign_bool("WantFTOnCheckpoint", true, derived("checkpoint_exit_code is set"));
+            self.assign_bool(
+                "WantFTOnCheckpoint",
+                true,
+                derived("checkpoint_exit_code is set"),
+            );
         }
         if !self.has("MaxJobRetirementTime") && self.lookup_bool("NiceUser").unwrap_or(false) {
             self.assign_int("MaxJobRetirementTime", 0, derived("nice_user"));
         }
         let can_reconnect = matches!(self.universe, U_VANILLA | U_JAVA | U_PARALLEL | U_VM);
         if can_reconnect && !self.has("JobLeaseDuration") {
-            let v = self.config("JOB_DEFAULT_LEASE_DURATION").unwrap_or_else(|| "2400".into());
+            let v = self
+                .config("JOB_DEFAULT_LEASE_DURATION")
+                .unwrap_or_else(|| "2400".into());
             let o = if self.cfg().get("JOB_DEFAULT_LEASE_DURATION").is_some() {
                 config("JOB_DEFAULT_LEASE_DURATION")
             } else {
@@ -290,14 +349,24 @@ impl Job<'_> {
         if let Some(h) = self.lookup_int("JobMachineAttrsHistoryLength") {
             if !(0..=i32::MAX as i64).contains(&h) {
                 let p = self.param("job_machine_attrs_history_length");
-                let msg = format!("job_machine_attrs_history_length={h} is out of bounds 0 to {}", i32::MAX);
+                let msg = format!(
+                    "job_machine_attrs_history_length={h} is out of bounds 0 to {}",
+                    i32::MAX
+                );
                 return self.error_at(&msg, p.as_ref());
             }
         }
-        if let Some(Value::Int(d)) = self.lookup("JobLeaseDuration").and_then(|e| e.as_literal()).cloned() {
+        if let Some(Value::Int(d)) = self
+            .lookup("JobLeaseDuration")
+            .and_then(|e| e.as_literal())
+            .cloned()
+        {
             if d > 0 && d < 20 {
                 let p = self.param2("job_lease_duration", "JobLeaseDuration");
-                self.warn_at("JobLeaseDuration less than 20 seconds is not allowed, using 20 instead", p.as_ref());
+                self.warn_at(
+                    "JobLeaseDuration less than 20 seconds is not allowed, using 20 instead",
+                    p.as_ref(),
+                );
                 self.assign_int("JobLeaseDuration", 20, derived("at least 20 seconds"));
             }
         }
@@ -335,20 +404,33 @@ impl Job<'_> {
                 continue;
             };
             let name = name.trim().to_string();
-            match forced.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(&name)) {
+            match forced
+                .iter_mut()
+                .find(|(n, _)| n.eq_ignore_ascii_case(&name))
+            {
                 Some(entry) => entry.1 = key.clone(),
                 None => forced.push((name, key.clone())),
             }
         }
         forced.sort_by_key(|(n, _)| n.to_ascii_lowercase());
         for (name, key) in forced {
-            let Some(p) = self.hash.param(&key) else { continue };
-            let v = if p.value.trim().is_empty() { "undefined".to_string() } else { p.value.clone() };
+            let Some(p) = self.hash.param(&key) else {
+                continue;
+            };
+            let v = if p.value.trim().is_empty() {
+                "undefined".to_string()
+            } else {
+                p.value.clone()
+            };
             if !self.assign_expr(&name, &v, from(&p)) {
                 return;
             }
         }
-        self.assign_int("ProcId", self.ctx.proc, derived("the job's number in its cluster"));
+        self.assign_int(
+            "ProcId",
+            self.ctx.proc,
+            derived("the job's number in its cluster"),
+        );
     }
 }
 
@@ -361,7 +443,9 @@ fn valid_limit(l: &str) -> bool {
     };
     let name_ok = !name.is_empty()
         && name.split('.').count() <= 2
-        && name.split('.').all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
+        && name
+            .split('.')
+            .all(|p| !p.is_empty() && p.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'));
     let inc_ok = match inc {
         None => true,
         Some(i) => i.trim().parse::<f64>().is_ok_and(|v| v > 0.0),

@@ -68,7 +68,9 @@ impl Job<'_> {
             None => {}
         }
         for &(key, attr, how) in GRID_KEYWORDS {
-            let Some(p) = self.param2(key, attr) else { continue };
+            let Some(p) = self.param2(key, attr) else {
+                continue;
+            };
             match how {
                 'F' => {
                     let f = full_path(&self.iwd, &p.value);
@@ -80,7 +82,8 @@ impl Job<'_> {
                 'B' => match string_is_boolean(&p.value) {
                     Some(b) => self.assign_bool(attr, b, from(&p)),
                     None => {
-                        let msg = format!("{}={} is invalid, must eval to a boolean.", key, p.value);
+                        let msg =
+                            format!("{}={} is invalid, must eval to a boolean.", key, p.value);
                         return self.error_at(&msg, Some(&p));
                     }
                 },

@@ -4,7 +4,7 @@
 //! boolean or an integer.
 
 use super::ad::*;
-use super::values::{full_path, split_list, strip_quotes, string_is_boolean, string_is_long};
+use super::values::{full_path, split_list, string_is_boolean, string_is_long, strip_quotes};
 
 /// (key, attribute, how): `E` expression, `S` string, `B` boolean, `I`
 /// integer, `U` non-negative integer; `|Q` strip quotes, `|L` a list
@@ -19,7 +19,11 @@ pub const SIMPLE_KEYWORDS: &[(&str, &str, &str)] = &[
     ("materialize_max_idle", "JobMaterializeMaxIdle", "E|A"),
     ("docker_network_type", "DockerNetworkType", "S"),
     ("docker_pull_policy", "DockerPullPolicy", "S"),
-    ("docker_override_entrypoint", "DockerOverrideEntrypoint", "B"),
+    (
+        "docker_override_entrypoint",
+        "DockerOverrideEntrypoint",
+        "B",
+    ),
     ("docker_send_credentials", "DockerSendCredentials", "B"),
     ("container_target_dir", "ContainerTargetDir", "S|Q"),
     ("mount_under_scratch", "MountUnderScratch", "S|Q"),
@@ -30,12 +34,20 @@ pub const SIMPLE_KEYWORDS: &[(&str, &str, &str)] = &[
     ("starter_debug", "JobStarterDebug", "S|Q"),
     ("starter_log", "JobStarterLog", "S|Q|F"),
     ("job_machine_attrs", "JobMachineAttrs", "S"),
-    ("job_machine_attrs_history_length", "JobMachineAttrsHistoryLength", "I"),
+    (
+        "job_machine_attrs_history_length",
+        "JobMachineAttrsHistoryLength",
+        "I",
+    ),
     ("notify_user", "NotifyUser", "S"),
     ("email_attributes", "EmailAttributes", "S|L"),
     ("remote_initialdir", "RemoteIwd", "S"),
     ("Remote_grid_resource", "Remote_GridResource", "S"),
-    ("Remote_Remote_grid_resource", "Remote_Remote_GridResource", "S"),
+    (
+        "Remote_Remote_grid_resource",
+        "Remote_Remote_GridResource",
+        "S",
+    ),
     ("output_destination", "OutputDestination", "S"),
     ("output_directory", "OutputDirectory", "S|F"),
     ("want_graceful_removal", "WantGracefulRemoval", "E"),
@@ -97,7 +109,11 @@ pub const SIMPLE_KEYWORDS: &[(&str, &str, &str)] = &[
     ("s3_secret_access_key_file", "EC2SecretAccessKey", "S"),
     ("gs_access_key_id_file", "EC2AccessKeyId", "S"),
     ("gs_secret_access_key_file", "EC2SecretAccessKey", "S"),
-    ("erase_output_and_error_on_restart", "EraseOutputAndErrorOnRestart", "B"),
+    (
+        "erase_output_and_error_on_restart",
+        "EraseOutputAndErrorOnRestart",
+        "B",
+    ),
     ("transfer_checkpoint_files", "TransferCheckpoint", "S"),
     ("preserve_relative_paths", "PreserveRelativePaths", "B"),
     ("cuda_version", "CUDAVersion", "S"),
@@ -126,7 +142,11 @@ impl Job<'_> {
             let o = from(&p);
             match flags[0] {
                 "S" => {
-                    let mut s = if has("Q") { strip_quotes(&p.value).to_string() } else { p.value.clone() };
+                    let mut s = if has("Q") {
+                        strip_quotes(&p.value).to_string()
+                    } else {
+                        p.value.clone()
+                    };
                     if has("L") {
                         s = split_list(&s, ", \t\r\n").join(",");
                     }
@@ -138,18 +158,23 @@ impl Job<'_> {
                 "B" => match string_is_boolean(&p.value) {
                     Some(b) => self.assign_bool(attr, b, o),
                     None => {
-                        let msg = format!("{}={} is invalid, must eval to a boolean.", key, p.value);
+                        let msg =
+                            format!("{}={} is invalid, must eval to a boolean.", key, p.value);
                         self.error_at(&msg, Some(&p));
                     }
                 },
                 "I" | "U" => match string_is_long(&p.value) {
                     Some(v) if v < 0 && flags[0] == "U" => {
-                        let msg = format!("{}={} is invalid, must eval to a non-negative integer.", key, p.value);
+                        let msg = format!(
+                            "{}={} is invalid, must eval to a non-negative integer.",
+                            key, p.value
+                        );
                         self.error_at(&msg, Some(&p));
                     }
                     Some(v) => self.assign_int(attr, v, o),
                     None => {
-                        let msg = format!("{}={} is invalid, must eval to an integer.", key, p.value);
+                        let msg =
+                            format!("{}={} is invalid, must eval to an integer.", key, p.value);
                         self.error_at(&msg, Some(&p));
                     }
                 },

@@ -19,9 +19,9 @@ mod universe;
 mod values;
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod suite_tests;
+#[cfg(test)]
+mod tests;
 
 use std::collections::BTreeMap;
 
@@ -69,7 +69,10 @@ pub struct BuiltJob {
 impl BuiltJob {
     /// An attribute's expression (names compare without regard to case).
     pub fn get(&self, name: &str) -> Option<&Expr> {
-        self.attrs.iter().find(|(n, _)| n.eq_ignore_ascii_case(name)).map(|(_, e)| e)
+        self.attrs
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+            .map(|(_, e)| e)
     }
 }
 

@@ -8,11 +8,34 @@ use crate::submit::hash::Param;
 
 /// Linux signal numbers and names, as condor's `sig_name.cpp` lists them.
 const SIGNALS: &[(i64, &str)] = &[
-    (1, "SIGHUP"), (2, "SIGINT"), (3, "SIGQUIT"), (4, "SIGILL"), (5, "SIGTRAP"), (6, "SIGABRT"),
-    (7, "SIGBUS"), (8, "SIGFPE"), (9, "SIGKILL"), (10, "SIGUSR1"), (11, "SIGSEGV"), (12, "SIGUSR2"),
-    (13, "SIGPIPE"), (14, "SIGALRM"), (15, "SIGTERM"), (17, "SIGCHLD"), (18, "SIGCONT"),
-    (19, "SIGSTOP"), (20, "SIGTSTP"), (21, "SIGTTIN"), (22, "SIGTTOU"), (23, "SIGURG"),
-    (24, "SIGXCPU"), (25, "SIGXFSZ"), (27, "SIGPROF"), (28, "SIGWINCH"), (29, "SIGIO"), (31, "SIGSYS"),
+    (1, "SIGHUP"),
+    (2, "SIGINT"),
+    (3, "SIGQUIT"),
+    (4, "SIGILL"),
+    (5, "SIGTRAP"),
+    (6, "SIGABRT"),
+    (7, "SIGBUS"),
+    (8, "SIGFPE"),
+    (9, "SIGKILL"),
+    (10, "SIGUSR1"),
+    (11, "SIGSEGV"),
+    (12, "SIGUSR2"),
+    (13, "SIGPIPE"),
+    (14, "SIGALRM"),
+    (15, "SIGTERM"),
+    (17, "SIGCHLD"),
+    (18, "SIGCONT"),
+    (19, "SIGSTOP"),
+    (20, "SIGTSTP"),
+    (21, "SIGTTIN"),
+    (22, "SIGTTOU"),
+    (23, "SIGURG"),
+    (24, "SIGXCPU"),
+    (25, "SIGXFSZ"),
+    (27, "SIGPROF"),
+    (28, "SIGWINCH"),
+    (29, "SIGIO"),
+    (31, "SIGSYS"),
 ];
 
 impl Job<'_> {
@@ -29,7 +52,11 @@ impl Job<'_> {
         } else {
             self.assign_int("JobStatus", 1, default("a new job is idle"));
         }
-        self.assign_int("EnteredCurrentStatus", self.ctx.qdate, derived("the submit time"));
+        self.assign_int(
+            "EnteredCurrentStatus",
+            self.ctx.qdate,
+            derived("the submit time"),
+        );
     }
 
     /// `SetStdin`, `SetStdout`, `SetStderr`: one file each, `/dev/null`
@@ -39,9 +66,33 @@ impl Job<'_> {
             return;
         }
         let (tkey, tattr, skey, sattr, key, alt, attr) = [
-            ("transfer_input", "TransferIn", "stream_input", "StreamIn", "input", "stdin", "In"),
-            ("transfer_output", "TransferOut", "stream_output", "StreamOut", "output", "stdout", "Out"),
-            ("transfer_error", "TransferErr", "stream_error", "StreamErr", "error", "stderr", "Err"),
+            (
+                "transfer_input",
+                "TransferIn",
+                "stream_input",
+                "StreamIn",
+                "input",
+                "stdin",
+                "In",
+            ),
+            (
+                "transfer_output",
+                "TransferOut",
+                "stream_output",
+                "StreamOut",
+                "output",
+                "stdout",
+                "Out",
+            ),
+            (
+                "transfer_error",
+                "TransferErr",
+                "stream_error",
+                "StreamErr",
+                "error",
+                "stderr",
+                "Err",
+            ),
         ][which.min(2)];
         let mut transfer_it = self.lookup_bool(tattr).unwrap_or(true);
         let (t, tp) = self.param_bool(tkey, Some(tattr), transfer_it);
@@ -66,7 +117,10 @@ impl Job<'_> {
                 }
                 file
             };
-            let o = value.as_ref().map(from).unwrap_or_else(|| default("no file: /dev/null"));
+            let o = value
+                .as_ref()
+                .map(from)
+                .unwrap_or_else(|| default("no file: /dev/null"));
             self.assign_str(attr, &file, o);
         }
         let why = |p: &Option<Param>, d: &str| p.as_ref().map(from).unwrap_or_else(|| default(d));
@@ -76,7 +130,10 @@ impl Job<'_> {
                 self.assign_bool(tattr, transfer_it, why(&tp, "transferred"));
             }
         } else {
-            let o = tp.as_ref().map(from).unwrap_or_else(|| derived("nothing to transfer for /dev/null"));
+            let o = tp
+                .as_ref()
+                .map(from)
+                .unwrap_or_else(|| derived("nothing to transfer for /dev/null"));
             self.assign_bool(tattr, false, o);
         }
     }
@@ -86,7 +143,10 @@ impl Job<'_> {
             return;
         }
         let p = self.param2("notification", "JobNotification");
-        let how = p.as_ref().map(|p| p.value.clone()).or_else(|| self.config("JOB_DEFAULT_NOTIFICATION"));
+        let how = p
+            .as_ref()
+            .map(|p| p.value.clone())
+            .or_else(|| self.config("JOB_DEFAULT_NOTIFICATION"));
         let n = match how.as_deref().map(str::to_ascii_lowercase).as_deref() {
             None | Some("never") => 0,
             Some("always") => 1,
@@ -94,7 +154,10 @@ impl Job<'_> {
             Some("error") => 3,
             Some("start") => 4,
             Some(_) => {
-                self.error_at("Notification must be 'Never', 'Always', 'Complete', 'Start', or 'Error'", p.as_ref());
+                self.error_at(
+                    "Notification must be 'Never', 'Always', 'Complete', 'Start', or 'Error'",
+                    p.as_ref(),
+                );
                 return;
             }
         };
@@ -114,8 +177,12 @@ impl Job<'_> {
         let mut default_rank = None;
         let mut append_rank = None;
         if self.universe == U_VANILLA {
-            default_rank = self.config("DEFAULT_RANK_VANILLA").map(|v| (v, "DEFAULT_RANK_VANILLA"));
-            append_rank = self.config("APPEND_RANK_VANILLA").map(|v| (v, "APPEND_RANK_VANILLA"));
+            default_rank = self
+                .config("DEFAULT_RANK_VANILLA")
+                .map(|v| (v, "DEFAULT_RANK_VANILLA"));
+            append_rank = self
+                .config("APPEND_RANK_VANILLA")
+                .map(|v| (v, "APPEND_RANK_VANILLA"));
         }
         if default_rank.is_none() {
             default_rank = self.config("DEFAULT_RANK").map(|v| (v, "DEFAULT_RANK"));
@@ -137,7 +204,11 @@ impl Job<'_> {
             Some((text, o)) => {
                 self.assign_expr("Rank", &text, o);
             }
-            None => self.assign_val("Rank", crate::lang::ast::Value::Real(0.0), default("no rank: 0.0")),
+            None => self.assign_val(
+                "Rank",
+                crate::lang::ast::Value::Real(0.0),
+                default("no rank: 0.0"),
+            ),
         }
     }
 
@@ -174,7 +245,11 @@ impl Job<'_> {
         if let Some(p) = self.param2("leave_in_queue", "LeaveJobInQueue") {
             self.assign_expr("LeaveJobInQueue", &p.value, from(&p));
         } else if !self.has("LeaveJobInQueue") {
-            self.assign_bool("LeaveJobInQueue", false, default("jobs leave the queue when done"));
+            self.assign_bool(
+                "LeaveJobInQueue",
+                false,
+                default("jobs leave the queue when done"),
+            );
         }
     }
 
@@ -193,17 +268,25 @@ impl Job<'_> {
             match super::values::string_is_long(&p.value) {
                 Some(v) => num_retries = Some((v, p)),
                 None => {
-                    let msg = format!("max_retries={} is invalid, must eval to an integer.", p.value);
+                    let msg = format!(
+                        "max_retries={} is invalid, must eval to an integer.",
+                        p.value
+                    );
                     return self.error_at(&msg, Some(&p));
                 }
             }
             enable = true;
         }
         if let Some(p) = self.param2("success_exit_code", "JobSuccessExitCode") {
-            match super::values::string_is_long(&p.value).filter(|v| *v >= i32::MIN as i64 && *v < i32::MAX as i64) {
+            match super::values::string_is_long(&p.value)
+                .filter(|v| *v >= i32::MIN as i64 && *v < i32::MAX as i64)
+            {
                 Some(v) => success = Some((v, p)),
                 None => {
-                    let msg = format!("success_exit_code={} is invalid, must eval to an integer.", p.value);
+                    let msg = format!(
+                        "success_exit_code={} is invalid, must eval to an integer.",
+                        p.value
+                    );
                     return self.error_at(&msg, Some(&p));
                 }
             }
@@ -219,8 +302,14 @@ impl Job<'_> {
                     self.assign_expr("OnExitRemove", &p.value, from(p));
                 }
                 None => {
-                    if self.config_bool("SUBMIT_INSERT_DEFAULT_POLICY_EXPRS", false) && !self.has("OnExitRemove") {
-                        self.assign_bool("OnExitRemove", true, config("SUBMIT_INSERT_DEFAULT_POLICY_EXPRS"));
+                    if self.config_bool("SUBMIT_INSERT_DEFAULT_POLICY_EXPRS", false)
+                        && !self.has("OnExitRemove")
+                    {
+                        self.assign_bool(
+                            "OnExitRemove",
+                            true,
+                            config("SUBMIT_INSERT_DEFAULT_POLICY_EXPRS"),
+                        );
                     }
                 }
             }
@@ -229,8 +318,14 @@ impl Job<'_> {
                     self.assign_expr("OnExitHold", &p.value, from(p));
                 }
                 None => {
-                    if self.config_bool("SUBMIT_INSERT_DEFAULT_POLICY_EXPRS", false) && !self.has("OnExitHold") {
-                        self.assign_bool("OnExitHold", false, config("SUBMIT_INSERT_DEFAULT_POLICY_EXPRS"));
+                    if self.config_bool("SUBMIT_INSERT_DEFAULT_POLICY_EXPRS", false)
+                        && !self.has("OnExitHold")
+                    {
+                        self.assign_bool(
+                            "OnExitHold",
+                            false,
+                            config("SUBMIT_INSERT_DEFAULT_POLICY_EXPRS"),
+                        );
                     }
                 }
             }
@@ -239,7 +334,8 @@ impl Job<'_> {
         // retry_until: an exit code, or an expression wrapped for ||.
         let mut until = String::new();
         if let Some(p) = &retry_until {
-            let parsed = crate::lang::parser::parse_expr_in(&p.value, crate::lang::lexer::Dialect::Modern);
+            let parsed =
+                crate::lang::parser::parse_expr_in(&p.value, crate::lang::lexer::Dialect::Modern);
             let ok = match parsed {
                 Ok(e) => {
                     let refs = super::requirements::references(&e);
@@ -307,13 +403,17 @@ impl Job<'_> {
         }
         let mut expr = format!("NumJobCompletions > JobMaxRetries || ExitCode =?= {code_check}");
         if let Some(p) = &erc {
-            match crate::lang::parser::parse_expr_in(&p.value, crate::lang::lexer::Dialect::Modern) {
+            match crate::lang::parser::parse_expr_in(&p.value, crate::lang::lexer::Dialect::Modern)
+            {
                 Ok(e) => {
                     expr += " || ";
                     expr += &wrap_for(&e, crate::lang::ast::BinaryOp::Or, &p.value);
                 }
                 Err(_) => {
-                    let msg = format!("on_exit_remove={} is invalid, it must be a boolean expression.", p.value);
+                    let msg = format!(
+                        "on_exit_remove={} is invalid, it must be a boolean expression.",
+                        p.value
+                    );
                     return self.error_at(&msg, Some(p));
                 }
             }
@@ -332,7 +432,11 @@ impl Job<'_> {
         if self.aborted {
             return;
         }
-        for (key, attr) in [("kill_sig", "KillSig"), ("remove_kill_sig", "RemoveKillSig"), ("hold_kill_sig", "HoldKillSig")] {
+        for (key, attr) in [
+            ("kill_sig", "KillSig"),
+            ("remove_kill_sig", "RemoveKillSig"),
+            ("hold_kill_sig", "HoldKillSig"),
+        ] {
             match self.param2(key, attr) {
                 Some(p) => {
                     let Some(name) = fixup_signal(&p.value) else {
@@ -341,7 +445,11 @@ impl Job<'_> {
                     self.assign_str(attr, &name, from(&p));
                 }
                 None if attr == "KillSig" && self.universe != U_VANILLA => {
-                    self.assign_str("KillSig", "SIGTERM", default("SIGTERM outside vanilla universe"));
+                    self.assign_str(
+                        "KillSig",
+                        "SIGTERM",
+                        default("SIGTERM outside vanilla universe"),
+                    );
                 }
                 None => {}
             }
@@ -356,7 +464,10 @@ impl Job<'_> {
 fn fixup_signal(s: &str) -> Option<String> {
     let n = super::values::atoi(s);
     if n != 0 {
-        return SIGNALS.iter().find(|(k, _)| *k == n).map(|(_, v)| v.to_string());
+        return SIGNALS
+            .iter()
+            .find(|(k, _)| *k == n)
+            .map(|(_, v)| v.to_string());
     }
     SIGNALS
         .iter()

@@ -35,10 +35,14 @@ fn walk(e: &Expr, job: &mut Vec<String>, machine: &mut Vec<String>) {
             }
         }
         ExprKind::Select(base, name) => match &base.kind {
-            ExprKind::Attr { name: b, absolute: false } if b.special == Special::Other => {
-                machine.push(name.text.to_string())
-            }
-            ExprKind::Attr { name: b, absolute: false } if matches!(b.special, Special::My | Special::SelfAd) => {
+            ExprKind::Attr {
+                name: b,
+                absolute: false,
+            } if b.special == Special::Other => machine.push(name.text.to_string()),
+            ExprKind::Attr {
+                name: b,
+                absolute: false,
+            } if matches!(b.special, Special::My | Special::SelfAd) => {
                 job.push(name.text.to_string())
             }
             _ => walk(base, job, machine),
@@ -100,7 +104,9 @@ impl Job<'_> {
         let forced = self.hash.keys().into_iter().any(|(k, _)| {
             k.eq_ignore_ascii_case("MY.Requirements") || k.eq_ignore_ascii_case("+Requirements")
         });
-        if forced && (self.param("MY.Requirements").is_some() || self.param("+Requirements").is_some()) {
+        if forced
+            && (self.param("MY.Requirements").is_some() || self.param("+Requirements").is_some())
+        {
             if orig.is_some() {
                 self.warn_at(
                     "Use of MY.Requirements or +Requirements  overrides requirements. You should remove one of these statements from your submit file.",
@@ -111,24 +117,38 @@ impl Job<'_> {
         }
         let mut append = None;
         if self.universe == U_VANILLA {
-            append = self.config("APPEND_REQ_VANILLA").map(|v| (v, "APPEND_REQ_VANILLA"));
+            append = self
+                .config("APPEND_REQ_VANILLA")
+                .map(|v| (v, "APPEND_REQ_VANILLA"));
         } else if self.universe == U_VM {
             append = self.config("APPEND_REQ_VM").map(|v| (v, "APPEND_REQ_VM"));
         }
         if append.is_none() {
-            append = self.config("APPEND_REQUIREMENTS").map(|v| (v, "APPEND_REQUIREMENTS"));
+            append = self
+                .config("APPEND_REQUIREMENTS")
+                .map(|v| (v, "APPEND_REQUIREMENTS"));
         }
         if let Some((v, key)) = append {
             let j = if answer.is_empty() { "" } else { " && " };
-            self.clause(&mut answer, j, &format!("({v})"), &format!("added because the configuration sets {key}"));
+            self.clause(
+                &mut answer,
+                j,
+                &format!("({v})"),
+                &format!("added because the configuration sets {key}"),
+            );
         }
 
         let generate_c = self.config_bool("SUBMIT_GENERATE_CONDOR_C_REQUIREMENTS", true);
-        if self.universe == U_GRID && (!self.grid_type.eq_ignore_ascii_case("condor") || !generate_c) {
+        if self.universe == U_GRID
+            && (!self.grid_type.eq_ignore_ascii_case("condor") || !generate_c)
+        {
             if answer.is_empty() {
                 answer = "TRUE".into();
             }
-            let o = orig.as_ref().map(from).unwrap_or_else(|| default("grid jobs get no default requirements"));
+            let o = orig
+                .as_ref()
+                .map(from)
+                .unwrap_or_else(|| default("grid jobs get no default requirements"));
             self.assign_expr("Requirements", &answer, o);
             return;
         }
@@ -139,30 +159,44 @@ impl Job<'_> {
             match parse_expr_in(&answer, Dialect::Modern) {
                 Ok(e) => references(&e),
                 Err(_) => {
-                    let msg = format!("Could not get attribute references from Requirements: {answer}");
+                    let msg =
+                        format!("Could not get attribute references from Requirements: {answer}");
                     self.warn_at(&msg, orig.as_ref());
                     (vec![], vec![])
                 }
             }
         };
         if has(&job_refs, "Requirements") || has(&machine_refs, "Requirements") {
-            let msg = format!("Requirements = {answer}\nIs Circular. Did you intend to use $(Requirements) ?");
+            let msg = format!(
+                "Requirements = {answer}\nIs Circular. Did you intend to use $(Requirements) ?"
+            );
             return self.error_at(&msg, orig.as_ref());
         }
         let m = |n: &str| has(&machine_refs, n);
         let checks_arch = m("Arch");
         let checks_opsys = self.is_container
             || self.is_docker
-            || ["OpSys", "OpSysAndVer", "OpSysLongName", "OpSysShortName", "OpSysName", "OpSysLegacy"]
-                .iter()
-                .any(|n| m(n));
+            || [
+                "OpSys",
+                "OpSysAndVer",
+                "OpSysLongName",
+                "OpSysShortName",
+                "OpSysName",
+                "OpSysLegacy",
+            ]
+            .iter()
+            .any(|n| m(n));
         let checks_disk = m("Disk");
         let checks_cpus = m("Cpus");
         let checks_tdp = m("HasTDP");
         let checks_encrypt = m("HasEncryptExecuteDirectory");
-        let might_transfer = matches!(self.universe, U_VANILLA | U_MPI | U_PARALLEL | U_JAVA | U_VM);
+        let might_transfer = matches!(
+            self.universe,
+            U_VANILLA | U_MPI | U_PARALLEL | U_JAVA | U_VM
+        );
         let mut checks_fsdomain = might_transfer && m("FileSystemDomain");
-        let checks_file_transfer = might_transfer && (m("HasFileTransfer") || m("HasJobTransferPlugins"));
+        let checks_file_transfer =
+            might_transfer && (m("HasFileTransfer") || m("HasJobTransferPlugins"));
         let checks_plugin_methods = might_transfer && m("HasFileTransferPluginMethods");
         let checks_per_file_encryption = might_transfer && m("HasPerFileEncryption");
         let checks_hsct = m("HasSelfCheckpointTransfers");
@@ -170,24 +204,45 @@ impl Job<'_> {
         let arch = self.config("ARCH").unwrap_or_else(|| "X86_64".into());
         let opsys = self.config("OPSYS").unwrap_or_else(|| "LINUX".into());
         let arch_clause = format!("(TARGET.Arch == \"{arch}\")");
-        let arch_why = "added because the requirements do not mention Arch (the submit machine's ARCH)";
+        let arch_why =
+            "added because the requirements do not mention Arch (the submit machine's ARCH)";
 
         if self.universe == U_JAVA {
             let j = if answer.is_empty() { "" } else { " && " };
-            self.clause(&mut answer, j, "TARGET.HasJava", "added for the java universe");
+            self.clause(
+                &mut answer,
+                j,
+                "TARGET.HasJava",
+                "added for the java universe",
+            );
         } else if self.universe == U_VM {
             if !checks_arch {
                 let j = if answer.is_empty() { "" } else { " && " };
                 self.clause(&mut answer, j, &arch_clause, arch_why);
             }
             if !m("HasVM") {
-                self.clause(&mut answer, "&& ", "(TARGET.HasVM =?= true)", "added for the vm universe");
+                self.clause(
+                    &mut answer,
+                    "&& ",
+                    "(TARGET.HasVM =?= true)",
+                    "added for the vm universe",
+                );
             }
             if !m("VM_Type") {
-                self.clause(&mut answer, " && ", "(TARGET.VM_Type == MY.JobVMType)", "added for the vm universe");
+                self.clause(
+                    &mut answer,
+                    " && ",
+                    "(TARGET.VM_Type == MY.JobVMType)",
+                    "added for the vm universe",
+                );
             }
             if !m("VM_AvailNum") {
-                self.clause(&mut answer, " && ", "(TARGET.VM_AvailNum > 0)", "added for the vm universe");
+                self.clause(
+                    &mut answer,
+                    " && ",
+                    "(TARGET.VM_AvailNum > 0)",
+                    "added for the vm universe",
+                );
             }
         } else if self.is_docker {
             if !checks_arch {
@@ -212,7 +267,12 @@ impl Job<'_> {
                 self.clause(&mut answer, j, &arch_clause, arch_why);
             }
             let j = if answer.is_empty() { "" } else { " && " };
-            self.clause(&mut answer, j, "TARGET.HasContainer", "added for a container job");
+            self.clause(
+                &mut answer,
+                j,
+                "TARGET.HasContainer",
+                "added for a container job",
+            );
             let image_clause = if self.has("DockerImage") {
                 Some("TARGET.HasDockerURL")
             } else if let Some(img) = self.lookup_str("ContainerImage") {
@@ -228,7 +288,12 @@ impl Job<'_> {
                 None
             };
             if let Some(c) = image_clause {
-                self.clause(&mut answer, "&& ", c, "added for the kind of container image");
+                self.clause(
+                    &mut answer,
+                    "&& ",
+                    c,
+                    "added for the kind of container image",
+                );
             }
         } else {
             if !checks_arch {
@@ -262,9 +327,19 @@ impl Job<'_> {
                     }
                 }
             } else if self.universe == U_VM {
-                self.clause(&mut answer, " && ", "(TARGET.TotalDisk >= DiskUsage)", "added for the vm universe's disk");
+                self.clause(
+                    &mut answer,
+                    " && ",
+                    "(TARGET.TotalDisk >= DiskUsage)",
+                    "added for the vm universe's disk",
+                );
             } else {
-                self.clause(&mut answer, " && ", "(TARGET.Disk >= DiskUsage)", "added because RequestDisk is undefined");
+                self.clause(
+                    &mut answer,
+                    " && ",
+                    "(TARGET.Disk >= DiskUsage)",
+                    "added because RequestDisk is undefined",
+                );
             }
         } else if self.universe != U_VM {
             if self.has("RequestDisk") {
@@ -286,10 +361,20 @@ impl Job<'_> {
         if self.universe == U_VM {
             let vmtype = self.lookup_str("JobVMType").unwrap_or_default();
             if !vmtype.eq_ignore_ascii_case("xen") {
-                self.clause(&mut answer, " && ", "(TARGET.TotalMemory >= MY.JobVMMemory)", "added for the vm's memory");
+                self.clause(
+                    &mut answer,
+                    " && ",
+                    "(TARGET.TotalMemory >= MY.JobVMMemory)",
+                    "added for the vm's memory",
+                );
             }
             if !m("VM_Memory") {
-                self.clause(&mut answer, " && ", "(TARGET.VM_Memory >= MY.JobVMMemory)", "added for the vm's memory");
+                self.clause(
+                    &mut answer,
+                    " && ",
+                    "(TARGET.VM_Memory >= MY.JobVMMemory)",
+                    "added for the vm's memory",
+                );
             }
         } else {
             if let Some(e) = self.lookup("RequestMemory").cloned() {
@@ -327,7 +412,12 @@ impl Job<'_> {
         self.custom_resource_clauses(&mut answer, &machine_refs);
 
         if !checks_tdp && self.has("ToolDaemonCmd") {
-            self.clause(&mut answer, " && ", "TARGET.HasTDP", "added because tool_daemon_cmd is set");
+            self.clause(
+                &mut answer,
+                " && ",
+                "TARGET.HasTDP",
+                "added because tool_daemon_cmd is set",
+            );
         }
         if !checks_encrypt && self.lookup_bool("EncryptExecuteDirectory") == Some(true) {
             self.clause(
@@ -353,14 +443,21 @@ impl Job<'_> {
 
         if self.needs_deferral().is_some() {
             if self.universe != U_LOCAL {
-                self.clause(&mut answer, " && ", "TARGET.HasJobDeferral", "added because the job is deferred");
+                self.clause(
+                    &mut answer,
+                    " && ",
+                    "TARGET.HasJobDeferral",
+                    "added because the job is deferred",
+                );
             }
             if !self.has("ScheddInterval") {
                 match self.config("SCHEDD_INTERVAL") {
                     Some(v) => {
                         self.assign_expr("ScheddInterval", &v, config("SCHEDD_INTERVAL"));
                     }
-                    None => self.assign_int("ScheddInterval", 300, default("SCHEDD_INTERVAL is 300")),
+                    None => {
+                        self.assign_int("ScheddInterval", 300, default("SCHEDD_INTERVAL is 300"))
+                    }
                 }
             }
             self.clause(
@@ -383,7 +480,11 @@ impl Job<'_> {
         if let Some(cuda) = self.lookup_str("CUDAVersion") {
             match cuda_version(&cuda) {
                 Some(v) => {
-                    self.assign_int("CUDAVersion", v, derived("cuda_version as major*1000 + minor"));
+                    self.assign_int(
+                        "CUDAVersion",
+                        v,
+                        derived("cuda_version as major*1000 + minor"),
+                    );
                     self.clause(
                         &mut answer,
                         "&& ",
@@ -402,7 +503,12 @@ impl Job<'_> {
         }
 
         if v25 && self.lookup_bool("OCUWanted") == Some(true) {
-            self.clause(&mut answer, " && ", "TARGET.OCU =?= true", "added because OCUWanted is true");
+            self.clause(
+                &mut answer,
+                " && ",
+                "TARGET.OCU =?= true",
+                "added because OCUWanted is true",
+            );
         }
 
         let o = match &orig {
@@ -422,7 +528,11 @@ impl Job<'_> {
             .filter(|n| {
                 n.len() >= 9 && n[..7].eq_ignore_ascii_case("Request") && n.as_bytes()[7] != b'_'
             })
-            .filter(|n| !["RequestCpus", "RequestDisk", "RequestMemory"].iter().any(|b| b.eq_ignore_ascii_case(n)))
+            .filter(|n| {
+                !["RequestCpus", "RequestDisk", "RequestMemory"]
+                    .iter()
+                    .any(|b| b.eq_ignore_ascii_case(n))
+            })
             .collect();
         if !self.config_bool("SUBMIT_GENERATE_CUSTOM_RESOURCE_REQUIREMENTS", true) {
             tags.retain(|t| t.eq_ignore_ascii_case("RequestGPUs"));
@@ -441,7 +551,9 @@ impl Job<'_> {
                     if positive {
                         let require = format!("Require{tag}");
                         if self.has(&require) {
-                            let c = format!("(countMatches(MY.{require},TARGET.Available{tag}) >= {attr})");
+                            let c = format!(
+                                "(countMatches(MY.{require},TARGET.Available{tag}) >= {attr})"
+                            );
                             self.clause(answer, " && ", &c, &format!("{why} with {require}"));
                         } else {
                             self.clause(answer, " && ", &format!("(TARGET.{tag} >= {attr})"), &why);
@@ -449,7 +561,12 @@ impl Job<'_> {
                     }
                 }
                 Value::Str(s) if !s.is_empty() => {
-                    self.clause(answer, " && ", &format!("regexp({attr}, TARGET.{tag})"), &why);
+                    self.clause(
+                        answer,
+                        " && ",
+                        &format!("regexp({attr}, TARGET.{tag})"),
+                        &why,
+                    );
                 }
                 _ => {}
             }
@@ -469,16 +586,26 @@ impl Job<'_> {
         let domain_check = "(TARGET.FileSystemDomain == MY.FileSystemDomain)";
         let mut xfer_check = "TARGET.HasFileTransfer";
         let crypt = !checks_per_file_encryption
-            && ["EncryptInputFiles", "EncryptOutputFiles", "DontEncryptInputFiles", "DontEncryptOutputFiles"]
-                .iter()
-                .any(|a| self.has(a));
+            && [
+                "EncryptInputFiles",
+                "EncryptOutputFiles",
+                "DontEncryptInputFiles",
+                "DontEncryptOutputFiles",
+            ]
+            .iter()
+            .any(|a| self.has(a));
         let should = self
             .lookup_str("ShouldTransferFiles")
             .and_then(|s| should_from(&s))
             .unwrap_or(Should::IfNeeded);
         if should == Should::No {
             if !*checks_fsdomain {
-                self.clause(answer, " && ", domain_check, "added because should_transfer_files = NO needs a shared file system");
+                self.clause(
+                    answer,
+                    " && ",
+                    domain_check,
+                    "added because should_transfer_files = NO needs a shared file system",
+                );
                 *checks_fsdomain = true;
             }
             return;
@@ -512,7 +639,9 @@ impl Job<'_> {
         if version_check {
             group.push_str(" && versioncmp( split(TARGET.CondorVersion)[1], \"8.9.7\" ) >= 0");
         }
-        if self.cfg().version == HtcVersion::V25 && self.lookup_bool("RequireCommonFilesTransfer") == Some(true) {
+        if self.cfg().version == HtcVersion::V25
+            && self.lookup_bool("RequireCommonFilesTransfer") == Some(true)
+        {
             group.push_str(" && TARGET.HasCommonFilesTransfer >= 2");
         }
         // URL schemes the job uses but does not bring a plugin for.
@@ -526,7 +655,9 @@ impl Job<'_> {
         let add_method = |url: &str, methods: &mut Vec<String>| {
             if super::values::is_url(url) {
                 let t = super::values::url_type(url);
-                if !job_methods.iter().any(|m| m.eq_ignore_ascii_case(&t)) && !methods.iter().any(|m| m.eq_ignore_ascii_case(&t)) {
+                if !job_methods.iter().any(|m| m.eq_ignore_ascii_case(&t))
+                    && !methods.iter().any(|m| m.eq_ignore_ascii_case(&t))
+                {
                     methods.push(t);
                 }
             }
@@ -541,7 +672,10 @@ impl Job<'_> {
                 add_method(&dest, &mut methods);
             } else {
                 let p = self.param("output_destination");
-                self.warn_at("output_destination must be a URL, did you mean output_directory ?", p.as_ref());
+                self.warn_at(
+                    "output_destination must be a URL, did you mean output_directory ?",
+                    p.as_ref(),
+                );
             }
         }
         if let Some(remaps) = self.lookup_str("TransferOutputRemaps") {
@@ -555,19 +689,33 @@ impl Job<'_> {
         let presign = self.config_bool("SIGN_S3_URLS", true);
         for method in &methods {
             if !checks_plugin_methods {
-                group.push_str(&format!(" && stringListIMember(\"{method}\",TARGET.HasFileTransferPluginMethods)"));
-                if presign && (method.eq_ignore_ascii_case("s3") || method.eq_ignore_ascii_case("gs")) {
+                group.push_str(&format!(
+                    " && stringListIMember(\"{method}\",TARGET.HasFileTransferPluginMethods)"
+                ));
+                if presign
+                    && (method.eq_ignore_ascii_case("s3") || method.eq_ignore_ascii_case("gs"))
+                {
                     if !self.has("EC2AccessKeyId") {
-                        self.error_at("[s3|gs]:// URLs require [s3|aws|gs]_access_key_id_file to be set.", None);
+                        self.error_at(
+                            "[s3|gs]:// URLs require [s3|aws|gs]_access_key_id_file to be set.",
+                            None,
+                        );
                     }
                     if !self.has("EC2SecretAccessKey") {
-                        self.error_at("[s3|gs]:// URLS require [s3|aws|gs]_secret_access_key_file to be set.", None);
+                        self.error_at(
+                            "[s3|gs]:// URLS require [s3|aws|gs]_secret_access_key_file to be set.",
+                            None,
+                        );
                     }
                 }
             }
         }
         if !methods.is_empty() {
-            self.assign_str("WantTransferPluginMethods", &methods.join(","), derived("the URLs the job transfers"));
+            self.assign_str(
+                "WantTransferPluginMethods",
+                &methods.join(","),
+                derived("the URLs the job transfers"),
+            );
         }
         group.push_str(close);
         let text = group.trim_start_matches(" && ").to_string();
@@ -586,7 +734,9 @@ impl Job<'_> {
 fn cuda_version(s: &str) -> Option<i64> {
     let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
     match s.split_once('.') {
-        Some((a, b)) if digits(a) && digits(b) => Some(a.parse::<i64>().ok()? * 1000 + b.parse::<i64>().ok()? % 100),
+        Some((a, b)) if digits(a) && digits(b) => {
+            Some(a.parse::<i64>().ok()? * 1000 + b.parse::<i64>().ok()? % 100)
+        }
         None if digits(s) => {
             let v: i64 = s.parse().ok()?;
             Some(if v < 1000 { v * 1000 } else { v })

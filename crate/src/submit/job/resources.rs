@@ -29,7 +29,12 @@ fn builtin_default(version: HtcVersion, key: &str) -> Option<&'static str> {
 impl Job<'_> {
     /// The submit value, or the configured default when unset (and the
     /// ad has none yet).
-    fn request_value(&self, key: &str, attr: &str, cfg_key: &str) -> Option<(String, Option<Param>, Origin)> {
+    fn request_value(
+        &self,
+        key: &str,
+        attr: &str,
+        cfg_key: &str,
+    ) -> Option<(String, Option<Param>, Origin)> {
         if let Some(p) = self.param2(key, attr) {
             return Some((p.value.clone(), Some(p.clone()), from(&p)));
         }
@@ -48,7 +53,9 @@ impl Job<'_> {
     /// A size with units, in `base` bytes; a bare number warns or fails
     /// under SUBMIT_REQUEST_MISSING_UNITS.
     fn request_size(&mut self, key: &str, attr: &str, cfg_key: &str, base: i64, unit_word: &str) {
-        let Some((v, p, o)) = self.request_value(key, attr, cfg_key) else { return };
+        let Some((v, p, o)) = self.request_value(key, attr, cfg_key) else {
+            return;
+        };
         let parsed = if self.cfg().version == HtcVersion::V25 {
             // 25 reads `a, b` as a first request and retries (not modelled).
             parse_bytes(v.split(',').next().unwrap_or(""), base)
@@ -63,7 +70,11 @@ impl Job<'_> {
                     } else {
                         ("should", "WARNING")
                     };
-                    let suffix = if base == 1024 { "(i.e K, M, or B)" } else { "(i.e K, M, G or T)" };
+                    let suffix = if base == 1024 {
+                        "(i.e K, M, or B)"
+                    } else {
+                        "(i.e K, M, G or T)"
+                    };
                     let but = if base == 1024 { "" } else { "but " };
                     let msg = format!(
                         "{level}: {key}={v} defaults to {unit_word}, {but}{must} contain a units suffix {suffix}"
@@ -83,7 +94,9 @@ impl Job<'_> {
     }
 
     fn request_plain(&mut self, key: &str, attr: &str, cfg_key: &str) {
-        let Some((v, _, o)) = self.request_value(key, attr, cfg_key) else { return };
+        let Some((v, _, o)) = self.request_value(key, attr, cfg_key) else {
+            return;
+        };
         if !v.eq_ignore_ascii_case("undefined") {
             self.assign_expr(attr, &v, o);
         }
@@ -108,7 +121,10 @@ impl Job<'_> {
         if let Some(p) = self.param2("gpus_minimum_memory", "GPUsMinMemory") {
             match parse_bytes(&p.value, 1 << 20) {
                 Some((n, unit)) => {
-                    if let Some(missing) = self.config("SUBMIT_REQUEST_MISSING_UNITS").filter(|_| !unit) {
+                    if let Some(missing) = self
+                        .config("SUBMIT_REQUEST_MISSING_UNITS")
+                        .filter(|_| !unit)
+                    {
                         let v = &p.value;
                         if missing.eq_ignore_ascii_case("error") {
                             let msg = format!("ERROR: gpus_minimum_memory={v} defaults to megabytes, but must contain a units suffix (i.e K, M, or B)");
@@ -152,14 +168,19 @@ impl Job<'_> {
         let mut done = [false; 4];
         for (key, _) in keys {
             let low = key.to_ascii_lowercase();
-            let Some(rname) = low.strip_prefix("request_").map(|_| &key["request_".len()..]) else {
+            let Some(rname) = low
+                .strip_prefix("request_")
+                .map(|_| &key["request_".len()..])
+            else {
                 continue;
             };
             match low.as_str() {
                 "request_cpus" | "request_cpu" => {
                     if low == "request_cpu" {
                         let p = self.param(&key);
-                        let msg = format!("{key} is not a valid submit keyword, did you mean request_cpus?");
+                        let msg = format!(
+                            "{key} is not a valid submit keyword, did you mean request_cpus?"
+                        );
                         self.warn_at(&msg, p.as_ref());
                         continue;
                     }
@@ -169,7 +190,9 @@ impl Job<'_> {
                 "request_gpus" | "request_gpu" => {
                     if low == "request_gpu" {
                         let p = self.param(&key);
-                        let msg = format!("{key} is not a valid submit keyword, did you mean request_gpus?");
+                        let msg = format!(
+                            "{key} is not a valid submit keyword, did you mean request_gpus?"
+                        );
                         self.warn_at(&msg, p.as_ref());
                         continue;
                     }
@@ -178,11 +201,23 @@ impl Job<'_> {
                 }
                 "request_disk" => {
                     done[2] = true;
-                    self.request_size("request_disk", "RequestDisk", "JOB_DEFAULT_REQUESTDISK", 1024, "kilobytes");
+                    self.request_size(
+                        "request_disk",
+                        "RequestDisk",
+                        "JOB_DEFAULT_REQUESTDISK",
+                        1024,
+                        "kilobytes",
+                    );
                 }
                 "request_memory" => {
                     done[3] = true;
-                    self.request_size("request_memory", "RequestMemory", "JOB_DEFAULT_REQUESTMEMORY", 1 << 20, "megabytes");
+                    self.request_size(
+                        "request_memory",
+                        "RequestMemory",
+                        "JOB_DEFAULT_REQUESTMEMORY",
+                        1 << 20,
+                        "megabytes",
+                    );
                 }
                 "request_gpu_memory" | "request_gpus_memory" => {}
                 _ => {
@@ -207,10 +242,22 @@ impl Job<'_> {
             self.set_request_gpus();
         }
         if !done[2] {
-            self.request_size("request_disk", "RequestDisk", "JOB_DEFAULT_REQUESTDISK", 1024, "kilobytes");
+            self.request_size(
+                "request_disk",
+                "RequestDisk",
+                "JOB_DEFAULT_REQUESTDISK",
+                1024,
+                "kilobytes",
+            );
         }
         if !done[3] {
-            self.request_size("request_memory", "RequestMemory", "JOB_DEFAULT_REQUESTMEMORY", 1 << 20, "megabytes");
+            self.request_size(
+                "request_memory",
+                "RequestMemory",
+                "JOB_DEFAULT_REQUESTMEMORY",
+                1 << 20,
+                "megabytes",
+            );
         }
     }
 
@@ -266,12 +313,19 @@ impl Job<'_> {
             return;
         }
         if self.universe != U_VM {
-            self.assign_int("ExecutableSize", 0, default("the executable's size (not measured)"));
+            self.assign_int(
+                "ExecutableSize",
+                0,
+                default("the executable's size (not measured)"),
+            );
         }
         if let Some(p) = self.param2("image_size", "ImageSize") {
             let kb = parse_bytes(&p.value, 1024).map(|(n, _)| n);
             if kb.is_none() {
-                self.error_at(&format!("'{}' is not valid for Image Size", p.value), Some(&p));
+                self.error_at(
+                    &format!("'{}' is not valid for Image Size", p.value),
+                    Some(&p),
+                );
             }
             match kb {
                 Some(n) if n >= 1 => self.assign_int("ImageSize", n, from(&p)),

@@ -56,7 +56,10 @@ fn expand(v: &str, table: &[(String, String)], file: &str, depth: u32) -> Option
         }
         if !r.starts_with("$(") {
             // $ENV(..), $RANDOM_CHOICE(..) and the like are not read here.
-            let word = r[1..].bytes().take_while(|b| b.is_ascii_alphanumeric() || *b == b'_').count();
+            let word = r[1..]
+                .bytes()
+                .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                .count();
             if word > 0 && r.as_bytes().get(1 + word) == Some(&b'(') {
                 return None;
             }
@@ -76,7 +79,11 @@ fn expand(v: &str, table: &[(String, String)], file: &str, depth: u32) -> Option
             "opsys" => "LINUX".to_string(),
             _ => {
                 // An undefined macro expands to nothing.
-                match table.iter().rev().find(|(k, _)| k.eq_ignore_ascii_case(name)) {
+                match table
+                    .iter()
+                    .rev()
+                    .find(|(k, _)| k.eq_ignore_ascii_case(name))
+                {
                     Some((_, raw)) => expand(raw, table, file, depth + 1)?,
                     None => String::new(),
                 }
@@ -161,7 +168,8 @@ fn squash(s: &str) -> String {
 fn check_case(sub: &Path) -> Option<Result<(), Vec<String>>> {
     let name = sub.file_name()?.to_str()?.to_string();
     let json_path = sub.with_extension("expected.json");
-    let expected: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(json_path).ok()?).ok()?;
+    let expected: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(json_path).ok()?).ok()?;
     let want_error = !expected["error"].is_null();
     let empty = serde_json::Map::new();
     let proc0 = match expected["procs"].get(0) {
@@ -209,7 +217,11 @@ fn check_case(sub: &Path) -> Option<Result<(), Vec<String>>> {
     }
     let want_warnings: Vec<String> = expected["warnings"]
         .as_array()
-        .map(|a| a.iter().filter_map(|w| w.as_str().map(str::to_string)).collect())
+        .map(|a| {
+            a.iter()
+                .filter_map(|w| w.as_str().map(str::to_string))
+                .collect()
+        })
         .unwrap_or_default();
     let got_warnings: Vec<String> = job.warnings.iter().map(|d| d.message.clone()).collect();
     let ignore: Vec<String> = expected["ignore"]
@@ -223,7 +235,10 @@ fn check_case(sub: &Path) -> Option<Result<(), Vec<String>>> {
         .collect();
     let mut diffs = vec![];
     if !job.errors.is_empty() {
-        diffs.push(format!("errors: {:?}", job.errors.iter().map(|d| &d.message).collect::<Vec<_>>()));
+        diffs.push(format!(
+            "errors: {:?}",
+            job.errors.iter().map(|d| &d.message).collect::<Vec<_>>()
+        ));
     }
     for (attr, want) in proc0 {
         if STAT_ATTRS.contains(&attr.as_str()) || ignore.contains(attr) {
@@ -242,7 +257,9 @@ fn check_case(sub: &Path) -> Option<Result<(), Vec<String>>> {
         }
     }
     if want_warnings != got_warnings {
-        diffs.push(format!("warnings: expected {want_warnings:?} got {got_warnings:?}"));
+        diffs.push(format!(
+            "warnings: expected {want_warnings:?} got {got_warnings:?}"
+        ));
     }
     Some(if diffs.is_empty() { Ok(()) } else { Err(diffs) })
 }
@@ -274,8 +291,14 @@ fn suite_b_proc0_ads() {
             }
         }
     }
-    eprintln!("suite B: {matched} of {checked} checked proc-0 ads match ({} files)", subs.len());
-    assert!(failed.is_empty(), "{matched} of {checked}; SUITE_VERBOSE=1 shows why: {failed:?}");
+    eprintln!(
+        "suite B: {matched} of {checked} checked proc-0 ads match ({} files)",
+        subs.len()
+    );
+    assert!(
+        failed.is_empty(),
+        "{matched} of {checked}; SUITE_VERBOSE=1 shows why: {failed:?}"
+    );
 }
 
 const SUITE_A: &str = "/work/shared/submit-suites/htcondor-25-golden";
@@ -314,15 +337,22 @@ fn suite_a_proc0_lines() {
             proc0 = false;
         } else if let (Some(c), true) = (&current, proc0) {
             if line.contains('=') && !line.starts_with('#') {
-                sections.entry(c.clone()).or_default().push(line.trim_end().to_string());
+                sections
+                    .entry(c.clone())
+                    .or_default()
+                    .push(line.trim_end().to_string());
             }
         }
     }
     let (mut lines_ok, mut lines_all) = (0, 0);
     for (n, (name, text)) in files.iter().enumerate() {
         let file = format!("{:03}{}", n + 1, name);
-        let Some(want) = sections.get(name) else { continue };
-        let Some(table) = read_case(text, &file) else { continue };
+        let Some(want) = sections.get(name) else {
+            continue;
+        };
+        let Some(table) = read_case(text, &file) else {
+            continue;
+        };
         let mut h = PlainHash::default();
         for (i, (k, v)) in table.iter().enumerate() {
             h.entries.push((k.clone(), v.clone(), i as u32 + 1));
@@ -338,7 +368,9 @@ fn suite_a_proc0_lines() {
         };
         let job = build_job(&h, &ctx);
         for w in want {
-            let Some((attr, value)) = w.split_once('=') else { continue };
+            let Some((attr, value)) = w.split_once('=') else {
+                continue;
+            };
             if value.starts_with('/') && value.ends_with('/') && value.len() > 1 {
                 continue;
             }

@@ -86,7 +86,10 @@ impl Job<'_> {
             }
             None => match self.lookup_str("ShouldTransferFiles") {
                 Some(s) => Some(s),
-                None => match self.config("SUBMIT_DEFAULT_SHOULD_TRANSFER_FILES").filter(|v| should_from(v).is_some()) {
+                None => match self
+                    .config("SUBMIT_DEFAULT_SHOULD_TRANSFER_FILES")
+                    .filter(|v| should_from(v).is_some())
+                {
                     Some(v) => {
                         default_should = true;
                         Some(v)
@@ -123,7 +126,10 @@ impl Job<'_> {
         }
 
         let when_p = self.param2("WhenToTransferOutput", "when_to_transfer_output");
-        let when_text = when_p.as_ref().map(|p| p.value.clone()).or_else(|| self.lookup_str("WhenToTransferOutput"));
+        let when_text = when_p
+            .as_ref()
+            .map(|p| p.value.clone())
+            .or_else(|| self.lookup_str("WhenToTransferOutput"));
         let default_when = when_text.is_none();
         let (mut when, mut when_text) = match &when_text {
             None => (When::OnExit, "ON_EXIT".to_string()),
@@ -141,14 +147,21 @@ impl Job<'_> {
             when = When::Never;
             when_text = "NEVER".into();
         }
-        if (should == Should::No && when != When::Never) || (should != Should::No && when == When::Never) {
+        if (should == Should::No && when != When::Never)
+            || (should != Should::No && when == When::Never)
+        {
             let msg = format!(
                 "ERROR: WhenToTransferOutput specified as {when_text} yet ShouldTransferFiles defined as {should_text}.  Please remove this contradiction from your submit file and try again."
             );
             return self.error_at(&msg, when_p.as_ref().or(should_src.as_ref()));
         }
         let mut should_origin = should_src.as_ref().map(from).unwrap_or_else(|| {
-            if self.cfg().get("SUBMIT_DEFAULT_SHOULD_TRANSFER_FILES").is_some() && default_should {
+            if self
+                .cfg()
+                .get("SUBMIT_DEFAULT_SHOULD_TRANSFER_FILES")
+                .is_some()
+                && default_should
+            {
                 config("SUBMIT_DEFAULT_SHOULD_TRANSFER_FILES")
             } else {
                 default("IF_NEEDED unless should_transfer_files is set")
@@ -167,7 +180,10 @@ impl Job<'_> {
 
         self.assign_str("ShouldTransferFiles", should_name(should), should_origin);
         if should != Should::No {
-            let o = when_p.as_ref().map(from).unwrap_or_else(|| default("ON_EXIT unless when_to_transfer_output is set"));
+            let o = when_p
+                .as_ref()
+                .map(from)
+                .unwrap_or_else(|| default("ON_EXIT unless when_to_transfer_output is set"));
             self.assign_str("WhenToTransferOutput", when_name(when), o);
         }
         if should != Should::Yes && !self.has("FileSystemDomain") {
@@ -198,7 +214,11 @@ impl Job<'_> {
                 inputs.extend(split_list(&jars, ","));
             }
             self.assign_str("Cmd", "java", derived("java universe runs java"));
-            self.assign_bool("TransferExecutable", false, derived("java universe sends the class as an input"));
+            self.assign_bool(
+                "TransferExecutable",
+                false,
+                derived("java universe sends the class as an input"),
+            );
         }
 
         // DiskUsage: the size of what is sent (file sizes are 0 here).
@@ -212,23 +232,34 @@ impl Job<'_> {
             }
         } else {
             let exe = self.lookup_int("ExecutableSize").unwrap_or(0);
-            self.assign_int("TransferInputSizeMB", exe / 1024, default("input sizes (not measured)"));
+            self.assign_int(
+                "TransferInputSizeMB",
+                exe / 1024,
+                default("input sizes (not measured)"),
+            );
             self.assign_int("DiskUsage", exe, default("input sizes (not measured)"));
         }
 
         if should != Should::No {
             if in_specified {
-                let o = in_p.as_ref().map(from).unwrap_or_else(|| derived("input files"));
+                let o = in_p
+                    .as_ref()
+                    .map(from)
+                    .unwrap_or_else(|| derived("input files"));
                 self.assign_str("TransferInput", &inputs.join(","), o);
             }
             if out_specified {
-                let o = out_p.as_ref().map(from).unwrap_or_else(|| derived("output files"));
+                let o = out_p
+                    .as_ref()
+                    .map(from)
+                    .unwrap_or_else(|| derived("output files"));
                 self.assign_str("TransferOutput", &outputs.join(","), o);
             }
         }
 
         if should == Should::No && ![U_GRID, U_JAVA, U_VM].contains(&self.universe) {
-            let (xfer, xp) = self.param_bool("transfer_executable", Some("TransferExecutable"), false);
+            let (xfer, xp) =
+                self.param_bool("transfer_executable", Some("TransferExecutable"), false);
             if xfer {
                 return self.error_at(
                     "ERROR: You explicitly requested that the executable be transfered, but for this to work, you must enable Condor's file transfer functionality.  You need to define either: \"when_to_transfer_output = ON_EXIT\" or \"when_to_transfer_output = ON_EXIT_OR_EVICT\".  Optionally, you can define \"should_transfer_files = IF_NEEDED\" if you do not want any files to be transfered if the job executes on a machine in the same FileSystemDomain.  See the Condor manual for more details.",

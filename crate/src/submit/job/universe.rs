@@ -45,7 +45,10 @@ fn universe_name(u: i64) -> &'static str {
 impl Job<'_> {
     pub fn set_universe(&mut self) {
         let p = self.param2("universe", "JobUniverse");
-        let text = p.as_ref().map(|p| p.value.clone()).or_else(|| self.config("DEFAULT_UNIVERSE"));
+        let text = p
+            .as_ref()
+            .map(|p| p.value.clone())
+            .or_else(|| self.config("DEFAULT_UNIVERSE"));
         let origin = match &p {
             Some(p) => from(p),
             None if text.is_some() => config("DEFAULT_UNIVERSE"),
@@ -72,13 +75,19 @@ impl Job<'_> {
             let container = self.param2("container_image", "ContainerImage");
             if self.is_docker {
                 if container.is_some() {
-                    self.error_at("docker universe does not allow use of container_image.", container.as_ref());
+                    self.error_at(
+                        "docker universe does not allow use of container_image.",
+                        container.as_ref(),
+                    );
                     return;
                 }
             } else {
                 let docker = self.param2("docker_image", "DockerImage");
                 if docker.is_some() && container.is_some() {
-                    self.error_at("cannot declare both docker_image and container_image", docker.as_ref());
+                    self.error_at(
+                        "cannot declare both docker_image and container_image",
+                        docker.as_ref(),
+                    );
                     return;
                 } else if docker.is_some() || container.is_some() {
                     self.is_container = true;
@@ -91,14 +100,29 @@ impl Job<'_> {
             self.assign_bool("WantDockerImage", true, derived("docker_image is set"));
         }
         for (key, alt, attr) in [
-            ("Remote_universe", "Remote_JobUniverse", "Remote_JobUniverse"),
-            ("Remote_Remote_universe", "Remote_Remote_JobUniverse", "Remote_Remote_JobUniverse"),
+            (
+                "Remote_universe",
+                "Remote_JobUniverse",
+                "Remote_JobUniverse",
+            ),
+            (
+                "Remote_Remote_universe",
+                "Remote_Remote_JobUniverse",
+                "Remote_Remote_JobUniverse",
+            ),
         ] {
             if let Some(r) = self.param2(key, alt) {
                 let u = universe_number(&r.value);
                 if u == 0 {
-                    let what = if attr.starts_with("Remote_Remote") { "Remote_Remote_Universe" } else { "Remote_Universe" };
-                    self.error_at(&format!("Unknown {} of '{}' specified", what, r.value), Some(&r));
+                    let what = if attr.starts_with("Remote_Remote") {
+                        "Remote_Remote_Universe"
+                    } else {
+                        "Remote_Universe"
+                    };
+                    self.error_at(
+                        &format!("Unknown {} of '{}' specified", what, r.value),
+                        Some(&r),
+                    );
                     return;
                 }
                 self.assign_int(attr, u, from(&r));
@@ -106,7 +130,11 @@ impl Job<'_> {
         }
         let (want_parallel, wp) = self.param_bool("WantParallelScheduling", None, false);
         if want_parallel {
-            self.assign_bool("WantParallelScheduling", true, wp.as_ref().map(from).unwrap_or(origin.clone()));
+            self.assign_bool(
+                "WantParallelScheduling",
+                true,
+                wp.as_ref().map(from).unwrap_or(origin.clone()),
+            );
         }
         match self.universe {
             U_JAVA | U_SCHEDULER | U_PARALLEL | U_MPI => {}
@@ -121,13 +149,19 @@ impl Job<'_> {
             U_GRID => {
                 let gr = self.param2("grid_resource", "GridResource");
                 let Some(gr) = gr else {
-                    self.error_at("grid_resource attribute not defined for grid universe job", p.as_ref());
+                    self.error_at(
+                        "grid_resource attribute not defined for grid universe job",
+                        p.as_ref(),
+                    );
                     return;
                 };
                 let gtype = gr.value.split_whitespace().next().unwrap_or("").to_string();
-                let valid = ["condor", "batch", "arc", "ec2", "gce", "azure", "pbs", "lsf", "sge", "nqs", "slurm"]
-                    .iter()
-                    .any(|g| g.eq_ignore_ascii_case(&gtype));
+                let valid = [
+                    "condor", "batch", "arc", "ec2", "gce", "azure", "pbs", "lsf", "sge", "nqs",
+                    "slurm",
+                ]
+                .iter()
+                .any(|g| g.eq_ignore_ascii_case(&gtype));
                 self.grid_type = gtype.clone();
                 if !valid {
                     let msg = format!(
@@ -141,9 +175,15 @@ impl Job<'_> {
             u => {
                 let t = text.unwrap_or_default();
                 if u == 0 {
-                    self.error_at(&format!("I don't know about the '{}' universe.", t), p.as_ref());
+                    self.error_at(
+                        &format!("I don't know about the '{}' universe.", t),
+                        p.as_ref(),
+                    );
                 } else {
-                    self.error_at(&format!("'{}' is not a supported universe.", universe_name(u)), p.as_ref());
+                    self.error_at(
+                        &format!("'{}' is not a supported universe.", universe_name(u)),
+                        p.as_ref(),
+                    );
                 }
             }
         }
@@ -160,7 +200,10 @@ impl Job<'_> {
             None => self.ctx.iwd.clone(),
         };
         self.iwd = compress_path(&iwd);
-        let origin = p.as_ref().map(from).unwrap_or_else(|| default("the submit directory"));
+        let origin = p
+            .as_ref()
+            .map(from)
+            .unwrap_or_else(|| default("the submit directory"));
         let iwd = self.iwd.clone();
         if let Some(exists) = self.ctx.dir_exists {
             if !exists(&iwd) {
@@ -179,12 +222,18 @@ impl Job<'_> {
             return;
         }
         let grid_pseudo = self.universe == U_GRID
-            && ["ec2", "gce", "azure"].iter().any(|g| g.eq_ignore_ascii_case(&self.grid_type));
+            && ["ec2", "gce", "azure"]
+                .iter()
+                .any(|g| g.eq_ignore_ascii_case(&self.grid_type));
         let mut ignore_it = self.universe == U_VM || grid_pseudo;
         let mut transfer_it = true;
 
         if self.is_docker || self.is_container {
-            let what = if self.is_docker { "docker_image" } else { "docker_image for container universe" };
+            let what = if self.is_docker {
+                "docker_image"
+            } else {
+                "docker_image for container universe"
+            };
             if let Some(d) = self.param2("docker_image", "DockerImage") {
                 let image = strip_quotes(&d.value).to_string();
                 if image.is_empty() {
@@ -201,9 +250,14 @@ impl Job<'_> {
             if let Some(c) = self.param2("container_image", "ContainerImage") {
                 let image = strip_quotes(&c.value).to_string();
                 let bad = image.is_empty()
-                    || ["instance://", "library://", "shub://"].iter().any(|p| image.starts_with(p));
+                    || ["instance://", "library://", "shub://"]
+                        .iter()
+                        .any(|p| image.starts_with(p));
                 if bad {
-                    self.error_at(&format!("'{}' is not a valid container image", c.value), Some(&c));
+                    self.error_at(
+                        &format!("'{}' is not a valid container image", c.value),
+                        Some(&c),
+                    );
                     return;
                 }
                 self.assign_str("ContainerImage", &image, from(&c));
@@ -217,7 +271,10 @@ impl Job<'_> {
                 };
                 self.assign_bool(attr, true, derived("the kind of container_image"));
             } else if !self.has("ContainerImage") && !self.has("DockerImage") {
-                self.error_at("container jobs require a container_image or docker_image", None);
+                self.error_at(
+                    "container jobs require a container_image or docker_image",
+                    None,
+                );
                 return;
             }
         }
@@ -249,17 +306,32 @@ impl Job<'_> {
             && (self.is_docker || self.is_container)
             && ename.as_ref().is_some_and(|e| e.value.starts_with('/'))
         {
-            self.assign_bool("TransferExecutable", false, config("SUBMIT_CONTAINER_NEVER_XFER_ABSOLUTE_CMD"));
+            self.assign_bool(
+                "TransferExecutable",
+                false,
+                config("SUBMIT_CONTAINER_NEVER_XFER_ABSOLUTE_CMD"),
+            );
             transfer_it = false;
         }
         if ignore_it && transfer_it {
-            self.assign_bool("TransferExecutable", false, derived("the executable is not a file here"));
+            self.assign_bool(
+                "TransferExecutable",
+                false,
+                derived("the executable is not a file here"),
+            );
             transfer_it = false;
         }
         let name = ename.as_ref().map(|e| e.value.clone()).unwrap_or_default();
         // Relative to the submit directory (not initialdir) when transferred.
-        let full = if transfer_it { full_path(&self.ctx.iwd, &name) } else { name };
-        let origin = ename.as_ref().map(from).unwrap_or_else(|| default("no executable"));
+        let full = if transfer_it {
+            full_path(&self.ctx.iwd, &name)
+        } else {
+            name
+        };
+        let origin = ename
+            .as_ref()
+            .map(from)
+            .unwrap_or_else(|| default("no executable"));
         self.assign_str("Cmd", &full, origin);
     }
 
@@ -289,14 +361,27 @@ impl Job<'_> {
         } else if self.has("Args") || self.has("Arguments") {
             return;
         } else {
-            (Ok(args_env::Args { list: vec![], was_v1: false }), None)
+            (
+                Ok(args_env::Args {
+                    list: vec![],
+                    was_v1: false,
+                }),
+                None,
+            )
         };
         let args = match parsed {
             Ok(a) => a,
             Err(e) => {
-                let e = if e.is_empty() { "ERROR in arguments.".to_string() } else { e };
+                let e = if e.is_empty() {
+                    "ERROR in arguments.".to_string()
+                } else {
+                    e
+                };
                 let v = p.map(|p| p.value.clone()).unwrap_or_default();
-                self.error_at(&format!("{}\nThe full arguments you specified were: {}", e, v), p);
+                self.error_at(
+                    &format!("{}\nThe full arguments you specified were: {}", e, v),
+                    p,
+                );
                 return;
             }
         };
@@ -327,7 +412,10 @@ impl Job<'_> {
         let old = self.param("java_vm_args");
         let ext = self.param2("java_vm_arguments", "JavaVMArgs");
         if old.is_some() && ext.is_some() {
-            self.error_at("you specified a value for both java_vm_args and java_vm_arguments.", ext.as_ref());
+            self.error_at(
+                "you specified a value for both java_vm_args and java_vm_arguments.",
+                ext.as_ref(),
+            );
             return;
         }
         let args1 = ext.or(old);
@@ -388,7 +476,11 @@ impl Job<'_> {
                 self.error_at("No machine_count specified!", None);
                 return;
             }
-            self.assign_int("RequestCpus", 1, default("parallel jobs request one cpu per node"));
+            self.assign_int(
+                "RequestCpus",
+                1,
+                default("parallel jobs request one cpu per node"),
+            );
         }
         if self.universe == U_PARALLEL {
             self.assign_bool("WantIOProxy", true, derived("parallel universe"));
@@ -428,7 +520,10 @@ impl Job<'_> {
         let p = env2.as_ref().or(env1.as_ref());
         if let Err(msg) = r {
             let v = p.map(|p| p.value.clone()).unwrap_or_default();
-            self.error_at(&format!("{}\nThe environment you specified was: '{}'", msg, v), p);
+            self.error_at(
+                &format!("{}\nThe environment you specified was: '{}'", msg, v),
+                p,
+            );
             return;
         }
         let getenv = self.param2("getenv", "get_env");
@@ -486,7 +581,10 @@ impl Job<'_> {
                     self.assign_str("EnvDelim", ";", origin.clone());
                 }
                 Err(e) => {
-                    self.error_at(&format!("failed to insert environment into job ad: {}", e), p);
+                    self.error_at(
+                        &format!("failed to insert environment into job ad: {}", e),
+                        p,
+                    );
                     return;
                 }
             }
@@ -520,6 +618,8 @@ fn glob_nocase(pat: &str, s: &str) -> bool {
     let (p, s) = (pat.to_ascii_lowercase(), s.to_ascii_lowercase());
     match p.split_once('*') {
         None => p == s,
-        Some((pre, post)) => s.len() >= pre.len() + post.len() && s.starts_with(pre) && s.ends_with(post),
+        Some((pre, post)) => {
+            s.len() >= pre.len() + post.len() && s.starts_with(pre) && s.ends_with(post)
+        }
     }
 }

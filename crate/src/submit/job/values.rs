@@ -105,7 +105,9 @@ pub fn string_is_long(s: &str) -> Option<i64> {
 
 /// `atoi`: the leading integer, 0 when there is none.
 pub fn atoi(s: &str) -> i64 {
-    strtoll(s).map(|(v, _)| v.clamp(i32::MIN as i64, i32::MAX as i64)).unwrap_or(0)
+    strtoll(s)
+        .map(|(v, _)| v.clamp(i32::MIN as i64, i32::MAX as i64))
+        .unwrap_or(0)
 }
 
 /// `parse_int64_bytes(input, value, base)`: a number (up to three
@@ -202,7 +204,10 @@ pub fn full_path(dir: &str, name: &str) -> String {
 /// Whether the text is a URL (`scheme://...`), as `IsUrl` decides.
 pub fn is_url(s: &str) -> bool {
     let Some(i) = s.find("://") else { return false };
-    i > 0 && s[..i].chars().all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+    i > 0
+        && s[..i]
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
 }
 
 /// `getURLType(url, true)`: the scheme, lower-cased.
