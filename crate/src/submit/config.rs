@@ -24,7 +24,9 @@ impl SubmitConfig {
     /// A configuration value the user set, `None` when not set (the caller
     /// knows condor_submit's default: see [`SubmitConfig::get_or`]).
     pub fn get(&self, key: &str) -> Option<&str> {
-        self.values.get(&key.to_ascii_uppercase()).map(String::as_str)
+        self.values
+            .get(&key.to_ascii_uppercase())
+            .map(String::as_str)
     }
 
     /// The value, or condor_submit's default for it.

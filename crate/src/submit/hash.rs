@@ -75,7 +75,10 @@ impl SubmitHash for PlainHash {
     }
 
     fn keys(&self) -> Vec<(String, u32)> {
-        self.entries.iter().map(|(k, _, l)| (k.clone(), *l)).collect()
+        self.entries
+            .iter()
+            .map(|(k, _, l)| (k.clone(), *l))
+            .collect()
     }
 
     fn raw(&self, key: &str) -> Option<String> {

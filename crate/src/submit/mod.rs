@@ -12,8 +12,16 @@
 pub mod config;
 pub mod hash;
 pub mod job;
+pub mod lines;
+pub mod macros;
 pub mod origin;
+mod printf;
+pub mod queue;
+pub mod reader;
+pub mod run;
 
 pub use config::{HtcVersion, SubmitConfig};
 pub use hash::{Param, SubmitHash};
 pub use origin::Origin;
+pub use reader::Problem;
+pub use run::{submit, SubmitInput, Submitted};

@@ -17,7 +17,7 @@ mod commands;
 mod input;
 mod options;
 
-use commands::{analyze, autocluster, eval, fmt, gang, negotiate, query, refs, workload};
+use commands::{analyze, autocluster, eval, fmt, gang, negotiate, query, refs, submit, workload};
 
 #[derive(Parser)]
 #[command(
@@ -52,6 +52,11 @@ enum Cmd {
     Analyze(analyze::AnalyzeCmd),
     /// List each ad's internal and external references.
     Refs(refs::RefsCmd),
+    /// A submit description file turned into the job ads condor_submit
+    /// makes from it (one per proc); its warnings on stderr; exit 1 with
+    /// located errors (`FILE:LINE:COL: message`) when condor_submit would
+    /// refuse the file.
+    Submit(submit::SubmitCmd),
     /// Gangmatch each request against the offers (thesis ch. 3 and 5): one
     /// line per request in processing order, `REQUEST LABEL=OFFER …` (ports
     /// of non-root offers as `OFFER.LABEL=OFFER`) or `REQUEST -`; last line
@@ -70,6 +75,7 @@ fn run(cli: Cli) -> Result<ExitCode, String> {
         Cmd::Autocluster(a) => autocluster::run(a),
         Cmd::Analyze(a) => analyze::run(a),
         Cmd::Refs(a) => refs::run(a),
+        Cmd::Submit(a) => submit::run(a),
         Cmd::Gang(a) => gang::run(a),
         Cmd::Workload(a) => workload::run(a),
     }

@@ -8,4 +8,5 @@ pub mod gang;
 pub mod negotiate;
 pub mod query;
 pub mod refs;
+pub mod submit;
 pub mod workload;

@@ -1,0 +1,213 @@
+//! `classad submit`: a submit description file turned into the job ads
+//! condor_submit 25 (or 24) makes from it, one per proc; condor_submit's
+//! warnings on stderr; with `--explain`, where every attribute and every
+//! Requirements clause came from.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::{Args, ValueEnum};
+use classad::formats::{self, OutputFormat};
+use classad::submit::{self, HtcVersion, SubmitConfig};
+use classad::ClassAd;
+
+#[derive(Clone, Copy, ValueEnum)]
+enum ToArg {
+    New,
+    Old,
+    Json,
+    Xml,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+enum VersionArg {
+    #[value(name = "25")]
+    V25,
+    #[value(name = "24")]
+    V24,
+}
+
+#[derive(Args)]
+pub struct SubmitCmd {
+    /// The submit description file (files it includes or reads items from
+    /// are read beside it).
+    file: String,
+    #[arg(long, value_enum, default_value = "new")]
+    to: ToArg,
+    /// Whose rules: condor_submit 25 (the default) or 24.
+    #[arg(long, value_enum, default_value = "25")]
+    htcondor: VersionArg,
+    /// A configuration value of the submit host (ARCH, OPSYS,
+    /// FILESYSTEM_DOMAIN, APPEND_REQUIREMENTS, …); repeatable.
+    #[arg(long = "config", value_name = "KEY=VALUE")]
+    config: Vec<String>,
+    #[arg(long, default_value_t = 1)]
+    cluster: i64,
+    /// The submit time, seconds since the epoch (default: now).
+    #[arg(long)]
+    qdate: Option<i64>,
+    #[arg(long)]
+    owner: Option<String>,
+    /// Each attribute with its origin, each Requirements clause with its reason.
+    #[arg(long)]
+    explain: bool,
+    /// At most this many procs.
+    #[arg(long, default_value_t = submit::run::MAX_PROCS)]
+    max_procs: usize,
+}
+
+fn absolute(dir: &Path) -> String {
+    std::fs::canonicalize(dir)
+        .unwrap_or_else(|_| dir.to_path_buf())
+        .to_string_lossy()
+        .into_owned()
+}
+
+pub fn run(a: SubmitCmd) -> Result<ExitCode, String> {
+    let path = PathBuf::from(&a.file);
+    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", a.file))?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| PathBuf::from("."));
+    let mut config = SubmitConfig::default();
+    config.version = match a.htcondor {
+        VersionArg::V25 => HtcVersion::V25,
+        VersionArg::V24 => HtcVersion::V24,
+    };
+    for kv in &a.config {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("--config {kv}: expected KEY=VALUE"))?;
+        config.set(k, v);
+    }
+    let read_beside = |name: &str| -> Option<String> {
+        let p = if Path::new(name).is_absolute() {
+            PathBuf::from(name)
+        } else {
+            dir.join(name)
+        };
+        std::fs::read(p)
+            .ok()
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+    };
+    // What `queue matching` globs over: the names in the submit directory.
+    let names: Vec<String> = std::fs::read_dir(&dir)
+        .map(|rd| {
+            rd.filter_map(Result::ok)
+                .map(|e| {
+                    let n = e.file_name().to_string_lossy().into_owned();
+                    if e.path().is_dir() {
+                        n + "/"
+                    } else {
+                        n
+                    }
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let env: BTreeMap<String, String> = std::env::vars().collect();
+    let qdate = a.qdate.unwrap_or_else(|| {
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map(|d| d.as_secs() as i64)
+            .unwrap_or(0)
+    });
+    let input = submit::run::SubmitInput {
+        name: &a.file,
+        text: &text,
+        files: &read_beside,
+        names: &names,
+        config,
+        cluster: a.cluster,
+        qdate,
+        owner: a.owner.clone(),
+        iwd: absolute(&dir),
+        env,
+        max_procs: a.max_procs,
+        dir_exists: Some(|d| Path::new(d).is_dir()),
+    };
+    let out = submit::run::submit(&input);
+    for w in &out.warnings {
+        eprintln!("{}:{}:{}: warning: {}", w.file, w.line, w.column, w.message);
+    }
+    for j in &out.jobs {
+        for w in &j.built.warnings {
+            eprintln!("{}:{}:{}: warning: {}", a.file, w.line, w.column, w.message);
+        }
+    }
+    if let Some(cut) = &out.cut {
+        eprintln!("{}: warning: {cut}", a.file);
+    }
+    let mut errors: Vec<String> = out
+        .errors
+        .iter()
+        .map(|e| format!("{}:{}:{}: {}", e.file, e.line, e.column, e.message))
+        .collect();
+    for j in &out.jobs {
+        for e in &j.built.errors {
+            errors.push(format!("{}:{}:{}: {}", a.file, e.line, e.column, e.message));
+        }
+    }
+    if !errors.is_empty() {
+        errors.dedup();
+        for e in &errors {
+            eprintln!("{e}");
+        }
+        return Ok(ExitCode::from(1));
+    }
+    if a.explain {
+        for j in &out.jobs {
+            println!(
+                "# proc {} (queue statement on line {})",
+                j.proc, j.queue_line
+            );
+            for (name, expr) in &j.built.attrs {
+                let origin = j
+                    .built
+                    .origins
+                    .get(name)
+                    .map(origin_words)
+                    .unwrap_or_else(|| "condor_submit".into());
+                println!("{name} = {}    # {origin}", classad::unparse(expr));
+            }
+            for (clause, why) in &j.built.clauses {
+                println!("# Requirements clause {clause}: {why}");
+            }
+            println!();
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let ads: Vec<ClassAd> = out
+        .jobs
+        .iter()
+        .map(|j| {
+            let mut ad = ClassAd::new();
+            for (name, expr) in &j.built.attrs {
+                ad.insert(name, expr.clone());
+            }
+            ad
+        })
+        .collect();
+    let refs: Vec<&ClassAd> = ads.iter().collect();
+    let fmt = match a.to {
+        ToArg::New => OutputFormat::New,
+        ToArg::Old => OutputFormat::Old,
+        ToArg::Json => OutputFormat::Json,
+        ToArg::Xml => OutputFormat::Xml,
+    };
+    print!("{}", formats::write_pool(&refs, fmt));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn origin_words(o: &submit::Origin) -> String {
+    match o {
+        submit::Origin::Line { line, key } => format!("line {line}: {key}"),
+        submit::Origin::Default { why } => format!("default: {why}"),
+        submit::Origin::Config { key } => format!("configuration: {key}"),
+        submit::Origin::Derived { why } => why.clone(),
+    }
+}
