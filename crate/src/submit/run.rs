@@ -14,8 +14,13 @@ use super::queue::{self, Mode};
 use super::reader::{Problem, Reader};
 
 /// The most procs one submit makes here (condor_submit has no such bound:
-/// `queue 100000000` would make a hundred million ads).
+/// `queue 100000000` would make a hundred million ads). Each proc's ad
+/// with its origins takes about 35 KB and 0.2 ms: 100,000 are 18 s and
+/// 3.5 GB.
 pub const MAX_PROCS: usize = 100_000;
+
+/// The procs made unless the caller asks for more (2 s and 350 MB).
+pub const DEFAULT_MAX_PROCS: usize = 10_000;
 
 /// What a submit runs on.
 pub struct SubmitInput<'a> {

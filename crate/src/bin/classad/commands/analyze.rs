@@ -14,8 +14,14 @@ use crate::options::EvalArgs;
 #[derive(Args)]
 pub struct AnalyzeCmd {
     /// The job (with several ads, the one --which picks).
+    #[arg(long, required_unless_present = "submit", conflicts_with = "submit")]
+    job: Option<String>,
+    /// The job as a submit description file: the job ads condor_submit
+    /// makes from it (the one --which picks).
     #[arg(long)]
-    job: String,
+    submit: Option<String>,
+    #[command(flatten)]
+    host: super::submit::SubmitHost,
     #[arg(long)]
     machines: String,
     /// Print one JSON object.
@@ -49,7 +55,11 @@ pub struct AnalyzeCmd {
 pub fn run(a: AnalyzeCmd) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
     let eval = a.eval.options();
-    let (job_ads, _) = read_ads(&a.job, a.dialect.dialect())?;
+    let (job_ads, job_file) = match (&a.job, &a.submit) {
+        (Some(j), _) => (read_ads(j, a.dialect.dialect())?.0, j.clone()),
+        (None, Some(s)) => (super::submit::job_ads(s, &a.host)?, s.clone()),
+        (None, None) => return Err("give --job or --submit".into()),
+    };
     let (machine_ads, _) = read_ads(&a.machines, a.dialect.dialect())?;
     let read = started.elapsed();
     let fixed = a
@@ -93,8 +103,8 @@ pub fn run(a: AnalyzeCmd) -> Result<ExitCode, String> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let j = pick(&job_ads, "job", &a.job)?;
-    let report = analysis::analyze(&j, &machine_ads, &o).map_err(|e| format!("{}: {e}", a.job))?;
+    let j = pick(&job_ads, "job", &job_file)?;
+    let report = analysis::analyze(&j, &machine_ads, &o).map_err(|e| format!("{job_file}: {e}"))?;
     if a.stats {
         eprintln!(
             "read {:.2} s ({} jobs, {} machines), analysis {:.2} s; {}",

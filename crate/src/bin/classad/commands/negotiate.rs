@@ -14,8 +14,14 @@ use crate::options::EvalArgs;
 
 #[derive(Args)]
 pub struct MatchCmd {
+    #[arg(long, required_unless_present = "submit", conflicts_with = "submit")]
+    jobs: Option<String>,
+    /// The jobs as a submit description file: the job ads condor_submit
+    /// makes from it.
     #[arg(long)]
-    jobs: String,
+    submit: Option<String>,
+    #[command(flatten)]
+    host: super::submit::SubmitHost,
     #[arg(long)]
     machines: String,
     /// Print the cycle as JSON.
@@ -45,7 +51,11 @@ pub struct MatchCmd {
 
 pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
-    let (job_ads, mut libs) = read_ads(&a.jobs, a.dialect.dialect())?;
+    let (job_ads, mut libs) = match (&a.jobs, &a.submit) {
+        (Some(j), _) => read_ads(j, a.dialect.dialect())?,
+        (None, Some(s)) => (super::submit::job_ads(s, &a.host)?, vec![]),
+        (None, None) => return Err("give --jobs or --submit".into()),
+    };
     let (machine_ads, more) = read_ads(&a.machines, a.dialect.dialect())?;
     libs.extend(more);
     if let Some(f) = &a.functions {

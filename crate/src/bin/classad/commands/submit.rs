@@ -28,13 +28,10 @@ enum VersionArg {
     V24,
 }
 
-#[derive(Args)]
-pub struct SubmitCmd {
-    /// The submit description file (files it includes or reads items from
-    /// are read beside it).
-    file: String,
-    #[arg(long, value_enum, default_value = "new")]
-    to: ToArg,
+/// The submit host a submit file is turned into job ads on (shared by
+/// `submit` and the commands that take `--submit` for their jobs).
+#[derive(Args, Clone)]
+pub struct SubmitHost {
     /// Whose rules: condor_submit 25 (the default) or 24.
     #[arg(long, value_enum, default_value = "25")]
     htcondor: VersionArg,
@@ -49,12 +46,23 @@ pub struct SubmitCmd {
     qdate: Option<i64>,
     #[arg(long)]
     owner: Option<String>,
+    /// At most this many procs (at most 100,000).
+    #[arg(long, default_value_t = submit::run::DEFAULT_MAX_PROCS)]
+    max_procs: usize,
+}
+
+#[derive(Args)]
+pub struct SubmitCmd {
+    /// The submit description file (files it includes or reads items from
+    /// are read beside it).
+    file: String,
+    #[arg(long, value_enum, default_value = "new")]
+    to: ToArg,
+    #[command(flatten)]
+    host: SubmitHost,
     /// Each attribute with its origin, each Requirements clause with its reason.
     #[arg(long)]
     explain: bool,
-    /// At most this many procs.
-    #[arg(long, default_value_t = submit::run::MAX_PROCS)]
-    max_procs: usize,
 }
 
 fn absolute(dir: &Path) -> String {
@@ -64,9 +72,12 @@ fn absolute(dir: &Path) -> String {
         .into_owned()
 }
 
-pub fn run(a: SubmitCmd) -> Result<ExitCode, String> {
-    let path = PathBuf::from(&a.file);
-    let bytes = std::fs::read(&path).map_err(|e| format!("{}: {e}", a.file))?;
+/// Run the submit file at `file` on `host`: condor_submit's warnings
+/// printed to stderr; `Err` with the located errors when condor_submit
+/// would refuse the file.
+pub fn run_file(file: &str, host: &SubmitHost) -> Result<submit::Submitted, String> {
+    let path = PathBuf::from(file);
+    let bytes = std::fs::read(&path).map_err(|e| format!("{file}: {e}"))?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let dir = path
         .parent()
@@ -74,11 +85,11 @@ pub fn run(a: SubmitCmd) -> Result<ExitCode, String> {
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
     let mut config = SubmitConfig::default();
-    config.version = match a.htcondor {
+    config.version = match host.htcondor {
         VersionArg::V25 => HtcVersion::V25,
         VersionArg::V24 => HtcVersion::V24,
     };
-    for kv in &a.config {
+    for kv in &host.config {
         let (k, v) = kv
             .split_once('=')
             .ok_or_else(|| format!("--config {kv}: expected KEY=VALUE"))?;
@@ -110,24 +121,24 @@ pub fn run(a: SubmitCmd) -> Result<ExitCode, String> {
         })
         .unwrap_or_default();
     let env: BTreeMap<String, String> = std::env::vars().collect();
-    let qdate = a.qdate.unwrap_or_else(|| {
+    let qdate = host.qdate.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map(|d| d.as_secs() as i64)
             .unwrap_or(0)
     });
     let input = submit::run::SubmitInput {
-        name: &a.file,
+        name: file,
         text: &text,
         files: &read_beside,
         names: &names,
         config,
-        cluster: a.cluster,
+        cluster: host.cluster,
         qdate,
-        owner: a.owner.clone(),
+        owner: host.owner.clone(),
         iwd: absolute(&dir),
         env,
-        max_procs: a.max_procs,
+        max_procs: host.max_procs,
         dir_exists: Some(|d| Path::new(d).is_dir()),
     };
     let out = submit::run::submit(&input);
@@ -136,11 +147,11 @@ pub fn run(a: SubmitCmd) -> Result<ExitCode, String> {
     }
     for j in &out.jobs {
         for w in &j.built.warnings {
-            eprintln!("{}:{}:{}: warning: {}", a.file, w.line, w.column, w.message);
+            eprintln!("{file}:{}:{}: warning: {}", w.line, w.column, w.message);
         }
     }
     if let Some(cut) = &out.cut {
-        eprintln!("{}: warning: {cut}", a.file);
+        eprintln!("{file}: warning: {cut}");
     }
     let mut errors: Vec<String> = out
         .errors
@@ -149,16 +160,42 @@ pub fn run(a: SubmitCmd) -> Result<ExitCode, String> {
         .collect();
     for j in &out.jobs {
         for e in &j.built.errors {
-            errors.push(format!("{}:{}:{}: {}", a.file, e.line, e.column, e.message));
+            errors.push(format!("{file}:{}:{}: {}", e.line, e.column, e.message));
         }
     }
     if !errors.is_empty() {
         errors.dedup();
-        for e in &errors {
-            eprintln!("{e}");
-        }
-        return Ok(ExitCode::from(1));
+        return Err(errors.join("\n"));
     }
+    Ok(out)
+}
+
+/// The job ads a submit file makes (for `--submit` in place of jobs).
+pub fn job_ads(file: &str, host: &SubmitHost) -> Result<Vec<std::sync::Arc<ClassAd>>, String> {
+    let out = run_file(file, host)?;
+    Ok(out
+        .jobs
+        .iter()
+        .map(|j| std::sync::Arc::new(ad_of(&j.built)))
+        .collect())
+}
+
+fn ad_of(b: &submit::job::BuiltJob) -> ClassAd {
+    let mut ad = ClassAd::new();
+    for (name, expr) in &b.attrs {
+        ad.insert(name, expr.clone());
+    }
+    ad
+}
+
+pub fn run(a: SubmitCmd) -> Result<ExitCode, String> {
+    let out = match run_file(&a.file, &a.host) {
+        Ok(o) => o,
+        Err(e) => {
+            eprintln!("{e}");
+            return Ok(ExitCode::from(1));
+        }
+    };
     if a.explain {
         for j in &out.jobs {
             println!(
@@ -181,17 +218,7 @@ pub fn run(a: SubmitCmd) -> Result<ExitCode, String> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let ads: Vec<ClassAd> = out
-        .jobs
-        .iter()
-        .map(|j| {
-            let mut ad = ClassAd::new();
-            for (name, expr) in &j.built.attrs {
-                ad.insert(name, expr.clone());
-            }
-            ad
-        })
-        .collect();
+    let ads: Vec<ClassAd> = out.jobs.iter().map(|j| ad_of(&j.built)).collect();
     let refs: Vec<&ClassAd> = ads.iter().collect();
     let fmt = match a.to {
         ToArg::New => OutputFormat::New,
