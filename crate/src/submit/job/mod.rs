@@ -8,6 +8,7 @@
 
 mod ad;
 mod args_env;
+mod evict;
 mod extras;
 mod grid;
 mod keywords;
@@ -22,6 +23,8 @@ mod values;
 mod suite_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests25;
 
 use std::collections::BTreeMap;
 
@@ -97,6 +100,7 @@ pub fn build_job(hash: &dyn SubmitHash, ctx: &JobContext) -> BuiltJob {
     job.set_periodic_expressions();
     job.set_leave_in_queue();
     job.set_job_retries();
+    job.set_on_evict_expressions();
     job.set_kill_sig();
     job.set_container_special();
     job.set_request_resources();

@@ -1,0 +1,165 @@
+//! HTCondor 25's additions to the job ad, each against condor_submit 25's
+//! own words: `src/condor_utils/submit_utils.cpp` and the dry-run golden
+//! test `src/condor_tests/cmd_submit_regress_dry.expect`.
+
+use super::*;
+use crate::lang::unparse::unparse;
+use crate::submit::config::{HtcVersion, SubmitConfig};
+use crate::submit::hash::PlainHash;
+
+fn build_with(text: &str, v: HtcVersion, extra: &[(&str, &str)]) -> BuiltJob {
+    let mut h = PlainHash::from_lines(text);
+    let mut c = SubmitConfig::default();
+    c.set("ARCH", "X86_64");
+    c.set("OPSYS", "LINUX");
+    c.set("FILESYSTEM_DOMAIN", "submit.example.org");
+    c.set("UID_DOMAIN", "submit.example.org");
+    for (k, val) in extra {
+        c.set(k, val);
+    }
+    c.version = v;
+    h.config = c;
+    let ctx = JobContext {
+        cluster: 7,
+        proc: 0,
+        qdate: 1700000000,
+        iwd: "/tmp/case".into(),
+        submit_file: "x.sub".into(),
+        ..Default::default()
+    };
+    build_job(&h, &ctx)
+}
+
+fn build25(text: &str) -> BuiltJob {
+    build_with(text, HtcVersion::V25, &[])
+}
+
+fn attr(j: &BuiltJob, name: &str) -> String {
+    j.get(name)
+        .map(unparse)
+        .unwrap_or_else(|| "<absent>".into())
+}
+
+const MEM_REQ: &str =
+    "\"REQUIREMENTS (VacateReasonCode==21 || VacateReasonCode == 34) && VacateReasonSubCode == 102\\x1e";
+const DISK_REQ: &str =
+    "\"REQUIREMENTS (VacateReasonCode==21 || VacateReasonCode == 34) && VacateReasonSubCode == 104\\x1e";
+
+/// The transform body as unparsed, with 0x1e (unparsed `\036`) shown as `\x1e`.
+fn body(j: &BuiltJob, attr_name: &str) -> String {
+    attr(j, attr_name).replace("\\036", "\\x1e")
+}
+
+#[test]
+fn retry_request_memory_single_value_sets_it() {
+    // golden retry_mem1: TransformBody_RequestMemory=/...\x1eSET RequestMemory 2048"$/
+    let j = build25("executable = /bin/true\nrequest_memory = 1GB\nretry_request_memory = 2GB");
+    assert!(j.errors.is_empty(), "{:?}", j.errors);
+    assert_eq!(attr(&j, "RequestMemory"), "1024");
+    assert_eq!(attr(&j, "TransformOnEvict"), "\"RequestMemory\"");
+    assert_eq!(
+        body(&j, "TransformBody_RequestMemory"),
+        format!("{MEM_REQ}SET RequestMemory 2048\"")
+    );
+    // retry_mem_max: the cap alone is the same SET.
+    let j = build25("executable = /bin/true\nrequest_memory = 1GB\nretry_request_memory_max = 2GB");
+    assert_eq!(
+        body(&j, "TransformBody_RequestMemory"),
+        format!("{MEM_REQ}SET RequestMemory 2048\"")
+    );
+}
+
+#[test]
+fn retry_request_memory_increase_without_cap_is_evaluated_now() {
+    // retry_mem_incr: 1GB + 500 MB; retry_mem_incr2: RequestMemory*2 against 1024.
+    let j = build25(
+        "executable = /bin/true\nrequest_memory = 1GB\nretry_request_memory_increase = 500 MB",
+    );
+    assert_eq!(
+        body(&j, "TransformBody_RequestMemory"),
+        format!("{MEM_REQ}SET RequestMemory 1524\"")
+    );
+    let j = build25("executable = /bin/true\nrequest_memory = 1GB\nretry_request_memory_increase = RequestMemory*2");
+    assert_eq!(
+        body(&j, "TransformBody_RequestMemory"),
+        format!("{MEM_REQ}SET RequestMemory 2048\"")
+    );
+    // An increment that is neither positive nor about RequestMemory is refused.
+    let j = build25(
+        "executable = /bin/true\nrequest_memory = 1GB\nretry_request_memory_increase = Memory*2",
+    );
+    assert_eq!(
+        j.errors[0].message,
+        "RequestMemory retry increment must be a positive number or an expression that references RequestMemory"
+    );
+}
+
+#[test]
+fn retry_request_memory_increase_with_cap_grows_at_match_time() {
+    // retry_mem_incr_max: MaxRequestMemory=2048, NextRequestMemory=RequestMemory + 512
+    let j = build25("executable = /bin/true\nrequest_memory = 1GB\nretry_request_memory_increase = 512MB\nretry_request_memory_max = 2GB");
+    assert_eq!(attr(&j, "MaxRequestMemory"), "2048");
+    assert_eq!(attr(&j, "NextRequestMemory"), "RequestMemory + 512");
+    assert_eq!(
+        body(&j, "TransformBody_RequestMemory"),
+        format!("{MEM_REQ}EVALSET RequestMemory MIN({{NextRequestMemory, MaxRequestMemory}})\"")
+    );
+}
+
+#[test]
+fn request_lists_walk_a_retry_list() {
+    // retry_mem2 and retry_mem3: RetryRequestMemory={ 2048,8192 }
+    let list_body = format!(
+        "{MEM_REQ}EVALSET RequestMemory RetryRequestMemory[RetryRequestMemoryIndex?:0]\\x1eEVALSET RetryRequestMemoryIndex MIN({{size(RetryRequestMemory)-1, (RetryRequestMemoryIndex?:0)+1}})\""
+    );
+    for text in [
+        "executable = /bin/true\nrequest_memory = 1GB\nretry_request_memory = 2GB, 8GB",
+        "executable = /bin/true\nrequest_memory = 1GB, 2G, 8 gb",
+    ] {
+        let j = build25(text);
+        assert!(j.errors.is_empty(), "{:?}", j.errors);
+        assert_eq!(attr(&j, "RequestMemory"), "1024");
+        assert_eq!(attr(&j, "RetryRequestMemory"), "{ 2048,8192 }");
+        assert_eq!(body(&j, "TransformBody_RequestMemory"), list_body);
+    }
+    // retry_disk1..3: KiB, 104 as the sub-code, `80 m` a unit too.
+    let j = build25("executable = /bin/true\nrequest_disk = 10MB\nretry_request_disk = 20MB");
+    assert_eq!(attr(&j, "RequestDisk"), "10240");
+    assert_eq!(attr(&j, "TransformOnEvict"), "\"RequestDisk\"");
+    assert_eq!(
+        body(&j, "TransformBody_RequestDisk"),
+        format!("{DISK_REQ}SET RequestDisk 20480\"")
+    );
+    let j = build25("executable = /bin/true\nrequest_disk = 10MB, 20MB, 80 m");
+    assert_eq!(attr(&j, "RetryRequestDisk"), "{ 20480,81920 }");
+    // A list must increase.
+    let j = build25("executable = /bin/true\nrequest_memory = 1GB, 4GB, 2GB");
+    assert_eq!(
+        j.errors[0].message,
+        "request_memory must have an increasing sequence of values, but 2048 is not greater than 4096"
+    );
+}
+
+#[test]
+fn request_lists_are_parse_errors_in_24() {
+    let j = build_with(
+        "executable = /bin/true\nrequest_memory = 1GB, 2G",
+        HtcVersion::V24,
+        &[],
+    );
+    assert!(j.errors[0].message.starts_with("Parse error in expression"));
+    let j = build_with(
+        "executable = /bin/true\nrequest_memory = 1GB\nretry_request_memory = 2GB",
+        HtcVersion::V24,
+        &[],
+    );
+    assert_eq!(attr(&j, "TransformOnEvict"), "<absent>");
+}
+
+#[test]
+fn on_evict_checks_name_user_transforms() {
+    // SetOnEvictExpressions: tags with a body only, body lines joined by 0x1e.
+    let j = build25("executable = /bin/true\non_evict_checks = A B\ntransform_body_A = SET Foo 1\nrequest_memory = 1GB\nretry_request_memory = 2GB");
+    assert_eq!(attr(&j, "TransformBody_A"), "\"SET Foo 1\"");
+    assert_eq!(attr(&j, "TransformOnEvict"), "\"A RequestMemory\"");
+}
