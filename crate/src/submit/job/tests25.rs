@@ -163,3 +163,22 @@ fn on_evict_checks_name_user_transforms() {
     assert_eq!(attr(&j, "TransformBody_A"), "\"SET Foo 1\"");
     assert_eq!(attr(&j, "TransformOnEvict"), "\"A RequestMemory\"");
 }
+
+#[test]
+fn url_plugin_clauses_keep_the_schemes_case() {
+    // golden xfer0: Requirements=/TARGET\.HasFileTransfer.+"FTP",TARGET\.HasFileTransferPluginMethods/
+    let j = build25("executable = /bin/true\ntransfer_input_files = FTP://foo/bar");
+    assert!(attr(&j, "Requirements").ends_with(
+        "((TARGET.FileSystemDomain == MY.FileSystemDomain) || (TARGET.HasFileTransfer && stringListIMember(\"FTP\",TARGET.HasFileTransferPluginMethods)))"
+    ));
+    assert_eq!(attr(&j, "WantTransferPluginMethods"), "\"FTP\"");
+    // xfer2: one clause per scheme, in strcasecmp order, HTTP before HTTPS.
+    let j = build25("executable = /bin/true\nshould_transfer_files = YES\ntransfer_input_files = data, HTTPS://example.com/file2, HTTP://example.com/file1, http://x/y");
+    assert!(attr(&j, "Requirements").ends_with(
+        "(TARGET.HasFileTransfer && stringListIMember(\"HTTP\",TARGET.HasFileTransferPluginMethods) && stringListIMember(\"HTTPS\",TARGET.HasFileTransferPluginMethods))"
+    ));
+    // getURLType(url, true): the scheme's last part after + - or .
+    assert_eq!(super::values::url_type("osdf+https://h/p"), "https");
+    assert_eq!(super::values::url_type("1http://h/p"), "");
+    assert_eq!(super::values::url_type("http://"), "");
+}

@@ -201,18 +201,41 @@ pub fn full_path(dir: &str, name: &str) -> String {
     }
 }
 
-/// Whether the text is a URL (`scheme://...`), as `IsUrl` decides.
-pub fn is_url(s: &str) -> bool {
-    let Some(i) = s.find("://") else { return false };
-    i > 0
-        && s[..i]
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+/// `IsUrl`: a letter, then letters, digits, `+ - .`, then `://` and at
+/// least one more character. Returns where the `:` is.
+fn url_scheme_end(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let n = 1 + b[1..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+        .count();
+    (b[n..].starts_with(b"://") && b.len() > n + 3).then_some(n)
 }
 
-/// `getURLType(url, true)`: the scheme, lower-cased.
+/// Whether the text is a URL, as `IsUrl` decides.
+pub fn is_url(s: &str) -> bool {
+    url_scheme_end(s).is_some()
+}
+
+/// `getURLType(url, true)`: the scheme's last part after `+`, `-` or `.`
+/// (`osdf+https` is `https`), case kept; empty when not a URL.
 pub fn url_type(s: &str) -> String {
-    s.split("://").next().unwrap_or("").to_ascii_lowercase()
+    let Some(end) = url_scheme_end(s) else {
+        return String::new();
+    };
+    let b = s.as_bytes();
+    let mut start = end;
+    while start > 0 {
+        if matches!(b[start], b'+' | b'-' | b'.') {
+            start += 1;
+            break;
+        }
+        start -= 1;
+    }
+    s[start..end].to_string()
 }
 
 /// 25's `parse_int64_bytes(input, value, base, &unit, separators, &endp)`,
