@@ -18,6 +18,7 @@ mod resources;
 mod transfer;
 mod universe;
 mod values;
+mod vm;
 
 #[cfg(test)]
 mod suite_tests;
@@ -88,6 +89,7 @@ pub fn build_job(hash: &dyn SubmitHash, ctx: &JobContext) -> BuiltJob {
     job.set_executable();
     job.set_arguments();
     job.set_grid_params();
+    job.set_vm_params();
     job.set_java_vm_args();
     job.set_parallel_params();
     job.set_environment();

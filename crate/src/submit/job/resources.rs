@@ -53,6 +53,23 @@ impl Job<'_> {
     /// A size with units, in `base` bytes; a bare number warns or fails
     /// under SUBMIT_REQUEST_MISSING_UNITS.
     fn request_size(&mut self, key: &str, attr: &str, cfg_key: &str, base: i64, unit_word: &str) {
+        // A vm job's memory request defaults to the vm's memory.
+        if attr == "RequestMemory"
+            && self.param2(key, attr).is_none()
+            && !self.has(attr)
+            && self.has("JobVMMemory")
+        {
+            self.warn_at(
+                "request_memory was NOT specified.  Using RequestMemory = MY.JobVMMemory",
+                None,
+            );
+            self.assign_expr(
+                attr,
+                "MY.JobVMMemory",
+                derived("a vm job without request_memory"),
+            );
+            return;
+        }
         let Some((v, p, o)) = self.request_value(key, attr, cfg_key) else {
             return;
         };

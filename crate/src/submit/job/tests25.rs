@@ -182,3 +182,65 @@ fn url_plugin_clauses_keep_the_schemes_case() {
     assert_eq!(super::values::url_type("1http://h/p"), "");
     assert_eq!(super::values::url_type("http://"), "");
 }
+
+#[test]
+fn vm_universe_parameters() {
+    // golden kvm.sub: JobVMCheckpoint=false, JobVMMemory=1024, JobVMNetworking=true,
+    // JobVMNetworkingType="nat", JobVMType="kvm", JobVM_VCPUS=1,
+    // RequestMemory=MY.JobVMMemory, ShouldTransferFiles="YES", TransferExecutable=false,
+    // VMPARAM_vm_Disk="dummy.qcow2:sda1:w:qcow2,dummy2.qcow2:sdb1:w:qcow2"
+    let j = build25("universe = vm\nexecutable = Test VM job\nvm_type = KVM\nvm_memory = 1024\nvm_disk = dummy.qcow2:sda1:w:qcow2,dummy2.qcow2:sdb1:w:qcow2\nvm_networking = true\nvm_networking_type = nat");
+    assert!(j.errors.is_empty(), "{:?}", j.errors);
+    for (a, v) in [
+        ("JobUniverse", "13"),
+        ("JobVMCheckpoint", "false"),
+        ("JobVMMemory", "1024"),
+        ("JobVMNetworking", "true"),
+        ("JobVMNetworkingType", "\"nat\""),
+        ("JobVMType", "\"kvm\""),
+        ("JobVMVNCConsole", "false"),
+        ("JobVM_VCPUS", "1"),
+        ("RequestMemory", "MY.JobVMMemory"),
+        ("ShouldTransferFiles", "\"YES\""),
+        ("WhenToTransferOutput", "\"ON_EXIT\""),
+        ("TransferExecutable", "false"),
+        ("ExecutableSize", "1048576"),
+        (
+            "VMPARAM_vm_Disk",
+            "\"dummy.qcow2:sda1:w:qcow2,dummy2.qcow2:sdb1:w:qcow2\"",
+        ),
+    ] {
+        assert_eq!(attr(&j, a), v, "{a}");
+    }
+    // SetRequestMem's words in 25.
+    assert_eq!(
+        j.warnings[0].message,
+        "request_memory was NOT specified.  Using RequestMemory = MY.JobVMMemory"
+    );
+    // SetRequirements: networking and its type.
+    assert!(attr(&j, "Requirements").contains(
+        "(TARGET.VM_Memory >= MY.JobVMMemory) && TARGET.VM_Networking && stringListIMember(JobVMNetworkingType,TARGET.VM_Networking_Types,\",\")"
+    ));
+    // Disks need 3 or 4 fields; vm_memory is required; vmware is gone.
+    let j = build25("universe = vm\nexecutable = x\nvm_type = kvm\nvm_memory = 64\nvm_disk = a:b");
+    assert!(j.errors[0]
+        .message
+        .starts_with("'vm_disk' has incorrect format."));
+    let j = build25("universe = vm\nexecutable = x\nvm_type = kvm\nvm_disk = a:b:w");
+    assert!(j.errors[0]
+        .message
+        .starts_with("vm_memory cannot be found."));
+    let j = build25("universe = vm\nexecutable = x\nvm_type = vmware\nvm_memory = 64");
+    assert_eq!(
+        j.errors[0].message,
+        "A vm_type of 'vmware' is no longer supported"
+    );
+    // Checkpoints transfer on eviction too; with networking only if asked.
+    let j = build25("universe = vm\nexecutable = x\nvm_type = xen\nxen_kernel = vmx\nvm_memory = 64\nvm_disk = a:b:w\nvm_checkpoint = true");
+    assert_eq!(attr(&j, "WhenToTransferOutput"), "\"ON_EXIT_OR_EVICT\"");
+    assert_eq!(attr(&j, "JobVMHardwareVT"), "true");
+    let j = build25("universe = vm\nexecutable = x\nvm_type = kvm\nvm_memory = 64\nvm_disk = a:b:w\nvm_checkpoint = true\nvm_networking = true");
+    assert!(j.errors[0]
+        .message
+        .contains("VM networking is currently conflict with VM checkpoint"));
+}
