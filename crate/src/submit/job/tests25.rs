@@ -244,3 +244,47 @@ fn vm_universe_parameters() {
         .message
         .contains("VM networking is currently conflict with VM checkpoint"));
 }
+
+#[test]
+fn ec2_keywords_and_name_tag() {
+    // golden grid_ec2.sub: EC2TagName="TestSIR", EC2AmiID="ami-00000006",
+    // EC2KeyPairFile=/".+ssh_key_pair\.\d+\.0"/, EC2SpotPrice="0.011", ...
+    let text = "universe = grid\nexecutable = TestSIR\ngrid_resource = ec2 https://ec2.amazonaws.com/\nec2_access_key_id = Amazon.accessKeyFile\nec2_secret_access_key = Amazon.secretKeyFile\nec2_ami_id = ami-00000006\nec2_instance_type = m1.small\nec2_user_data_file = ec2_user_data\nec2_spot_price = 0.011\nec2_keypair_file = ssh_key_pair.7.0";
+    let j = build25(text);
+    assert!(j.errors.is_empty(), "{:?}", j.errors);
+    for (a, v) in [
+        ("Cmd", "\"TestSIR\""),
+        ("GridResource", "\"ec2 https://ec2.amazonaws.com/\""),
+        ("EC2AccessKeyId", "\"/tmp/case/Amazon.accessKeyFile\""),
+        ("EC2SecretAccessKey", "\"/tmp/case/Amazon.secretKeyFile\""),
+        ("EC2AmiID", "\"ami-00000006\""),
+        ("EC2InstanceType", "\"m1.small\""),
+        ("EC2KeyPairFile", "\"/tmp/case/ssh_key_pair.7.0\""),
+        ("EC2SpotPrice", "\"0.011\""),
+        ("EC2UserDataFile", "\"/tmp/case/ec2_user_data\""),
+        ("EC2TagName", "\"TestSIR\""),
+        ("EC2TagNames", "<absent>"),
+        ("JobUniverse", "9"),
+        ("TransferExecutable", "false"),
+    ] {
+        assert_eq!(attr(&j, a), v, "{a}");
+    }
+    // handleAVPairs: tag names as written; a Name tag of one's own wins.
+    let j = build25(&format!("{text}\nec2_tag_Owner = me\nec2_tag_Name = mine"));
+    assert_eq!(attr(&j, "EC2TagNames"), "\"Name,Owner\"");
+    assert_eq!(attr(&j, "EC2TagName"), "\"mine\"");
+    assert_eq!(attr(&j, "EC2TagOwner"), "\"me\"");
+    let j = build25(&format!("{text}\nWantNameTag = false"));
+    assert_eq!(attr(&j, "EC2TagName"), "<absent>");
+    // ec2 needs an AMI; ec2_parameter_* become EC2Param_* and EC2ParamNames.
+    let j = build25(&text.replace("ec2_ami_id", "#"));
+    assert_eq!(
+        j.errors[0].message,
+        "EC2 jobs require a \"ec2_ami_id\" parameter"
+    );
+    let j = build25(&format!(
+        "{text}\nec2_parameter_Foo = 1\nec2_parameter_names = Bar"
+    ));
+    assert_eq!(attr(&j, "EC2Param_Foo"), "\"1\"");
+    assert_eq!(attr(&j, "EC2ParamNames"), "\"Bar, Foo\"");
+}

@@ -7,7 +7,7 @@ use super::values::{parse_bytes, string_is_boolean};
 
 /// `validate_disk_param`: comma-separated disks, each with `min..=max`
 /// colon-separated fields (`file:device:permission[:format]`).
-fn valid_disks(s: &str, min: usize, max: usize) -> bool {
+pub(super) fn valid_disks(s: &str, min: usize, max: usize) -> bool {
     let mut any = false;
     for disk in s.trim_start_matches(' ').split(',').map(str::trim) {
         if disk.is_empty() {
