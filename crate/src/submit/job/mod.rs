@@ -8,6 +8,7 @@
 
 mod ad;
 mod args_env;
+mod creds;
 mod evict;
 mod extras;
 mod grid;
@@ -97,6 +98,7 @@ pub fn build_job(hash: &dyn SubmitHash, ctx: &JobContext) -> BuiltJob {
     job.set_std_file(0);
     job.set_std_file(1);
     job.set_std_file(2);
+    job.set_gsi_credentials();
     job.set_notification();
     job.set_rank();
     job.set_periodic_expressions();

@@ -288,3 +288,31 @@ fn ec2_keywords_and_name_tag() {
     assert_eq!(attr(&j, "EC2Param_Foo"), "\"1\"");
     assert_eq!(attr(&j, "EC2ParamNames"), "\"Bar, Foo\"");
 }
+
+#[test]
+fn gsi_credentials_and_scitokens() {
+    // SetGSICredentials: the proxy made absolute, the lifetime an integer.
+    let j = build25("executable = /bin/true\nx509UserProxy = proxy\nuse_x509userproxy = true\ndelegate_job_gsi_credentials_lifetime = 2600");
+    assert!(j.errors.is_empty(), "{:?}", j.errors);
+    assert_eq!(attr(&j, "x509userproxy"), "\"/tmp/case/proxy\"");
+    assert_eq!(attr(&j, "DelegateJobGSICredentialsLifetime"), "2600");
+    let j = build25("executable = /bin/true\ndelegate_job_gsi_credentials_lifetime = 26x");
+    assert_eq!(
+        j.errors[0].message,
+        "invalid integer setting delegate_job_gsi_credentials_lifetime = 26x"
+    );
+    // scitokens_file alone turns it on; use_scitokens = true needs a file.
+    let j = build25("executable = /bin/true\nscitokens_file = tok");
+    assert_eq!(attr(&j, "ScitokensFile"), "\"/tmp/case/tok\"");
+    let j = build25("executable = /bin/true\nuse_scitokens = true");
+    assert!(j.errors[0]
+        .message
+        .starts_with("No Scitokens filename specified."));
+    let j = build25("executable = /bin/true\nuse_scitokens = auto");
+    assert_eq!(attr(&j, "ScitokensFile"), "<absent>");
+    let j = build25("executable = /bin/true\nuse_scitokens = maybe");
+    assert_eq!(
+        j.errors[0].message,
+        "use_scitokens error. Value should be true, false, or auto."
+    );
+}
