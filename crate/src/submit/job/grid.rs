@@ -217,13 +217,18 @@ impl Job<'_> {
         };
         const PREFIX: &str = "ec2_parameter_";
         for key in self.sorted_keys() {
-            if key.eq_ignore_ascii_case("ec2_parameter_names")
-                || key.len() < PREFIX.len()
-                || !key[..PREFIX.len()].eq_ignore_ascii_case(PREFIX)
-            {
+            // (`get`: a key may hold any UTF-8, a prefix length may split a character)
+            let Some(name) = key
+                .get(..PREFIX.len())
+                .filter(|h| h.eq_ignore_ascii_case(PREFIX))
+                .and_then(|_| key.get(PREFIX.len()..))
+                .map(str::to_string)
+            else {
+                continue;
+            };
+            if key.eq_ignore_ascii_case("ec2_parameter_names") {
                 continue;
             }
-            let name = key[PREFIX.len()..].to_string();
             let raw = self.hash.raw(&key).unwrap_or_default();
             let origin = self
                 .param(&key)
@@ -274,14 +279,17 @@ impl Job<'_> {
                 .unwrap_or_default(),
         };
         let strip = |key: &str, prefix: &str| -> Option<String> {
-            (key.len() > prefix.len() && key[..prefix.len()].eq_ignore_ascii_case(prefix))
-                .then(|| key[prefix.len()..].to_string())
+            let head = key.get(..prefix.len())?;
+            let rest = key.get(prefix.len()..)?;
+            (head.eq_ignore_ascii_case(prefix) && !rest.is_empty()).then(|| rest.to_string())
         };
         for key in self.sorted_keys() {
             let Some(name) = strip(&key, submit_prefix).or_else(|| strip(&key, job_prefix)) else {
                 continue;
             };
-            let is_names = name.len() >= 5 && name[..5].eq_ignore_ascii_case("Names");
+            let is_names = name
+                .get(..5)
+                .is_some_and(|h| h.eq_ignore_ascii_case("Names"));
             if !is_names && !names.iter().any(|n| n.eq_ignore_ascii_case(&name)) {
                 names.push(name);
             }
