@@ -44,6 +44,9 @@ pub struct Job<'a> {
     pub forced_submit_attrs: Vec<String>,
     /// Custom `request_<name>` values written in double quotes.
     pub string_requests: Vec<String>,
+    /// `set_submit_param`: keys condor_submit itself sets (the vm universe
+    /// forces file transfer), read before the file's.
+    pub submit_overrides: Vec<(String, Param)>,
 }
 
 impl<'a> Job<'a> {
@@ -64,6 +67,7 @@ impl<'a> Job<'a> {
             iwd: ctx.iwd.clone(),
             forced_submit_attrs: Vec::new(),
             string_requests: Vec::new(),
+            submit_overrides: Vec::new(),
         }
     }
 
@@ -75,7 +79,20 @@ impl<'a> Job<'a> {
 
     /// `submit_param(key)`: an empty value counts as not set.
     pub fn param(&self, key: &str) -> Option<Param> {
+        let set = self.submit_overrides.iter().rev();
+        if let Some((_, p)) = set.into_iter().find(|(k, _)| k.eq_ignore_ascii_case(key)) {
+            return Some(p.clone());
+        }
         self.hash.param(key).filter(|p| !p.value.is_empty())
+    }
+
+    /// `set_submit_param(key, value)`: condor_submit's own value for a key.
+    pub fn set_submit_param(&mut self, key: &str, value: &str, why: &str) {
+        let p = Param {
+            value: value.to_string(),
+            origin: derived(why),
+        };
+        self.submit_overrides.push((key.to_string(), p));
     }
 
     /// `submit_param(key, alt)`: the alternate name when the first is unset.

@@ -8,6 +8,8 @@
 
 mod ad;
 mod args_env;
+mod creds;
+mod evict;
 mod extras;
 mod grid;
 mod keywords;
@@ -17,11 +19,14 @@ mod resources;
 mod transfer;
 mod universe;
 mod values;
+mod vm;
 
 #[cfg(test)]
 mod suite_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tests25;
 
 use std::collections::BTreeMap;
 
@@ -85,6 +90,7 @@ pub fn build_job(hash: &dyn SubmitHash, ctx: &JobContext) -> BuiltJob {
     job.set_executable();
     job.set_arguments();
     job.set_grid_params();
+    job.set_vm_params();
     job.set_java_vm_args();
     job.set_parallel_params();
     job.set_environment();
@@ -92,11 +98,13 @@ pub fn build_job(hash: &dyn SubmitHash, ctx: &JobContext) -> BuiltJob {
     job.set_std_file(0);
     job.set_std_file(1);
     job.set_std_file(2);
+    job.set_gsi_credentials();
     job.set_notification();
     job.set_rank();
     job.set_periodic_expressions();
     job.set_leave_in_queue();
     job.set_job_retries();
+    job.set_on_evict_expressions();
     job.set_kill_sig();
     job.set_container_special();
     job.set_request_resources();

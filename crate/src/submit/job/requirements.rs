@@ -376,6 +376,22 @@ impl Job<'_> {
                     "added for the vm's memory",
                 );
             }
+            if self.lookup_bool("JobVMHardwareVT") == Some(true) && !m("VM_HardwareVT") {
+                let why = "added because the vm needs hardware virtualization (xen_kernel = vmx)";
+                self.clause(&mut answer, " && ", "TARGET.VM_HardwareVT", why);
+            }
+            if self.lookup_bool("JobVMNetworking") == Some(true) {
+                if !m("VM_Networking") {
+                    let why = "added because the vm wants networking (vm_networking)";
+                    self.clause(&mut answer, " && ", "TARGET.VM_Networking", why);
+                }
+                if self.has("JobVMNetworkingType") {
+                    let why = "added for the vm's networking type (vm_networking_type)";
+                    let c =
+                        "stringListIMember(JobVMNetworkingType,TARGET.VM_Networking_Types,\",\")";
+                    self.clause(&mut answer, " && ", c, why);
+                }
+            }
         } else {
             if let Some(e) = self.lookup("RequestMemory").cloned() {
                 if literal_number(&e).is_none_or(|v| v > 1.0) {

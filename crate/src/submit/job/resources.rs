@@ -5,7 +5,7 @@
 //! `SetImageSize`).
 
 use super::ad::*;
-use super::values::parse_bytes;
+use super::values::{parse_bytes, parse_bytes_until};
 use crate::submit::config::HtcVersion;
 use crate::submit::hash::Param;
 use crate::submit::origin::Origin;
@@ -53,16 +53,34 @@ impl Job<'_> {
     /// A size with units, in `base` bytes; a bare number warns or fails
     /// under SUBMIT_REQUEST_MISSING_UNITS.
     fn request_size(&mut self, key: &str, attr: &str, cfg_key: &str, base: i64, unit_word: &str) {
+        // A vm job's memory request defaults to the vm's memory.
+        if attr == "RequestMemory"
+            && self.param2(key, attr).is_none()
+            && !self.has(attr)
+            && self.has("JobVMMemory")
+        {
+            self.warn_at(
+                "request_memory was NOT specified.  Using RequestMemory = MY.JobVMMemory",
+                None,
+            );
+            self.assign_expr(
+                attr,
+                "MY.JobVMMemory",
+                derived("a vm job without request_memory"),
+            );
+            return;
+        }
         let Some((v, p, o)) = self.request_value(key, attr, cfg_key) else {
             return;
         };
-        let parsed = if self.cfg().version == HtcVersion::V25 {
-            // 25 reads `a, b` as a first request and retries (not modelled).
-            parse_bytes(v.split(',').next().unwrap_or(""), base)
+        // 25 reads `a, b, …` as a first request and its retries.
+        let v25 = self.cfg().version == HtcVersion::V25;
+        let parsed = if v25 {
+            parse_bytes_until(&v, base, Some(b',')).map(|(n, u, end)| (n, u, Some(end)))
         } else {
-            parse_bytes(&v, base)
+            parse_bytes(&v, base).map(|(n, u)| (n, u, None))
         };
-        if let Some((n, unit)) = parsed {
+        if let Some((n, unit, end)) = parsed {
             if let Some(missing) = self.config("SUBMIT_REQUEST_MISSING_UNITS") {
                 if !unit {
                     let (must, level) = if missing.eq_ignore_ascii_case("error") {
@@ -86,6 +104,14 @@ impl Job<'_> {
                 }
             }
             self.assign_int(attr, n, o);
+            if let Some(end) = end {
+                // `endp[0] == ',' && endp[1]`: something after the comma.
+                let after = v
+                    .get(end + 1..)
+                    .filter(|_| v[end..].starts_with(','))
+                    .unwrap_or("");
+                self.set_request_retries(attr, key, base, after);
+            }
         } else if v.eq_ignore_ascii_case("undefined") {
             // no request at all
         } else {

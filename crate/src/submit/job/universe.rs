@@ -171,7 +171,7 @@ impl Job<'_> {
                     self.error_at(&msg, Some(&gr));
                 }
             }
-            U_VM => {}
+            U_VM => self.set_vm_universe(),
             u => {
                 let t = text.unwrap_or_default();
                 if u == 0 {

@@ -201,16 +201,125 @@ pub fn full_path(dir: &str, name: &str) -> String {
     }
 }
 
-/// Whether the text is a URL (`scheme://...`), as `IsUrl` decides.
-pub fn is_url(s: &str) -> bool {
-    let Some(i) = s.find("://") else { return false };
-    i > 0
-        && s[..i]
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || "+-.".contains(c))
+/// `IsUrl`: a letter, then letters, digits, `+ - .`, then `://` and at
+/// least one more character. Returns where the `:` is.
+fn url_scheme_end(s: &str) -> Option<usize> {
+    let b = s.as_bytes();
+    if !b.first()?.is_ascii_alphabetic() {
+        return None;
+    }
+    let n = 1 + b[1..]
+        .iter()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+        .count();
+    (b[n..].starts_with(b"://") && b.len() > n + 3).then_some(n)
 }
 
-/// `getURLType(url, true)`: the scheme, lower-cased.
+/// Whether the text is a URL, as `IsUrl` decides.
+pub fn is_url(s: &str) -> bool {
+    url_scheme_end(s).is_some()
+}
+
+/// `getURLType(url, true)`: the scheme's last part after `+`, `-` or `.`
+/// (`osdf+https` is `https`), case kept; empty when not a URL.
 pub fn url_type(s: &str) -> String {
-    s.split("://").next().unwrap_or("").to_ascii_lowercase()
+    let Some(end) = url_scheme_end(s) else {
+        return String::new();
+    };
+    let b = s.as_bytes();
+    let mut start = end;
+    while start > 0 {
+        if matches!(b[start], b'+' | b'-' | b'.') {
+            start += 1;
+            break;
+        }
+        start -= 1;
+    }
+    s[start..end].to_string()
+}
+
+/// 25's `parse_int64_bytes(input, value, base, &unit, separators, &endp)`,
+/// byte for byte: like [`parse_bytes`], but the number may also end at
+/// `sep` (a list `1GB, 2GB`), and `.5` counts as a number (strtol reads
+/// nothing, then the fraction moves past it). Returns the value, whether a
+/// unit was written, and the offset where it stopped (at `sep` or the end).
+pub fn parse_bytes_until(input: &str, base: i64, sep: Option<u8>) -> Option<(i64, bool, usize)> {
+    let s = input.as_bytes();
+    let space = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r' | 0x0b | 0x0c);
+    let at = |i: usize| s.get(i).copied().unwrap_or(0);
+    let mut i = 0;
+    while space(at(i)) {
+        i += 1;
+    }
+    let start = i;
+    // strtol: a sign and digits; without digits nothing is read.
+    let mut p = i;
+    let neg = matches!(at(p), b'-');
+    if matches!(at(p), b'-' | b'+') {
+        p += 1;
+    }
+    let digits = s[p.min(s.len())..]
+        .iter()
+        .take_while(|b| b.is_ascii_digit())
+        .count();
+    let mut val: i64 = 0;
+    if digits == 0 {
+        p = start;
+    } else {
+        for &b in &s[p..p + digits] {
+            val = val.saturating_mul(10).saturating_add((b - b'0') as i64);
+        }
+        if neg {
+            val = -val;
+        }
+        p += digits;
+    }
+    let mut fract = 0.0;
+    if at(p) == b'.' {
+        p += 1;
+        let mut scale = 0.1;
+        for _ in 0..3 {
+            if !at(p).is_ascii_digit() {
+                break;
+            }
+            fract += (at(p) - b'0') as f64 * scale;
+            scale /= 10.0;
+            p += 1;
+        }
+        while at(p).is_ascii_digit() {
+            p += 1;
+        }
+    }
+    if p == start {
+        return None;
+    }
+    while space(at(p)) {
+        p += 1;
+    }
+    // strchr(separators, '\0') finds the terminator: the end counts too.
+    let at_sep = |i: usize| at(i) == 0 || sep.is_some_and(|c| at(i) == c);
+    let (mult, unit) = if at_sep(p) {
+        (base, false)
+    } else {
+        let m: i64 = match at(p).to_ascii_lowercase() {
+            b'k' => 1 << 10,
+            b'm' => 1 << 20,
+            b'g' => 1 << 30,
+            b't' => 1 << 40,
+            _ => return None,
+        };
+        p += 1;
+        if matches!(at(p), b'b' | b'B') {
+            p += 1;
+        }
+        (m, true)
+    };
+    let v = (((val as f64 + fract) * mult as f64 + (base - 1) as f64) as i64) / base.max(1);
+    while space(at(p)) {
+        p += 1;
+    }
+    if at_sep(p) && (sep.is_some() || at(p) == 0) {
+        return Some((v, unit, p.min(s.len())));
+    }
+    None
 }
