@@ -96,7 +96,9 @@ fn initial() -> (AppState, Option<String>, bool, Option<Opening>) {
         // holds unchanged (a reload: its settings are kept, not reopened).
         Ok(Some(Opening::Place(p)))
             if p.example.is_none()
-                || saved.as_ref().is_some_and(|s| Place::of(s).example == p.example) =>
+                || saved
+                    .as_ref()
+                    .is_some_and(|s| Place::of(s).example == p.example) =>
         {
             let (state, lost) = without_not_kept(saved.unwrap_or_default());
             (at_place(state, &p), lost, false, None)

@@ -13,6 +13,14 @@ pub enum HtcVersion {
     V25,
 }
 
+/// [`SubmitConfig::default_host`]'s values.
+pub const DEFAULT_HOST: [(&str, &str); 4] = [
+    ("ARCH", "X86_64"),
+    ("OPSYS", "LINUX"),
+    ("FILESYSTEM_DOMAIN", "submit.example.org"),
+    ("UID_DOMAIN", "submit.example.org"),
+];
+
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct SubmitConfig {
     /// Keys upper-cased.
@@ -21,6 +29,18 @@ pub struct SubmitConfig {
 }
 
 impl SubmitConfig {
+    /// The submit host the CLI and the page assume unless told otherwise:
+    /// a Linux x86_64 machine in the domain `submit.example.org`
+    /// (condor_submit would take FILESYSTEM_DOMAIN and UID_DOMAIN from the
+    /// host's name).
+    pub fn default_host() -> SubmitConfig {
+        let mut c = SubmitConfig::default();
+        for (k, v) in DEFAULT_HOST {
+            c.set(k, v);
+        }
+        c
+    }
+
     /// A configuration value the user set, `None` when not set (the caller
     /// knows condor_submit's default: see [`SubmitConfig::get_or`]).
     pub fn get(&self, key: &str) -> Option<&str> {

@@ -10,6 +10,7 @@
 //! `submit_param`, a key's value expanded for the proc being built.
 
 pub mod config;
+pub mod explain;
 pub mod hash;
 pub mod job;
 pub mod lines;

@@ -254,6 +254,20 @@ pub fn pack(state: &AppState, done: impl FnOnce(Result<String, LinkError>) + 'st
     });
 }
 
+/// A submit file's job ads, made by the worker.
+pub fn submit(
+    req: &crate::bridge::submit::SubmitRequest,
+    done: impl FnOnce(Result<crate::bridge::submit::Submitted, String>) + 'static,
+) {
+    let json = serde_json::to_string(req).unwrap_or_default();
+    request("submit", "submit", &json, move |r| {
+        done(r.and_then(|j| {
+            serde_json::from_str(j)
+                .map_err(|e| format!("unreadable answer from the engine worker: {e}"))
+        }))
+    });
+}
+
 /// An engine API request (`classad::api`), answered as its `Response`.
 pub fn call(key: &str, req: &Request, done: impl FnOnce(Result<Response, String>) + 'static) {
     let json = serde_json::to_string(req).unwrap_or_default();

@@ -11,6 +11,7 @@
 //! - `js_text`, `text_buf`: long texts between JavaScript and Rust without extra copies.
 //! - `clock`: the time the page hands the engine (it cannot read it in wasm).
 //! - `dialect`: the syntax every text is read in, carried by the verbs.
+//! - `submit`: a submit file made into job ads (verb `submit`).
 //!
 //! The worker links `answers`, `pool_summary`, `worker_link` and `js_text`
 //! too: they are what both sides of a message agree on.
@@ -23,6 +24,7 @@ pub mod js_text;
 pub mod parses;
 pub mod pool_summary;
 pub mod session_client;
+pub mod submit;
 pub mod text_buf;
 pub mod worker_client;
 pub mod worker_link;

@@ -51,6 +51,13 @@ pub enum Action {
         job: usize,
     },
     Replace(Box<AppState>),
+    SetSubmit(crate::state::app_state::SubmitSettings),
+    /// Put `text` in the pool called `name` (made after the others when
+    /// there is none): a submit file's job ads.
+    PutPool {
+        name: String,
+        text: Rc<str>,
+    },
     /// A place in the address was followed (back, forward, a link): its
     /// view and the classroom's step.
     GoTo {
@@ -177,6 +184,14 @@ impl Reducible for Store {
                 s.view = View::Analyze;
             }
             Action::Replace(new) => s = *new,
+            Action::SetSubmit(x) => s.submit = x,
+            Action::PutPool { name, text } => {
+                if let Some(i) = s.pools.iter().position(|p| p.name == name) {
+                    s.pools[i].text = text;
+                } else if s.pools.len() < crate::state::share::MAX_POOLS {
+                    s.pools.push(PoolText { name, text });
+                }
+            }
             Action::GoTo { view, step } => {
                 if let Some(v) = view {
                     s.view = v;

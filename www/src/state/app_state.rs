@@ -154,6 +154,8 @@ pub struct AppState {
     pub gang: GangSettings,
     /// The Query view's pool and query.
     pub query: QuerySettings,
+    /// The submit host a submit-file pool is turned into job ads on.
+    pub submit: SubmitSettings,
     /// Set on a state opened from the gallery: the [`AppState::fingerprint`]
     /// it was opened with, so an example left unchanged is not mistaken for
     /// work to keep.
@@ -176,6 +178,26 @@ pub struct QuerySettings {
     /// The pool asked; `None`: the machines pool (else the first).
     pub pool: Option<usize>,
     pub spec: classad::api::QuerySpec,
+}
+
+/// condor_submit's version and the submit host's configuration (absent in
+/// older links: the defaults).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SubmitSettings {
+    /// 25 or 24.
+    pub htcondor: u32,
+    /// `KEY = VALUE` lines (ARCH, OPSYS, FILESYSTEM_DOMAIN, …).
+    pub config: String,
+}
+
+impl Default for SubmitSettings {
+    fn default() -> Self {
+        SubmitSettings {
+            htcondor: 25,
+            config: "ARCH = X86_64\nOPSYS = LINUX\nFILESYSTEM_DOMAIN = submit.example.org\nUID_DOMAIN = submit.example.org\n".into(),
+        }
+    }
 }
 
 /// The gang view's choices (absent in older links: the defaults).
@@ -245,6 +267,7 @@ impl Default for AppState {
             analyze: Default::default(),
             gang: Default::default(),
             query: Default::default(),
+            submit: Default::default(),
             example: None,
             example_id: None,
             not_kept: vec![],

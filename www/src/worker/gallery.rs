@@ -93,6 +93,7 @@ impl Opening {
             analyze: Default::default(),
             gang: Default::default(),
             query: Default::default(),
+            submit: Default::default(),
             example: None,
             example_id: Some(self.id.clone()),
             not_kept: vec![],

@@ -91,6 +91,12 @@ pub fn run_worker() {
                 "example" => gallery::state_of(payload)
                     .map(|s| serde_json::to_string(&s).unwrap_or_default())
                     .unwrap_or_default(),
+                "submit" => serde_json::from_str::<crate::bridge::submit::SubmitRequest>(&text(
+                    payload, body,
+                ))
+                .map(|r| crate::bridge::submit::answer(&r))
+                .map(|s| serde_json::to_string(&s).unwrap_or_default())
+                .unwrap_or_default(),
                 // Share links are packed and unpacked here: the page
                 // links no compression (state/share.rs).
                 "unpack" => {

@@ -360,6 +360,8 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
             TextKey(text.clone()),
         ),
         |(p, current, quick, TextKey(text))| match p {
+            // A submit file is not ads: its problems are condor_submit's.
+            _ if crate::bridge::submit::looks_like_submit(text) => vec![],
             Some(p) if *current || *quick => diagnostic_marks(p, text),
             _ => vec![],
         },
@@ -684,6 +686,8 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         })
     };
 
+    // A submit description file: its job ads, not ads of its own.
+    let is_submit = crate::bridge::submit::looks_like_submit(&text);
     let (n_ads, errors, warnings) = match &parse.parsed {
         Some(p) => {
             let e = p
@@ -807,6 +811,9 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                     }
                 </p>
             }
+            if is_submit {
+                <super::submit_bar::SubmitBar state={s.clone()} pool={idx} dispatch={props.dispatch.clone()} go_to={go_to.clone()} />
+            } else {
             <div class="diagnostics" aria-live="polite">
                 <p class="summary" id="pool-summary" data-engine-memory={parse.parsed.as_ref().and_then(|p| p.summary.engine_memory).map(|b| b.to_string())}>
                     { format!(
@@ -841,6 +848,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 }
             </div>
             <AdList pool={idx} parsed={parse.parsed.clone()} my={s.my} target={s.target} dispatch={props.dispatch.clone()} on_goto={on_goto_ad} on_edit={on_edit_ad} />
+            }
         </section>
     }
 }

@@ -84,7 +84,7 @@ pub fn run_file(file: &str, host: &SubmitHost) -> Result<submit::Submitted, Stri
         .filter(|p| !p.as_os_str().is_empty())
         .map(Path::to_path_buf)
         .unwrap_or_else(|| PathBuf::from("."));
-    let mut config = SubmitConfig::default();
+    let mut config = SubmitConfig::default_host();
     config.version = match host.htcondor {
         VersionArg::V25 => HtcVersion::V25,
         VersionArg::V24 => HtcVersion::V24,
@@ -207,7 +207,7 @@ pub fn run(a: SubmitCmd) -> Result<ExitCode, String> {
                     .built
                     .origins
                     .get(name)
-                    .map(origin_words)
+                    .map(submit::explain::origin_words)
                     .unwrap_or_else(|| "condor_submit".into());
                 println!("{name} = {}    # {origin}", classad::unparse(expr));
             }
@@ -228,13 +228,4 @@ pub fn run(a: SubmitCmd) -> Result<ExitCode, String> {
     };
     print!("{}", formats::write_pool(&refs, fmt));
     Ok(ExitCode::SUCCESS)
-}
-
-fn origin_words(o: &submit::Origin) -> String {
-    match o {
-        submit::Origin::Line { line, key } => format!("line {line}: {key}"),
-        submit::Origin::Default { why } => format!("default: {why}"),
-        submit::Origin::Config { key } => format!("configuration: {key}"),
-        submit::Origin::Derived { why } => why.clone(),
-    }
 }

@@ -1,0 +1,195 @@
+//! A pool that is a submit description file: the job ads condor_submit
+//! makes from it (the engine worker runs the submit language), condor_submit's
+//! messages at their lines, the submit host's settings, and a pool of the
+//! job ads — every attribute under a comment naming the line or default it
+//! came from — that the evaluator and the matchmaking views use like any
+//! jobs, kept up to date as the file changes.
+
+use std::rc::Rc;
+
+use gloo_timers::callback::Timeout;
+use yew::prelude::*;
+
+use crate::bridge::submit::{SubmitRequest, Submitted};
+use crate::state::actions::Action;
+use crate::state::app_state::{AppState, SubmitSettings};
+
+#[derive(Properties, PartialEq)]
+pub struct SubmitBarProps {
+    pub state: Rc<AppState>,
+    pub pool: usize,
+    pub dispatch: Callback<Action>,
+    /// Show a span of the submit file's text.
+    pub go_to: Callback<(usize, usize)>,
+}
+
+/// The procs the page makes at most (each ad is a few KB of text).
+const PAGE_MAX_PROCS: usize = 2_000;
+
+/// The pool that holds a submit file's job ads.
+pub fn jobs_pool_name(submit_pool: &str) -> String {
+    format!("{submit_pool} jobs")
+}
+
+/// The byte span of line `n` (1-based) of `text`.
+fn line_span(text: &str, n: u32) -> (usize, usize) {
+    let mut at = 0;
+    for (i, l) in text.split_inclusive('\n').enumerate() {
+        if i + 1 == n as usize {
+            return (at, at + l.trim_end().len());
+        }
+        at += l.len();
+    }
+    (at, at)
+}
+
+#[component]
+pub fn SubmitBar(props: &SubmitBarProps) -> Html {
+    let s = &props.state;
+    let Some(pool) = s.pools.get(props.pool) else {
+        return html! {};
+    };
+    let jobs_name = jobs_pool_name(&pool.name);
+    let result = use_state(|| None::<Result<Submitted, String>>);
+    let timer = use_mut_ref(|| None::<Timeout>);
+    // The other pools are the files it may include or read items from.
+    let files: Vec<(String, String)> = s
+        .pools
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| *i != props.pool && p.name != jobs_name)
+        .map(|(_, p)| (p.name.clone(), p.text.to_string()))
+        .collect();
+    let exists = s.pools.iter().any(|p| p.name == jobs_name);
+    {
+        let (result, dispatch) = (result.clone(), props.dispatch.clone());
+        let (jobs_name, settings) = (jobs_name.clone(), s.submit.clone());
+        let (name, text) = (pool.name.clone(), pool.text.clone());
+        let current = s
+            .pools
+            .iter()
+            .find(|p| p.name == jobs_name)
+            .map(|p| p.text.clone());
+        use_effect_with(
+            (text.clone(), settings.clone(), files.clone(), exists),
+            move |_| {
+                // A pause in typing, then one request.
+                *timer.borrow_mut() = Some(Timeout::new(250, move || {
+                    let req = SubmitRequest {
+                        name,
+                        text: text.to_string(),
+                        files,
+                        config: settings.config,
+                        htcondor: settings.htcondor,
+                        cluster: 1,
+                        // The submit time to the minute: the job ads do not
+                        // change as the seconds go by.
+                        qdate: (crate::bridge::clock::now_ms() / 60_000.0) as i64 * 60,
+                        max_procs: PAGE_MAX_PROCS,
+                    };
+                    crate::bridge::engine::submit(&req, move |r| {
+                        if let Ok(out) = &r {
+                            // The job-ads pool follows the file.
+                            if exists
+                                && !out.refused()
+                                && current.as_deref() != Some(out.ads.as_str())
+                            {
+                                dispatch.emit(Action::PutPool {
+                                    name: jobs_name,
+                                    text: Rc::from(out.ads.as_str()),
+                                });
+                            }
+                        }
+                        result.set(Some(r));
+                    });
+                }));
+            },
+        );
+    }
+    let make_pool = {
+        let (result, dispatch, name) = (result.clone(), props.dispatch.clone(), jobs_name.clone());
+        Callback::from(move |_| {
+            if let Some(Ok(out)) = &*result {
+                dispatch.emit(Action::PutPool {
+                    name: name.clone(),
+                    text: Rc::from(out.ads.as_str()),
+                });
+            }
+        })
+    };
+    let set_settings = |f: fn(&mut SubmitSettings, String)| {
+        let (d, cur) = (props.dispatch.clone(), s.submit.clone());
+        Callback::from(move |e: Event| {
+            let v = e
+                .target_unchecked_into::<web_sys::HtmlInputElement>()
+                .value();
+            let mut n = cur.clone();
+            f(&mut n, v);
+            d.emit(Action::SetSubmit(n));
+        })
+    };
+    let on_version = set_settings(|s, v| s.htcondor = v.parse().unwrap_or(25));
+    let on_config = set_settings(|s, v| s.config = v);
+    let text = pool.text.clone();
+    let problems = match &*result {
+        Some(Ok(out)) => out
+            .problems
+            .iter()
+            .map(|p| {
+                let span = line_span(&text, p.line);
+                let go = props.go_to.clone();
+                html! {
+                    <li class={if p.warning { "diag-warning" } else { "diag-error" }}>
+                        <button class="link diag-go" onclick={Callback::from(move |_| go.emit(span))} title="Show the line">
+                            { format!("line {}: {}", p.line, p.message) }
+                        </button>
+                    </li>
+                }
+            })
+            .collect::<Html>(),
+        _ => html! {},
+    };
+    let headline = match &*result {
+        None => "Reading the submit file…".to_string(),
+        Some(Err(e)) => format!("The engine could not run it: {e}"),
+        Some(Ok(out)) if out.refused() => {
+            "condor_submit would refuse this file (the error below): no job ads.".to_string()
+        }
+        Some(Ok(out)) => format!(
+            "condor_submit {} makes {} from this file{}.",
+            s.submit.htcondor,
+            crate::components::widgets::words::count(out.procs as u64, "job ad", "job ads"),
+            out.cut
+                .as_ref()
+                .map(|c| format!(" ({c})"))
+                .unwrap_or_default()
+        ),
+    };
+    let ok = matches!(&*result, Some(Ok(o)) if !o.refused());
+    html! {
+        <div class="submit-bar" id="submit-bar" aria-live="polite">
+            <p id="submit-summary"><strong>{ "A submit description file. " }</strong>{ headline }</p>
+            <ul class="submit-problems">{ problems }</ul>
+            <p>
+                if exists {
+                    <span class="muted" id="submit-pool-note">{ format!("Its job ads are the pool \u{201c}{jobs_name}\u{201d}, kept up to date as you edit; each attribute says which line or default made it.") }</span>
+                } else {
+                    <button id="submit-make-pool" onclick={make_pool} disabled={!ok}>{ format!("Put its job ads in a pool (\u{201c}{jobs_name}\u{201d})") }</button>
+                    <span class="muted">{ " — to evaluate, match and analyze them like any jobs." }</span>
+                }
+            </p>
+            <details class="submit-host">
+                <summary>{ "Submit host" }</summary>
+                <label>{ "condor_submit " }
+                    <select id="submit-version" onchange={on_version}>
+                        <option value="25" selected={s.submit.htcondor != 24}>{ "25" }</option>
+                        <option value="24" selected={s.submit.htcondor == 24}>{ "24" }</option>
+                    </select>
+                </label>
+                <label class="submit-config">{ "Configuration (KEY = VALUE per line)" }
+                    <textarea id="submit-config" rows="5" value={s.submit.config.clone()} onchange={on_config} spellcheck="false" />
+                </label>
+            </details>
+        </div>
+    }
+}
