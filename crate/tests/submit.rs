@@ -392,3 +392,185 @@ fn analyze_and_match_take_a_submit_file_for_their_jobs() {
     assert!(!out.status.success());
     assert!(stderr(&out).contains("bad.sub:1:1:"), "{}", stderr(&out));
 }
+
+/// The gallery lesson "What condor_submit adds to your job": only alpha
+/// runs it, and each other machine fails a clause the user never wrote.
+#[test]
+fn the_submit_lessons_claims_hold() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let lessons = root.join("www/examples/ads/lessons");
+    let d = dir();
+    for f in ["submit_job.sub", "submit_machines.classad"] {
+        std::fs::copy(lessons.join(f), d.path().join(f)).unwrap();
+    }
+    let args = [
+        "--submit",
+        "submit_job.sub",
+        "--machines",
+        "submit_machines.classad",
+        "--qdate",
+        "1767225600",
+    ];
+    let out = run(d.path(), &[&["match"][..], &args[..]].concat());
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.starts_with("1.0 slot1@alpha.lab matched"), "{text}");
+    let out = run(d.path(), &[&["analyze"][..], &args[..]].concat());
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        report.contains("3 slots are rejected by your job's requirements"),
+        "{report}"
+    );
+    assert!(
+        report.contains("1 slots match and are willing to run your job"),
+        "{report}"
+    );
+    // Each failing machine, and the clause condor_submit added that it fails.
+    for (machine, clause) in [
+        ("beta", "TARGET.Memory >= RequestMemory"),
+        ("gamma", "TARGET.HasFileTransfer"),
+        ("delta", "TARGET.Arch == \"X86_64\""),
+    ] {
+        let text = std::fs::read_to_string(d.path().join("submit_machines.classad")).unwrap();
+        let ad = text
+            .split("]\n")
+            .find(|a| a.contains(&format!("slot1@{machine}.lab")))
+            .unwrap()
+            .to_string()
+            + "]";
+        std::fs::write(d.path().join("one.ad"), ad).unwrap();
+        let jobs = run(
+            d.path(),
+            &["submit", "submit_job.sub", "--qdate", "1767225600"],
+        );
+        std::fs::write(d.path().join("jobs.ad"), &jobs.stdout).unwrap();
+        let first = String::from_utf8_lossy(&jobs.stdout)
+            .split("\n]\n")
+            .next()
+            .unwrap()
+            .to_string()
+            + "\n]\n";
+        std::fs::write(d.path().join("job.ad"), first).unwrap();
+        let out = run(
+            d.path(),
+            &[
+                "eval",
+                "--my",
+                "job.ad",
+                "--target",
+                "one.ad",
+                "MY.Requirements",
+                clause,
+            ],
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&out.stdout),
+            "false\nfalse\n",
+            "{machine}: {clause}"
+        );
+    }
+}
+
+/// Nothing a submit file holds makes the engine panic or run away: files
+/// made of the language's pieces in random order (seeded, repeatable).
+#[test]
+fn random_submit_files_never_panic_and_end() {
+    use classad::submit::{submit, SubmitConfig, SubmitInput};
+    const PIECES: &[&str] = &[
+        "executable = /bin/true",
+        "queue",
+        "queue 3",
+        "queue x in (a b",
+        ")",
+        "queue x,y from (1 2)",
+        "iterate",
+        "if",
+        "if defined x",
+        "elif version > 8.0",
+        "else",
+        "endif",
+        "include : f",
+        "include : x |",
+        "x = $(x)$(y)",
+        "y = $(x",
+        "$(",
+        "$$(",
+        "$$([",
+        "$ENV(HOME",
+        "$INT(",
+        "$Fpnx(",
+        "$CHOICE(9,a)",
+        "$SUBSTR(x,-99,99)",
+        "$RANDOM_INTEGER(5,1,0)",
+        "request_memory = 2 TB",
+        "request_disk = -1",
+        "requirements = (",
+        "+A = [",
+        "-B =",
+        "MY.C = {",
+        "arguments = \"a 'b\" c\"",
+        "environment = \"x=1 y\"",
+        "universe = docker",
+        "universe = grid",
+        "grid_resource = ec2 x",
+        "t @= END",
+        "@END",
+        "\\",
+        "#",
+        "",
+        "queue 1 in [1:-1:0] (a)",
+        "queue 99999999999999",
+        "queue matching files *",
+        "request_gpus = 2",
+        "error :",
+        "warning : $(x)",
+        "transfer_input_files = http://a/b, osdf:///c",
+        "hold = true",
+        "retry_request_memory = 2 * RequestMemory",
+        "request_memory = 1GB, 2GB",
+        "accounting_group = a.b",
+        "\u{0}",
+        "é = 1",
+        "x = \u{feff}",
+    ];
+    let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    let files = |name: &str| (name == "f").then(|| "queue\nrequest_cpus = $(f)\n".to_string());
+    let (mut made, mut refused) = (0, 0);
+    for _ in 0..400 {
+        let lines: Vec<&str> = (0..next(25) + 1)
+            .map(|_| PIECES[next(PIECES.len())])
+            .collect();
+        let text = lines.join(if next(4) == 0 { " " } else { "\n" });
+        let started = std::time::Instant::now();
+        let out = submit(&SubmitInput {
+            name: "fuzz.sub",
+            text: &text,
+            files: &files,
+            names: &["a".into(), "b/".into()],
+            config: SubmitConfig::default_host(),
+            cluster: 1,
+            qdate: 1_700_000_000,
+            owner: None,
+            iwd: "/tmp".into(),
+            env: Default::default(),
+            max_procs: 50,
+            dir_exists: None,
+        });
+        assert!(out.jobs.len() <= 50);
+        assert!(
+            started.elapsed().as_secs() < 10,
+            "{text:?} took {:?}",
+            started.elapsed()
+        );
+        made += out.jobs.len();
+        refused += usize::from(!out.errors.is_empty());
+    }
+    // The pieces make both: jobs, and files condor_submit refuses.
+    assert!(made > 100 && refused > 50, "{made} jobs, {refused} refused");
+}

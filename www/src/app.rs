@@ -139,6 +139,16 @@ fn worth_keeping(old: &AppState, new: &AppState) -> bool {
     !same(old, new) && !same(old, &AppState::default()) && !old.is_untouched_example()
 }
 
+/// A state as a memo's dependency: the same state, not an equal one
+/// (comparing states compares every pool's text).
+struct SameState(Rc<AppState>);
+
+impl PartialEq for SameState {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 /// Saves above this size wait for a pause, so typing in a big pool does
 /// not serialize megabytes per key; small ones are saved at once.
 const SAVE_AT_ONCE_BYTES: usize = 256 * 1024;
@@ -329,11 +339,15 @@ pub fn App() -> Html {
     // them; a link followed is replaced by its place, so a reload keeps the
     // user's (autosaved) edits rather than opening the link again.
     let embedded = crate::state::storage::embedded();
-    let place = Place {
-        embed: embedded,
-        ..Place::of(&state)
-    }
-    .fragment();
+    // Once per state (an example's fingerprint reads every pool's text).
+    let place = use_memo(SameState(state.clone()), move |s| {
+        Place {
+            embed: embedded,
+            ..Place::of(&s.0)
+        }
+        .fragment()
+    });
+    let place = (*place).clone();
     let first = use_mut_ref(|| true);
     {
         let waiting = opening.is_some();

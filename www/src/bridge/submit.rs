@@ -1,7 +1,6 @@
 //! A submit file turned into job ads, as condor_submit makes them: what the
 //! page asks the engine worker (verb `submit`) and what it answers. Both
-//! sides link this module; only the worker calls [`answer`] (the page
-//! links no engine beyond the wire types).
+//! sides link this module; the worker answers (`worker/submit.rs`).
 
 use serde::{Deserialize, Serialize};
 
@@ -58,8 +57,17 @@ pub fn looks_like_submit(text: &str) -> bool {
         if t.starts_with('[') || t.starts_with('{') || t.starts_with('<') {
             return false;
         }
-        let lower = t.get(..7).unwrap_or(t).to_ascii_lowercase();
-        if lower.starts_with("queue") || lower.starts_with("iterate") {
+        // `queue …` or `iterate …`: the word alone, not an attribute
+        // (`QueuedJobs = 3`, `Queue = 1`).
+        let word = t
+            .split_whitespace()
+            .next()
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let rest = t[word.len().min(t.len())..].trim_start();
+        let statement =
+            word == "queue" || (word.len() >= 4 && "iterate".starts_with(word.as_str()));
+        if statement && !rest.starts_with('=') {
             queue = true;
         } else if t.contains('=') && !t.starts_with('#') {
             assignments += 1;
@@ -68,127 +76,19 @@ pub fn looks_like_submit(text: &str) -> bool {
     queue && assignments > 0
 }
 
-/// Run a request (in the worker: the page never calls it, so its wasm
-/// links none of the submit layer).
-pub fn answer(r: &SubmitRequest) -> Submitted {
-    use classad::submit::{self, HtcVersion, SubmitConfig};
-    let mut config = SubmitConfig::default_host();
-    config.version = if r.htcondor == 24 {
-        HtcVersion::V24
-    } else {
-        HtcVersion::V25
-    };
-    for line in r.config.lines() {
-        if let Some((k, v)) = line.split_once('=') {
-            if !k.trim().is_empty() && !k.trim_start().starts_with('#') {
-                config.set(k, v);
-            }
-        }
-    }
-    let files = |name: &str| {
-        r.files
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, t)| t.clone())
-    };
-    let names: Vec<String> = r.files.iter().map(|(n, _)| n.clone()).collect();
-    let input = submit::SubmitInput {
-        name: &r.name,
-        text: &r.text,
-        files: &files,
-        names: &names,
-        config,
-        cluster: r.cluster,
-        qdate: r.qdate,
-        owner: None,
-        iwd: "/home/you/submit".into(),
-        env: Default::default(),
-        max_procs: r.max_procs,
-        dir_exists: None,
-    };
-    let out = submit::submit(&input);
-    let mut problems: Vec<SubmitProblem> = Vec::new();
-    let mut add = |line: u32, column: u32, message: &str, warning: bool| {
-        let p = SubmitProblem {
-            line,
-            column,
-            message: message.to_string(),
-            warning,
-        };
-        if !problems.contains(&p) {
-            problems.push(p);
-        }
-    };
-    for e in &out.errors {
-        add(e.line, e.column, &e.message, false);
-    }
-    for j in &out.jobs {
-        for e in &j.built.errors {
-            add(e.line, e.column, &e.message, false);
-        }
-        for w in &j.built.warnings {
-            add(w.line, w.column, &w.message, true);
-        }
-    }
-    for w in &out.warnings {
-        add(w.line, w.column, &w.message, true);
-    }
-    let mut ads = String::new();
-    for j in &out.jobs {
-        let heading = format!(
-            "job {}.{} (queue statement on line {} of {})",
-            r.cluster, j.proc, j.queue_line, r.name
-        );
-        ads.push_str(&classad::submit::explain::commented_ad(&j.built, &heading));
-    }
-    Submitted {
-        ads,
-        procs: out.jobs.len(),
-        problems,
-        cut: out.cut,
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_submit_file_is_told_from_ads_and_made_into_commented_job_ads() {
+    fn a_submit_file_is_told_from_ads() {
         assert!(looks_like_submit("executable = /bin/true\nqueue 2\n"));
-        assert!(!looks_like_submit("[ a = 1 ]\n"));
+        assert!(looks_like_submit("x = 1\n  iterate name in (a b)\n"));
+        assert!(!looks_like_submit("[ a = 1 ]\nqueue\n"));
         assert!(!looks_like_submit("Name = \"slot1\"\nMemory = 1024\n"));
-        let r = SubmitRequest {
-            name: "job.sub".into(),
-            text: "executable = /bin/true\nrequest_memory = 2GB\ninclude : common\nqueue n from rows\n".into(),
-            files: vec![("common".into(), "request_cpus = 2\n".into()), ("rows".into(), "1\n2\n".into())],
-            config: "ARCH = X86_64\nOPSYS = LINUX\n".into(),
-            htcondor: 25,
-            cluster: 3,
-            qdate: 1_700_000_000,
-            max_procs: 100,
-        };
-        let s = answer(&r);
-        assert_eq!(s.procs, 2, "{:?}", s.problems);
-        assert!(s
-            .ads
-            .contains("// job 3.1 (queue statement on line 4 of job.sub)"));
-        assert!(
-            s.ads
-                .contains("  // line 2: request_memory\n  RequestMemory = 2048;"),
-            "{}",
-            s.ads
-        );
-        assert!(s.ads.contains("  RequestCpus = 2;"));
-        // The text reads back as ads.
-        let pool = classad::formats::read_pool(&s.ads, Default::default(), Default::default());
-        assert_eq!(pool.ads.len(), 2);
-        assert!(!pool.diagnostics.iter().any(|d| d.is_error()));
-        let bad = answer(&SubmitRequest {
-            text: "queue x y z in\n".into(),
-            ..r
-        });
-        assert!(bad.refused());
-        assert_eq!(bad.problems[0].line, 1);
+        // condor_status -l ads with attributes named like the statement.
+        assert!(!looks_like_submit("QueuedJobs = 3\nName = \"x\"\n"));
+        assert!(!looks_like_submit("Queue = 1\nName = \"x\"\n"));
+        assert!(!looks_like_submit("Iter = 2\nName = \"x\"\n"));
     }
 }

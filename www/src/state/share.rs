@@ -60,10 +60,11 @@ impl Place {
     /// The place `state` shows: its example while it is unchanged.
     pub fn of(state: &AppState) -> Place {
         Place {
+            // The id first: the fingerprint reads every pool's text.
             example: state
-                .is_untouched_example()
-                .then(|| state.example_id.clone())
-                .flatten(),
+                .example_id
+                .clone()
+                .filter(|_| state.is_untouched_example()),
             view: Some(state.view),
             step: (state.view == View::Negotiation)
                 .then_some(state.matching.step)

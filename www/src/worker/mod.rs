@@ -33,6 +33,7 @@ use crate::bridge::worker_link::READY;
 
 pub mod gallery;
 pub mod replies;
+pub mod submit;
 
 use replies::{evaluate_json, summarize};
 
@@ -94,7 +95,7 @@ pub fn run_worker() {
                 "submit" => serde_json::from_str::<crate::bridge::submit::SubmitRequest>(&text(
                     payload, body,
                 ))
-                .map(|r| crate::bridge::submit::answer(&r))
+                .map(|r| submit::answer(&r))
                 .map(|s| serde_json::to_string(&s).unwrap_or_default())
                 .unwrap_or_default(),
                 // Share links are packed and unpacked here: the page
