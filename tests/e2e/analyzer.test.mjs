@@ -544,6 +544,8 @@ test('the analyzer\'s choices autosave and travel in share links', T, async () =
     assert.equal(await page.locator('#clause-0 tr.pred[data-predicate="1"] button.pin').getAttribute('aria-pressed'), 'true', 'the pin moved with its predicate');
     await page.click('#share-menu > summary');
     await page.click('#share');
+    // The engine worker packs the link: it is copied once that is done.
+    await waitText(page, '.share-msg', /Link copied to the clipboard/);
     link = await page.evaluate(() => navigator.clipboard.readText());
   }, { hash: '#example=000-eight', clipboard: true });
   await scenario('an-persist-link', async ({ page }) => {

@@ -47,13 +47,26 @@ impl Submitted {
     }
 }
 
+/// The largest char boundary of `s` at or below `at`.
+fn floor_boundary(s: &str, at: usize) -> usize {
+    let mut i = at.min(s.len());
+    while !s.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
 /// Whether a pool's text is a submit description file rather than ads:
 /// a `queue` (or `iterate`) statement, `key = value` lines, no `[` ad.
 pub fn looks_like_submit(text: &str) -> bool {
+    // The start tells: a production pool is megabytes, a hostile one a
+    // single line of them, and this runs as the page renders.
+    let head = &text[..floor_boundary(text, 64 << 10)];
     let mut queue = false;
     let mut assignments = 0;
-    for l in text.lines().take(5000) {
+    for l in head.lines().take(5000) {
         let t = l.trim_start();
+        let t = &t[..floor_boundary(t, 256)];
         if t.starts_with('[') || t.starts_with('{') || t.starts_with('<') {
             return false;
         }
@@ -90,5 +103,11 @@ mod tests {
         assert!(!looks_like_submit("QueuedJobs = 3\nName = \"x\"\n"));
         assert!(!looks_like_submit("Queue = 1\nName = \"x\"\n"));
         assert!(!looks_like_submit("Iter = 2\nName = \"x\"\n"));
+        // Megabytes on one line: only its start is read.
+        assert!(!looks_like_submit(&"\0".repeat(3 << 20)));
+        assert!(looks_like_submit(&format!(
+            "x = {}\nqueue\n",
+            "é".repeat(200)
+        )));
     }
 }

@@ -687,7 +687,9 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
     };
 
     // A submit description file: its job ads, not ads of its own.
-    let is_submit = crate::bridge::submit::looks_like_submit(&text);
+    let is_submit = *use_memo(TextKey(text.clone()), |TextKey(t)| {
+        crate::bridge::submit::looks_like_submit(t)
+    });
     let (n_ads, errors, warnings) = match &parse.parsed {
         Some(p) => {
             let e = p
