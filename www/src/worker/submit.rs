@@ -44,6 +44,12 @@ pub fn answer(r: &SubmitRequest) -> Submitted {
     let out = submit::submit(&input);
     let mut problems: Vec<SubmitProblem> = Vec::new();
     let mut add = |line: u32, column: u32, message: &str, warning: bool| {
+        // condor_submit's `WARNING: ` prefix: the list says it already.
+        let message = message
+            .strip_prefix("WARNING: ")
+            .or_else(|| message.strip_prefix("ERROR: "))
+            .unwrap_or(message)
+            .trim_end();
         let p = SubmitProblem {
             line,
             column,

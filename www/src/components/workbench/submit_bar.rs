@@ -167,7 +167,7 @@ pub fn SubmitBar(props: &SubmitBarProps) -> Html {
                 html! {
                     <li class={if p.warning { "diag-warning" } else { "diag-error" }}>
                         <button class="link diag-go" onclick={Callback::from(move |_| go.emit(span))} title="Show the line">
-                            { format!("line {}: {}", p.line, p.message) }
+                            { if p.line > 0 { format!("line {}: {}", p.line, p.message) } else { p.message.clone() } }
                         </button>
                     </li>
                 }

@@ -147,7 +147,11 @@ pub fn run_file(file: &str, host: &SubmitHost) -> Result<submit::Submitted, Stri
     }
     for j in &out.jobs {
         for w in &j.built.warnings {
-            eprintln!("{file}:{}:{}: warning: {}", w.line, w.column, w.message);
+            eprintln!(
+                "{}: warning: {}",
+                place(file, w.line, w.column),
+                plain(&w.message)
+            );
         }
     }
     if let Some(cut) = &out.cut {
@@ -160,7 +164,11 @@ pub fn run_file(file: &str, host: &SubmitHost) -> Result<submit::Submitted, Stri
         .collect();
     for j in &out.jobs {
         for e in &j.built.errors {
-            errors.push(format!("{file}:{}:{}: {}", e.line, e.column, e.message));
+            errors.push(format!(
+                "{}: {}",
+                place(file, e.line, e.column),
+                plain(&e.message)
+            ));
         }
     }
     if !errors.is_empty() {
@@ -168,6 +176,25 @@ pub fn run_file(file: &str, host: &SubmitHost) -> Result<submit::Submitted, Stri
         return Err(errors.join("\n"));
     }
     Ok(out)
+}
+
+/// `FILE:LINE:COL`, or `FILE` for what belongs to no line.
+fn place(file: &str, line: u32, column: u32) -> String {
+    if line == 0 {
+        file.to_string()
+    } else {
+        format!("{file}:{line}:{column}")
+    }
+}
+
+/// condor_submit's own `WARNING: ` / `ERROR: ` prefixes, which the place
+/// and level before the message already say.
+fn plain(message: &str) -> &str {
+    message
+        .strip_prefix("WARNING: ")
+        .or_else(|| message.strip_prefix("ERROR: "))
+        .unwrap_or(message)
+        .trim_end()
 }
 
 /// The job ads a submit file makes (for `--submit` in place of jobs).
