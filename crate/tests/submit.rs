@@ -574,3 +574,65 @@ fn random_submit_files_never_panic_and_end() {
     // The pieces make both: jobs, and files condor_submit refuses.
     assert!(made > 100 && refused > 50, "{made} jobs, {refused} refused");
 }
+
+/// `analyze --submit` shows the fixes that change job attributes as edits
+/// of the submit file's own lines (the file's spelling and units).
+#[test]
+fn analyze_shows_fixes_as_edits_of_the_submit_file() {
+    let d = dir();
+    write(
+        d.path(),
+        "idle.sub",
+        "executable = analyze.sh\nrequest_memory = 16GB\nqueue\n",
+    );
+    write(
+        d.path(),
+        "pool.ads",
+        "[ Name = \"s1\"; MyType = \"Machine\"; Arch = \"X86_64\"; OpSys = \"LINUX\"; Memory = 8192; Cpus = 4; Disk = 100000000; HasFileTransfer = true; Requirements = true; CondorVersion = \"$CondorVersion: 25.0.0 2025-06-01 $\" ]\n",
+    );
+    let out = run(
+        d.path(),
+        &[
+            "analyze",
+            "--submit",
+            "idle.sub",
+            "--machines",
+            "pool.ads",
+            "--qdate",
+            "1700000000",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text = String::from_utf8_lossy(&out.stdout);
+    let edits = text
+        .split("as edits of idle.sub:\n")
+        .nth(1)
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(
+        edits.contains("idle.sub:2: request_memory = 16GB  ->  request_memory = 8192"),
+        "{edits}"
+    );
+    // The edit made, the job runs there.
+    write(
+        d.path(),
+        "fixed.sub",
+        "executable = analyze.sh\nrequest_memory = 8192\nqueue\n",
+    );
+    let out = run(
+        d.path(),
+        &[
+            "match",
+            "--submit",
+            "fixed.sub",
+            "--machines",
+            "pool.ads",
+            "--qdate",
+            "1700000000",
+        ],
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("1.0 s1 matched"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}

@@ -122,6 +122,9 @@ pub fn run(a: AnalyzeCmd) -> Result<ExitCode, String> {
         );
     } else {
         print!("{}", analysis::report::render(&report));
+        if let Some(sub) = &a.submit {
+            print!("{}", submit_edits(sub, &report.suggestions));
+        }
     }
     // The process ends here: freeing a production pool's millions of
     // definitions one by one would take longer than the OS does.
@@ -143,4 +146,76 @@ fn parse_fixed(s: &str) -> Result<Fixed, String> {
             predicate: num(s)?,
         }),
     }
+}
+
+/// The fixes that change job attributes, as edits of the submit file the
+/// job came from: the line that sets each command, its text now and what it
+/// becomes (or a line to add). A `requirements =` fix is left out: the
+/// analyzer writes the whole expression, and condor_submit appends its own
+/// clauses to whatever the file says (its lines would repeat them).
+fn submit_edits(file: &str, suggestions: &[analysis::suggest::Suggestion]) -> String {
+    let Ok(text) = std::fs::read_to_string(file) else {
+        return String::new();
+    };
+    // The last line that sets a key (commands are case-insensitive; `+A`
+    // and `MY.A` set the same attribute).
+    let key_of = |k: &str| {
+        let k = k.trim();
+        let k = k.strip_prefix('+').unwrap_or(k);
+        let k = if k.len() > 3 && k[..3].eq_ignore_ascii_case("MY.") {
+            &k[3..]
+        } else {
+            k
+        };
+        k.to_ascii_lowercase()
+    };
+    let line_of = |key: &str| {
+        text.lines()
+            .enumerate()
+            .filter(|(_, l)| l.split_once('=').is_some_and(|(k, _)| key_of(k) == key))
+            .last()
+            .map(|(i, l)| (i + 1, l.trim().to_string()))
+    };
+    let mut out = String::new();
+    let mut seen: Vec<Vec<String>> = vec![];
+    for s in suggestions.iter().filter(|s| s.willing > 0) {
+        let lines: Vec<String> = s
+            .submit
+            .iter()
+            .filter(|l| {
+                !l.trim_start()
+                    .to_ascii_lowercase()
+                    .starts_with("requirements")
+            })
+            .cloned()
+            .collect();
+        if lines.is_empty() || seen.contains(&lines) {
+            continue;
+        }
+        seen.push(lines.clone());
+        let edits: Vec<String> = lines
+            .iter()
+            .map(|l| {
+                let key = key_of(l.split_once('=').map_or(l.as_str(), |(k, _)| k));
+                match line_of(&key) {
+                    Some((n, old)) => format!("{file}:{n}: {old}  ->  {l}"),
+                    None => format!("{file}: add before the queue statement: {l}"),
+                }
+            })
+            .collect();
+        if out.is_empty() {
+            out.push_str(&format!(
+                "\nThe fixes that change the job's attributes, as edits of {file}:\n"
+            ));
+        }
+        out.push_str(&format!(
+            "  ({} {} willing)\n",
+            s.willing,
+            if s.willing == 1 { "slot" } else { "slots" }
+        ));
+        for e in edits {
+            out.push_str(&format!("    {e}\n"));
+        }
+    }
+    out
 }
