@@ -425,32 +425,32 @@ fn the_submit_lessons_claims_hold() {
         report.contains("1 slots match and are willing to run your job"),
         "{report}"
     );
+    // Job 1.0's ad, as condor_submit makes it.
+    let jobs = run(
+        d.path(),
+        &["submit", "submit_job.sub", "--qdate", "1767225600"],
+    );
+    let first = String::from_utf8_lossy(&jobs.stdout)
+        .split("\n]\n")
+        .next()
+        .unwrap()
+        .to_string()
+        + "\n]\n";
+    std::fs::write(d.path().join("job.ad"), first).unwrap();
+    let machines = std::fs::read_to_string(d.path().join("submit_machines.classad")).unwrap();
     // Each failing machine, and the clause condor_submit added that it fails.
     for (machine, clause) in [
         ("beta", "TARGET.Memory >= RequestMemory"),
         ("gamma", "TARGET.HasFileTransfer"),
         ("delta", "TARGET.Arch == \"X86_64\""),
     ] {
-        let text = std::fs::read_to_string(d.path().join("submit_machines.classad")).unwrap();
-        let ad = text
+        let ad = machines
             .split("]\n")
             .find(|a| a.contains(&format!("slot1@{machine}.lab")))
             .unwrap()
             .to_string()
             + "]";
         std::fs::write(d.path().join("one.ad"), ad).unwrap();
-        let jobs = run(
-            d.path(),
-            &["submit", "submit_job.sub", "--qdate", "1767225600"],
-        );
-        std::fs::write(d.path().join("jobs.ad"), &jobs.stdout).unwrap();
-        let first = String::from_utf8_lossy(&jobs.stdout)
-            .split("\n]\n")
-            .next()
-            .unwrap()
-            .to_string()
-            + "\n]\n";
-        std::fs::write(d.path().join("job.ad"), first).unwrap();
         let out = run(
             d.path(),
             &[

@@ -166,7 +166,7 @@ impl MacroSet {
     /// `expand_self_macro`: only references to `name` itself (what a
     /// definition `X = $(X) more` reads at the time it is made).
     pub fn expand_self(&self, value: &str, name: &str) -> String {
-        let skip = |id: MacroId, body: &str| -> bool {
+        let not_self = |id: MacroId, body: &str| -> bool {
             if !matches!(id, MacroId::Normal | MacroId::Filename) {
                 return true;
             }
@@ -176,51 +176,46 @@ impl MacroSet {
                 && (body.len() == n || body.as_bytes()[n] == b':');
             !same
         };
-        let mut s = value.to_string();
-        for _ in 0..MAX_EXPANSIONS {
-            match next_macro(&s, 0, &skip_dollar(&skip)) {
-                Some(m) => {
-                    let v = self.evaluate(&m, &s);
-                    s = format!("{}{}{}", &s[..m.start], v, &s[m.end..]);
-                }
-                None => return s,
-            }
-        }
-        s
+        self.replace_macros(value, &not_self)
     }
 
     fn expand_with(&self, value: &str, extra_skip: &dyn Fn(MacroId, &str) -> bool) -> String {
-        let mut s = value.to_string();
-        let mut steps = 0;
-        loop {
-            let skip = |id: MacroId, body: &str| is_dollar(id, body) || extra_skip(id, body);
-            let Some(m) = next_macro(&s, 0, &skip) else {
-                break;
-            };
-            steps += 1;
-            if steps > MAX_EXPANSIONS {
-                self.problem(format!(
-                    "macro expansion stopped after {MAX_EXPANSIONS} steps (a macro that refers to itself without end?)"
-                ));
-                break;
-            }
-            let v = self.evaluate(&m, &s);
-            let next_len = m.start + v.len() + (s.len() - m.end);
-            if next_len > MAX_EXPANDED_BYTES {
-                self.problem(format!(
-                    "macro expansion stopped: the value grew past {} MB",
-                    MAX_EXPANDED_BYTES >> 20
-                ));
-                break;
-            }
-            s = format!("{}{}{}", &s[..m.start], v, &s[m.end..]);
-        }
+        let mut s = self.replace_macros(value, extra_skip);
         // $(DOLLAR) last, so a `$` it makes is not expanded again.
         let only_dollar = |id: MacroId, body: &str| !is_dollar(id, body);
         let mut from = 0;
         while let Some(m) = next_macro(&s, from, &only_dollar) {
             s = format!("{}${}", &s[..m.start], &s[m.end..]);
             from = m.start + 1;
+        }
+        s
+    }
+
+    /// Replace the macros `skip` does not pass over (nor `$(DOLLAR)`),
+    /// innermost first, within the bounds: [`MAX_EXPANSIONS`] steps and
+    /// [`MAX_EXPANDED_BYTES`] (`X = $(X)$(X)` on forty lines would double
+    /// forty times).
+    fn replace_macros(&self, value: &str, skip: &dyn Fn(MacroId, &str) -> bool) -> String {
+        let mut s = value.to_string();
+        let skip = |id: MacroId, body: &str| is_dollar(id, body) || skip(id, body);
+        for _ in 0..MAX_EXPANSIONS {
+            let Some(m) = next_macro(&s, 0, &skip) else {
+                return s;
+            };
+            let v = self.evaluate(&m, &s);
+            if m.start + v.len() + (s.len() - m.end) > MAX_EXPANDED_BYTES {
+                self.problem(format!(
+                    "macro expansion stopped: the value grew past {} MB",
+                    MAX_EXPANDED_BYTES >> 20
+                ));
+                return s;
+            }
+            s = format!("{}{}{}", &s[..m.start], v, &s[m.end..]);
+        }
+        if next_macro(&s, 0, &skip).is_some() {
+            self.problem(format!(
+                "macro expansion stopped after {MAX_EXPANSIONS} steps (a macro that refers to itself without end?)"
+            ));
         }
         s
     }
@@ -686,10 +681,6 @@ enum Body {
 
 fn is_dollar(id: MacroId, body: &str) -> bool {
     id == MacroId::Normal && body.eq_ignore_ascii_case("DOLLAR")
-}
-
-fn skip_dollar<'a>(f: &'a dyn Fn(MacroId, &str) -> bool) -> impl Fn(MacroId, &str) -> bool + 'a {
-    move |id, body| is_dollar(id, body) || f(id, body)
 }
 
 /// `is_config_macro`: the kind of the prefix `$NAME` (without `(`), or

@@ -308,9 +308,9 @@ impl<'a> Reader<'a> {
         };
         // An item list opened with `(` and not closed on this line goes on
         // until a line that starts with `)`.
-        let open = args.find('(');
-        if let Some(i) = open {
-            if !args.trim_end().ends_with(')') {
+        if super::queue::opens_list(args) {
+            let i = args.rfind('(').unwrap_or(0);
+            {
                 let mut items = Vec::new();
                 loop {
                     let Some(l) = self.next_line_in_file() else {

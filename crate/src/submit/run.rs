@@ -76,8 +76,8 @@ struct ProcHash<'a> {
 
 impl SubmitHash for ProcHash<'_> {
     fn param(&self, key: &str) -> Option<Param> {
+        // `lookup` marks the key used.
         let value = self.macros.param(key)?;
-        self.macros.mark_used(key);
         let origin = match self.macros.entry(key) {
             Some(e) => Origin::Line {
                 line: e.line,
@@ -112,18 +112,12 @@ impl SubmitHash for ProcHash<'_> {
 
 /// The date parts `$(Year)`, `$(Month)`, `$(Day)` of a time (UTC).
 fn ymd(secs: i64) -> (String, String, String) {
-    let days = secs.div_euclid(86_400);
-    // Howard Hinnant's civil_from_days.
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(m <= 2);
-    (format!("{y:04}"), format!("{m:02}"), format!("{d:02}"))
+    let tm = crate::lang::time::gm_tm(secs);
+    (
+        format!("{:04}", tm.year),
+        format!("{:02}", tm.mon + 1),
+        format!("{:02}", tm.mday),
+    )
 }
 
 /// Run a submit file.

@@ -229,15 +229,19 @@ pub fn example(id: &str, done: impl FnOnce(Result<AppState, String>) + 'static) 
     });
 }
 
+/// The worker's JSON answer read as `T`, or why there is none.
+fn read_answer<T: serde::de::DeserializeOwned>(r: Result<&str, String>) -> Result<T, String> {
+    r.and_then(|j| {
+        serde_json::from_str(j)
+            .map_err(|e| format!("unreadable answer from the engine worker: {e}"))
+    })
+}
+
 /// A share link's state (`s=…`), unpacked by the worker: the page links
 /// no inflating.
 pub fn unpack(packed: &str, done: impl FnOnce(Result<AppState, LinkError>) + 'static) {
     request("link", "unpack", packed, move |r| {
-        done(
-            r.map_err(LinkError::Worker)
-                .and_then(|j| serde_json::from_str(j).map_err(|e| LinkError::Worker(e.to_string())))
-                .and_then(|x| x),
-        )
+        done(read_answer(r).map_err(LinkError::Worker).and_then(|x| x))
     });
 }
 
@@ -246,11 +250,7 @@ pub fn unpack(packed: &str, done: impl FnOnce(Result<AppState, LinkError>) + 'st
 pub fn pack(state: &AppState, done: impl FnOnce(Result<String, LinkError>) + 'static) {
     let json = serde_json::to_string(state).unwrap_or_default();
     request("pack", "pack", &json, move |r| {
-        done(
-            r.map_err(LinkError::Worker)
-                .and_then(|j| serde_json::from_str(j).map_err(|e| LinkError::Worker(e.to_string())))
-                .and_then(|x| x),
-        )
+        done(read_answer(r).map_err(LinkError::Worker).and_then(|x| x))
     });
 }
 
@@ -260,21 +260,11 @@ pub fn submit(
     done: impl FnOnce(Result<crate::bridge::submit::Submitted, String>) + 'static,
 ) {
     let json = serde_json::to_string(req).unwrap_or_default();
-    request("submit", "submit", &json, move |r| {
-        done(r.and_then(|j| {
-            serde_json::from_str(j)
-                .map_err(|e| format!("unreadable answer from the engine worker: {e}"))
-        }))
-    });
+    request("submit", "submit", &json, move |r| done(read_answer(r)));
 }
 
 /// An engine API request (`classad::api`), answered as its `Response`.
 pub fn call(key: &str, req: &Request, done: impl FnOnce(Result<Response, String>) + 'static) {
     let json = serde_json::to_string(req).unwrap_or_default();
-    request(key, "api", &json, move |r| {
-        done(r.and_then(|j| {
-            serde_json::from_str::<Response>(j)
-                .map_err(|e| format!("unreadable answer from the engine worker: {e}"))
-        }))
-    });
+    request(key, "api", &json, move |r| done(read_answer(r)));
 }

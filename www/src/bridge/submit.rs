@@ -17,7 +17,12 @@ pub struct SubmitRequest {
     /// 24 or 25.
     pub htcondor: u32,
     pub cluster: i64,
-    pub qdate: i64,
+    /// The views' chosen clock (`YYYY-MM-DDTHH:MM`), if any: the submit
+    /// time, read as UTC wall time so a lesson's ads are the same in every
+    /// time zone.
+    pub clock: Option<String>,
+    /// Otherwise the submit time: now, seconds since the epoch.
+    pub now: i64,
     pub max_procs: usize,
 }
 

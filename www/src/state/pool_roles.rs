@@ -17,6 +17,10 @@ const SNIFF_BYTES: usize = 64 * 1024;
 /// What a pool's ads look like: the `MyType` (or the seed papers' `Type`)
 /// most of its first ads declare, else what the pool's name says.
 pub fn role_of(pool: &PoolText) -> Option<Role> {
+    // A submit file holds no ads: its job ads are a pool of their own.
+    if crate::bridge::submit::looks_like_submit(&pool.text) {
+        return None;
+    }
     let mut end = pool.text.len().min(SNIFF_BYTES);
     while !pool.text.is_char_boundary(end) {
         end -= 1;
@@ -84,7 +88,11 @@ pub fn pick_pools(pools: &[PoolText], chosen: &MatchSettings) -> (Option<usize>,
     if machines.is_none() {
         machines = find(Role::Machines, jobs);
     }
-    let other = |not: Option<usize>| (0..pools.len()).find(|&i| Some(i) != not);
+    let submit: Vec<bool> = pools
+        .iter()
+        .map(|p| crate::bridge::submit::looks_like_submit(&p.text))
+        .collect();
+    let other = |not: Option<usize>| (0..pools.len()).find(|&i| Some(i) != not && !submit[i]);
     if jobs.is_none() {
         jobs = other(machines).or(machines);
     }
@@ -104,6 +112,29 @@ mod tests {
             name: name.into(),
             text: Rc::from(text),
         }
+    }
+
+    #[test]
+    fn a_submit_file_is_neither_side_its_job_ads_are_the_jobs() {
+        let pools = [
+            pool("job.sub", "executable = /bin/true\nqueue\n"),
+            pool("machines", "[ MyType = \"Machine\" ]"),
+            pool("job.sub jobs", "[ MyType = \"Job\" ]"),
+        ];
+        assert_eq!(
+            role_of(&pools[0]),
+            None,
+            "its name says job, but it holds no ads"
+        );
+        assert_eq!(
+            pick_pools(&pools, &MatchSettings::default()),
+            (Some(2), Some(1))
+        );
+        // Alone with a machines pool, it is not taken for the jobs.
+        assert_eq!(
+            pick_pools(&pools[..2], &MatchSettings::default()),
+            (Some(1), Some(1))
+        );
     }
 
     #[test]

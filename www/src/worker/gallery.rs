@@ -327,9 +327,9 @@ mod tests {
             config: s.submit.config.clone(),
             htcondor: s.submit.htcondor,
             cluster: 1,
-            qdate: crate::components::workbench::submit_bar::submit_time(
-                s.matching.clock.as_deref(),
-            ),
+            clock: s.matching.clock.clone(),
+            // The lesson has a clock: now is not read.
+            now: 0,
             max_procs: crate::components::workbench::submit_bar::PAGE_MAX_PROCS,
         };
         let out = crate::worker::submit::answer(&req);

@@ -4,6 +4,20 @@
 
 use crate::bridge::submit::{SubmitProblem, SubmitRequest, Submitted};
 
+/// The submit time (`QDate`): the chosen clock read as UTC wall time,
+/// else `now` to the minute (the ads do not change as the seconds go by).
+pub fn submit_time(clock: Option<&str>, now: i64) -> i64 {
+    let wall = clock.and_then(|w| {
+        let (date, time) = w.split_once('T')?;
+        let mut d = date.split('-').map(|x| x.parse::<i64>().ok());
+        let (y, m, day) = (d.next()??, d.next()??, d.next()??);
+        let mut t = time.split(':').map(|x| x.parse::<i64>().ok());
+        let (h, min) = (t.next()??, t.next()??);
+        Some(classad::lang::time::days_from_civil(y, m, day) * 86_400 + h * 3600 + min * 60)
+    });
+    wall.unwrap_or(now.div_euclid(60) * 60)
+}
+
 /// Run a request.
 pub fn answer(r: &SubmitRequest) -> Submitted {
     use classad::submit::{self, HtcVersion, SubmitConfig};
@@ -34,7 +48,7 @@ pub fn answer(r: &SubmitRequest) -> Submitted {
         names: &names,
         config,
         cluster: r.cluster,
-        qdate: r.qdate,
+        qdate: submit_time(r.clock.as_deref(), r.now),
         owner: None,
         iwd: "/home/you/submit".into(),
         env: Default::default(),
@@ -44,12 +58,6 @@ pub fn answer(r: &SubmitRequest) -> Submitted {
     let out = submit::submit(&input);
     let mut problems: Vec<SubmitProblem> = Vec::new();
     let mut add = |line: u32, column: u32, message: &str, warning: bool| {
-        // condor_submit's `WARNING: ` prefix: the list says it already.
-        let message = message
-            .strip_prefix("WARNING: ")
-            .or_else(|| message.strip_prefix("ERROR: "))
-            .unwrap_or(message)
-            .trim_end();
         let p = SubmitProblem {
             line,
             column,
@@ -95,6 +103,18 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_chosen_clock_is_read_as_utc_wall_time() {
+        assert_eq!(submit_time(Some("2026-01-01T00:00"), 0), 1_767_225_600);
+        assert_eq!(submit_time(Some("2023-11-14T22:13"), 0), 1_700_000_000 - 20);
+        assert_eq!(submit_time(Some("2000-03-01T12:30"), 0), 951_913_800);
+        assert_eq!(submit_time(None, 1_700_000_059), 1_700_000_040);
+        assert_eq!(
+            submit_time(Some("not a time"), 1_700_000_000),
+            1_699_999_980
+        );
+    }
+
+    #[test]
     fn a_submit_file_is_made_into_commented_job_ads() {
         let r = SubmitRequest {
             name: "job.sub".into(),
@@ -103,7 +123,8 @@ mod tests {
             config: "ARCH = X86_64\nOPSYS = LINUX\n".into(),
             htcondor: 25,
             cluster: 3,
-            qdate: 1_700_000_000,
+            clock: None,
+            now: 1_700_000_000,
             max_procs: 100,
         };
         let s = answer(&r);

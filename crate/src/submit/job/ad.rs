@@ -135,7 +135,7 @@ impl<'a> Job<'a> {
     // ---- diagnostics ---------------------------------------------------
 
     fn diag(msg: &str, p: Option<&Param>) -> Diagnostic {
-        let mut d = Diagnostic::new(Span::NONE, msg.trim_end().trim_start_matches('\n'));
+        let mut d = Diagnostic::new(Span::NONE, Self::words(msg.trim_start_matches('\n')));
         if let Some(Param {
             origin: Origin::Line { line, key },
             ..
@@ -146,6 +146,15 @@ impl<'a> Job<'a> {
             d.attribute = Some(key.clone());
         }
         d
+    }
+
+    /// condor_submit's messages start `WARNING: ` / `ERROR: `; the level
+    /// is the diagnostic's, so the words begin after it.
+    fn words(msg: &str) -> &str {
+        msg.strip_prefix("WARNING: ")
+            .or_else(|| msg.strip_prefix("ERROR: "))
+            .unwrap_or(msg)
+            .trim_end()
     }
 
     pub fn warn_at(&mut self, msg: &str, p: Option<&Param>) {

@@ -201,27 +201,18 @@ impl Job<'_> {
                 continue;
             };
             match low.as_str() {
-                "request_cpus" | "request_cpu" => {
-                    if low == "request_cpu" {
-                        let p = self.param(&key);
-                        let msg = format!(
-                            "{key} is not a valid submit keyword, did you mean request_cpus?"
-                        );
-                        self.warn_at(&msg, p.as_ref());
-                        continue;
-                    }
+                // condor_submit's common mistakes: said, not used.
+                "request_cpu" | "request_gpu" => {
+                    let p = self.param(&key);
+                    let msg = format!("{key} is not a valid submit keyword, did you mean {low}s?");
+                    self.warn_at(&msg, p.as_ref());
+                    continue;
+                }
+                "request_cpus" => {
                     done[0] = true;
                     self.request_plain("request_cpus", "RequestCpus", "JOB_DEFAULT_REQUESTCPUS");
                 }
-                "request_gpus" | "request_gpu" => {
-                    if low == "request_gpu" {
-                        let p = self.param(&key);
-                        let msg = format!(
-                            "{key} is not a valid submit keyword, did you mean request_gpus?"
-                        );
-                        self.warn_at(&msg, p.as_ref());
-                        continue;
-                    }
+                "request_gpus" => {
                     done[1] = true;
                     self.set_request_gpus();
                 }

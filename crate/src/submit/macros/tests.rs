@@ -119,3 +119,14 @@ fn a_self_reference_expands_once_and_a_loop_is_bounded() {
     assert!(v.len() <= MAX_EXPANDED_BYTES);
     assert!(!m.take_problems().is_empty());
 }
+
+#[test]
+fn self_references_that_double_stop_at_the_size_bound() {
+    let mut m = set(&[("x", "abcdefgh")]);
+    for line in 2..40 {
+        let v = m.expand_self("$(x)$(x)", "x");
+        m.insert("x", &v, line, Source::File);
+    }
+    assert!(m.entry("x").unwrap().value.len() <= MAX_EXPANDED_BYTES);
+    assert!(m.take_problems()[0].contains("grew past 1 MB"));
+}

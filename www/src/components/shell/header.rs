@@ -74,6 +74,23 @@ fn embed_snippet(
     div
 }
 
+/// Why no link can carry the work (making a link: the link error's own
+/// words are for opening one).
+fn no_link_words(e: &share::LinkError) -> String {
+    let why = match e {
+        share::LinkError::TooManyPools(n) => format!(
+            "The work has {n} pools, more than the {} a link may carry.",
+            share::MAX_POOLS
+        ),
+        share::LinkError::Worker(w) => format!("The engine failed to pack the link ({w})."),
+        _ => format!(
+            "The work is more than the {} MB a link may carry.",
+            share::MAX_LINK_STATE_BYTES >> 20
+        ),
+    };
+    format!("{why} Download a state file to share instead.")
+}
+
 /// An iframe showing a view of the playground read-only in a course page:
 /// `fragment` is the place (and the share link's state when the work is
 /// not an unchanged gallery example), `&embed=1` added.
@@ -292,23 +309,7 @@ pub fn Header(props: &HeaderProps) -> Html {
                     Ok(frag) => format!("{}#{frag}&{place}", page_url_without_hash()),
                     Err(e) => {
                         link.set(String::new());
-                        let why = match e {
-                            share::LinkError::TooManyPools(n) => format!(
-                                "The work has {n} pools, more than the {} a link may carry.",
-                                share::MAX_POOLS
-                            ),
-                            share::LinkError::Worker(w) => {
-                                format!("The engine failed to pack the link ({w}).")
-                            }
-                            _ => format!(
-                                "The work is more than the {} MB a link may carry.",
-                                share::MAX_LINK_STATE_BYTES >> 20
-                            ),
-                        };
-                        share_msg.set(Some((
-                            format!("{why} Download a state file to share instead."),
-                            false,
-                        )));
+                        share_msg.set(Some((no_link_words(&e), false)));
                         return;
                     }
                 };
@@ -389,7 +390,7 @@ pub fn Header(props: &HeaderProps) -> Html {
                     }
                     Err(e) => {
                         link.set(String::new());
-                        share_msg.set(Some((e.to_string(), false)));
+                        share_msg.set(Some((no_link_words(&e), false)));
                     }
                 }
             };

@@ -338,10 +338,20 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
     });
     // Texts as dependencies by identity: comparing a 17.6 MB pool with
     // itself byte by byte on every render cost milliseconds each.
+    // A submit description file: its job ads, not ads of its own (neither
+    // highlighted nor checked as ads: its problems are condor_submit's,
+    // shown by the submit bar).
+    let is_submit = *use_memo(TextKey(text.clone()), |TextKey(t)| {
+        crate::bridge::submit::looks_like_submit(t)
+    });
     let tokens = use_memo(
-        (TextKey(text.clone()), crate::bridge::dialect::current()),
-        |(TextKey(t), dialect)| {
-            if t.len() > HIGHLIGHT_LIMIT {
+        (
+            TextKey(text.clone()),
+            crate::bridge::dialect::current(),
+            is_submit,
+        ),
+        |(TextKey(t), dialect, is_submit)| {
+            if t.len() > HIGHLIGHT_LIMIT || *is_submit {
                 vec![]
             } else {
                 classad::api::highlight_pool(t, *dialect)
@@ -358,10 +368,10 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
             parse.current,
             quick,
             TextKey(text.clone()),
+            is_submit,
         ),
-        |(p, current, quick, TextKey(text))| match p {
-            // A submit file is not ads: its problems are condor_submit's.
-            _ if crate::bridge::submit::looks_like_submit(text) => vec![],
+        |(p, current, quick, TextKey(text), is_submit)| match p {
+            _ if *is_submit => vec![],
             Some(p) if *current || *quick => diagnostic_marks(p, text),
             _ => vec![],
         },
@@ -686,10 +696,6 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         })
     };
 
-    // A submit description file: its job ads, not ads of its own.
-    let is_submit = *use_memo(TextKey(text.clone()), |TextKey(t)| {
-        crate::bridge::submit::looks_like_submit(t)
-    });
     let (n_ads, errors, warnings) = match &parse.parsed {
         Some(p) => {
             let e = p

@@ -31,27 +31,6 @@ pub fn jobs_pool_name(submit_pool: &str) -> String {
     format!("{submit_pool} jobs")
 }
 
-/// The submit time (`QDate`): the views' chosen clock read as UTC wall
-/// time (a lesson's job ads are the same in every time zone), else now, to
-/// the minute (the ads do not change as the seconds go by).
-pub fn submit_time(clock: Option<&str>) -> i64 {
-    let wall = clock.and_then(|w| {
-        let (date, time) = w.split_once('T')?;
-        let mut d = date.split('-').map(|x| x.parse::<i64>().ok());
-        let (y, m, day) = (d.next()??, d.next()??, d.next()??);
-        let mut t = time.split(':').map(|x| x.parse::<i64>().ok());
-        let (h, min) = (t.next()??, t.next()??);
-        // Days from the civil date (Howard Hinnant's algorithm).
-        let y = if m <= 2 { y - 1 } else { y };
-        let era = y.div_euclid(400);
-        let yoe = y - era * 400;
-        let doy = (153 * (m + if m > 2 { -3 } else { 9 }) + 2) / 5 + day - 1;
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-        Some((era * 146_097 + doe - 719_468) * 86_400 + h * 3600 + min * 60)
-    });
-    wall.unwrap_or_else(|| (js_sys::Date::now() / 60_000.0) as i64 * 60)
-}
-
 /// The byte span of line `n` (1-based) of `text`.
 fn line_span(text: &str, n: u32) -> (usize, usize) {
     let mut at = 0;
@@ -110,7 +89,8 @@ pub fn SubmitBar(props: &SubmitBarProps) -> Html {
                         config: settings.config,
                         htcondor: settings.htcondor,
                         cluster: 1,
-                        qdate: submit_time(clock.as_deref()),
+                        clock,
+                        now: (js_sys::Date::now() / 1000.0) as i64,
                         max_procs: PAGE_MAX_PROCS,
                     };
                     crate::bridge::engine::submit(&req, move |r| {
@@ -217,18 +197,5 @@ pub fn SubmitBar(props: &SubmitBarProps) -> Html {
                 </label>
             </details>
         </div>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn a_chosen_clock_is_read_as_utc_wall_time() {
-        assert_eq!(super::submit_time(Some("2026-01-01T00:00")), 1_767_225_600);
-        assert_eq!(
-            super::submit_time(Some("2023-11-14T22:13")),
-            1_700_000_000 - 20
-        );
-        assert_eq!(super::submit_time(Some("2000-03-01T12:30")), 951_913_800);
     }
 }

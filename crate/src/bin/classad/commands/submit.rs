@@ -147,11 +147,7 @@ pub fn run_file(file: &str, host: &SubmitHost) -> Result<submit::Submitted, Stri
     }
     for j in &out.jobs {
         for w in &j.built.warnings {
-            eprintln!(
-                "{}: warning: {}",
-                place(file, w.line, w.column),
-                plain(&w.message)
-            );
+            eprintln!("{}: warning: {}", place(file, w.line, w.column), w.message);
         }
     }
     if let Some(cut) = &out.cut {
@@ -164,11 +160,7 @@ pub fn run_file(file: &str, host: &SubmitHost) -> Result<submit::Submitted, Stri
         .collect();
     for j in &out.jobs {
         for e in &j.built.errors {
-            errors.push(format!(
-                "{}: {}",
-                place(file, e.line, e.column),
-                plain(&e.message)
-            ));
+            errors.push(format!("{}: {}", place(file, e.line, e.column), e.message));
         }
     }
     if !errors.is_empty() {
@@ -185,16 +177,6 @@ fn place(file: &str, line: u32, column: u32) -> String {
     } else {
         format!("{file}:{line}:{column}")
     }
-}
-
-/// condor_submit's own `WARNING: ` / `ERROR: ` prefixes, which the place
-/// and level before the message already say.
-fn plain(message: &str) -> &str {
-    message
-        .strip_prefix("WARNING: ")
-        .or_else(|| message.strip_prefix("ERROR: "))
-        .unwrap_or(message)
-        .trim_end()
 }
 
 /// The job ads a submit file makes (for `--submit` in place of jobs).
