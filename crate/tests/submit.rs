@@ -605,18 +605,18 @@ fn analyze_shows_fixes_as_edits_of_the_submit_file() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = String::from_utf8_lossy(&out.stdout);
     let edits = text
-        .split("as edits of idle.sub:\n")
+        .split("as edits of idle.sub (each checked")
         .nth(1)
         .unwrap_or_else(|| panic!("{text}"));
     assert!(
-        edits.contains("idle.sub:2: request_memory = 16GB  ->  request_memory = 8192"),
+        edits.contains("idle.sub:2: request_memory = 16GB  ->  request_memory = 8192MB"),
         "{edits}"
     );
     // The edit made, the job runs there.
     write(
         d.path(),
         "fixed.sub",
-        "executable = analyze.sh\nrequest_memory = 8192\nqueue\n",
+        "executable = analyze.sh\nrequest_memory = 8192MB\nqueue\n",
     );
     let out = run(
         d.path(),
@@ -632,6 +632,61 @@ fn analyze_shows_fixes_as_edits_of_the_submit_file() {
     );
     assert!(
         String::from_utf8_lossy(&out.stdout).starts_with("1.0 s1 matched"),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// A requirements fix is the file's `requirements =` line without the
+/// clauses condor_submit appends; `--json` carries the fixes as edits.
+#[test]
+fn a_requirements_fix_is_the_users_own_line() {
+    let d = dir();
+    write(
+        d.path(),
+        "gpu.sub",
+        "executable = train.sh\nrequest_memory = 16GB\nrequirements = HasGPU && (CUDACapability >= 8.6)\nqueue\n",
+    );
+    write(
+        d.path(),
+        "pool.ads",
+        "[ Name = \"s2\"; MyType = \"Machine\"; Arch = \"X86_64\"; OpSys = \"LINUX\"; Memory = 32768; Cpus = 4; Disk = 100000000; HasFileTransfer = true; HasGPU = true; CUDACapability = 8.0; Requirements = true; CondorVersion = \"$CondorVersion: 25.0.0 2025-06-01 $\" ]\n",
+    );
+    let args = ["--machines", "pool.ads", "--qdate", "1700000000"];
+    let out = run(
+        d.path(),
+        &[&["analyze", "--json", "--submit", "gpu.sub"][..], &args[..]].concat(),
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let fixes = &v["submit_fixes"]["fixes"];
+    let first = &fixes[0];
+    assert_eq!(first["willing"], 1, "{fixes}");
+    let edit = &first["edits"][0];
+    assert_eq!(edit["line"], 3);
+    assert_eq!(
+        edit["old"],
+        "requirements = HasGPU && (CUDACapability >= 8.6)"
+    );
+    let new = edit["new"].as_str().unwrap();
+    assert!(new.starts_with("requirements = HasGPU"), "{new}");
+    assert!(
+        !new.contains("TARGET.Arch") && !new.contains("RequestMemory"),
+        "{new}"
+    );
+    // The line put in the file, the job matches.
+    let text = std::fs::read_to_string(d.path().join("gpu.sub")).unwrap();
+    write(
+        d.path(),
+        "gpu.sub",
+        &text.replace(edit["old"].as_str().unwrap(), new),
+    );
+    let out = run(
+        d.path(),
+        &[&["match", "--submit", "gpu.sub"][..], &args[..]].concat(),
+    );
+    assert!(
+        String::from_utf8_lossy(&out.stdout).starts_with("1.0 s2 matched"),
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );

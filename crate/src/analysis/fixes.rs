@@ -300,22 +300,42 @@ pub struct Counted {
 
 /// Count `job` against the pool both ways, by evaluation.
 pub fn count_both_ways(ctx: &FixContext, job: &Arc<ClassAd>) -> Counted {
-    let mut ev = Evaluator::new(ctx.opts);
+    count_in(job, ctx.machines, ctx.compiled, ctx.groups, ctx.opts)
+}
+
+/// Count `job` against `machines` both ways, machine by machine.
+pub fn count_job(
+    job: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    compiled: Option<&super::Compiled>,
+    opts: EvalOptions,
+) -> Counted {
+    let compiled = compiled.filter(|c| c.machines.len() == machines.len());
+    count_in(
+        job,
+        machines,
+        compiled,
+        &Groups::singletons(machines.len()),
+        opts,
+    )
+}
+
+fn count_in(
+    job: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    compiled: Option<&super::Compiled>,
+    groups: &Groups,
+    opts: EvalOptions,
+) -> Counted {
+    let mut ev = Evaluator::new(opts);
     let req = super::requirements_of(job).map(|(_, e)| e.clone());
     let accepted = match &req {
-        Some(r) => super::table::truth_of(r, job, ctx.machines, ctx.groups, &mut ev),
-        None => fixedbitset::FixedBitSet::with_capacity(ctx.groups.len()),
+        Some(r) => super::table::truth_of(r, job, machines, groups, &mut ev),
+        None => fixedbitset::FixedBitSet::with_capacity(groups.len()),
     };
-    let (s, _, _) = super::summary::summarize(
-        job,
-        ctx.machines,
-        ctx.compiled,
-        ctx.groups,
-        &accepted,
-        ctx.opts,
-    );
+    let (s, _, _) = super::summary::summarize(job, machines, compiled, groups, &accepted, opts);
     Counted {
-        matches: ctx.groups.count(&accepted),
+        matches: groups.count(&accepted),
         both_ways: s.match_but_busy + s.matched,
         willing: s.matched,
     }
@@ -450,7 +470,7 @@ pub fn submit_lines(
 /// The submit command that sets a job attribute (units as the attribute
 /// has them: RequestMemory MB, RequestDisk KiB, as `request_disk` reads a
 /// bare number).
-fn submit_command(attribute: &str) -> Option<&'static str> {
+pub fn submit_command(attribute: &str) -> Option<&'static str> {
     Some(match attribute.to_ascii_lowercase().as_str() {
         "requestmemory" => "request_memory",
         "requestcpus" => "request_cpus",

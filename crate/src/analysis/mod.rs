@@ -20,6 +20,7 @@ pub mod partition;
 pub mod report;
 pub mod reverse;
 pub mod steps;
+pub mod submit_fixes;
 pub mod suggest;
 pub mod summary;
 pub mod table;

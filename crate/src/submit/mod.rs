@@ -20,9 +20,11 @@ mod printf;
 pub mod queue;
 pub mod reader;
 pub mod run;
+pub mod source;
 
 pub use config::{HtcVersion, SubmitConfig};
 pub use hash::{Param, SubmitHash};
 pub use origin::Origin;
 pub use reader::Problem;
 pub use run::{submit, SubmitInput, Submitted};
+pub use source::SubmitSource;

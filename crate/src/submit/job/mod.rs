@@ -72,6 +72,15 @@ pub struct BuiltJob {
 }
 
 impl BuiltJob {
+    /// The job ad.
+    pub fn ad(&self) -> crate::lang::ast::ClassAd {
+        let mut ad = crate::lang::ast::ClassAd::new();
+        for (name, expr) in &self.attrs {
+            ad.insert(name, expr.clone());
+        }
+        ad
+    }
+
     /// An attribute's expression (names compare without regard to case).
     pub fn get(&self, name: &str) -> Option<&Expr> {
         self.attrs

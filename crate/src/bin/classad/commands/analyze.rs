@@ -5,7 +5,8 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
-use classad::analysis::{self, reverse, steps::StepOptions, AnalysisOptions, Fixed};
+use classad::analysis::fixes::count_job;
+use classad::analysis::{self, reverse, steps::StepOptions, submit_fixes, AnalysisOptions, Fixed};
 use classad::ClassAd;
 
 use crate::input::{parsed_stats, read_ads};
@@ -55,9 +56,15 @@ pub struct AnalyzeCmd {
 pub fn run(a: AnalyzeCmd) -> Result<ExitCode, String> {
     let started = std::time::Instant::now();
     let eval = a.eval.options();
+    let mut submitted = None;
     let (job_ads, job_file) = match (&a.job, &a.submit) {
         (Some(j), _) => (read_ads(j, a.dialect.dialect())?.0, j.clone()),
-        (None, Some(s)) => (super::submit::job_ads(s, &a.host)?, s.clone()),
+        (None, Some(s)) => {
+            let out = super::submit::run_file(s, &a.host)?;
+            let ads = out.jobs.iter().map(|j| Arc::new(j.built.ad())).collect();
+            submitted = Some(out);
+            (ads, s.clone())
+        }
         (None, None) => return Err("give --job or --submit".into()),
     };
     let (machine_ads, _) = read_ads(&a.machines, a.dialect.dialect())?;
@@ -115,15 +122,26 @@ pub fn run(a: AnalyzeCmd) -> Result<ExitCode, String> {
             parsed_stats(&job_ads, &machine_ads),
         );
     }
+    let fixes = match (&a.submit, &submitted) {
+        (Some(file), Some(out)) => {
+            let j = &out.jobs[which - 1];
+            Some(file_fixes(file, j, &report, &machine_ads, &a.host, eval)?)
+        }
+        _ => None,
+    };
     if a.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        );
+        let mut v = serde_json::to_value(&report).map_err(|e| e.to_string())?;
+        if let (Some(f), Some(o)) = (&fixes, v.as_object_mut()) {
+            o.insert(
+                "submit_fixes".into(),
+                serde_json::to_value(f).map_err(|e| e.to_string())?,
+            );
+        }
+        println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
     } else {
         print!("{}", analysis::report::render(&report));
-        if let Some(sub) = &a.submit {
-            print!("{}", submit_edits(sub, &report.suggestions));
+        if let Some(f) = &fixes {
+            print!("{}", render_file_fixes(f, &report.suggestions));
         }
     }
     // The process ends here: freeing a production pool's millions of
@@ -148,74 +166,92 @@ fn parse_fixed(s: &str) -> Result<Fixed, String> {
     }
 }
 
-/// The fixes that change job attributes, as edits of the submit file the
-/// job came from: the line that sets each command, its text now and what it
-/// becomes (or a line to add). A `requirements =` fix is left out: the
-/// analyzer writes the whole expression, and condor_submit appends its own
-/// clauses to whatever the file says (its lines would repeat them).
-fn submit_edits(file: &str, suggestions: &[analysis::suggest::Suggestion]) -> String {
-    let Ok(text) = std::fs::read_to_string(file) else {
-        return String::new();
+/// The analysis' fixes as edits of the submit file, each checked by
+/// submitting the edited file (its proc `j.proc`) and counting its job.
+fn file_fixes(
+    file: &str,
+    j: &classad::submit::run::Job,
+    report: &analysis::Analysis,
+    machines: &[Arc<ClassAd>],
+    host: &super::submit::SubmitHost,
+    eval: classad::EvalOptions,
+) -> Result<submit_fixes::SubmitFixes, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
+    let job = Arc::new(j.built.ad());
+    let now = count_job(&job, machines, None, eval);
+    let proc = j.proc as usize;
+    let submitted = submit_fixes::SubmittedJob {
+        file,
+        text: &text,
+        built: &j.built,
+        queue_line: j.queue_line,
     };
-    // The last line that sets a key (commands are case-insensitive; `+A`
-    // and `MY.A` set the same attribute).
-    let key_of = |k: &str| {
-        let k = k.trim();
-        let k = k.strip_prefix('+').unwrap_or(k);
-        let k = if k.len() > 3 && k[..3].eq_ignore_ascii_case("MY.") {
-            &k[3..]
-        } else {
-            k
-        };
-        k.to_ascii_lowercase()
-    };
-    let line_of = |key: &str| {
-        text.lines()
-            .enumerate()
-            .filter(|(_, l)| l.split_once('=').is_some_and(|(k, _)| key_of(k) == key))
-            .last()
-            .map(|(i, l)| (i + 1, l.trim().to_string()))
-    };
+    Ok(submit_fixes::submit_fixes(
+        &submitted,
+        &report.suggestions,
+        now,
+        &mut |t| {
+            let out = super::submit::run_text(file, t, host, proc + 1)?;
+            if let Some(e) = super::submit::errors_of(file, &out).first() {
+                return Err(e.clone());
+            }
+            out.jobs
+                .into_iter()
+                .nth(proc)
+                .map(|j| j.built)
+                .ok_or_else(|| format!("the edited file makes no proc {proc}"))
+        },
+        &mut |job| count_job(job, machines, None, eval),
+    ))
+}
+
+/// The fixes as edits of the file: `FILE:LINE: old  ->  new`, a line to
+/// add, a line to remove; what condor_submit undoes, and why.
+fn render_file_fixes(
+    f: &submit_fixes::SubmitFixes,
+    suggestions: &[analysis::Suggestion],
+) -> String {
+    let file = &f.file;
     let mut out = String::new();
-    let mut seen: Vec<Vec<String>> = vec![];
-    for s in suggestions.iter().filter(|s| s.willing > 0) {
-        let lines: Vec<String> = s
-            .submit
-            .iter()
-            .filter(|l| {
-                !l.trim_start()
-                    .to_ascii_lowercase()
-                    .starts_with("requirements")
-            })
-            .cloned()
-            .collect();
-        if lines.is_empty() || seen.contains(&lines) {
-            continue;
-        }
-        seen.push(lines.clone());
-        let edits: Vec<String> = lines
-            .iter()
-            .map(|l| {
-                let key = key_of(l.split_once('=').map_or(l.as_str(), |(k, _)| k));
-                match line_of(&key) {
-                    Some((n, old)) => format!("{file}:{n}: {old}  ->  {l}"),
-                    None => format!("{file}: add before the queue statement: {l}"),
-                }
-            })
-            .collect();
-        if out.is_empty() {
-            out.push_str(&format!(
-                "\nThe fixes that change the job's attributes, as edits of {file}:\n"
-            ));
-        }
+    if f.fixes.is_empty() && f.undone.is_empty() {
+        return out;
+    }
+    out.push_str(&format!(
+        "\nThe fixes as edits of {file} (each checked: the file edited, submitted again and its job counted):\n"
+    ));
+    if f.fixes.is_empty() {
+        out.push_str("  None: condor_submit undoes every fix above.\n");
+    }
+    let slots = |n: u64| format!("{n} {}", if n == 1 { "slot" } else { "slots" });
+    for (k, fix) in f.fixes.iter().enumerate() {
         out.push_str(&format!(
-            "  ({} {} willing)\n",
-            s.willing,
-            if s.willing == 1 { "slot" } else { "slots" }
+            "  {}. {} willing ({} matching both ways)\n",
+            k + 1,
+            slots(fix.willing),
+            fix.both_ways
         ));
-        for e in edits {
-            out.push_str(&format!("    {e}\n"));
+        for e in &fix.edits {
+            let line = if e.lines == 0 {
+                format!("{file}:{}: add before it: {}", e.line, e.new)
+            } else if e.new.is_empty() {
+                format!("{file}:{}: remove: {}", e.line, e.old.replace('\n', " "))
+            } else {
+                format!(
+                    "{file}:{}: {}  ->  {}",
+                    e.line,
+                    e.old.replace('\n', " "),
+                    e.new
+                )
+            };
+            out.push_str(&format!("     {line}\n"));
         }
+    }
+    for u in &f.undone {
+        let what = suggestions
+            .get(u.suggestion)
+            .map(|s| s.submit.join("; "))
+            .unwrap_or_default();
+        out.push_str(&format!("  Not as an edit of {file}: {what}: {}\n", u.why));
     }
     out
 }

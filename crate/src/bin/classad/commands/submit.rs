@@ -76,9 +76,52 @@ fn absolute(dir: &Path) -> String {
 /// printed to stderr; `Err` with the located errors when condor_submit
 /// would refuse the file.
 pub fn run_file(file: &str, host: &SubmitHost) -> Result<submit::Submitted, String> {
-    let path = PathBuf::from(file);
-    let bytes = std::fs::read(&path).map_err(|e| format!("{file}: {e}"))?;
+    let bytes = std::fs::read(file).map_err(|e| format!("{file}: {e}"))?;
     let text = String::from_utf8_lossy(&bytes).into_owned();
+    let out = run_text(file, &text, host, host.max_procs)?;
+    for w in &out.warnings {
+        eprintln!("{}:{}:{}: warning: {}", w.file, w.line, w.column, w.message);
+    }
+    for j in &out.jobs {
+        for w in &j.built.warnings {
+            eprintln!("{}: warning: {}", place(file, w.line, w.column), w.message);
+        }
+    }
+    if let Some(cut) = &out.cut {
+        eprintln!("{file}: warning: {cut}");
+    }
+    let mut errors = errors_of(file, &out);
+    if !errors.is_empty() {
+        errors.dedup();
+        return Err(errors.join("\n"));
+    }
+    Ok(out)
+}
+
+/// condor_submit's errors, located (`FILE:LINE:COL: message`).
+pub fn errors_of(file: &str, out: &submit::Submitted) -> Vec<String> {
+    let mut errors: Vec<String> = out
+        .errors
+        .iter()
+        .map(|e| format!("{}:{}:{}: {}", e.file, e.line, e.column, e.message))
+        .collect();
+    for j in &out.jobs {
+        for e in &j.built.errors {
+            errors.push(format!("{}: {}", place(file, e.line, e.column), e.message));
+        }
+    }
+    errors
+}
+
+/// Run `text` as the submit file at `file` (files beside it read, its
+/// directory the submit directory), at most `max_procs`; nothing printed.
+pub fn run_text(
+    file: &str,
+    text: &str,
+    host: &SubmitHost,
+    max_procs: usize,
+) -> Result<submit::Submitted, String> {
+    let path = PathBuf::from(file);
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -129,7 +172,7 @@ pub fn run_file(file: &str, host: &SubmitHost) -> Result<submit::Submitted, Stri
     });
     let input = submit::run::SubmitInput {
         name: file,
-        text: &text,
+        text,
         files: &read_beside,
         names: &names,
         config,
@@ -138,36 +181,10 @@ pub fn run_file(file: &str, host: &SubmitHost) -> Result<submit::Submitted, Stri
         owner: host.owner.clone(),
         iwd: absolute(&dir),
         env,
-        max_procs: host.max_procs,
+        max_procs,
         dir_exists: Some(|d| Path::new(d).is_dir()),
     };
-    let out = submit::run::submit(&input);
-    for w in &out.warnings {
-        eprintln!("{}:{}:{}: warning: {}", w.file, w.line, w.column, w.message);
-    }
-    for j in &out.jobs {
-        for w in &j.built.warnings {
-            eprintln!("{}: warning: {}", place(file, w.line, w.column), w.message);
-        }
-    }
-    if let Some(cut) = &out.cut {
-        eprintln!("{file}: warning: {cut}");
-    }
-    let mut errors: Vec<String> = out
-        .errors
-        .iter()
-        .map(|e| format!("{}:{}:{}: {}", e.file, e.line, e.column, e.message))
-        .collect();
-    for j in &out.jobs {
-        for e in &j.built.errors {
-            errors.push(format!("{}: {}", place(file, e.line, e.column), e.message));
-        }
-    }
-    if !errors.is_empty() {
-        errors.dedup();
-        return Err(errors.join("\n"));
-    }
-    Ok(out)
+    Ok(submit::run::submit(&input))
 }
 
 /// `FILE:LINE:COL`, or `FILE` for what belongs to no line.
@@ -185,16 +202,8 @@ pub fn job_ads(file: &str, host: &SubmitHost) -> Result<Vec<std::sync::Arc<Class
     Ok(out
         .jobs
         .iter()
-        .map(|j| std::sync::Arc::new(ad_of(&j.built)))
+        .map(|j| std::sync::Arc::new(j.built.ad()))
         .collect())
-}
-
-fn ad_of(b: &submit::job::BuiltJob) -> ClassAd {
-    let mut ad = ClassAd::new();
-    for (name, expr) in &b.attrs {
-        ad.insert(name, expr.clone());
-    }
-    ad
 }
 
 pub fn run(a: SubmitCmd) -> Result<ExitCode, String> {
@@ -227,7 +236,7 @@ pub fn run(a: SubmitCmd) -> Result<ExitCode, String> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let ads: Vec<ClassAd> = out.jobs.iter().map(|j| ad_of(&j.built)).collect();
+    let ads: Vec<ClassAd> = out.jobs.iter().map(|j| j.built.ad()).collect();
     let refs: Vec<&ClassAd> = ads.iter().collect();
     let fmt = match a.to {
         ToArg::New => OutputFormat::New,
