@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { browserEnv, cliBinary, openPage, scenarios, screenshot, textOf } from './harness.mjs';
+import { browserEnv, cliBinary, openPage, scenarios, screenshot, stateLink, textOf } from './harness.mjs';
 
 const browser = browserEnv();
 const scenario = scenarios(() => browser);
@@ -110,5 +110,71 @@ test('a submit file pasted in a pool gives the CLI\'s job ads, with condor_submi
   } finally {
     await screenshot(page, 'submit-shared').catch(() => {});
     await ctx.close();
+  }
+});
+
+const GPU_SUB = `executable = train.sh
+request_memory = 16GB
+requirements = HasGPU && (CUDACapability >= 8.6)
+queue
+`;
+const SLOT = 'MyType = "Machine"; Arch = "X86_64"; OpSys = "LINUX"; Cpus = 4; Disk = 100000000; HasFileTransfer = true; HasGPU = true; Requirements = true; CondorVersion = "$CondorVersion: 25.0.0 2025-06-01 $"';
+const GPU_SLOTS = `[ Name = "s1"; ${SLOT}; Memory = 8192; CUDACapability = 8.0 ]
+[ Name = "s2"; ${SLOT}; Memory = 32768; CUDACapability = 7.5 ]
+`;
+
+/** The autosaved text of pool `name`. */
+function savedPool(page, name) {
+  return page.evaluate((n) => JSON.parse(localStorage.getItem('classad-playground/autosave/v1')).pools.find((p) => p.name === n)?.text ?? '', name);
+}
+
+test('the analyzer gives its fixes as edits of the submit file; Apply edits it and the job matches', T, async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'classad-subfix-'));
+  try {
+    writeFileSync(path.join(dir, 'gpu.sub'), GPU_SUB);
+    writeFileSync(path.join(dir, 'slots.ads'), GPU_SLOTS);
+    const args = ['--machines', 'slots.ads', '--qdate', '1700000000'];
+    const cli = JSON.parse(execFileSync(cliBinary(), ['analyze', '--json', '--submit', 'gpu.sub', ...args], { cwd: dir }).toString());
+    const want = cli.submit_fixes.fixes;
+    assert.ok(want.length > 0, JSON.stringify(cli.submit_fixes));
+    // The jobs pool starts as a stand-in: the page makes it from the file.
+    const state = {
+      pools: [{ name: 'gpu.sub', text: GPU_SUB }, { name: 'slots', text: GPU_SLOTS }, { name: 'gpu.sub jobs', text: '[ MyType = "Job"; Requirements = false ]' }],
+      active_pool: 0, expr: 'true', view: 'analyze', analyze: {},
+    };
+    let edited;
+    await scenario('submit-analyzer-fix', async ({ page }) => {
+      await page.locator('#file-fixes .file-fix').first().waitFor({ timeout: 30_000 });
+      assert.equal(await page.locator('#file-fixes h3').textContent(), 'What to change in gpu.sub');
+      // The page's fixes are the CLI's: edits and counts.
+      const shown = await page.locator('#file-fixes .file-fix').evaluateAll((xs) => xs.map((x) => ({
+        willing: Number(x.dataset.willing),
+        lines: [...x.querySelectorAll('.file-edit')].map((e) => Number(e.dataset.line)),
+        news: [...x.querySelectorAll('.file-edit ins code')].map((e) => e.textContent),
+      })));
+      assert.deepEqual(shown, want.slice(0, 8).map((f) => ({
+        willing: f.willing,
+        lines: f.edits.map((e) => e.line),
+        news: f.edits.map((e) => e.new).filter((n) => n),
+      })));
+      const first = want[0];
+      await page.locator('#file-fixes').screenshot({ path: 'tests/e2e/screenshots/submit-file-fixes.png' });
+      await page.locator('#file-fixes .file-fix button.apply-file').first().click();
+      // The file is edited, its job ads made again, the job analyzed anew: it matches.
+      await page.waitForFunction(() => Number(document.querySelector('#sum-match .n')?.textContent.replace(/,/g, '')) > 0, null, { timeout: 30_000 });
+      edited = await savedPool(page, 'gpu.sub');
+      for (const e of first.edits) assert.ok(edited.includes(e.new), `${e.new} in\n${edited}`);
+      assert.match(await savedPool(page, 'gpu.sub jobs'), /\/\/ line 3: requirements\n/);
+      await page.locator('#file-undo').waitFor({ timeout: 10_000 });
+      await page.screenshot({ path: 'tests/e2e/screenshots/submit-analyzer-fixed.png', fullPage: true });
+      await page.click('#file-undo');
+      await page.waitForFunction((t) => JSON.parse(localStorage.getItem('classad-playground/autosave/v1')).pools.find((p) => p.name === 'gpu.sub')?.text === t, GPU_SUB, { timeout: 10_000 });
+    }, { hash: stateLink(state) });
+    // The edited file, run by the CLI: the job matches where the page said.
+    writeFileSync(path.join(dir, 'gpu.sub'), edited);
+    const out = execFileSync(cliBinary(), ['match', '--submit', 'gpu.sub', ...args], { cwd: dir }).toString();
+    assert.match(out, /^1\.0 s\d matched/, out);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
   }
 });

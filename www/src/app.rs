@@ -11,6 +11,7 @@ use crate::bridge::parses::use_parses;
 use crate::components::shell::{
     embed_bar::EmbedBar, gallery::Gallery, header::Header, intro::Intro, set_aside::SetAsideList,
 };
+use crate::components::workbench::submit_bar::use_submit_follower;
 use crate::components::workbench::{evaluator::EvaluatorPanel, pool_editor::PoolEditor};
 use crate::state::actions::{Action, PoolMark, Store};
 use crate::state::app_state::{AppState, View};
@@ -396,6 +397,7 @@ pub fn App() -> Html {
         let store = store.clone();
         Callback::from(move |a: Action| store.dispatch(a))
     };
+    use_submit_follower(&state, &dispatch);
     let notify = {
         let notice = notice.clone();
         Callback::from(move |m: Option<String>| notice.set(m))

@@ -24,7 +24,7 @@ use crate::constraint::predicate::{conjunction, strip_parens};
 use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind};
 use crate::lang::unparse::{unparse, unparse_readable};
 use crate::submit::job::BuiltJob;
-use crate::submit::Origin;
+use crate::submit::{Origin, SubmitSource};
 
 /// One edit of the file: `lines` lines from `line` (1-based) replaced by
 /// `new` (nothing: removed); `lines == 0` puts `new` before `line`.
@@ -157,6 +157,48 @@ pub fn submit_fixes(
             .then(a.edits.len().cmp(&b.edits.len()))
     });
     out
+}
+
+/// The fixes of `analysis` (of `job`, proc `proc` of `source`) as edits of
+/// the file; `None` when the file does not make that job as analyzed (it
+/// changed since, or condor_submit refuses it).
+pub fn for_source(
+    source: &SubmitSource,
+    proc: usize,
+    job: &Arc<ClassAd>,
+    analysis: &super::Analysis,
+    count: &mut dyn FnMut(&Arc<ClassAd>) -> Counted,
+) -> Option<SubmitFixes> {
+    let made = |text: &str| {
+        let out = source.run_text(text, proc + 1);
+        if let Some(e) = out.errors.first() {
+            return Err(format!("line {}: {}", e.line, e.message));
+        }
+        let j = out.jobs.into_iter().nth(proc).ok_or("no such proc")?;
+        if let Some(e) = j.built.errors.first() {
+            return Err(format!("line {}: {}", e.line, e.message));
+        }
+        Ok(j)
+    };
+    let j = made(&source.text).ok()?;
+    let requirements = |ad: &ClassAd| super::requirements_of(ad).map(|(_, e)| unparse(e));
+    if requirements(&j.built.ad()) != requirements(job) {
+        return None;
+    }
+    let now = count(job);
+    let submitted = SubmittedJob {
+        file: &source.name,
+        text: &source.text,
+        built: &j.built,
+        queue_line: j.queue_line,
+    };
+    Some(submit_fixes(
+        &submitted,
+        &analysis.suggestions,
+        now,
+        &mut |t| made(t).map(|j| j.built),
+        count,
+    ))
 }
 
 /// The file's text with the edits made.

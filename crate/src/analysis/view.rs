@@ -45,6 +45,10 @@ pub struct AnalyzeRequest {
     pub plane: Option<(String, String)>,
     #[serde(flatten)]
     pub eval: EvalOptions,
+    /// The submit file the jobs pool was made from: the fixes are then
+    /// also given as edits of it (without overrides; `job` is its proc).
+    #[serde(default)]
+    pub submit: Option<crate::submit::SubmitSource>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -56,6 +60,9 @@ pub struct AnalysisView {
     /// Job attributes some machine constrains by number: the plane's axes.
     pub plane_attributes: Vec<String>,
     pub plane: Option<Plane>,
+    /// The fixes as edits of the submit file, when the request gave one.
+    #[serde(default)]
+    pub submit_fixes: Option<super::submit_fixes::SubmitFixes>,
 }
 
 /// Every subset of a failing clause, true when some machine satisfies it.
@@ -216,7 +223,17 @@ pub fn answer(
         },
     };
     let plane = axes.as_ref().map(|(x, y)| plane(&job, &r, x, y, o.eval));
+    let submit_fixes = match &req.submit {
+        Some(source) if req.overrides.is_empty() => {
+            let compiled = compiled.as_ref();
+            super::submit_fixes::for_source(source, req.job, &job, &a, &mut |j| {
+                super::fixes::count_job(j, machines, compiled, o.eval)
+            })
+        }
+        _ => None,
+    };
     Ok(AnalysisView {
+        submit_fixes,
         report: super::report::render(&a),
         analysis: a,
         lattices,

@@ -6,25 +6,9 @@ use serde::{Deserialize, Serialize};
 
 /// The request: the submit file, the other pools by name (what `include :`
 /// and `queue from` read, what `queue matching` globs over), the submit
-/// host's configuration and condor_submit's version.
-#[derive(Serialize, Deserialize)]
-pub struct SubmitRequest {
-    pub name: String,
-    pub text: String,
-    pub files: Vec<(String, String)>,
-    /// `KEY = VALUE` lines.
-    pub config: String,
-    /// 24 or 25.
-    pub htcondor: u32,
-    pub cluster: i64,
-    /// The views' chosen clock (`YYYY-MM-DDTHH:MM`), if any: the submit
-    /// time, read as UTC wall time so a lesson's ads are the same in every
-    /// time zone.
-    pub clock: Option<String>,
-    /// Otherwise the submit time: now, seconds since the epoch.
-    pub now: i64,
-    pub max_procs: usize,
-}
+/// host's configuration and condor_submit's version (the engine's type: the
+/// analyzer sends it too, to have its fixes as edits of the file).
+pub use classad::api::session::SubmitSource as SubmitRequest;
 
 /// A problem at a line of the submit file.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

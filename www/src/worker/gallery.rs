@@ -314,24 +314,8 @@ mod tests {
             .iter()
             .find(|p| p.name == jobs_name)
             .expect("its jobs pool");
-        let req = crate::bridge::submit::SubmitRequest {
-            name: sub.name.clone(),
-            text: sub.text.to_string(),
-            files: s
-                .pools
-                .iter()
-                .skip(1)
-                .filter(|p| p.name != jobs_name)
-                .map(|p| (p.name.clone(), p.text.to_string()))
-                .collect(),
-            config: s.submit.config.clone(),
-            htcondor: s.submit.htcondor,
-            cluster: 1,
-            clock: s.matching.clock.clone(),
-            // The lesson has a clock: now is not read.
-            now: 0,
-            max_procs: crate::components::workbench::submit_bar::PAGE_MAX_PROCS,
-        };
+        // The lesson has a clock: now is not read.
+        let req = crate::components::workbench::submit_bar::source_for(&s, 0).unwrap();
         let out = crate::worker::submit::answer(&req);
         assert!(!out.refused(), "{:?}", out.problems);
         if out.ads != *jobs.text {

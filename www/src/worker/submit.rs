@@ -4,58 +4,9 @@
 
 use crate::bridge::submit::{SubmitProblem, SubmitRequest, Submitted};
 
-/// The submit time (`QDate`): the chosen clock read as UTC wall time,
-/// else `now` to the minute (the ads do not change as the seconds go by).
-pub fn submit_time(clock: Option<&str>, now: i64) -> i64 {
-    let wall = clock.and_then(|w| {
-        let (date, time) = w.split_once('T')?;
-        let mut d = date.split('-').map(|x| x.parse::<i64>().ok());
-        let (y, m, day) = (d.next()??, d.next()??, d.next()??);
-        let mut t = time.split(':').map(|x| x.parse::<i64>().ok());
-        let (h, min) = (t.next()??, t.next()??);
-        Some(classad::lang::time::days_from_civil(y, m, day) * 86_400 + h * 3600 + min * 60)
-    });
-    wall.unwrap_or(now.div_euclid(60) * 60)
-}
-
 /// Run a request.
 pub fn answer(r: &SubmitRequest) -> Submitted {
-    use classad::submit::{self, HtcVersion, SubmitConfig};
-    let mut config = SubmitConfig::default_host();
-    config.version = if r.htcondor == 24 {
-        HtcVersion::V24
-    } else {
-        HtcVersion::V25
-    };
-    for line in r.config.lines() {
-        if let Some((k, v)) = line.split_once('=') {
-            if !k.trim().is_empty() && !k.trim_start().starts_with('#') {
-                config.set(k, v);
-            }
-        }
-    }
-    let files = |name: &str| {
-        r.files
-            .iter()
-            .find(|(n, _)| n == name)
-            .map(|(_, t)| t.clone())
-    };
-    let names: Vec<String> = r.files.iter().map(|(n, _)| n.clone()).collect();
-    let input = submit::SubmitInput {
-        name: &r.name,
-        text: &r.text,
-        files: &files,
-        names: &names,
-        config,
-        cluster: r.cluster,
-        qdate: submit_time(r.clock.as_deref(), r.now),
-        owner: None,
-        iwd: "/home/you/submit".into(),
-        env: Default::default(),
-        max_procs: r.max_procs,
-        dir_exists: None,
-    };
-    let out = submit::submit(&input);
+    let out = r.run();
     let mut problems: Vec<SubmitProblem> = Vec::new();
     let mut add = |line: u32, column: u32, message: &str, warning: bool| {
         let p = SubmitProblem {
@@ -101,18 +52,6 @@ pub fn answer(r: &SubmitRequest) -> Submitted {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_chosen_clock_is_read_as_utc_wall_time() {
-        assert_eq!(submit_time(Some("2026-01-01T00:00"), 0), 1_767_225_600);
-        assert_eq!(submit_time(Some("2023-11-14T22:13"), 0), 1_700_000_000 - 20);
-        assert_eq!(submit_time(Some("2000-03-01T12:30"), 0), 951_913_800);
-        assert_eq!(submit_time(None, 1_700_000_059), 1_700_000_040);
-        assert_eq!(
-            submit_time(Some("not a time"), 1_700_000_000),
-            1_699_999_980
-        );
-    }
 
     #[test]
     fn a_submit_file_is_made_into_commented_job_ads() {

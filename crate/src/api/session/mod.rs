@@ -34,6 +34,9 @@ pub use crate::matchmaking::matrix::Cell;
 pub use crate::matchmaking::negotiate::COUNT_CANDIDATES_UP_TO;
 
 pub use crate::analysis::nobody::JobChange;
+pub use crate::analysis::submit_fixes::{
+    apply as apply_line_edits, LineEdit, SubmitFix, SubmitFixes, Undone,
+};
 /// The analyzer's request and answer, as the session carries them.
 pub use crate::analysis::suggest::{Action, Change, Suggestion};
 pub use crate::analysis::summary::{MachineCounts, Summary};
@@ -50,6 +53,8 @@ pub use crate::gang::view::{
 pub use crate::gang::{
     AdRef as GangAdRef, Algorithm as GangAlgorithm, Counters as GangCounters, Gang,
 };
+/// A submit file with what it is run on (the page's submit requests).
+pub use crate::submit::SubmitSource;
 
 #[derive(Default)]
 pub struct Session {

@@ -17,9 +17,11 @@ use yew::prelude::*;
 
 use crate::bridge::clock::now_ms;
 use crate::bridge::session_client::{PoolInfo, Session, CANCELLED};
+use crate::bridge::submit::SubmitRequest;
 use crate::components::analysis::analyzer_plane::PlaneView;
 use crate::components::analysis::analyzer_report::{ReportView, ReverseView};
 use crate::components::analysis::analyzer_results::results;
+use crate::components::analysis::analyzer_submit::SubmitFixesView;
 use crate::components::analysis::answers::AnalysisView;
 use crate::components::analysis::plane::plane_axes;
 use crate::components::analysis::shown::{Key, Shown};
@@ -27,6 +29,7 @@ use crate::components::matchmaking::match_bar::{
     match_view, use_stop_on_leave, MatchPools, MatchViewProps, Progress, ViewFrame,
 };
 use crate::components::widgets::words::{count, thousands};
+use crate::components::workbench::submit_bar::{source_for, submit_pool_of};
 use crate::state::actions::Action;
 use crate::state::analyzer_settings::{override_of, AnalyzeSettings, Edits};
 
@@ -41,9 +44,17 @@ pub fn AnalyzerView(props: &MatchViewProps) -> Html {
         title: "Why doesn't it match?",
         intro: "One job against every machine, as in Coleman, Raman, Livny & Solomon (2003, §3): which predicates of its requirements reject which machines, the least drastic changes that gain machines (each checked by evaluating the rewritten requirements over the pool), predicates that conflict, and what to change in the job when the machines are the ones refusing.",
     };
+    // A jobs pool made from a submit file: the fixes come as its edits too.
+    let submit = props
+        .pools
+        .jobs
+        .as_ref()
+        .and_then(|j| submit_pool_of(&props.state, &j.name))
+        .and_then(|i| source_for(&props.state, i))
+        .map(Rc::new);
     match_view(props, frame, |jobs, machines| {
         html! {
-            <AnalyzerBody session={props.session.clone()} pools={props.pools.clone()} {jobs} {machines}
+            <AnalyzerBody session={props.session.clone()} pools={props.pools.clone()} {jobs} {machines} submit={submit.clone()}
                 mode={props.state.mode} clock={props.state.matching.clock.clone()}
                 settings={props.state.analyze.clone()} dispatch={props.dispatch.clone()} />
         }
@@ -60,6 +71,7 @@ struct BodyProps {
     clock: Option<String>,
     settings: AnalyzeSettings,
     dispatch: Callback<Action>,
+    submit: Option<Rc<SubmitRequest>>,
 }
 
 #[component]
@@ -105,6 +117,7 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
         let (result, running, error, seq) =
             (result.clone(), running.clone(), error.clone(), seq.clone());
         let key = key.clone();
+        let submit = props.submit.clone();
         let label = props
             .jobs
             .labels
@@ -134,6 +147,11 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
                 label.clone(),
             );
             let dialect = crate::bridge::dialect::current();
+            // Fixes as file edits are of the job as the file makes it.
+            let submit = submit
+                .as_ref()
+                .filter(|_| edits.overrides.is_empty())
+                .map(|r| (**r).clone());
             session.request(
                 &args,
                 move |ids| {
@@ -147,6 +165,7 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
                         plane,
                         eval: EvalOptions::at(mode, now.0, now.1),
                         dialect,
+                        submit,
                     })
                 },
                 Some(progress),
@@ -354,6 +373,10 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
                 Some(r) => html! {
                     <>
                         if stale { <p class="status">{ if running.is_some() { "Updating…" } else { "Showing the last analysis that worked; the one for the present choices did not (see above)." } }</p> }
+                        if let (Some(f), Some(source)) = (r.view.submit_fixes.clone(), props.submit.clone()) {
+                            <SubmitFixesView undone={Rc::new(undone_of(&f, &r.view.analysis.suggestions))} fixes={Rc::new(f)}
+                                {source} dispatch={props.dispatch.clone()} />
+                        }
                         { results(&r, s, &set, !stale && running.is_none()) }
                         <PlaneView shown={r.clone()} axes={axes.clone()} settings={s.clone()} set={set.clone()} />
                         <ReportView report={r.view.report.clone()} />
@@ -365,6 +388,20 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
                 mode={props.mode} clock={props.clock.clone()} all_steps={s.all_steps} />
         </>
     }
+}
+
+/// The fixes condor_submit would undo: each one's submit lines, and why.
+fn undone_of(
+    f: &classad::api::session::SubmitFixes,
+    suggestions: &[crate::components::analysis::answers::Suggestion],
+) -> Vec<(String, String)> {
+    f.undone
+        .iter()
+        .map(|u| {
+            let what = suggestions.get(u.suggestion).map(|s| s.submit.join("; "));
+            (what.unwrap_or_default(), u.why.clone())
+        })
+        .collect()
 }
 
 /// The engine's messages, with a hint where the user can act.

@@ -6,6 +6,7 @@ pub mod analyzer_lattice;
 pub mod analyzer_plane;
 pub mod analyzer_report;
 pub mod analyzer_results;
+pub mod analyzer_submit;
 pub mod answers;
 pub mod edits;
 pub mod figures;

@@ -258,8 +258,8 @@ pub fn PoolViewer(props: &PoolViewerProps) -> Html {
             if let Some(cut) = cut {
                 <p class="viewer-cut" role="note">{ cut }</p>
             }
-            <div class="viewer-space" style={format!("height: {}px", n as f64 * LINE_PX + 16.0)}>
-                <pre class="viewer-window" style={format!("top: {}px", from as f64 * LINE_PX + 8.0)}>
+            <div class="viewer-space" style={format!("height: {}px", n * LINE_PX as usize + 16)}>
+                <pre class="viewer-window" style={format!("top: {}px", from * LINE_PX as usize + 8)}>
                     { highlight::render(slice, &tokens, &marks) }
                 </pre>
             </div>

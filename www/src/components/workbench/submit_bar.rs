@@ -31,6 +31,91 @@ pub fn jobs_pool_name(submit_pool: &str) -> String {
     format!("{submit_pool} jobs")
 }
 
+/// The submit file in pool `pool` with what the page runs it on: the
+/// other pools as the files beside it (the text only of those the file
+/// names: a production pool is megabytes, and `queue matching` needs only
+/// names), the submit host's settings, the views' clock.
+pub fn source_for(s: &AppState, pool: usize) -> Option<SubmitRequest> {
+    let sub = s.pools.get(pool)?;
+    let jobs_name = jobs_pool_name(&sub.name);
+    let text = sub.text.to_string();
+    let files = s
+        .pools
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| *i != pool && p.name != jobs_name)
+        .map(|(_, p)| {
+            let named = names(&text, &p.name);
+            (
+                p.name.clone(),
+                if named {
+                    p.text.to_string()
+                } else {
+                    String::new()
+                },
+            )
+        })
+        .collect();
+    Some(SubmitRequest {
+        name: sub.name.clone(),
+        text,
+        files,
+        config: s.submit.config.clone(),
+        htcondor: s.submit.htcondor,
+        cluster: 1,
+        clock: s.matching.clock.clone(),
+        // Read only without a clock (a lesson's ads do not depend on it).
+        now: match s.matching.clock {
+            Some(_) => 0,
+            // To the minute, as the submit time is (the request stays equal).
+            None => (js_sys::Date::now() / 60_000.0).floor() as i64 * 60,
+        },
+        max_procs: PAGE_MAX_PROCS,
+    })
+}
+
+/// Whether `text` has `name` as a word of a file name (not inside a longer
+/// one: a pool called `m` is not read because a line says `memory`).
+fn names(text: &str, name: &str) -> bool {
+    let part = |c: char| c.is_ascii_alphanumeric() || "_.-/".contains(c);
+    !name.is_empty()
+        && text.match_indices(name).any(|(at, _)| {
+            !text[..at].chars().next_back().is_some_and(part)
+                && !text[at + name.len()..].chars().next().is_some_and(part)
+        })
+}
+
+/// The submit pool whose job ads pool `jobs` is, if it is one.
+pub fn submit_pool_of(s: &AppState, jobs: &str) -> Option<usize> {
+    let name = jobs.strip_suffix(" jobs")?;
+    s.pools
+        .iter()
+        .position(|p| p.name == name && crate::bridge::submit::looks_like_submit(&p.text))
+}
+
+/// Submit `req` in the worker and put its job ads in pool `jobs_name`
+/// (unless condor_submit refuses the file or they are `current` already);
+/// `done` gets the answer.
+pub fn resubmit(
+    req: &SubmitRequest,
+    jobs_name: String,
+    current: Option<Rc<str>>,
+    dispatch: Callback<Action>,
+    done: Box<dyn FnOnce(Result<Submitted, String>)>,
+) {
+    crate::bridge::engine::submit(req, move |r| {
+        if let Ok(out) = &r {
+            if !out.refused() && current.as_deref() != Some(out.ads.as_str()) {
+                dispatch.emit(Action::PutPool {
+                    name: jobs_name,
+                    text: Rc::from(out.ads.as_str()),
+                });
+            }
+        }
+        done(r);
+    });
+}
+
 /// The byte span of line `n` (1-based) of `text`.
 fn line_span(text: &str, n: u32) -> (usize, usize) {
     let mut at = 0;
@@ -52,62 +137,46 @@ pub fn SubmitBar(props: &SubmitBarProps) -> Html {
     let jobs_name = jobs_pool_name(&pool.name);
     let result = use_state(|| None::<Result<Submitted, String>>);
     let timer = use_mut_ref(|| None::<Timeout>);
-    // The other pools are the files it may include or read items from.
-    let files: Vec<(String, String)> = s
+    let exists = s.pools.iter().any(|p| p.name == jobs_name);
+    // What the file may include or read items from: the other pools.
+    let files: Vec<(String, usize)> = s
         .pools
         .iter()
         .enumerate()
         .filter(|(i, p)| *i != props.pool && p.name != jobs_name)
-        .map(|(_, p)| (p.name.clone(), p.text.to_string()))
+        .map(|(_, p)| (p.name.clone(), Rc::as_ptr(&p.text) as *const u8 as usize))
         .collect();
-    let exists = s.pools.iter().any(|p| p.name == jobs_name);
     {
         let (result, dispatch) = (result.clone(), props.dispatch.clone());
-        let (jobs_name, settings) = (jobs_name.clone(), s.submit.clone());
-        let (name, text) = (pool.name.clone(), pool.text.clone());
+        let jobs_name = jobs_name.clone();
+        let req = source_for(s, props.pool);
         let current = s
             .pools
             .iter()
             .find(|p| p.name == jobs_name)
             .map(|p| p.text.clone());
-        let clock = s.matching.clock.clone();
         use_effect_with(
             (
-                text.clone(),
-                settings.clone(),
-                files.clone(),
+                pool.text.clone(),
+                s.submit.clone(),
+                files,
                 exists,
-                clock.clone(),
+                s.matching.clock.clone(),
             ),
             move |_| {
                 // A pause in typing, then one request.
                 *timer.borrow_mut() = Some(Timeout::new(250, move || {
-                    let req = SubmitRequest {
-                        name,
-                        text: text.to_string(),
-                        files,
-                        config: settings.config,
-                        htcondor: settings.htcondor,
-                        cluster: 1,
-                        clock,
-                        now: (js_sys::Date::now() / 1000.0) as i64,
-                        max_procs: PAGE_MAX_PROCS,
-                    };
-                    crate::bridge::engine::submit(&req, move |r| {
-                        if let Ok(out) = &r {
-                            // The job-ads pool follows the file.
-                            if exists
-                                && !out.refused()
-                                && current.as_deref() != Some(out.ads.as_str())
-                            {
-                                dispatch.emit(Action::PutPool {
-                                    name: jobs_name,
-                                    text: Rc::from(out.ads.as_str()),
-                                });
-                            }
-                        }
-                        result.set(Some(r));
-                    });
+                    let Some(req) = req else { return };
+                    // The job-ads pool follows the file.
+                    let current = if exists { current } else { None };
+                    let sink = if exists { dispatch } else { Callback::noop() };
+                    resubmit(
+                        &req,
+                        jobs_name,
+                        current,
+                        sink,
+                        Box::new(move |r| result.set(Some(r))),
+                    );
                 }));
             },
         );
@@ -198,4 +267,48 @@ pub fn SubmitBar(props: &SubmitBarProps) -> Html {
             </details>
         </div>
     }
+}
+
+/// Keeps each submit file's job-ads pool made from the file while the
+/// file's own bar is not on screen (another view is open, or another
+/// pool): an analyzer fix applied to the file, or a file opened from a
+/// link, still gives the jobs the views use. A hook of the shell (a
+/// component of its own costs the page 2 KB).
+#[hook]
+pub fn use_submit_follower(s: &Rc<AppState>, dispatch: &Callback<Action>) {
+    let timer = use_mut_ref(|| None::<Timeout>);
+    // The pool whose bar is on screen follows itself.
+    let shown = (s.view == crate::state::app_state::View::Evaluate).then_some(s.active_pool);
+    // Submit files with a job-ads pool: (index, text) — by pointer, so a
+    // render compares no texts.
+    let followed: Vec<(usize, usize)> = s
+        .pools
+        .iter()
+        .enumerate()
+        .filter(|(i, p)| {
+            Some(*i) != shown
+                && s.pools.iter().any(|q| q.name == jobs_pool_name(&p.name))
+                && crate::bridge::submit::looks_like_submit(&p.text)
+        })
+        .map(|(i, p)| (i, Rc::as_ptr(&p.text) as *const u8 as usize))
+        .collect();
+    let (state, dispatch) = (s.clone(), dispatch.clone());
+    let deps = (followed, s.submit.clone(), s.matching.clock.clone());
+    use_effect_with(deps, move |(followed, _, _)| {
+        let followed = followed.clone();
+        *timer.borrow_mut() = Some(Timeout::new(250, move || {
+            for (i, _) in followed {
+                let Some(req) = source_for(&state, i) else {
+                    continue;
+                };
+                let jobs = jobs_pool_name(&req.name);
+                let current = state
+                    .pools
+                    .iter()
+                    .find(|p| p.name == jobs)
+                    .map(|p| p.text.clone());
+                resubmit(&req, jobs, current, dispatch.clone(), Box::new(|_| {}));
+            }
+        }));
+    });
 }
