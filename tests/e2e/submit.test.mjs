@@ -178,3 +178,16 @@ test('the analyzer gives its fixes as edits of the submit file; Apply edits it a
     rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the lesson "an idle GPU job": the analyzer\'s first edit of train.sub, applied, makes the job match', T, async () => {
+  await scenario('submit-lesson-idle', async ({ page }) => {
+    await page.locator('#file-fixes .file-fix').first().waitFor({ timeout: 30_000 });
+    assert.equal(await textOf(page, '#sum-match .n', /^0$/), '0');
+    const first = page.locator('#file-fixes .file-fix').first();
+    assert.equal(await first.getAttribute('data-willing'), '2');
+    assert.match(await first.locator('.file-edit').first().textContent(), /^line 13: requirements {12}= \(CUDACapability >= 8\.6\) && \(CUDAGlobalMemoryMb >= 40000\)requirements = /);
+    await first.locator('button.apply-file').click();
+    await textOf(page, '#sum-match .n', /^2$/, 30_000);
+    assert.match(await savedPool(page, 'train.sub'), /^requirements = /m);
+  }, { hash: '#example=lesson-submit-idle' });
+});

@@ -301,29 +301,31 @@ mod tests {
         assert!(bad.is_empty(), "{}", bad.join("\n"));
     }
 
-    /// The submit lesson's job-ads pool is what the engine makes of its
-    /// submit file, as the page asks at the lesson's clock: opening the
+    /// The submit lessons' job-ads pools are what the engine makes of their
+    /// submit files, as the page asks at the lesson's clock: opening a
     /// lesson changes nothing, and the file cannot go stale.
     #[test]
-    fn the_submit_lesson_holds_the_job_ads_the_engine_makes() {
-        let s = state_of("lesson-submit").expect("the lesson exists");
-        let sub = &s.pools[0];
-        let jobs_name = crate::components::workbench::submit_bar::jobs_pool_name(&sub.name);
-        let jobs = s
-            .pools
-            .iter()
-            .find(|p| p.name == jobs_name)
-            .expect("its jobs pool");
-        // The lesson has a clock: now is not read.
-        let req = crate::components::workbench::submit_bar::source_for(&s, 0).unwrap();
-        let out = crate::worker::submit::answer(&req);
-        assert!(!out.refused(), "{:?}", out.problems);
-        if out.ads != *jobs.text {
-            let _ = std::fs::write(
-                std::env::temp_dir().join("lesson-submit-jobs.classad"),
-                &out.ads,
-            );
-            panic!("www/examples/ads/lessons/submit_jobs.classad is not what the engine makes now (written to the temp dir)");
+    fn the_submit_lessons_hold_the_job_ads_the_engine_makes() {
+        for (id, file) in [
+            ("lesson-submit", "submit_jobs.classad"),
+            ("lesson-submit-idle", "submit_idle_jobs.classad"),
+        ] {
+            let s = state_of(id).expect("the lesson exists");
+            let sub = &s.pools[0];
+            let jobs_name = crate::components::workbench::submit_bar::jobs_pool_name(&sub.name);
+            let jobs = s
+                .pools
+                .iter()
+                .find(|p| p.name == jobs_name)
+                .expect("its jobs pool");
+            // The lesson has a clock: now is not read.
+            let req = crate::components::workbench::submit_bar::source_for(&s, 0).unwrap();
+            let out = crate::worker::submit::answer(&req);
+            assert!(!out.refused(), "{id}: {:?}", out.problems);
+            if out.ads != *jobs.text {
+                let _ = std::fs::write(std::env::temp_dir().join(file), &out.ads);
+                panic!("www/examples/ads/lessons/{file} is not what the engine makes now (written to the temp dir)");
+            }
         }
     }
 }

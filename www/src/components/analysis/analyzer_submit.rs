@@ -125,7 +125,7 @@ pub fn SubmitFixesView(props: &SubmitFixesProps) -> Html {
     html! {
         <section class="an-file-fixes" id="file-fixes" aria-live="polite">
             <h3>{ format!("What to change in {file}") }</h3>
-            <p class="muted">{ format!("The analyzer's fixes (below) as edits of {file}'s own lines. Each was checked as condor_submit would run it: the file edited, submitted again, and the job it makes counted over the pool (condor_submit appends its own clauses to your requirements line, so the line holds only yours).") }</p>
+            if !nothing { <p class="muted">{ format!("The analyzer's fixes (below) as edits of {file}'s own lines. Each was checked as condor_submit would run it: the file edited, submitted again, and the job it makes counted over the pool (condor_submit appends its own clauses to your requirements line, so the line holds only yours).") }</p> }
             if before.is_some() {
                 <p class="status" role="status">{ format!("{file} edited; its job ads are made again and the job analyzed anew. ") }
                     <button id="file-undo" onclick={undo}>{ format!("Undo the edit of {file}") }</button>

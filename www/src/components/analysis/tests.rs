@@ -51,30 +51,48 @@ fn gallery_entries_open_on_their_job() {
         .iter()
         .filter(|e| e.view == crate::state::app_state::View::Analyze)
         .collect();
-    assert_eq!(entries.len(), 7);
+    assert_eq!(entries.len(), 8);
     for ex in entries {
         let st = crate::worker::gallery::state_of(&ex.id).unwrap();
         let (jobs, machines) = crate::state::pool_roles::pick_pools(&st.pools, &st.matching);
-        assert_eq!(
-            (jobs, machines, st.analyze.job),
-            (Some(0), Some(1), 0),
-            "{}",
-            ex.id
-        );
+        let (Some(jobs), Some(machines)) = (jobs, machines) else {
+            panic!("{}: no jobs or machines pool", ex.id)
+        };
+        assert_eq!(st.analyze.job, 0, "{}", ex.id);
         let mut s = Session::new();
-        for (id, p) in [("j", &st.pools[0]), ("m", &st.pools[1])] {
+        for (id, p) in [("j", &st.pools[jobs]), ("m", &st.pools[machines])] {
             ask(
                 &mut s,
                 serde_json::json!({"op": "load_pool", "id": id, "text": &*p.text, "dialect": st.dialect}),
             );
         }
+        // A jobs pool made from a submit file: the fixes come as its edits.
+        let submit = crate::components::workbench::submit_bar::submit_pool_of(&st, &st.pools[jobs].name)
+            .and_then(|i| crate::components::workbench::submit_bar::source_for(&st, i));
         let json = ask(
             &mut s,
-            serde_json::json!({"op": "analyze", "jobs": "j", "machines": "m", "job": 0}),
+            serde_json::json!({"op": "analyze", "jobs": "j", "machines": "m", "job": 0, "submit": submit}),
         );
         let v: AnalysisView =
             serde_json::from_str(&json).unwrap_or_else(|e| panic!("{}: {e}: {json}", ex.id));
         assert!(v.analysis.machines > 0 && !v.report.is_empty(), "{}", ex.id);
+        assert_eq!(v.submit_fixes.is_some(), submit.is_some(), "{}", ex.id);
+        if ex.id == "lesson-submit-idle" {
+            // The lesson's claims: idle; line 13 without the capability
+            // test or with 8.0 gives the two A100s; 16 GB the L40.
+            assert_eq!(v.analysis.summary.matched, 0);
+            let f = v.submit_fixes.unwrap();
+            let edits = |x: &classad::api::session::SubmitFix| {
+                x.edits.iter().map(|e| (e.line, e.new.clone())).collect::<Vec<_>>()
+            };
+            let has = |line: u32, new: &str, willing: u64| {
+                f.fixes.iter().any(|x| edits(x) == vec![(line, new.to_string())] && x.willing == willing)
+            };
+            assert!(has(13, "requirements = CUDAGlobalMemoryMb >= 40000", 2), "{f:?}");
+            assert!(has(13, "requirements = CUDACapability >= 8.0 && CUDAGlobalMemoryMb >= 40000", 2), "{f:?}");
+            assert!(has(11, "request_memory = 16384MB", 1), "{f:?}");
+            assert_eq!(f.fixes[0].willing, 2);
+        }
     }
 }
 
