@@ -65,6 +65,17 @@ test('a submit file pasted in a pool gives the CLI\'s job ads, with condor_submi
     assert.equal(summary, 'A submit description file. condor_submit 25 makes 2 job ads from this file.');
     const problems = await page.locator('.submit-problems li').allTextContents();
     assert.deepEqual(problems, ["line 5: the line 'requirments = Memory > 1' was unused by condor_submit. Is it a typo?"]);
+    // What each line made: a line's row lists its attributes and the
+    // clauses condor_submit added because of it; its button shows the line.
+    await page.click('#submit-made > summary');
+    const row = page.locator('#submit-made li[data-line="3"]');
+    const made = await row.locator('code').allTextContents();
+    assert.ok(made.includes('RequestMemory = 2048'), made.join(' | '));
+    assert.ok(made.some((m) => m.startsWith('Requirements clause (TARGET.Memory >= RequestMemory): ')), made.join(' | '));
+    await row.locator('button').click();
+    await page.locator('.focus-mark').first().waitFor({ timeout: 5_000 });
+    assert.equal((await page.locator('.focus-mark').allTextContents()).join(''), 'request_memory = 2GB');
+    assert.match(await page.locator('#submit-made > ul > li').last().textContent(), /^condor_submit's defaults and the submit host.*RequestDisk = MAX/);
     // Its job ads as a pool, each attribute under its origin.
     await page.click('#submit-make-pool');
     await page.locator('.pool-tabs button, [role=tab]', { hasText: 'job.sub jobs' }).first().waitFor({ timeout: 10_000 }).catch(() => {});

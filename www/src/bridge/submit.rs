@@ -28,6 +28,12 @@ pub struct Submitted {
     pub problems: Vec<SubmitProblem>,
     /// Why procs were left out, when the bound stopped the queue.
     pub cut: Option<String>,
+    /// The first job ad by the lines that made it, a line of text per
+    /// line of the file: `LINE\tKEY\tWHAT\tWHAT…` (line 0: condor_submit's
+    /// defaults and the configuration). Text, not a structure: the page
+    /// reads it with `split` (a structure's reader costs it 1.5 KB).
+    #[serde(default)]
+    pub made: String,
 }
 
 impl Submitted {

@@ -12,6 +12,16 @@ use crate::bridge::pool_summary::{AdInfo, PoolSummary};
 /// ad's attributes (megabytes of JSON for 10,000 ads). One pass finds the
 /// ads' lines.
 pub fn summarize(text: &str, dialect: classad::api::Dialect) -> PoolSummary {
+    // A submit description file holds no ads: its job ads are made by the
+    // submit bar (read as ads, its lines would be one error each, and the
+    // evaluator would offer it as MY).
+    if crate::bridge::submit::looks_like_submit(text) {
+        return PoolSummary {
+            ads: vec![],
+            diagnostics: vec![],
+            engine_memory: classad::api::wasm_memory_bytes(),
+        };
+    }
     let pool = classad::formats::read_pool(text, Default::default(), dialect);
     let bytes = text.as_bytes();
     let (mut line, mut at) = (1u32, 0usize);

@@ -41,11 +41,27 @@ pub fn answer(r: &SubmitRequest) -> Submitted {
         );
         ads.push_str(&classad::submit::explain::commented_ad(&j.built, &heading));
     }
+    let made = out
+        .jobs
+        .first()
+        .map(|j| classad::submit::explain::lines_made(&j.built))
+        .unwrap_or_default()
+        .into_iter()
+        .map(|m| {
+            let mut row = format!("{}\t{}", m.line, m.key);
+            for w in m.made {
+                row.push('\t');
+                row.push_str(&w.replace(['\t', '\n'], " "));
+            }
+            row + "\n"
+        })
+        .collect();
     Submitted {
         ads,
         procs: out.jobs.len(),
         problems,
         cut: out.cut,
+        made,
     }
 }
 

@@ -67,8 +67,9 @@ fn gallery_entries_open_on_their_job() {
             );
         }
         // A jobs pool made from a submit file: the fixes come as its edits.
-        let submit = crate::components::workbench::submit_bar::submit_pool_of(&st, &st.pools[jobs].name)
-            .and_then(|i| crate::components::workbench::submit_bar::source_for(&st, i));
+        let submit =
+            crate::components::workbench::submit_bar::submit_pool_of(&st, &st.pools[jobs].name)
+                .and_then(|i| crate::components::workbench::submit_bar::source_for(&st, i));
         let json = ask(
             &mut s,
             serde_json::json!({"op": "analyze", "jobs": "j", "machines": "m", "job": 0, "submit": submit}),
@@ -83,13 +84,28 @@ fn gallery_entries_open_on_their_job() {
             assert_eq!(v.analysis.summary.matched, 0);
             let f = v.submit_fixes.unwrap();
             let edits = |x: &classad::api::session::SubmitFix| {
-                x.edits.iter().map(|e| (e.line, e.new.clone())).collect::<Vec<_>>()
+                x.edits
+                    .iter()
+                    .map(|e| (e.line, e.new.clone()))
+                    .collect::<Vec<_>>()
             };
             let has = |line: u32, new: &str, willing: u64| {
-                f.fixes.iter().any(|x| edits(x) == vec![(line, new.to_string())] && x.willing == willing)
+                f.fixes
+                    .iter()
+                    .any(|x| edits(x) == vec![(line, new.to_string())] && x.willing == willing)
             };
-            assert!(has(13, "requirements = CUDAGlobalMemoryMb >= 40000", 2), "{f:?}");
-            assert!(has(13, "requirements = CUDACapability >= 8.0 && CUDAGlobalMemoryMb >= 40000", 2), "{f:?}");
+            assert!(
+                has(13, "requirements = CUDAGlobalMemoryMb >= 40000", 2),
+                "{f:?}"
+            );
+            assert!(
+                has(
+                    13,
+                    "requirements = CUDACapability >= 8.0 && CUDAGlobalMemoryMb >= 40000",
+                    2
+                ),
+                "{f:?}"
+            );
             assert!(has(11, "request_memory = 16384MB", 1), "{f:?}");
             assert_eq!(f.fixes[0].willing, 2);
         }

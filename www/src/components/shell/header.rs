@@ -218,8 +218,10 @@ pub fn read_state_file(text: &str) -> Result<StateFile, String> {
     } else {
         v
     };
-    let mut s: AppState =
-        serde_json::from_value(inner).map_err(|e| format!("This state file is damaged: {e}."))?;
+    // Read from text, as autosave and links are: reading from a `Value`
+    // would link a second reader of the whole state (4 KB of the page).
+    let mut s: AppState = serde_json::from_str(&inner.to_string())
+        .map_err(|e| format!("This state file is damaged: {e}."))?;
     if let Err(share::LinkError::TooManyPools(n)) = share::check_pools(&s) {
         return Err(format!(
             "This state file holds {n} pools; the playground opens at most {}. Your own work is untouched.",

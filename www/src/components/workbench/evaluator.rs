@@ -379,10 +379,10 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                 parsed={props.parses.iter().map(|p| p.parsed.clone()).collect::<Vec<_>>()}
                 my={s.my} target={s.target} scope={s.scope.clone()} records={my_facts.1.clone()} dispatch={props.dispatch.clone()} />
             if my_missing {
-                <p class="status v-error" id="my-missing" role="alert">{ missing_text("MY", s.my_label.as_deref()) }</p>
+                { missing(&s, "MY", s.my, s.my_label.as_deref()) }
             }
             if target_missing {
-                <p class="status v-error" id="target-missing" role="alert">{ missing_text("TARGET", s.target_label.as_deref()) }</p>
+                { missing(&s, "TARGET", s.target, s.target_label.as_deref()) }
             }
             <div class="eval-row">
                 <button id="evaluate" onclick={let e = evaluate.clone(); Callback::from(move |_| e.emit(()))}
@@ -472,7 +472,24 @@ fn code_spans(text: &str) -> Html {
         .collect()
 }
 
-/// Why MY or TARGET is left out.
+/// Why MY or TARGET is left out: its ad is gone, or its pool is a submit
+/// file (whose job ads are a pool of their own).
+fn missing(s: &AppState, side: &str, r: Option<AdRef>, label: Option<&str>) -> Html {
+    let id = if side == "MY" {
+        "my-missing"
+    } else {
+        "target-missing"
+    };
+    match r.and_then(|r| s.pools.get(r.pool)) {
+        Some(p) if crate::bridge::submit::looks_like_submit(&p.text) => html! {
+            <p class="status muted" {id}>{ format!("\u{201c}{}\u{201d} is a submit description file: {side} is one of the job ads it makes (put them in a pool with the button under it).", p.name) }</p>
+        },
+        _ => {
+            html! { <p class="status v-error" {id} role="alert">{ missing_text(side, label) }</p> }
+        }
+    }
+}
+
 fn missing_text(side: &str, label: Option<&str>) -> String {
     match label {
         Some(l) => format!("The chosen {side} ad \u{201c}{l}\u{201d} no longer parses (or is gone from its pool): evaluating without it. Fix it in the pool, or pick another."),

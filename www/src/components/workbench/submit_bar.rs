@@ -241,6 +241,34 @@ pub fn SubmitBar(props: &SubmitBarProps) -> Html {
         ),
     };
     let ok = matches!(&*result, Some(Ok(o)) if !o.refused());
+    // The first job by the lines that made it: a line's button shows it.
+    let made = match &*result {
+        Some(Ok(out)) if !out.made.is_empty() => {
+            let rows = out.made.lines().map(|row| {
+                let mut f = row.split('\t');
+                let line: u32 = f.next().and_then(|l| l.parse().ok()).unwrap_or(0);
+                let key = f.next().unwrap_or("");
+                let head = if line == 0 {
+                    html! { <span class="muted">{ "condor_submit's defaults and the submit host" }</span> }
+                } else {
+                    let (go, span) = (props.go_to.clone(), line_span(&text, line));
+                    html! { <button class="link" onclick={Callback::from(move |_| go.emit(span))} title="Show the line">{ format!("line {line}: {key}") }</button> }
+                };
+                html! {
+                    <li data-line={line.to_string()}>{ head }
+                        <ul>{ for f.map(|w| html! { <li><code>{ w.to_string() }</code></li> }) }</ul>
+                    </li>
+                }
+            });
+            html! {
+                <details class="submit-made" id="submit-made">
+                    <summary>{ "What each line made (job 1.0)" }</summary>
+                    <ul>{ for rows }</ul>
+                </details>
+            }
+        }
+        _ => html! {},
+    };
     html! {
         <div class="submit-bar" id="submit-bar" aria-live="polite">
             <p id="submit-summary"><strong>{ "A submit description file. " }</strong>{ headline }</p>
@@ -253,6 +281,7 @@ pub fn SubmitBar(props: &SubmitBarProps) -> Html {
                     <span class="muted">{ " — to evaluate, match and analyze them like any jobs." }</span>
                 }
             </p>
+            { made }
             <details class="submit-host">
                 <summary>{ "Submit host" }</summary>
                 <label>{ "condor_submit " }
