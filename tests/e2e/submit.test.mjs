@@ -78,7 +78,7 @@ test('a submit file pasted in a pool gives the CLI\'s job ads, with condor_submi
     assert.match(await page.locator('#submit-made > ul > li').last().textContent(), /^condor_submit's defaults and the submit host.*RequestDisk = MAX/);
     // Its job ads as a pool, each attribute under its origin.
     await page.click('#submit-make-pool');
-    await page.locator('.pool-tabs button, [role=tab]', { hasText: 'job.sub jobs' }).first().waitFor({ timeout: 10_000 }).catch(() => {});
+    await page.waitForFunction(() => JSON.parse(localStorage.getItem('classad-playground/autosave/v1')).pools.some((p) => p.name === 'job.sub jobs'), null, { timeout: 20_000 });
     const jobsText = await page.evaluate(() => JSON.parse(localStorage.getItem('classad-playground/autosave/v1')).pools.find((p) => p.name === 'job.sub jobs')?.text ?? '');
     assert.match(jobsText, /\/\/ line 3: request_memory\n {2}RequestMemory = 2048;/);
     assert.match(jobsText, /\/\/ job 1\.1 \(queue statement on line 7 of job\.sub\)/);

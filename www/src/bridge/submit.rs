@@ -23,6 +23,8 @@ pub struct SubmitProblem {
 /// comment naming its origin), how many, and condor_submit's messages.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Submitted {
+    /// Sent after the JSON, not in it (`bridge::engine::submit`).
+    #[serde(skip)]
     pub ads: String,
     pub procs: usize,
     pub problems: Vec<SubmitProblem>,

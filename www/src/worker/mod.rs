@@ -92,11 +92,16 @@ pub fn run_worker() {
                 "example" => gallery::state_of(payload)
                     .map(|s| serde_json::to_string(&s).unwrap_or_default())
                     .unwrap_or_default(),
-                "submit" => serde_json::from_str::<crate::bridge::submit::SubmitRequest>(&text(
-                    payload, body,
-                ))
+                // The ads after the JSON (`bridge::engine::submit`); none
+                // for `submit-summary` (megabytes the page would only drop).
+                "submit" | "submit-summary" => serde_json::from_str::<
+                    crate::bridge::submit::SubmitRequest,
+                >(&text(payload, body))
                 .map(|r| submit::answer(&r))
-                .map(|s| serde_json::to_string(&s).unwrap_or_default())
+                .map(|s| {
+                    let ads = if verb == "submit" { s.ads.as_str() } else { "" };
+                    serde_json::to_string(&s).unwrap_or_default() + "\n" + ads
+                })
                 .unwrap_or_default(),
                 // Share links are packed and unpacked here: the page
                 // links no compression (state/share.rs).

@@ -103,17 +103,21 @@ pub fn resubmit(
     dispatch: Callback<Action>,
     done: Box<dyn FnOnce(Result<Submitted, String>)>,
 ) {
-    crate::bridge::engine::submit(req, move |r| {
-        if let Ok(out) = &r {
-            if !out.refused() && current.as_deref() != Some(out.ads.as_str()) {
-                dispatch.emit(Action::PutPool {
-                    name: jobs_name,
-                    text: Rc::from(out.ads.as_str()),
-                });
+    crate::bridge::engine::submit(
+        req,
+        true,
+        Box::new(move |r| {
+            if let Ok(out) = &r {
+                if !out.refused() && current.as_deref() != Some(out.ads.as_str()) {
+                    dispatch.emit(Action::PutPool {
+                        name: jobs_name,
+                        text: Rc::from(out.ads.as_str()),
+                    });
+                }
             }
-        }
-        done(r);
-    });
+            done(r);
+        }),
+    );
 }
 
 /// The byte span of line `n` (1-based) of `text`.
@@ -167,28 +171,25 @@ pub fn SubmitBar(props: &SubmitBarProps) -> Html {
                 // A pause in typing, then one request.
                 *timer.borrow_mut() = Some(Timeout::new(250, move || {
                     let Some(req) = req else { return };
-                    // The job-ads pool follows the file.
-                    let current = if exists { current } else { None };
-                    let sink = if exists { dispatch } else { Callback::noop() };
-                    resubmit(
-                        &req,
-                        jobs_name,
-                        current,
-                        sink,
-                        Box::new(move |r| result.set(Some(r))),
-                    );
+                    let done = Box::new(move |r| result.set(Some(r)));
+                    if exists {
+                        // The job-ads pool follows the file.
+                        resubmit(&req, jobs_name, current, dispatch, done);
+                    } else {
+                        crate::bridge::engine::submit(&req, false, done);
+                    }
                 }));
             },
         );
     }
     let make_pool = {
         let (result, dispatch, name) = (result.clone(), props.dispatch.clone(), jobs_name.clone());
+        let req = source_for(s, props.pool);
         Callback::from(move |_| {
-            if let Some(Ok(out)) = &*result {
-                dispatch.emit(Action::PutPool {
-                    name: name.clone(),
-                    text: Rc::from(out.ads.as_str()),
-                });
+            if let Some(req) = &req {
+                let result = result.clone();
+                let done = Box::new(move |r| result.set(Some(r)));
+                resubmit(req, name.clone(), None, dispatch.clone(), done);
             }
         })
     };
