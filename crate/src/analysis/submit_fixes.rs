@@ -101,7 +101,21 @@ pub fn submit_fixes(
         let Some(edits) = edits_of(job, s) else {
             continue;
         };
-        if edits.is_empty() || tried.contains(&edits) {
+        if edits.is_empty() {
+            // The fix changes only clauses condor_submit appends itself.
+            let dropped = dropped_clauses(job, s);
+            if !dropped.is_empty() {
+                out.undone.push(Undone {
+                    suggestion: i,
+                    why: format!(
+                        "it changes {}, which condor_submit appends itself (a requirements line cannot remove it)",
+                        dropped.join(" and ")
+                    ),
+                });
+            }
+            continue;
+        }
+        if tried.contains(&edits) {
             continue;
         }
         tried.push(edits.clone());
@@ -470,6 +484,25 @@ fn requirements_line(job: &SubmittedJob, s: &Suggestion) -> Option<Option<LineEd
             new,
         },
     }))
+}
+
+/// The clauses condor_submit appended that a fix's requirements no longer
+/// hold as they are.
+fn dropped_clauses(job: &SubmittedJob, s: &Suggestion) -> Vec<String> {
+    let mut kept = vec![];
+    if let Ok(e) = crate::lang::parser::parse_expr(&s.requirements) {
+        conjuncts(&e, &mut kept);
+    }
+    let kept: Vec<String> = kept.iter().map(unparse).collect();
+    job.built
+        .clauses
+        .iter()
+        .filter(|(c, _)| {
+            crate::lang::parser::parse_expr(c)
+                .is_ok_and(|e| !kept.contains(&unparse(strip_parens(&e))))
+        })
+        .map(|(c, _)| c.clone())
+        .collect()
 }
 
 /// Why the edited file's job does not gain: the clauses condor_submit
