@@ -138,3 +138,61 @@ fn gang_exits_1_on_a_malformed_request() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(stderr(&o).contains("request big"), "{}", stderr(&o));
 }
+
+/// The job's state first, in condor_q's words, and condor_q's units; a
+/// held job is held whatever its matches (issue 34).
+#[test]
+fn a_held_job_says_so_first_with_condor_qs_units() {
+    let job = scratch(
+        "held.ad",
+        "[ ClusterId = 7; ProcId = 0; JobStatus = 5; HoldReason = \"Error from slot1@c1: Job has gone over memory limit of 2048 megabytes.\"; RequestMemory = 2048; RequestDisk = 1024; Requirements = TARGET.Memory >= RequestMemory && TARGET.Disk >= RequestDisk ]",
+    );
+    let machines = scratch(
+        "held-m.ads",
+        "[ Name = \"s1\"; Memory = 1024; Disk = 100000; Requirements = true ]\n[ Name = \"s2\"; Memory = 512; Disk = 100000; Requirements = true ]\n",
+    );
+    let o = cli(&["analyze", "--job", &job, "--machines", &machines]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.starts_with("007.000:  Job is held.\n\nHold reason: Error from slot1@c1: Job has gone over memory limit of 2048 megabytes.\n\n"),
+        "{out}"
+    );
+    assert!(out.contains("    RequestMemory = 2048 (mb)\n"), "{out}");
+    assert!(out.contains("    RequestDisk = 1024 (kb)\n"), "{out}");
+    // The one fix lowers the request the job was held for: said, not implied.
+    assert!(
+        out.contains("asks for less than the job requested: RequestMemory 2048 \u{2192} 1024"),
+        "{out}"
+    );
+    let o = cli(&["analyze", "--json", "--job", &job, "--machines", &machines]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        v["job_state"].as_str().unwrap().lines().next(),
+        Some("Job is held.")
+    );
+    // An idle job has no state to tell.
+    let idle = scratch(
+        "idle.ad",
+        "[ JobStatus = 1; Requirements = TARGET.Memory > 1 ]",
+    );
+    let o = cli(&["analyze", "--json", "--job", &idle, "--machines", &machines]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert!(v.get("job_state").is_none());
+    // --which counts from 1, and says so.
+    let o = cli(&[
+        "analyze",
+        "--which",
+        "0",
+        "--job",
+        &job,
+        "--machines",
+        &machines,
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("--which counts from 1"),
+        "{}",
+        stderr(&o)
+    );
+}

@@ -555,3 +555,16 @@ test('the analyzer\'s choices autosave and travel in share links', T, async () =
     assert.match(await page.locator('#edits').textContent(), /Requirements = \(other\.OpSys == "SOLARIS"\) && \(other\.Memory >= 536870912\.0\)/);
   });
 });
+
+test('a held job: its state first, in condor_q\'s words, in the summary and the report', T, async () => {
+  const held = '[ ClusterId = 1; ProcId = 0; JobStatus = 5; HoldReason = "Job has gone over memory limit of 2048 megabytes."; RequestMemory = 2048; Requirements = TARGET.Memory >= RequestMemory ]';
+  await scenario('an-held', async ({ page }) => {
+    await page.waitForSelector('#analysis-summary[data-current=true]', { timeout: 30_000 });
+    assert.match(await page.locator('#job-state').textContent(), /^Job is held\. Hold reason: Job has gone over memory limit of 2048 megabytes\./);
+    assert.match(await page.locator('pre.report').first().textContent(), /^001\.000: {2}Job is held\.\n\nHold reason: Job has gone over memory limit of 2048 megabytes\.\n\n/);
+    assert.match(await page.locator('pre.report').first().textContent(), / {4}RequestMemory = 2048 \(mb\)\n/);
+    // A fix that lowers the request the job was held for says so.
+    const lowers = await page.locator('.fix .fix-lowers').allTextContents();
+    assert.ok(lowers.length > 0 && lowers.every((l) => /^Asks for less than the job requested: RequestMemory 2048 → \d+ — the job may not run in less\.$/.test(l)), lowers.join(' | '));
+  }, { hash: stateLink(analyzerState([{ name: 'jobs', text: held }, { name: 'machines', text: MACHINES }])) });
+});

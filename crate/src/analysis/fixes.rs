@@ -423,10 +423,15 @@ pub fn fixes(
             submit: vec![],
             metric_rank: k,
             clause_only: false,
+            listed: false,
+            lowers: vec![],
         });
     }
     out.retain(|s| s.both_ways > now.both_ways || s.matches > now.matches);
     for s in &mut out {
+        let (lowers, absurd) = request_changes(ctx.job, &s.job_attributes, ctx.opts);
+        s.lowers = lowers;
+        s.listed = !absurd && s.willing > now.willing;
         s.submit = submit_lines(
             &s.job_attributes,
             (s.requirements != written).then_some(s.requirements.as_str()),
@@ -445,6 +450,34 @@ pub fn fixes(
             .then(rank(&a.metric).cmp(&rank(&b.metric)))
     });
     out
+}
+
+/// The requests a fix lowers below what the job asks (`RequestMemory
+/// 16384 → 1024`), and whether it asks for something absurd: a request of
+/// zero or less, or more than the job asks (a fix is never a bigger job).
+fn request_changes(
+    job: &Arc<ClassAd>,
+    attributes: &BTreeMap<String, String>,
+    opts: EvalOptions,
+) -> (Vec<String>, bool) {
+    let mut ev = Evaluator::new(opts);
+    ev.set_ads(Some(job.clone()), None);
+    let mut lowers = vec![];
+    let mut absurd = false;
+    for (name, text) in attributes {
+        if !name.to_ascii_lowercase().starts_with("request") {
+            continue;
+        }
+        let to = parse_literal(text).and_then(|v| v.as_number());
+        let from = ev.eval_attr(name).as_number();
+        match (from, to) {
+            (_, Some(t)) if t <= 0.0 => absurd = true,
+            (Some(f), Some(t)) if t > f => absurd = true,
+            (Some(f), Some(t)) if t < f => lowers.push(format!("{name} {f} \u{2192} {t}")),
+            _ => {}
+        }
+    }
+    (lowers, absurd)
 }
 
 /// The fix as submit-description lines: `request_memory = 1900` for the
@@ -483,6 +516,33 @@ pub fn submit_command(attribute: &str) -> Option<&'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lowered_requests_are_said_and_absurd_ones_refused() {
+        let job = Arc::new(
+            crate::lang::parser::parse_classad(
+                "[ RequestMemory = 16384; RequestCpus = 2; Rank = 1 ]",
+            )
+            .unwrap(),
+        );
+        let ask = |pairs: &[(&str, &str)]| {
+            let attrs: BTreeMap<String, String> = pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+            request_changes(&job, &attrs, EvalOptions::default())
+        };
+        assert_eq!(
+            ask(&[("RequestMemory", "1024")]),
+            (vec!["RequestMemory 16384 \u{2192} 1024".to_string()], false)
+        );
+        // Zero, less, or more than the job asked: not a fix to offer.
+        assert!(ask(&[("RequestCpus", "0")]).1);
+        assert!(ask(&[("RequestCpus", "-1")]).1);
+        assert!(ask(&[("RequestMemory", "1114112")]).1);
+        // Not a request: neither.
+        assert_eq!(ask(&[("Rank", "0")]), (vec![], false));
+    }
 
     #[test]
     fn submit_lines_name_the_request_commands() {

@@ -19,6 +19,7 @@ pub mod nobody;
 pub mod partition;
 pub mod report;
 pub mod reverse;
+pub mod state;
 pub mod steps;
 pub mod submit_fixes;
 pub mod suggest;
@@ -94,6 +95,10 @@ pub struct Analysis {
     /// Where a bound stopped an exponential part, or anything else a
     /// reader must know to trust the numbers.
     pub notes: Vec<String>,
+    /// The job's state in condor_q's words when it is not simply idle
+    /// ("Job is held.\n\nHold reason: …"): said before the counts.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub job_state: Option<String>,
     /// The machines (indices) the job's requirements accept: what the
     /// playground's Nobody Likes Me plane is drawn over.
     #[serde(skip)]
@@ -526,6 +531,7 @@ pub fn analyze_compiled(
         steps,
         job_attributes: steps::job_attributes(&req, job),
         notes,
+        job_state: state::job_state(job, o.eval),
         wanted: (0..machines.len())
             .filter(|&i| accepted.contains(groups.of[i] as usize))
             .collect(),

@@ -21,6 +21,11 @@ fn condor_ids(label: &str) -> (String, String) {
 pub fn render(a: &Analysis) -> String {
     let mut o = String::new();
     let (id, summary_id) = condor_ids(&a.job);
+    // The job's state first (condor_q prints this block after the counts:
+    // here the reader meets it before counts that cannot run it).
+    if let Some(st) = &a.job_state {
+        let _ = writeln!(o, "{summary_id}:  {st}\n");
+    }
     // better-analyze's parts, in its words and order (HTCondor 25's
     // condor_q), so the two can be read side by side.
     let _ = writeln!(
@@ -38,7 +43,13 @@ pub fn render(a: &Analysis) -> String {
     if !a.job_attributes.is_empty() {
         let _ = writeln!(o, "Job {id} defines the following attributes:\n");
         for (n, v) in &a.job_attributes {
-            let _ = writeln!(o, "    {n} = {v}");
+            // condor_q's units ("gross empiricism" in expr_analyze.cpp).
+            let unit = match n.as_str() {
+                "RequestDisk" => " (kb)",
+                "RequestMemory" => " (mb)",
+                _ => "",
+            };
+            let _ = writeln!(o, "    {n} = {v}{unit}");
         }
         o.push('\n');
     }
@@ -224,7 +235,7 @@ fn summary(o: &mut String, a: &Analysis, id: &str) {
 /// The fixes, best first: what to set on the job and write in its
 /// requirements, what it gives both ways, and the submit lines.
 fn suggestions(o: &mut String, a: &Analysis) {
-    if a.suggestions.is_empty() {
+    if !a.suggestions.iter().any(|s| s.listed) {
         return;
     }
     let slots = |n: u64| match a.by_machine {
@@ -236,7 +247,7 @@ fn suggestions(o: &mut String, a: &Analysis) {
         "\nFixes, best first (each applied to a copy of the job and evaluated over the pool, both ways):"
     );
     let mut shown: Vec<(&str, &std::collections::BTreeMap<String, String>)> = vec![];
-    for s in &a.suggestions {
+    for s in a.suggestions.iter().filter(|s| s.listed) {
         // The same fix found by two metrics is listed once.
         if shown.contains(&(s.requirements.as_str(), &s.job_attributes)) {
             continue;
@@ -284,6 +295,15 @@ fn suggestions(o: &mut String, a: &Analysis) {
             format!(", in clause {} of {}", s.clause + 1, a.clauses.len())
         } else {
             String::new()
+        };
+        // Asking for less than the job asked is said, never implied.
+        let what = if s.lowers.is_empty() {
+            what
+        } else {
+            format!(
+                "{what}; asks for less than the job requested: {}",
+                s.lowers.join(", ")
+            )
         };
         let _ = writeln!(o, "  {what} ({measure}{clause})");
         let _ = writeln!(

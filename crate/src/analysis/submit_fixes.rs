@@ -94,7 +94,7 @@ pub fn submit_fixes(
         ..Default::default()
     };
     let mut tried: Vec<Vec<LineEdit>> = vec![];
-    for (i, s) in suggestions.iter().enumerate() {
+    for (i, s) in suggestions.iter().enumerate().filter(|(_, s)| s.listed) {
         if tried.len() >= MAX_CHECKED {
             break;
         }

@@ -73,6 +73,16 @@ pub struct Suggestion {
     /// The fix changes `clause` alone: no other clause shares a changed
     /// predicate and no job attribute changes (which every clause reads).
     pub clause_only: bool,
+    /// Listed among the fixes a user is offered: it gains willing slots
+    /// and asks for nothing absurd (a request of zero or less, or more
+    /// than the job asked). The paper's M1/M2 tables list every one.
+    #[serde(default)]
+    pub listed: bool,
+    /// The requests it lowers below what the job asked, as
+    /// `RequestMemory 16384 → 1024`: a different kind of fix from relaxing
+    /// a preference (the job may not run in less), said in its headline.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub lowers: Vec<String>,
 }
 
 /// Everything a clause's suggestions are computed from.
@@ -545,6 +555,8 @@ fn verified(
             willing: 0,
             submit: vec![],
             metric_rank: out.len(),
+            listed: false,
+            lowers: vec![],
             clause_only: true,
         });
     }

@@ -72,6 +72,14 @@ fn summary(a: &Analysis, label: &str, ms: f64, current: bool) -> Html {
     html! {
         <section class={classes!("an-summary", (!current).then_some("stale"))} id="analysis-summary" aria-label="Run analysis summary" data-current={current.to_string()}>
             <p class="an-of"><strong>{ of }</strong><span class="muted">{ format!(" (analyzed in {})", duration(ms)) }</span></p>
+            if let Some(st) = &a.job_state {
+                // condor_q's words first: the counts say what it would match.
+                <p class="status v-undef" id="job-state" role="status">
+                    <strong>{ st.split("\n\n").next().unwrap_or_default().to_string() }</strong>
+                    { for st.split("\n\n").skip(1).map(|part| html! { <span>{ format!(" {part}") }</span> }) }
+                    <span class="muted">{ " The counts below are what it would match if it were idle." }</span>
+                </p>
+            }
             <div class="an-numbers">
                 { cell("sum-rejected-by-job", s.rejected_by_job, m.map(|m| m.rejected_by_job), "rejected by the job's requirements") }
                 { cell("sum-reject-job", s.reject_job, m.map(|m| m.reject_job), "reject the job (their own requirements)") }
@@ -186,6 +194,7 @@ fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> 
     let items: Vec<Html> = a
         .suggestions
         .iter()
+        .filter(|g| g.listed)
         .filter(|g| {
             // The same fix found by two metrics is listed once.
             let key = (g.requirements.as_str(), g.job_attributes());
@@ -213,6 +222,8 @@ fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> 
                 (false, true) => format!("Set {}", set_attrs.join(", ")),
                 _ => paper,
             };
+            // Asking for less than the job asked is said, never implied.
+            let lowers = (!g.lowers.is_empty()).then(|| format!("Asks for less than the job requested: {} — the job may not run in less.", g.lowers.join(", ")));
             let source = match g.metric.as_str() {
                 "NLM" => "Nobody Likes Me".to_string(),
                 m if a.clauses.len() > 1 && g.clause_only => format!("{m}, clause {} of {}", g.clause + 1, a.clauses.len()),
@@ -228,6 +239,7 @@ fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> 
                     <button class="apply" onclick={apply} title="Analyze the job with this fix (Undo restores)">{ "Apply" }</button>
                     <div class="sugg-body">
                         <span class="fix-what">{ what }</span>{ " " }<span class="muted">{ format!("({source})") }</span>
+                        if let Some(l) = lowers { <div class="fix-lowers v-undef">{ l }</div> }
                         <div class="fix-gain">
                             <strong class={classes!(if g.willing > 0 { "v-true" } else { "v-false" })}>{ format!("{} willing", slots(a, g.willing)) }</strong>
                             { format!(" of {} matching both ways; the job's requirements accept {}.", slots(a, g.both_ways), slots(a, g.matches)) }

@@ -94,6 +94,8 @@ mod tests {
             submit: vec![],
             metric_rank: 0,
             clause_only: true,
+            listed: true,
+            lowers: vec![],
         };
         // Pins after a removed predicate move down; those of other clauses stay.
         let e = edits(

@@ -82,9 +82,14 @@ pub fn run(a: AnalyzeCmd) -> Result<ExitCode, String> {
     };
     let which = a.which;
     let pick = |ads: &[Arc<ClassAd>], what: &str, file: &str| {
-        if which == 0 || which > ads.len() {
+        if which == 0 {
             return Err(format!(
-                "{file}: --which {which} but it holds {} {what} ad(s)",
+                "--which counts from 1 (--which 1 is the first {what} ad of {file}); the JSON's indices (clauses, predicates, suggestions) count from 0"
+            ));
+        }
+        if which > ads.len() {
+            return Err(format!(
+                "{file}: --which {which} but it holds {} {what} ad(s) (--which counts from 1)",
                 ads.len()
             ));
         }
