@@ -12,8 +12,9 @@
 //! Every fix is applied to a copy of the job and counted both ways by
 //! evaluation: slots that accept the changed job and that it accepts
 //! (`both_ways`), and of those the ones not busy (`willing`,
-//! better-analyze's count). The list is ranked by `willing`, then
-//! `both_ways`, then the paper's metric.
+//! better-analyze's count). The list is ranked: fixes that keep every
+//! request the job made first, then by `willing`, `both_ways` and the
+//! paper's metric.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -429,7 +430,8 @@ pub fn fixes(
     }
     out.retain(|s| s.both_ways > now.both_ways || s.matches > now.matches);
     for s in &mut out {
-        let (lowers, absurd) = request_changes(ctx.job, &s.job_attributes, ctx.opts);
+        let (mut lowers, absurd) = request_changes(ctx.job, &s.job_attributes, ctx.opts);
+        lowers.extend(dropped_requests(ctx, s));
         s.lowers = lowers;
         s.listed = !absurd && s.willing > now.willing;
         s.submit = submit_lines(
@@ -443,9 +445,14 @@ pub fn fixes(
         _ => 2,
     };
     // Stable: within a metric, the paper's order.
+    // The fixes offered first; of those, one that keeps what the job
+    // asked for before one that lowers a request (the job may not run in
+    // less); then the most willing slots, both ways, the paper's metric.
     out.sort_by(|a, b| {
-        b.willing
-            .cmp(&a.willing)
+        (a.listed, a.lowers.is_empty())
+            .cmp(&(b.listed, b.lowers.is_empty()))
+            .reverse()
+            .then(b.willing.cmp(&a.willing))
             .then(b.both_ways.cmp(&a.both_ways))
             .then(rank(&a.metric).cmp(&rank(&b.metric)))
     });
@@ -478,6 +485,29 @@ fn request_changes(
         }
     }
     (lowers, absurd)
+}
+
+/// The predicates a fix removes that hold a slot to one of the job's
+/// requests (`TARGET.Memory >= RequestMemory`): removing one asks for no
+/// memory at all, the most a request can be lowered.
+fn dropped_requests(ctx: &FixContext, s: &Suggestion) -> Vec<String> {
+    let Some(atoms) = ctx.dnf.clauses.get(s.clause) else {
+        return vec![];
+    };
+    s.changes
+        .iter()
+        .filter(|c| c.action == Action::Remove)
+        .filter_map(|c| {
+            let atom = atoms.get(c.predicate)?;
+            let written = written_predicate(ctx.requirements, atom)?;
+            // The job's own attributes it reads (`RequestMemory`).
+            let reads = crate::lang::refs::expr_refs(written, ctx.job).internal;
+            reads
+                .iter()
+                .any(|r| r.to_ascii_lowercase().starts_with("request"))
+                .then(|| format!("drops {}", unparse_readable(written)))
+        })
+        .collect()
 }
 
 /// The fix as submit-description lines: `request_memory = 1900` for the

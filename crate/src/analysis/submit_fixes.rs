@@ -164,10 +164,17 @@ pub fn submit_fixes(
             });
         }
     }
-    // Equal gains: the fewest edits first (stable: else the analysis' order).
+    // As the analysis ranks its fixes: what keeps the job's requests
+    // first, then the most willing slots; equal gains, the fewest edits.
+    let lowers = |f: &SubmitFix| {
+        suggestions
+            .get(f.suggestion)
+            .is_some_and(|s| !s.lowers.is_empty())
+    };
     out.fixes.sort_by(|a, b| {
-        (b.willing, b.both_ways)
-            .cmp(&(a.willing, a.both_ways))
+        lowers(a)
+            .cmp(&lowers(b))
+            .then((b.willing, b.both_ways).cmp(&(a.willing, a.both_ways)))
             .then(a.edits.len().cmp(&b.edits.len()))
     });
     out

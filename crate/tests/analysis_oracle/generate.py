@@ -19,7 +19,8 @@ every claim of its answer with libclassad (HTCondor's official bindings:
   set, its `requirements` as Requirements — and counted over the pool: the
   machines it accepts (`matches`), libclassad's `symmetricMatch` count
   (`both_ways`) and of those the ones not busy (`willing`); the list ranked
-  by `willing`, then `both_ways`;
+  as offered: listed fixes first, those lowering no request of the job's
+  before those that do, then by `willing`, then `both_ways`;
 * every job change: the literals parsed by libclassad and set on a copy of
   the job, then the machines whose Requirements accept it (`matches`), those
   gained over the job as it is (`gained`, and their names);
@@ -535,8 +536,16 @@ def check(case, a):
         agree(what + " both_ways", sg["both_ways"], sum(both), sg["requirements"])
         agree(what + " willing", sg["willing"], willing, sg["requirements"])
         suggestions.append([sg["requirements"], sg["job_attributes"], sg["matches"], sg["both_ways"], sg["willing"]])
-    ranks = [(-x[4], -x[3]) for x in suggestions]
-    agree("suggestions ranked by willing, then both ways", ranks, sorted(ranks))
+    # Ranked as offered (issue 34): the listed fixes first; of those, the
+    # ones that lower none of the job's requests before the ones that do;
+    # then by willing, then both ways.
+    ranks = [(not sg.get("listed", False), bool(sg.get("lowers")), -x[4], -x[3])
+             for sg, x in zip(a["suggestions"], suggestions)]
+    agree("suggestions ranked: listed, keeping the requests, by willing, then both ways", ranks, sorted(ranks))
+    for sg, x in zip(a["suggestions"], suggestions):
+        # A listed fix gains willing slots over the job as it is.
+        if sg.get("listed"):
+            agree("a listed fix gains willing slots", x[4] > a["summary"]["match"], True, sg["requirements"])
     if case.must_run:
         agree("the best fix lets the job run on a willing slot", bool(suggestions) and suggestions[0][4] > 0, True)
 

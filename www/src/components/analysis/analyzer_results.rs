@@ -261,7 +261,7 @@ fn fixes(a: &Analysis, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> 
     html! {
         <section class="an-fixes" id="fixes">
             <h3>{ "What to change so the job runs" }</h3>
-            <p class="muted">{ "Best first: each fix is applied to a copy of the job and evaluated over the pool both ways — the slots that would accept the changed job and that it accepts, and of those the ones not busy. A changed limit that comes from a job attribute (RequestMemory) is changed there, so the slots see it too." }</p>
+            <p class="muted">{ "Best first: fixes that keep every request the job made before those that lower one, then the most willing slots. Each fix is applied to a copy of the job and evaluated over the pool both ways — the slots that would accept the changed job and that it accepts, and of those the ones not busy. A changed limit that comes from a job attribute (RequestMemory) is changed there, so the slots see it too." }</p>
             <ol class="fixes">{ for items }</ol>
         </section>
     }
