@@ -55,4 +55,13 @@ fn the_gpu_jobs_first_fix_is_its_capability_not_its_memory() {
     // Every fix that keeps the requests comes before every one that lowers.
     let kinds: Vec<bool> = listed.iter().map(|s| s.lowers.is_empty()).collect();
     assert!(kinds.windows(2).all(|w| w[0] >= w[1]), "{kinds:?}");
+    // No listed fix touches the memory predicate without saying so.
+    for s in &listed {
+        let memory = s.changes.iter().any(|c| {
+            a.clauses[s.clause].predicates[c.predicate]
+                .text
+                .contains("Memory")
+        });
+        assert!(!memory || !s.lowers.is_empty(), "{s:?}");
+    }
 }

@@ -487,27 +487,56 @@ fn request_changes(
     (lowers, absurd)
 }
 
-/// The predicates a fix removes that hold a slot to one of the job's
-/// requests (`TARGET.Memory >= RequestMemory`): removing one asks for no
-/// memory at all, the most a request can be lowered.
+/// The predicates a fix removes or loosens in the requirements that hold a
+/// slot to one of the job's requests (`TARGET.Memory >= RequestMemory`):
+/// removing one asks for none of it, loosening one for less (a fix in the
+/// analyzer's normal form, where the job's values are put in, changes
+/// `Memory >= 24576` to 16384 and not `RequestMemory`).
 fn dropped_requests(ctx: &FixContext, s: &Suggestion) -> Vec<String> {
     let Some(atoms) = ctx.dnf.clauses.get(s.clause) else {
         return vec![];
     };
     s.changes
         .iter()
-        .filter(|c| c.action == Action::Remove)
         .filter_map(|c| {
             let atom = atoms.get(c.predicate)?;
             let written = written_predicate(ctx.requirements, atom)?;
-            // The job's own attributes it reads (`RequestMemory`).
-            let reads = crate::lang::refs::expr_refs(written, ctx.job).internal;
-            reads
-                .iter()
-                .any(|r| r.to_ascii_lowercase().starts_with("request"))
-                .then(|| format!("drops {}", unparse_readable(written)))
+            if !holds_to_request(written, ctx.job) {
+                return None;
+            }
+            match (c.action, &c.value) {
+                (Action::Remove, _) => Some(format!("drops {}", unparse_readable(written))),
+                // Said in job terms already (the attribute is set).
+                (Action::Modify, _) if !s.job_attributes.is_empty() => None,
+                (Action::Modify, Some(v)) => Some(format!(
+                    "{} \u{2192} {v}",
+                    unparse_readable(strip_parens(&atom.expr))
+                )),
+                (Action::Modify, None) => None,
+            }
         })
         .collect()
+}
+
+/// Whether a predicate holds the slot to at least a request of the job's:
+/// `TARGET.Memory >= RequestMemory` (or `>`, or the sides swapped), the
+/// slot's side reading no request and the job's side reading one.
+fn holds_to_request(e: &Expr, job: &ClassAd) -> bool {
+    let ExprKind::Binary(op, l, r) = &strip_parens(e).kind else {
+        return false;
+    };
+    let requests = |x: &Expr| {
+        crate::lang::refs::expr_refs(x, job)
+            .internal
+            .iter()
+            .any(|n| n.to_ascii_lowercase().starts_with("request"))
+    };
+    let (slot, request) = match op {
+        BinaryOp::Ge | BinaryOp::Gt => (l, r),
+        BinaryOp::Le | BinaryOp::Lt => (r, l),
+        _ => return false,
+    };
+    requests(request) && !requests(slot)
 }
 
 /// The fix as submit-description lines: `request_memory = 1900` for the
