@@ -3,15 +3,16 @@
 //! the slots say, a running one runs. The analysis still counts the slots
 //! (as better-analyze does), but says this first.
 
+use std::sync::Arc;
+
 use crate::lang::ast::ClassAd;
 use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::value::Value;
 
 /// condor_q's words for the job's state, `None` for an idle job that may
 /// match now.
-pub fn job_state(job: &ClassAd, opts: EvalOptions) -> Option<String> {
+pub fn job_state(job: &Arc<ClassAd>, opts: EvalOptions) -> Option<String> {
     let mut ev = Evaluator::new(opts);
-    let job = std::sync::Arc::new(job.clone());
     ev.set_ads(Some(job.clone()), None);
     let int = |ev: &mut Evaluator, name: &str| match ev.eval_attr(name) {
         Value::Int(i) => Some(i),
@@ -46,7 +47,7 @@ mod tests {
 
     fn state(text: &str) -> Option<String> {
         job_state(
-            &crate::lang::parser::parse_classad(text).unwrap(),
+            &Arc::new(crate::lang::parser::parse_classad(text).unwrap()),
             EvalOptions::default(),
         )
     }

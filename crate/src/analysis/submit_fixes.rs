@@ -74,21 +74,33 @@ pub struct SubmittedJob<'a> {
     pub queue_line: u32,
 }
 
+impl<'a> SubmittedJob<'a> {
+    /// The job of `file` (its text `text`) that a submit made.
+    pub fn of(file: &'a str, text: &'a str, job: &'a crate::submit::run::Job) -> Self {
+        SubmittedJob {
+            file,
+            text,
+            built: &job.built,
+            queue_line: job.queue_line,
+        }
+    }
+}
+
 /// At most this many fixes are checked (each a submit and a count per
 /// edit it makes).
 pub const MAX_CHECKED: usize = 12;
 
 /// The analysis' fixes (best first) as edits of the file. `resubmit`
 /// makes the same proc's job ad from an edited text (`Err`: condor_submit's
-/// first error); `count` counts a job over the pool both ways; `now` is
-/// the job's count as submitted.
+/// first error); `count` counts a job over the pool both ways (the job as
+/// submitted is the count a fix must beat).
 pub fn submit_fixes(
     job: &SubmittedJob,
     suggestions: &[Suggestion],
-    now: Counted,
     resubmit: &mut dyn FnMut(&str) -> Result<BuiltJob, String>,
     count: &mut dyn FnMut(&Arc<ClassAd>) -> Counted,
 ) -> SubmitFixes {
+    let now = count(&Arc::new(job.built.ad()));
     let mut out = SubmitFixes {
         file: job.file.to_string(),
         ..Default::default()
@@ -103,7 +115,10 @@ pub fn submit_fixes(
         };
         if edits.is_empty() {
             // The fix changes only clauses condor_submit appends itself.
-            let dropped = dropped_clauses(job, s);
+            let dropped: Vec<&str> = clauses_not_in(s, job.built)
+                .iter()
+                .map(|(c, _)| c.as_str())
+                .collect();
             if !dropped.is_empty() {
                 out.undone.push(Undone {
                     suggestion: i,
@@ -206,17 +221,9 @@ pub fn for_source(
     if requirements(&j.built.ad()) != requirements(job) {
         return None;
     }
-    let now = count(job);
-    let submitted = SubmittedJob {
-        file: &source.name,
-        text: &source.text,
-        built: &j.built,
-        queue_line: j.queue_line,
-    };
     Some(submit_fixes(
-        &submitted,
+        &SubmittedJob::of(&source.name, &source.text, &j),
         &analysis.suggestions,
-        now,
         &mut |t| made(t).map(|j| j.built),
         count,
     ))
@@ -468,65 +475,41 @@ fn requirements_line(job: &SubmittedJob, s: &Suggestion) -> Option<Option<LineEd
         return Some(None);
     }
     let new = if after.is_empty() {
+        // Nothing of the user's left: the line goes (or none is added).
+        if line_origin(job, "Requirements").is_none() {
+            return Some(None);
+        }
         String::new()
     } else {
         let key = line_origin(job, "Requirements").map_or("requirements".to_string(), |(_, k)| k);
         format!("{key} = {}", unparse_readable(&conjunction(&after)))
     };
-    Some(Some(match line_origin(job, "Requirements") {
-        Some((at, _)) => {
-            let n = statement_lines(job.text, at);
-            LineEdit {
-                line: at,
-                lines: n,
-                old: physical(job.text, at, n),
-                new,
-            }
-        }
-        None if new.is_empty() => return Some(None),
-        None => LineEdit {
-            line: job.queue_line.max(1),
-            lines: 0,
-            old: String::new(),
-            new,
-        },
-    }))
+    Some(Some(set_line(job, "Requirements", &new)))
 }
 
-/// The clauses condor_submit appended that a fix's requirements no longer
-/// hold as they are.
-fn dropped_clauses(job: &SubmittedJob, s: &Suggestion) -> Vec<String> {
+/// The clauses condor_submit appended to `built` (with their reasons)
+/// that a fix's requirements do not hold as they are.
+fn clauses_not_in<'b>(s: &Suggestion, built: &'b BuiltJob) -> Vec<&'b (String, String)> {
     let mut kept = vec![];
     if let Ok(e) = crate::lang::parser::parse_expr(&s.requirements) {
         conjuncts(&e, &mut kept);
     }
     let kept: Vec<String> = kept.iter().map(unparse).collect();
-    job.built
+    built
         .clauses
         .iter()
         .filter(|(c, _)| {
             crate::lang::parser::parse_expr(c)
                 .is_ok_and(|e| !kept.contains(&unparse(strip_parens(&e))))
         })
-        .map(|(c, _)| c.clone())
         .collect()
 }
 
 /// Why the edited file's job does not gain: the clauses condor_submit
 /// appended to it that the fix's requirements do not hold.
 fn why_undone(s: &Suggestion, built: &BuiltJob) -> String {
-    let mut wanted = vec![];
-    if let Ok(e) = crate::lang::parser::parse_expr(&s.requirements) {
-        conjuncts(&e, &mut wanted);
-    }
-    let wanted: Vec<String> = wanted.iter().map(unparse).collect();
-    let back: Vec<String> = built
-        .clauses
+    let back: Vec<String> = clauses_not_in(s, built)
         .iter()
-        .filter(|(c, _)| {
-            crate::lang::parser::parse_expr(c)
-                .is_ok_and(|e| !wanted.contains(&unparse(strip_parens(&e))))
-        })
         .map(|(c, why)| format!("{c} ({why})"))
         .collect();
     if back.is_empty() {

@@ -32,27 +32,11 @@ fn fixes_of(text: &str, pool: &[Arc<ClassAd>]) -> (SubmitFixes, SubmitSource) {
     let ad = Arc::new(j.built.ad());
     let opts = EvalOptions::default();
     let a = analyze(&ad, pool, &AnalysisOptions::default()).unwrap();
-    let now = count_job(&ad, pool, None, opts);
-    let job = SubmittedJob {
-        file: "job.sub",
-        text,
-        built: &j.built,
-        queue_line: j.queue_line,
-    };
-    let fixes = submit_fixes(
-        &job,
-        &a.suggestions,
-        now,
-        &mut |t| {
-            let o = source.run_text(t, 1);
-            match (o.errors.first(), o.jobs.into_iter().next()) {
-                (Some(e), _) => Err(e.message.clone()),
-                (None, Some(j)) => Ok(j.built),
-                (None, None) => Err("no job".into()),
-            }
-        },
-        &mut |job| count_job(job, pool, None, opts),
-    );
+    // As the page asks: the file's proc 0, checked against the analyzed job.
+    let fixes = for_source(&source, 0, &ad, &a, &mut |job| {
+        count_job(job, pool, None, opts)
+    })
+    .expect("the file makes the analyzed job");
     (fixes, source)
 }
 

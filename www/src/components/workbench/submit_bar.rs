@@ -142,6 +142,8 @@ pub fn SubmitBar(props: &SubmitBarProps) -> Html {
     let result = use_state(|| None::<Result<Submitted, String>>);
     let timer = use_mut_ref(|| None::<Timeout>);
     let exists = s.pools.iter().any(|p| p.name == jobs_name);
+    // The request as it stands (made once per render: it copies the file).
+    let req = source_for(s, props.pool);
     // What the file may include or read items from: the other pools.
     let files: Vec<(String, usize)> = s
         .pools
@@ -153,7 +155,7 @@ pub fn SubmitBar(props: &SubmitBarProps) -> Html {
     {
         let (result, dispatch) = (result.clone(), props.dispatch.clone());
         let jobs_name = jobs_name.clone();
-        let req = source_for(s, props.pool);
+        let req = req.clone();
         let current = s
             .pools
             .iter()
@@ -184,7 +186,6 @@ pub fn SubmitBar(props: &SubmitBarProps) -> Html {
     }
     let make_pool = {
         let (result, dispatch, name) = (result.clone(), props.dispatch.clone(), jobs_name.clone());
-        let req = source_for(s, props.pool);
         Callback::from(move |_| {
             if let Some(req) = &req {
                 let result = result.clone();

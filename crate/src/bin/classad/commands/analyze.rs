@@ -182,19 +182,10 @@ fn file_fixes(
     eval: classad::EvalOptions,
 ) -> Result<submit_fixes::SubmitFixes, String> {
     let text = std::fs::read_to_string(file).map_err(|e| format!("{file}: {e}"))?;
-    let job = Arc::new(j.built.ad());
-    let now = count_job(&job, machines, None, eval);
     let proc = j.proc as usize;
-    let submitted = submit_fixes::SubmittedJob {
-        file,
-        text: &text,
-        built: &j.built,
-        queue_line: j.queue_line,
-    };
     Ok(submit_fixes::submit_fixes(
-        &submitted,
+        &submit_fixes::SubmittedJob::of(file, &text, j),
         &report.suggestions,
-        now,
         &mut |t| {
             let out = super::submit::run_text(file, t, host, proc + 1)?;
             if let Some(e) = super::submit::errors_of(file, &out).first() {
