@@ -28,6 +28,7 @@ Requirements of START && WithinResourceLimits.
 import argparse
 import os
 import random
+import time
 
 SITES = ["UCSD", "Nebraska", "Wisconsin", "FNAL", "Purdue", "SU-ITS", "UConn", "MWT2", "Clemson",
          "Colorado", "SDSC", "TACC", "UChicago", "BNL", "CIT_CMS_T2", "UNL", "IU", "OSG_US_GATech"]
@@ -125,8 +126,10 @@ def slot(rng, i, names, now):
         ("Activity", quoted("Busy" if claimed else "Idle")),
         ("GLIDEIN_Site", quoted(site)),
         ("GLIDEIN_ResourceName", quoted("%s-CE%d" % (site, node % 3))),
-        ("GLIDEIN_ToRetire", str(now + rng.randint(3600, 86400))),
-        ("GLIDEIN_ToDie", str(now + rng.randint(86400, 172800))),
+        # Far enough ahead that a pool made today still takes jobs for weeks
+        # (a glidein past GLIDEIN_ToRetire rejects every job: see --now).
+        ("GLIDEIN_ToRetire", str(now + rng.randint(30 * 86400, 90 * 86400))),
+        ("GLIDEIN_ToDie", str(now + rng.randint(91 * 86400, 120 * 86400))),
         ("HAS_SINGULARITY", "true"),
         ("CVMFS_oasis_opensciencegrid_org_REVISION", str(rng.randint(20000, 30000))),
         ("START", START),
@@ -154,10 +157,9 @@ def slot(rng, i, names, now):
     return attrs
 
 
-def write(path, slots, seed):
+def write(path, slots, seed, now):
     rng = random.Random(seed)
     names = filler_names(random.Random(seed + 1), 900)
-    now = 1_780_000_000
     with open(path, "w") as f:
         for i in range(slots):
             for k, v in slot(rng, i, names, now):
@@ -170,11 +172,13 @@ def main():
     ap.add_argument("--slots", type=int, default=2000)
     ap.add_argument("--seed", type=int, default=24)
     ap.add_argument("--out", help="default: bench/data/production_<slots>.txt")
+    ap.add_argument("--now", type=int, default=int(time.time()) // 86400 * 86400,
+                    help="the pool's clock (default: today, 00:00 UTC); the glideins retire 30-90 days after it")
     args = ap.parse_args()
     out = args.out or os.path.join(os.path.dirname(os.path.abspath(__file__)), "data",
                                    "production_%d.txt" % args.slots)
     os.makedirs(os.path.dirname(out), exist_ok=True)
-    write(out, args.slots, args.seed)
+    write(out, args.slots, args.seed, args.now)
     size = os.path.getsize(out)
     print("%s: %d slots, %.1f MB (%.1f KB a slot)" % (out, args.slots, size / 1e6, size / 1e3 / args.slots))
 

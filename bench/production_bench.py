@@ -12,6 +12,10 @@ memory, our CLI takes against libclassad.
   job (RequestMemory, RequestCpus, RequestDisk, a Requirements of the usual
   kind) against --analyze-slots slots: wall time and the process's peak RSS
   (`wait4`).
+* Nobody Likes Me: a CMS-shaped job whose DESIRED_Sites no glidein offers
+  (every slot's START rejects it) against --nobody-slots slots: wall time,
+  peak RSS, the read/analysis split, the rejecting clause found and any
+  bound the analysis met (there must be none).
 Pools are made when missing (bench/data/, not committed).
 """
 import argparse
@@ -28,6 +32,10 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 CONSTRAINT = 'Cpus >= 4 && Memory >= 8192 && State == "Unclaimed" && GLIDEIN_Site =!= "UCSD"'
 COLUMNS = ["Name", "Cpus", "Memory", "GLIDEIN_Site"]
+NOBODY_JOB = ('[ ClusterId = 4243; ProcId = 0; Owner = "cmsuser"; ProjectName = "cms"; JobUniverse = 5; '
+              'RequestCpus = 1; RequestMemory = 2000; RequestDisk = 1000000; DESIRED_Sites = "T2_CH_CERN,T2_US_MIT"; '
+              'Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && '
+              '(TARGET.Memory >= RequestMemory) && (TARGET.Cpus >= RequestCpus) ]\n')
 JOB = ('[ ClusterId = 4242; ProcId = 0; Owner = "osguser"; ProjectName = "bench"; JobUniverse = 5; '
        'RequestCpus = 4; RequestMemory = 16384; RequestDisk = 4000000; '
        'Requirements = (TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Disk >= RequestDisk) && '
@@ -60,6 +68,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--slots", type=int, default=2000)
     ap.add_argument("--analyze-slots", type=int, default=20000)
+    ap.add_argument("--nobody-slots", type=int, default=10000)
     ap.add_argument("--runs", type=int, default=3)
     args = ap.parse_args()
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "classad", "--bin", "classad"], cwd=ROOT, check=True)
@@ -91,6 +100,32 @@ def main():
         print("analyze, one job against %d slots (%.0f MB): %.2f s, peak %.0f MB; %s"
               % (args.analyze_slots, mb, dt, rss, summary))
         print("  --stats: %s" % " ".join(stats))
+
+    if args.nobody_slots:
+        path = pool(args.nobody_slots)
+        mb = os.path.getsize(path) / 1e6
+        with tempfile.NamedTemporaryFile("w", suffix=".ad", delete=False) as j:
+            j.write(NOBODY_JOB)
+        try:
+            runs = []
+            for _ in range(args.runs):
+                with tempfile.TemporaryFile() as err:
+                    dt, rss, out = timed([bin_, "analyze", "--stats", "--job", j.name, "--machines", path], err)
+                    err.seek(0)
+                    runs.append((dt, rss, out, err.read().decode().strip().splitlines()[-1:]))
+        finally:
+            os.unlink(j.name)
+        dt, rss, out, stats = sorted(runs)[len(runs) // 2]
+        lines = out.splitlines()
+        clause = next((lines[k + 2].strip() for k, line in enumerate(lines)
+                       if line.startswith("Their own requirements reject")), "?")
+        notes = [line for line in lines if line.startswith("Note:")]
+        print("Nobody Likes Me, one job against %d glidein slots (%.0f MB): %.2f s (median of %d), peak %.0f MB"
+              % (args.nobody_slots, mb, dt, len(runs), rss))
+        print("  --stats: %s" % " ".join(stats))
+        print("  first rejecting clause: %s" % clause)
+        if notes:
+            raise SystemExit("the analysis met a bound: %s" % notes)
 
 
 if __name__ == "__main__":

@@ -45,6 +45,9 @@ fn claims(a: &Analysis) -> Value {
         "suggestions": a.suggestions.iter().map(|s| json!([s.requirements, s.job_attributes, s.matches, s.both_ways, s.willing])).collect::<Vec<_>>(),
         "job_changes": a.job_changes.iter().map(|c| json!([c.changes, c.matches, c.gained, c.machines, c.mutual]))
             .collect::<Vec<_>>(),
+        "rejections": a.rejections.iter().map(|r| json!([r.clause, r.slots,
+            r.options.iter().map(|o| json!([o.attribute, o.value, o.both_ways, o.willing, o.gained])).collect::<Vec<_>>()]))
+            .collect::<Vec<_>>(),
         "conflicts": a.conflicts.iter().map(|c| json!([c.clause, c.predicates, c.kind])).collect::<Vec<_>>(),
         "succeeding": a.succeeding.iter().map(|c| json!([c.clause, c.predicates])).collect::<Vec<_>>(),
         "missing_attributes": a.missing_attributes,

@@ -273,7 +273,7 @@ fn hash_of(e: &Expr) -> u64 {
 
 /// Names an expression could look up in its own ad; false when it could
 /// reach the ad in other ways.
-fn collect_names(e: &Expr, out: &mut Vec<Arc<str>>, depth: u32) -> bool {
+pub(super) fn collect_names(e: &Expr, out: &mut Vec<Arc<str>>, depth: u32) -> bool {
     if depth > 400 {
         return false;
     }

@@ -15,8 +15,10 @@ pub mod fixes;
 pub mod group_values;
 pub mod groups;
 pub mod lattice;
+pub mod machine_clauses;
 pub mod nobody;
 pub mod partition;
+pub mod rejections;
 pub mod report;
 pub mod reverse;
 pub mod state;
@@ -74,6 +76,10 @@ pub struct Analysis {
     pub succeeding: Vec<Succeeding>,
     pub job_changes: Vec<nobody::JobChange>,
     pub missing_attributes: Vec<String>,
+    /// Nobody Likes Me by clause: what in the machines' own requirements
+    /// rejects the job (most slots first), what it reads, what would do.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rejections: Vec<rejections::Rejection>,
     // Beyond the contract:
     /// Job attributes that rejecting machines' requirements read and the
     /// job does not define (Nobody Likes Me: "add or modify").
@@ -459,16 +465,42 @@ pub fn analyze_compiled(
     phase(4)?;
     let (conflicts, succeeding) =
         conflicts(&dnf, &atom_index, &columns, &clauses, &groups, &mut notes);
+    // Nobody Likes Me: the machines' clauses that reject the job, by text,
+    // with the values they would take; then the paper's partition over
+    // the clauses a change of the job can move.
+    let rejected = rejections::analyze(
+        &rejections::Input {
+            job,
+            machines,
+            compiled,
+            groups: &groups,
+            accepted: &accepted,
+            rejecting: &rejects_job,
+            opts: o.eval,
+        },
+        &mut notes,
+    );
     let mut job_lacks = vec![];
-    let job_changes = nobody::job_changes(
+    // The paper's partition first (nearest first, its advice as §3.3
+    // words it), then each attribute's least and most change.
+    let mut job_changes = nobody::job_changes(
         job,
         machines,
         compiled,
         &rejects_job,
+        Some((&rejected.movable, rejected.whole_atoms)),
         o.eval,
         &mut notes,
         &mut job_lacks,
     );
+    for c in rejected.changes {
+        if !job_changes.iter().any(|j| j.changes == c.changes) {
+            job_changes.push(c);
+        }
+    }
+    if !rejects_job.is_empty() {
+        job_lacks = rejected.lacking;
+    }
     // The suggestions in the job's terms, joined by the job changes,
     // counted both ways and ranked by what lets the job run.
     let written = unparse_readable(&req);
@@ -522,6 +554,7 @@ pub fn analyze_compiled(
         succeeding,
         job_changes,
         missing_attributes,
+        rejections: rejected.clauses,
         job_lacks,
         job: crate::matchmaking::negotiate::job_id(job, o.position),
         requirements_attribute: req_name,

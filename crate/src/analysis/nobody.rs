@@ -60,11 +60,13 @@ pub struct JobChange {
 }
 
 /// `rejecting`: machines the job accepts whose requirements reject it.
+#[allow(clippy::too_many_arguments)]
 pub fn job_changes(
     job: &Arc<ClassAd>,
     machines: &[Arc<ClassAd>],
     compiled: Option<&super::Compiled>,
     rejecting: &[usize],
+    movable: Option<(&super::rejections::Movable, u64)>,
     opts: EvalOptions,
     notes: &mut Vec<String>,
     lacking: &mut Vec<String>,
@@ -72,11 +74,126 @@ pub fn job_changes(
     if rejecting.is_empty() {
         return vec![];
     }
-    let r = rectangles_compiled(job, machines, compiled, rejecting, opts, notes);
-    *lacking = r.lacking;
+    // The paper's partition over the machines' whole requirements; where
+    // that stops at a bound (a glidein pool's 1 KB STARTs, thousands of
+    // slots), over the clauses a change of the job can move instead — the
+    // same changes for what a change can reach, each checked below against
+    // every machine's whole requirements.
+    // `movable` comes with the whole requirements' size in normal form at
+    // most: past the bound, the whole is not tried.
+    let mut said = vec![];
+    let whole_fits = movable.is_none_or(|(_, atoms)| atoms <= MAX_RECTANGLE_ATOMS as u64);
+    let mut found = None;
+    if whole_fits {
+        found = cells(
+            job,
+            machines,
+            compiled,
+            rejecting,
+            None,
+            movable.is_some(),
+            opts,
+            &mut said,
+        );
+    }
+    if let (true, Some((movable, _))) = (found.is_none() || !said.is_empty(), movable) {
+        said.clear();
+        found = cells(
+            job,
+            machines,
+            compiled,
+            rejecting,
+            Some(movable),
+            false,
+            opts,
+            &mut said,
+        );
+    }
+    notes.extend(said);
+    let Some((part, found_lacking)) = found else {
+        return vec![];
+    };
+    *lacking = found_lacking;
+    let mut ev = Evaluator::new(opts);
+
+    // Verify: every machine's requirements against the changed job; the
+    // job as it is only where the changed one is accepted (for "gained").
+    let mut out: Vec<JobChange> = vec![];
+    for cell in part.cells.iter().take(SHOWN * 8) {
+        if out.len() >= SHOWN || cell.changes.is_empty() {
+            continue;
+        }
+        let changes: BTreeMap<String, String> = cell
+            .changes
+            .iter()
+            .map(|(k, v)| (k.clone(), crate::constraint::predicate::literal_text(v)))
+            .collect();
+        if out.iter().any(|c| c.changes == changes) {
+            continue;
+        }
+        let Some(Checked {
+            matches,
+            mutual,
+            gained,
+        }) = checked_change(job, machines, compiled, opts, &changes, &mut ev)
+        else {
+            continue;
+        };
+        if gained.is_empty() {
+            continue;
+        }
+        let advice = cell
+            .sides
+            .iter()
+            .filter(|(k, _)| cell.changes.iter().any(|(c, _)| c == k))
+            .map(|(k, s)| (k.clone(), format!("use a value {}", s.describe())))
+            .collect();
+        out.push(JobChange {
+            changes,
+            range: partition::describe_range(cell),
+            matches,
+            machines: gained
+                .iter()
+                .take(NAMES)
+                .map(|&i| crate::matchmaking::negotiate::machine_name(&machines[i], i))
+                .collect(),
+            gained: gained.len() as u64,
+            mutual,
+            distance: cell.distance,
+            advice,
+        });
+    }
+    out
+}
+
+/// The partition of the job attributes' space by the rejecting machines'
+/// rectangles (their whole requirements, or their `movable` clauses), and
+/// the job attributes they read that the job lacks; what stopped at a
+/// bound is said in `notes` (with `retry`, nothing more is built then).
+#[allow(clippy::too_many_arguments)]
+fn cells(
+    job: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    compiled: Option<&super::Compiled>,
+    rejecting: &[usize],
+    movable: Option<&super::rejections::Movable>,
+    retry: bool,
+    opts: EvalOptions,
+    notes: &mut Vec<String>,
+) -> Option<(partition::Partition, Vec<String>)> {
+    let r = rectangles_of(job, machines, compiled, rejecting, movable, opts, notes);
+    // Stopped at a bound, to be tried again over fewer clauses.
+    if retry && !notes.is_empty() {
+        return None;
+    }
     let (rects, mut numbers) = (r.rects, r.numbers);
     if rects.is_empty() {
-        return vec![];
+        let none = partition::Partition {
+            cells: vec![],
+            complete: true,
+            dimensions: vec![],
+        };
+        return Some((none, r.lacking));
     }
     let dims: BTreeSet<String> = rects
         .iter()
@@ -116,79 +233,67 @@ pub fn job_changes(
             "the Nobody Likes Me partition stopped at {MAX_CELLS} cells; the job changes shown come from the cells built"
         ));
     }
+    Some((part, r.lacking))
+}
 
-    // Verify: every machine's requirements against the changed job; the
-    // job as it is only where the changed one is accepted (for "gained").
-    let mut out: Vec<JobChange> = vec![];
-    for cell in part.cells.iter().take(SHOWN * 8) {
-        if out.len() >= SHOWN || cell.changes.is_empty() {
-            continue;
-        }
-        let mut changed = (**job).clone();
-        let mut changes = BTreeMap::new();
-        for (k, v) in &cell.changes {
-            let name = k.clone();
-            changed.insert(&name, Expr::literal(v.clone()));
-            changes.insert(name, crate::constraint::predicate::literal_text(v));
-        }
-        if out.iter().any(|c| c.changes == changes) {
-            continue;
-        }
-        let changed = Arc::new(changed);
-        // Compiled when the caller keeps the machines compiled (the same
-        // answers as evaluating, `crate/tests/compiled.rs`).
-        let jobs_compiled = compiled.map(|c| (c.machines, c.job(&changed, opts), c.job(job, opts)));
-        let machine_accepts = |ev: &mut Evaluator,
-                               i: usize,
-                               which: &Arc<ClassAd>,
-                               original: bool| match &jobs_compiled {
+/// A job change counted against every machine's requirements.
+pub(super) struct Checked {
+    /// Machines whose requirements accept the changed job.
+    pub matches: u64,
+    /// Of those, machines the changed job's requirements accept too.
+    pub mutual: u64,
+    /// Machines accepting the changed job and not the job as it is.
+    pub gained: Vec<usize>,
+}
+
+/// `changes` (attribute → literal text) applied to a copy of the job and
+/// checked against every machine, both ways; `None` when a value does not
+/// parse.
+pub(super) fn checked_change(
+    job: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    compiled: Option<&super::Compiled>,
+    opts: EvalOptions,
+    changes: &BTreeMap<String, String>,
+    ev: &mut Evaluator,
+) -> Option<Checked> {
+    let mut changed = (**job).clone();
+    for (k, v) in changes {
+        changed.insert(k, crate::lang::parser::parse_expr(v).ok()?);
+    }
+    let changed = Arc::new(changed);
+    // Compiled when the caller keeps the machines compiled (the same
+    // answers as evaluating, `crate/tests/compiled.rs`).
+    let jobs_compiled = compiled.map(|c| (c.machines, c.job(&changed, opts), c.job(job, opts)));
+    let machine_accepts =
+        |ev: &mut Evaluator, i: usize, which: &Arc<ClassAd>, original: bool| match &jobs_compiled {
             Some((mc, cj, oj)) => mc[i].accepts(if original { oj } else { cj }, ev),
             None => accepts(ev, &machines[i], which, DEFAULT_REQUIREMENTS),
         };
-        // One pass: a machine's three answers while its ad is in cache.
-        let (mut matches, mut mutual) = (0u64, 0u64);
-        let mut gained: Vec<usize> = vec![];
-        for i in 0..machines.len() {
-            if !machine_accepts(&mut ev, i, &changed, false) {
-                continue;
-            }
-            matches += 1;
-            // The changed job's own requirements may read what changed
-            // (`TARGET.VirtualMemory > ImageSize`): both ways, evaluated.
-            let both = match &jobs_compiled {
-                Some((mc, cj, _)) => cj.accepts(&mc[i], &mut ev),
-                None => accepts(&mut ev, &changed, &machines[i], DEFAULT_REQUIREMENTS),
-            };
-            mutual += both as u64;
-            if !machine_accepts(&mut ev, i, job, true) {
-                gained.push(i);
-            }
-        }
-        if gained.is_empty() {
+    // One pass: a machine's three answers while its ad is in cache.
+    let (mut matches, mut mutual) = (0u64, 0u64);
+    let mut gained: Vec<usize> = vec![];
+    for i in 0..machines.len() {
+        if !machine_accepts(ev, i, &changed, false) {
             continue;
         }
-        let advice = cell
-            .sides
-            .iter()
-            .filter(|(k, _)| cell.changes.iter().any(|(c, _)| c == k))
-            .map(|(k, s)| (k.clone(), format!("use a value {}", s.describe())))
-            .collect();
-        out.push(JobChange {
-            changes,
-            range: partition::describe_range(cell),
-            matches,
-            machines: gained
-                .iter()
-                .take(NAMES)
-                .map(|&i| crate::matchmaking::negotiate::machine_name(&machines[i], i))
-                .collect(),
-            gained: gained.len() as u64,
-            mutual,
-            distance: cell.distance,
-            advice,
-        });
+        matches += 1;
+        // The changed job's own requirements may read what changed
+        // (`TARGET.VirtualMemory > ImageSize`): both ways, evaluated.
+        let both = match &jobs_compiled {
+            Some((mc, cj, _)) => cj.accepts(&mc[i], ev),
+            None => accepts(ev, &changed, &machines[i], DEFAULT_REQUIREMENTS),
+        };
+        mutual += both as u64;
+        if !machine_accepts(ev, i, job, true) {
+            gained.push(i);
+        }
     }
-    out
+    Some(Checked {
+        matches,
+        mutual,
+        gained,
+    })
 }
 
 /// The machines' requirement clauses as rectangles over job attributes.
@@ -215,23 +320,41 @@ pub fn rectangles(
     opts: EvalOptions,
     notes: &mut Vec<String>,
 ) -> Rectangles {
-    rectangles_compiled(job, machines, None, which, opts, notes)
+    rectangles_of(job, machines, None, which, None, opts, notes)
 }
 
 /// [`rectangles`] with the machines also compiled (their shapes spare
-/// walking each one's requirements to group them).
-pub fn rectangles_compiled(
+/// walking each one's requirements to group them), and with each machine's
+/// `movable` clauses in place of its whole requirements when given (in
+/// `which`'s order; `None`: nothing of the job's moves that machine):
+/// the clauses that reject the job and those sharing an attribute with
+/// them — what a change of the job can move. Machines are then one kind
+/// per specialized text: a glidein pool's thousands of STARTs are a few.
+fn rectangles_of(
     job: &Arc<ClassAd>,
     machines: &[Arc<ClassAd>],
     compiled: Option<&super::Compiled>,
     which: &[usize],
+    movable: Option<&super::rejections::Movable>,
     opts: EvalOptions,
     notes: &mut Vec<String>,
 ) -> Rectangles {
     let subset: Vec<Arc<ClassAd>> = which.iter().map(|&i| machines[i].clone()).collect();
-    let shape: Option<Vec<usize>> =
-        compiled.map(|c| which.iter().map(|&i| c.machines[i].shape()).collect());
-    let shapes = Groups::by_requirements_shaped(&subset, DEFAULT_REQUIREMENTS, shape.as_deref());
+    // Per kind: a representative (in `subset`), its specialized
+    // requirements when already made, and how many machines it stands for.
+    let shapes = match movable {
+        Some(movable) => kinds_of_movable(&subset, movable, opts),
+        None => {
+            let shape: Option<Vec<usize>> =
+                compiled.map(|c| which.iter().map(|&i| c.machines[i].shape()).collect());
+            let g = Groups::by_requirements_shaped(&subset, DEFAULT_REQUIREMENTS, shape.as_deref());
+            Kinds {
+                rep: g.rep,
+                weight: g.weight,
+                spec: vec![],
+            }
+        }
+    };
     let mut index: std::collections::HashMap<String, usize> = Default::default();
     let mut weight: Vec<u64> = vec![];
     let mut rects = vec![];
@@ -250,17 +373,22 @@ pub fn rectangles_compiled(
             break;
         }
         let m = &subset[rep];
-        let Some((_, req)) = super::requirements_of(m) else {
-            continue;
+        let spec = match shapes.spec.get(g) {
+            Some(spec) => spec.clone(),
+            None => {
+                let Some((_, req)) = super::requirements_of(m) else {
+                    continue;
+                };
+                specialize(
+                    req,
+                    &SpecContext {
+                        my: m.clone(),
+                        target: None,
+                        opts,
+                    },
+                )
+            }
         };
-        let spec = specialize(
-            req,
-            &SpecContext {
-                my: m.clone(),
-                target: None,
-                opts,
-            },
-        );
         let sides = Sides {
             own: m,
             unscoped_is_other: opts.mode == Mode::HTCondor,
@@ -347,8 +475,57 @@ pub fn rectangles_compiled(
     }
 }
 
+/// Machines of one kind for the rectangles.
+struct Kinds {
+    rep: Vec<usize>,
+    weight: Vec<u64>,
+    /// Per kind, its specialized requirements (empty: made per kind later).
+    spec: Vec<Expr>,
+}
+
+/// Machines by the text of their movable clauses specialized against
+/// themselves; machines with none are left out.
+fn kinds_of_movable(
+    subset: &[Arc<ClassAd>],
+    movable: &super::rejections::Movable,
+    opts: EvalOptions,
+) -> Kinds {
+    let mut index: std::collections::HashMap<String, usize> = Default::default();
+    let mut k = Kinds {
+        rep: vec![],
+        weight: vec![],
+        spec: vec![],
+    };
+    // Machines sharing a set of clause kinds see the same of them.
+    let mut weight = vec![0u64; movable.exprs.len()];
+    for id in movable.of.iter().flatten() {
+        weight[*id] += 1;
+    }
+    for ((pos, e), w) in movable.exprs.iter().zip(weight) {
+        let spec = specialize(
+            e,
+            &SpecContext {
+                my: subset[*pos].clone(),
+                target: None,
+                opts,
+            },
+        );
+        let text = crate::lang::unparse::unparse(&spec);
+        match index.get(&text) {
+            Some(&g) => k.weight[g] += w,
+            None => {
+                index.insert(text, k.rep.len());
+                k.rep.push(*pos);
+                k.weight.push(w);
+                k.spec.push(spec);
+            }
+        }
+    }
+    k
+}
+
 /// How an expression spells a (case-folded) attribute name it reads.
-fn spelled(e: &Expr, key: &str) -> Option<String> {
+pub(super) fn spelled(e: &Expr, key: &str) -> Option<String> {
     let mut stack = vec![e];
     let mut steps = 0;
     while let Some(x) = stack.pop() {

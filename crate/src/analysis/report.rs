@@ -157,6 +157,7 @@ pub fn render(a: &Analysis) -> String {
             }
         }
     }
+    rejections(&mut o, a);
     suggestions(&mut o, a);
     if !a.missing_attributes.is_empty() {
         let _ = writeln!(
@@ -316,6 +317,116 @@ fn suggestions(o: &mut String, a: &Analysis) {
         );
         for line in &s.submit {
             let _ = writeln!(o, "      submit: {line}");
+        }
+    }
+}
+
+/// Nobody Likes Me by clause: what in the slots' own requirements rejects
+/// the job, what each clause reads, what the slots hold, what would do.
+fn rejections(o: &mut String, a: &Analysis) {
+    if a.rejections.is_empty() {
+        return;
+    }
+    let total = a.summary.reject_job;
+    let slots = |n: u64| match a.by_machine {
+        Some(_) => plural(n, "slot", "slots"),
+        None => plural(n, "machine", "machines"),
+    };
+    let _ = writeln!(
+        o,
+        "\nTheir own requirements reject your job on {total} {}; the clauses that are not true for it, by text:",
+        slots(total)
+    );
+    for r in &a.rejections {
+        let how_many = if r.slots == total {
+            if total == 1 {
+                format!("the one {}", slots(1))
+            } else {
+                format!("all {total} {}", slots(total))
+            }
+        } else {
+            format!("{} {}", r.slots, slots(r.slots))
+        };
+        let only = if r.only > 0 && r.only < r.slots {
+            format!(", the only reason on {}", r.only)
+        } else {
+            String::new()
+        };
+        let _ = writeln!(o, "\n  {how_many}{only}: {}  {}", r.attribute, r.clause);
+        let offered: Vec<String> = r
+            .offered
+            .iter()
+            .take(6)
+            .map(|v| format!("{} ({})", v.value, v.slots))
+            .collect();
+        let offered = if offered.is_empty() {
+            String::new()
+        } else {
+            let more = if r.offered.len() > 6 {
+                format!(", … ({} values)", r.offered.len())
+            } else {
+                String::new()
+            };
+            format!(
+                "; the slots hold {}: {}{more}",
+                r.slot_reads.join(", "),
+                offered.join(", ")
+            )
+        };
+        if r.reads.is_empty() && !r.reads_anything {
+            let what: Vec<String> = r
+                .slot_reads
+                .iter()
+                .cloned()
+                .chain(r.clock.then(|| "the clock (time())".to_string()))
+                .collect();
+            let _ = writeln!(
+                o,
+                "      reads nothing of your job ({}): no change to the job opens {}",
+                if what.is_empty() {
+                    "it is the machines' own rule".to_string()
+                } else {
+                    format!("only {}", what.join(" and "))
+                },
+                if r.slots == 1 {
+                    "this slot"
+                } else {
+                    "these slots"
+                }
+            );
+            continue;
+        }
+        let values: Vec<String> = r
+            .reads
+            .iter()
+            .zip(&r.job_values)
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
+        let _ = writeln!(o, "      reads your job's {}{offered}", values.join(", "));
+        if r.options.is_empty() {
+            let _ = writeln!(
+                o,
+                "      no value of {} the slots hold opens one of them",
+                r.reads.join(", ")
+            );
+        }
+        for v in &r.options {
+            let tag = match (v.least, v.most) {
+                (true, true) => "  [the least change, and the most slots]",
+                (true, false) => "  [the least change]",
+                (false, true) => "  [the most slots]",
+                _ => "",
+            };
+            let _ = writeln!(
+                o,
+                "      {} = {} ({}) -> {} {} match both ways, {} willing{tag}",
+                v.attribute,
+                v.value,
+                v.change,
+                v.both_ways,
+                slots(v.both_ways),
+                v.willing
+            );
         }
     }
 }

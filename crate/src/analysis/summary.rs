@@ -83,7 +83,7 @@ pub fn summarize(
 }
 
 /// Claimed, or running a job for someone (`RemoteUser` defined).
-fn busy(m: &Arc<ClassAd>, job: &Arc<ClassAd>, ev: &mut Evaluator) -> bool {
+pub(super) fn busy(m: &Arc<ClassAd>, job: &Arc<ClassAd>, ev: &mut Evaluator) -> bool {
     let state = super::table::machine_value(m, job, "State", ev);
     if matches!(&state, Value::Str(s) if s.eq_ignore_ascii_case("Claimed")) {
         return true;

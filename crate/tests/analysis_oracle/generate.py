@@ -565,6 +565,92 @@ def check(case, a):
         agree(what + " mutual", jc["mutual"], mutual)
         job_changes.append([jc["changes"], jc["matches"], jc["gained"], jc["machines"], jc["mutual"]])
 
+    # Nobody Likes Me by clause: each clause's text evaluated with MY = the
+    # machine and TARGET = the job on the machines the job accepts that
+    # reject it (`slots`: not true; `only`: the only one of the listed
+    # clauses not true there is not claimed, as unlisted clauses may fail
+    # too: counted against every clause the machine's requirements split
+    # into is the analyzer's, so only `slots` is checked here), and every
+    # value option set on a copy of the job and counted with symmetricMatch.
+    rejections = []
+    rejecting = [i for i in range(n) if job_ok[i] and not mach_ok[i]]
+    before = [case.job.symmetricMatch(m) for m in case.machines]
+    def conjuncts(text):
+        """The operands of a top-level && (outside parentheses, braces and
+        strings), each without its outer parentheses and spaces."""
+        out, depth, cur, k, quoted = [], 0, "", 0, False
+        while k < len(text):
+            ch = text[k]
+            if quoted:
+                cur += ch
+                if ch == "\\" and k + 1 < len(text):
+                    cur += text[k + 1]
+                    k += 1
+                elif ch == '"':
+                    quoted = False
+            elif ch == '"':
+                quoted = True
+                cur += ch
+            elif ch in "([{":
+                depth += 1
+                cur += ch
+            elif ch in ")]}":
+                depth -= 1
+                cur += ch
+            elif depth == 0 and text.startswith("&&", k):
+                out.append(cur)
+                cur = ""
+                k += 1
+            else:
+                cur += ch
+            k += 1
+        out.append(cur)
+        result = []
+        for c in out:
+            c = "".join(c.split())
+            while c.startswith("(") and c.endswith(")") and balanced(c[1:-1]):
+                c = c[1:-1]
+            result.append(c)
+        return result
+
+    def balanced(t):
+        depth = 0
+        for ch in t:
+            depth += ch == "("
+            depth -= ch == ")"
+            if depth < 0:
+                return False
+        return depth == 0
+
+    def holds_clause(i, text, attribute):
+        """Whether the clause is one of the top-level conjuncts of machine
+        i's attribute (where the analyzer found it), both as libclassad
+        unparses them."""
+        want = conjuncts(repr(expr(text)))
+        m = case.machines[i]
+        return attribute in m and len(want) == 1 and want[0] in conjuncts(repr(m.lookup(attribute)))
+
+    for ri, r in enumerate(a.get("rejections", [])):
+        e = expr(r["clause"])
+        failing = sum(1 for i in rejecting
+                      if holds_clause(i, r["clause"], r["attribute"]) and not (e.eval(case.machines[i], case.job) is True))
+        agree("rejection %d slots (in %s)" % (ri, r["attribute"]), r["slots"], failing, r["clause"])
+        options = []
+        for o in r["options"]:
+            changed = classad2.ClassAd(case.job_text)
+            changed[o["attribute"]] = expr(o["value"])
+            both = [changed.symmetricMatch(m) for m in case.machines]
+            willing = sum(1 for i, m in enumerate(case.machines) if both[i] and not (
+                truthy(expr('MY.State == "Claimed"').eval(m, changed)) or
+                truthy(expr("MY.RemoteUser isnt undefined").eval(m, changed))))
+            gained = sum(1 for i in range(n) if both[i] and not before[i])
+            what = "rejection %d option %s = %s" % (ri, o["attribute"], o["value"])
+            agree(what + " both_ways", o["both_ways"], sum(both))
+            agree(what + " willing", o["willing"], willing)
+            agree(what + " gained", o["gained"], gained)
+            options.append([o["attribute"], o["value"], o["both_ways"], o["willing"], o["gained"]])
+        rejections.append([r["clause"], r["slots"], options])
+
     # Conflicts and succeeding sets, from the predicates' truth over the pool.
     def sat(ci, preds):
         c = a["clauses"][ci]["predicates"]
@@ -627,6 +713,7 @@ def check(case, a):
         "clauses": clauses,
         "suggestions": suggestions,
         "job_changes": job_changes,
+        "rejections": rejections,
         "conflicts": conflicts,
         "succeeding": succeeding,
         "missing_attributes": missing,
@@ -718,6 +805,7 @@ def main():
                 continue
             stats["claims"] += (1 + 4 + sum(1 + 2 * len(x[2]) for x in claims["clauses"])
                                 + len(claims["suggestions"]) + 3 * len(claims["job_changes"])
+                                + sum(1 + 3 * len(r[2]) for r in claims["rejections"])
                                 + len(claims["conflicts"]) + len(claims["succeeding"])
                                 + len(claims["missing_attributes"]))
             stats["machines"] += len(c["machines"])
