@@ -84,10 +84,21 @@ fn check_claims(job: &Arc<ClassAd>, machines: &[Arc<ClassAd>], a: &Analysis) {
         assert_eq!(both, s.both_ways, "fix {s:?}");
         assert!(s.willing <= s.both_ways);
     }
+    // Ranked as offered: listed first, those keeping every request before
+    // those lowering one, lowering least first, then the most willing.
+    let key = |s: &classad::analysis::Suggestion| {
+        (
+            !s.listed,
+            !s.lowers.is_empty(),
+            (classad::analysis::fixes::lowered(&s.lowers) * 1e9) as u64,
+            std::cmp::Reverse((s.willing, s.both_ways)),
+        )
+    };
     for w in a.suggestions.windows(2) {
         assert!(
-            (w[0].willing, w[0].both_ways) >= (w[1].willing, w[1].both_ways),
-            "ranked best first"
+            key(&w[0]) <= key(&w[1]),
+            "ranked best first: {:?}",
+            (&w[0], &w[1])
         );
     }
     for c in &a.job_changes {

@@ -568,3 +568,66 @@ test('a held job: its state first, in condor_q\'s words, in the summary and the 
     assert.ok(lowers.length > 0 && lowers.every((l) => /^Asks for less than the job requested: (RequestMemory 2048 → \d+|drops TARGET\.Memory >= RequestMemory) — the job may not run in less\.$/.test(l)), lowers.join(' | '));
   }, { hash: stateLink(analyzerState([{ name: 'jobs', text: held }, { name: 'machines', text: MACHINES }])) });
 });
+
+// Glidein slots as a factory hands them out: one START on every slot, six
+// sites, a quarter claimed (issue 34, case 5).
+const GLIDEIN_START = '(isUndefined(TARGET.SingularityImage) || MY.HAS_SINGULARITY) && (TARGET.RequestCpus <= MY.Cpus) && '
+  + '(TARGET.RequestMemory <= MY.Memory) && (TARGET.RequestDisk <= MY.Disk) && '
+  + '(MY.GLIDEIN_ToRetire is undefined || time() < MY.GLIDEIN_ToRetire) && '
+  + '((TARGET.DESIRED_Sites is undefined) || stringListMember(MY.GLIDEIN_Site, TARGET.DESIRED_Sites, ",")) && '
+  + '(TARGET.JobUniverse == 5 || TARGET.JobUniverse == 7)';
+
+function glideins(n) {
+  const sites = ['UCSD', 'Nebraska', 'Wisconsin', 'FNAL', 'Purdue', 'MWT2'];
+  const retire = Math.floor(Date.now() / 1000) + 30 * 86400;
+  let out = '';
+  for (let i = 0; i < n; i++) {
+    const site = sites[i % sites.length];
+    const cpus = [1, 2, 4, 8][i % 4];
+    const claimed = i % 4 === 3;
+    out += `[ Name = "slot1@glidein${i}.${site.toLowerCase()}.example.org"; Cpus = ${cpus}; Memory = ${cpus * 2048}; `
+      + `Disk = ${cpus * 4000000}; HAS_SINGULARITY = true; GLIDEIN_Site = "${site}"; GLIDEIN_ToRetire = ${retire + i}; `
+      + `State = "${claimed ? 'Claimed' : 'Unclaimed'}"; ${claimed ? 'RemoteUser = "other@osg"; ' : ''}`
+      + `START = ${GLIDEIN_START}; Requirements = START ]\n`;
+  }
+  return out;
+}
+
+test('Nobody Likes Me on 600 glidein slots: the START clause, DESIRED_Sites, the sites, and each value Applied', T, async () => {
+  const slots = glideins(600);
+  const job = '[ ClusterId = 42; ProcId = 0; Owner = "cmsuser"; JobUniverse = 5; RequestCpus = 1; RequestMemory = 2000; '
+    + 'RequestDisk = 1000000; DESIRED_Sites = "T2_CH_CERN,T2_US_MIT"; '
+    + 'Requirements = (TARGET.Memory >= RequestMemory) && (TARGET.Cpus >= RequestCpus) ]';
+  const want = JSON.parse(execFileSync(CLI, ['analyze', '--json', '--job', write('cms_job.classad', job), '--machines', write('glideins.classad', slots)],
+    { encoding: 'utf8', maxBuffer: 64 << 20 }));
+  assert.equal(want.rejections.length, 1);
+  assert.deepEqual(want.rejections[0].reads, ['DESIRED_Sites']);
+  await scenario('an-glideins', async ({ page }) => {
+    await page.waitForSelector('#rejections .rejection', { timeout: 60_000 });
+    const seen = await page.evaluate(() => [...document.querySelectorAll('#rejections .rejection')].map((r) => ({
+      slots: Number(r.dataset.slots),
+      clause: r.querySelector('code.expr').textContent,
+      offered: r.querySelectorAll('.chip.offered').length,
+      options: [...r.querySelectorAll('.value-option')].map((o) => ({
+        what: o.querySelector('.sugg-what').textContent, willing: Number(o.dataset.willing),
+        least: o.dataset.least === 'true', most: o.dataset.most === 'true',
+      })),
+    })));
+    // The page shows what the CLI says: one rule on 600 slots, its sites,
+    // each value with its willing slots.
+    assert.equal(seen.length, 1);
+    const r = want.rejections[0];
+    assert.equal(seen[0].slots, r.slots);
+    assert.equal(seen[0].clause, r.clause);
+    assert.equal(seen[0].offered, 6);
+    assert.deepEqual(seen[0].options, r.options.map((o) => ({ what: `${o.attribute} = ${o.value}`, willing: o.willing, least: o.least, most: o.most })));
+    assert.match(await page.locator('#rejections .reads').textContent(), /Reads the job's DESIRED_Sites = "T2_CH_CERN,T2_US_MIT"/);
+    await page.locator('#rejections').screenshot({ path: path.join(ROOT, 'tests', 'e2e', 'screenshots', 'an-glideins-rejections.png') });
+    // Apply the least change: the job is analyzed anew with it and runs on
+    // the slots it said.
+    const least = r.options.find((o) => o.least);
+    await page.locator('#rejections .value-option[data-least=true] button.apply').click();
+    await summaryIs(page, 'match', least.willing);
+    await page.waitForSelector('#undo');
+  }, { hash: stateLink(analyzerState([{ name: 'jobs', text: job }, { name: 'glideins', text: slots }])) });
+});

@@ -349,6 +349,7 @@ pub fn fixes(
     ctx: &FixContext,
     suggestions: Vec<Suggestion>,
     job_changes: &[super::nobody::JobChange],
+    searched: &[super::rejections::ValueOption],
     now: Counted,
 ) -> Vec<Suggestion> {
     let written = ctx.written;
@@ -428,6 +429,36 @@ pub fn fixes(
             lowers: vec![],
         });
     }
+    // The value search's least and most change of each attribute.
+    for (k, o) in searched.iter().filter(|o| o.least || o.most).enumerate() {
+        let attrs = BTreeMap::from([(o.attribute.clone(), o.value.clone())]);
+        if out
+            .iter()
+            .any(|s| s.job_attributes == attrs && s.requirements == written)
+        {
+            continue;
+        }
+        let Some(job) = changed_job(ctx.job, &attrs, None) else {
+            continue;
+        };
+        let c = count_both_ways(ctx, &Arc::new(job));
+        out.push(Suggestion {
+            metric: if o.least { "least" } else { "most" }.into(),
+            clause: 0,
+            changes: vec![],
+            requirements: written.to_string(),
+            matches: c.matches,
+            distance: 0.0,
+            job_attributes: attrs,
+            both_ways: c.both_ways,
+            willing: c.willing,
+            submit: vec![],
+            metric_rank: k,
+            clause_only: false,
+            listed: false,
+            lowers: vec![],
+        });
+    }
     out.retain(|s| s.both_ways > now.both_ways || s.matches > now.matches);
     for s in &mut out {
         let (mut lowers, absurd) = request_changes(ctx.job, &s.job_attributes, ctx.opts);
@@ -442,21 +473,46 @@ pub fn fixes(
     let rank = |m: &str| match m {
         "M1" => 0,
         "M2" => 1,
-        _ => 2,
+        "least" | "most" => 2,
+        _ => 3,
     };
     // Stable: within a metric, the paper's order.
     // The fixes offered first; of those, one that keeps what the job
     // asked for before one that lowers a request (the job may not run in
     // less); then the most willing slots, both ways, the paper's metric.
+    // Of two that lower a request, the one that lowers it less first: a
+    // fix asks as little as it can of what the user asked for.
     out.sort_by(|a, b| {
         (a.listed, a.lowers.is_empty())
             .cmp(&(b.listed, b.lowers.is_empty()))
             .reverse()
+            .then(lowered(&a.lowers).total_cmp(&lowered(&b.lowers)))
             .then(b.willing.cmp(&a.willing))
             .then(b.both_ways.cmp(&a.both_ways))
             .then(rank(&a.metric).cmp(&rank(&b.metric)))
     });
     out
+}
+
+/// How much of what the job requested a fix's `lowers` give up, as a
+/// fraction summed over them (`RequestMemory 2000 → 1024`: 0.488; a
+/// dropped predicate: 1).
+pub fn lowered(lowers: &[String]) -> f64 {
+    lowers
+        .iter()
+        .map(|l| {
+            let mut parts = l.rsplitn(2, " \u{2192} ");
+            let to = parts.next().and_then(|t| t.trim().parse::<f64>().ok());
+            let from = parts
+                .next()
+                .and_then(|f| f.rsplit(' ').next())
+                .and_then(|f| f.trim().parse::<f64>().ok());
+            match (from, to) {
+                (Some(f), Some(t)) if f > 0.0 => ((f - t) / f).clamp(0.0, 1.0),
+                _ => 1.0,
+            }
+        })
+        .sum()
 }
 
 /// The requests a fix lowers below what the job asks (`RequestMemory

@@ -11,6 +11,7 @@
 //! table's evaluations, suggestions and job changes are re-evaluated in
 //! full after rewriting.
 
+pub mod busy;
 pub mod fixes;
 pub mod group_values;
 pub mod groups;
@@ -21,12 +22,14 @@ pub mod partition;
 pub mod rejections;
 pub mod report;
 pub mod reverse;
+pub mod searched;
 pub mod state;
 pub mod steps;
 pub mod submit_fixes;
 pub mod suggest;
 pub mod summary;
 pub mod table;
+pub mod value_search;
 pub mod view;
 
 use std::collections::BTreeSet;
@@ -101,6 +104,10 @@ pub struct Analysis {
     /// Where a bound stopped an exponential part, or anything else a
     /// reader must know to trust the numbers.
     pub notes: Vec<String>,
+    /// The slots that match both ways but are busy: who holds them, and
+    /// whether rank preemption could give one to the job.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub busy: Option<busy::Busy>,
     /// The job's state in condor_q's words when it is not simply idle
     /// ("Job is held.\n\nHold reason: …"): said before the counts.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -409,15 +416,18 @@ pub fn analyze_compiled(
         c => c,
     };
     let missing_attributes = missing(&dnf, machines);
-    let (summary, by_machine, rejects_job) =
-        summary::summarize(job, machines, compiled, &groups, &accepted, o.eval);
+    let (summary, by_machine, rejects_job, busy_slots) =
+        summary::summarize_busy(job, machines, compiled, &groups, &accepted, o.eval);
 
     let mut suggestions = vec![];
     phase(3)?;
     // Suggestions when the requirements accept no machine ("I Don't Like
     // Anyone"); when they accept some that reject the job, the job's own
     // attributes are what to change (Nobody Likes Me, below).
-    if current == 0 && !dnf.clauses.is_empty() && !machines.is_empty() {
+    // A job whose matches are all busy gets them too: it cannot run now
+    // (one the machines reject is Nobody Likes Me's, below).
+    let stuck = current == 0 || (summary.matched == 0 && summary.match_but_busy > 0);
+    if stuck && !dnf.clauses.is_empty() && !machines.is_empty() {
         let clause_exprs: Vec<Expr> = dnf
             .clauses
             .iter()
@@ -520,7 +530,23 @@ pub fn analyze_compiled(
         both_ways: summary.match_but_busy + summary.matched,
         willing: summary.matched,
     };
-    let suggestions = fixes::fixes(&fix_ctx, suggestions, &job_changes, now);
+    // The job's own attributes its requirements compare with the slots',
+    // searched among the slots' values (when it cannot run now).
+    let searched = if stuck && !machines.is_empty() {
+        searched::search(
+            value_search::Scope {
+                job,
+                machines,
+                groups: &groups,
+                accepted: &accepted,
+                opts: o.eval,
+            },
+            &mut notes,
+        )
+    } else {
+        vec![]
+    };
+    let suggestions = fixes::fixes(&fix_ctx, suggestions, &job_changes, &searched, now);
     phase(5)?;
     // Steps count sub-expressions the whole may short-circuit past
     // (`error || TARGET.Memory > 100` specializes to error): their groups
@@ -564,6 +590,7 @@ pub fn analyze_compiled(
         steps,
         job_attributes: steps::job_attributes(&req, job),
         notes,
+        busy: busy::busy(job, machines, &busy_slots, o.eval),
         job_state: state::job_state(job, o.eval),
         wanted: (0..machines.len())
             .filter(|&i| accepted.contains(groups.of[i] as usize))

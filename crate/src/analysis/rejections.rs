@@ -19,20 +19,18 @@ use fixedbitset::FixedBitSet;
 use serde::{Deserialize, Serialize};
 
 use super::groups::Groups;
-use super::machine_clauses::{self as mc, MachineClause};
+use super::machine_clauses as mc;
 use super::nobody::JobChange;
+use super::value_search::{candidates, Kinds, Pool, Scope, MAX_TRIED};
 use crate::constraint::predicate::{conjunction, literal_text};
-use crate::lang::ast::{ClassAd, Expr, ExprKind, Value};
+use crate::lang::ast::{ClassAd, Expr, ExprKind};
 use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::unparse::unparse_readable;
-use crate::matchmaking::matching::{accepts, DEFAULT_REQUIREMENTS};
 
 /// Rejecting clauses reported (the most slots first).
 pub const SHOWN: usize = 10;
 /// Job attributes whose values are searched.
 pub const MAX_ATTRIBUTES: usize = 16;
-/// Values tried per job attribute (the extremes and the nearest first).
-pub const MAX_TRIED: usize = 64;
 /// Values a clause's slots offer, listed per slot attribute.
 const OFFERED_LISTED: usize = 24;
 /// Options listed per clause.
@@ -146,92 +144,21 @@ struct Group<'a> {
     only: u64,
 }
 
-/// A clause on machines that see the same of it (one fingerprint): one
-/// evaluation against the job stands for all of them.
-struct Kind<'a> {
-    clause: MachineClause<'a>,
-    machine: usize,
-    holds: bool,
-    /// A boolean, `undefined` or `error` (else the requirements are
-    /// evaluated whole on its machines).
-    exact: bool,
-}
-
-/// The clauses of every machine the job accepts, by kind.
-struct Kinds<'a> {
-    kinds: Vec<Kind<'a>>,
-    /// Per machine the job accepts, its clauses' kinds.
-    of: Vec<Option<Vec<u32>>>,
-}
-
-impl<'a> Kinds<'a> {
-    fn new(input: &Input<'a>, ev: &mut Evaluator) -> Kinds<'a> {
-        let (job, machines) = (input.job, input.machines);
-        let mut kinds: Vec<Kind> = vec![];
-        let mut index: HashMap<u64, u32> = HashMap::new();
-        let mut of = vec![None; machines.len()];
-        let mut splitter = mc::Splitter::default();
-        let mut fingerprints = mc::Fingerprints::default();
-        for (i, m) in machines.iter().enumerate() {
-            if !input.accepted.contains(input.groups.of[i] as usize) {
-                continue;
-            }
-            let ids: Vec<u32> = splitter
-                .clauses(m)
-                .into_iter()
-                .map(|clause| {
-                    // Kinds are per attribute too: a clause of START and
-                    // the same text in Requirements are reported apart.
-                    let fp = fingerprints.of(clause.expr, m).map(|f| {
-                        use std::hash::{Hash, Hasher};
-                        let mut h = rustc_hash::FxHasher::default();
-                        f.hash(&mut h);
-                        clause.from.to_ascii_lowercase().hash(&mut h);
-                        h.finish()
-                    });
-                    if let Some(&k) = fp.and_then(|f| index.get(&f)) {
-                        return k;
-                    }
-                    let (holds, exact) = mc::clause_holds(clause.expr, m, job, ev);
-                    let k = kinds.len() as u32;
-                    kinds.push(Kind {
-                        clause,
-                        machine: i,
-                        holds,
-                        exact,
-                    });
-                    if let Some(f) = fp {
-                        index.insert(f, k);
-                    }
-                    k
-                })
-                .collect();
-            of[i] = Some(ids);
-        }
-        Kinds { kinds, of }
-    }
-
-    /// The kinds of machine `i`'s clauses (one the job accepts).
-    fn of(&self, i: usize) -> &[u32] {
-        self.of[i].as_deref().unwrap_or_default()
-    }
-
-    fn holds(&self, i: usize) -> bool {
-        self.of(i).iter().all(|&k| self.kinds[k as usize].holds)
-    }
-
-    fn exact(&self, i: usize) -> bool {
-        self.of(i).iter().all(|&k| self.kinds[k as usize].exact)
-    }
-}
-
 pub fn analyze(input: &Input, notes: &mut Vec<String>) -> Rejections {
     if input.rejecting.is_empty() {
         return Rejections::default();
     }
     let (job, machines, opts) = (input.job, input.machines, input.opts);
     let mut ev = Evaluator::new(opts);
-    let kinds = Kinds::new(input, &mut ev);
+    let scope = Scope {
+        job,
+        machines,
+        groups: input.groups,
+        accepted: input.accepted,
+        opts,
+    };
+    let wanted = |i: usize| input.accepted.contains(input.groups.of[i] as usize);
+    let kinds = Kinds::new(&scope, &wanted, &mut ev);
     // Rejecting clauses by text (kinds of one text are one rule).
     let mut groups: Vec<Group> = vec![];
     let mut group_of_kind: HashMap<u32, usize> = HashMap::new();
@@ -298,7 +225,7 @@ pub fn analyze(input: &Input, notes: &mut Vec<String>) -> Rejections {
         ));
         attributes.truncate(MAX_ATTRIBUTES);
     }
-    let pool = Pool::new(input, &attributes, &kinds, &mut ev);
+    let pool = Pool::new(scope, &attributes, &kinds, &mut ev);
     let mut clauses: Vec<Rejection> = vec![];
     let mut tried: BTreeMap<String, Vec<ValueOption>> = BTreeMap::new();
     let mut cut = vec![];
@@ -310,7 +237,21 @@ pub fn analyze(input: &Input, notes: &mut Vec<String>) -> Rejections {
                     .is_some_and(|r| r.contains(&name.to_ascii_lowercase()))
             })
             .collect();
-        let cands = candidates(job, name, &readers, &groups, machines, &mut ev);
+        let cands = {
+            let mut slot_values = vec![];
+            let mut lists = false;
+            for &g in &readers {
+                let g = &groups[g];
+                lists |= super::value_search::calls_string_list(g.expr);
+                let slot_reads = mc::slot_reads(g.expr, &machines[g.first]);
+                for &i in &g.machines {
+                    ev.set_ads(Some(machines[i].clone()), Some(job.clone()));
+                    slot_values.extend(slot_reads.iter().map(|a| ev.eval_attr(a)));
+                }
+            }
+            let exprs: Vec<&Expr> = readers.iter().map(|&g| groups[g].expr).collect();
+            candidates(job, name, slot_values, &exprs, lists, &mut ev)
+        };
         if cands.total > MAX_TRIED {
             cut.push(format!("{name} ({} of {})", MAX_TRIED, cands.total));
         }
@@ -470,7 +411,7 @@ fn disjuncts(e: &Expr, negated: bool, depth: u32) -> u64 {
 
 /// The least change (cheapest that gains a willing slot, else any slot)
 /// and the most (most willing, then the cheapest).
-fn mark_least_and_most(options: &mut [(f64, ValueOption)], now_willing: u64) {
+pub(super) fn mark_least_and_most(options: &mut [(f64, ValueOption)], now_willing: u64) {
     let pick_least = |gain: &dyn Fn(&ValueOption) -> bool, options: &[(f64, ValueOption)]| {
         options
             .iter()
@@ -618,424 +559,6 @@ fn offered(
         );
     }
     out
-}
-
-struct Candidate {
-    value: Value,
-    change: &'static str,
-    /// How much it changes what the job asked (least first).
-    cost: f64,
-}
-
-struct Candidates {
-    list: Vec<Candidate>,
-    total: usize,
-}
-
-/// Values of `name` to try: the most-changing ones first (removing it,
-/// widening a list by every value, a number's extremes), then the rest
-/// nearest the job's own value first.
-fn candidates(
-    job: &Arc<ClassAd>,
-    name: &str,
-    readers: &[usize],
-    groups: &[Group],
-    machines: &[Arc<ClassAd>],
-    ev: &mut Evaluator,
-) -> Candidates {
-    let current = super::nobody::job_value(job, &name.to_ascii_lowercase(), ev);
-    // The slots' own values (a list is widened only by those), then the
-    // clauses' literals.
-    let mut values: Vec<Value> = vec![];
-    let mut from_slots = 0;
-    let mut seen: std::collections::HashSet<String> = Default::default();
-    let mut lists = false;
-    let mut push = |values: &mut Vec<Value>, v: Value| {
-        let ok = matches!(
-            v,
-            Value::Int(_) | Value::Real(_) | Value::Str(_) | Value::Bool(_)
-        );
-        if ok && values.len() < 10_000 && seen.insert(literal_text(&v)) {
-            values.push(v);
-        }
-    };
-    for &g in readers {
-        let g = &groups[g];
-        lists |= calls_string_list(g.expr);
-        let slot_reads = mc::slot_reads(g.expr, &machines[g.first]);
-        for &i in &g.machines {
-            ev.set_ads(Some(machines[i].clone()), Some(job.clone()));
-            for attr in &slot_reads {
-                let v = ev.eval_attr(attr);
-                push(&mut values, v);
-            }
-        }
-    }
-    from_slots += values.len();
-    for &g in readers {
-        literals(groups[g].expr, &mut |v| push(&mut values, v));
-    }
-    let mut list: Vec<Candidate> = vec![];
-    let cur_num = current.as_ref().and_then(Value::as_number);
-    let range = {
-        let nums: Vec<f64> = values.iter().filter_map(Value::as_number).collect();
-        let lo = nums.iter().cloned().fold(f64::INFINITY, f64::min);
-        let hi = nums.iter().cloned().fold(f64::NEG_INFINITY, f64::max);
-        if hi > lo {
-            hi - lo
-        } else {
-            1.0
-        }
-    };
-    let cur_list: Option<Vec<String>> = match &current {
-        Some(Value::Str(s)) if lists => Some(
-            s.split([',', ' '])
-                .filter(|x| !x.is_empty())
-                .map(str::to_string)
-                .collect(),
-        ),
-        _ => None,
-    };
-    // The most-changing first, so they are always tried.
-    if current.is_some() {
-        list.push(Candidate {
-            value: Value::Undefined,
-            change: "remove",
-            cost: 4.0,
-        });
-    }
-    if let Some(cur) = &cur_list {
-        let mut all = cur.clone();
-        for v in &values[..from_slots] {
-            if let Value::Str(s) = v {
-                if !all.iter().any(|x| x.eq_ignore_ascii_case(s)) {
-                    all.push(s.to_string());
-                }
-            }
-        }
-        if all.len() > cur.len() + 1 {
-            list.push(Candidate {
-                value: Value::str(all.join(",")),
-                change: "add all",
-                cost: 3.0,
-            });
-        }
-    }
-    let mut numbers: Vec<f64> = values.iter().filter_map(Value::as_number).collect();
-    numbers.sort_by(f64::total_cmp);
-    if let (Some(lo), Some(hi)) = (numbers.first(), numbers.last()) {
-        for x in [lo, hi] {
-            if let Some(v) = values.iter().find(|v| v.as_number() == Some(*x)) {
-                if !list.iter().any(|c| same(&c.value, v)) {
-                    list.push(Candidate {
-                        value: v.clone(),
-                        change: "set",
-                        cost: cur_num.map_or(2.0, |c| (x - c).abs() / range),
-                    });
-                }
-            }
-        }
-    }
-    let mut rest: Vec<Candidate> = vec![];
-    for (k, v) in values.iter().enumerate() {
-        if current.as_ref().is_some_and(|c| same(c, v)) {
-            continue;
-        }
-        if let (Some(cur), Value::Str(s), true) = (&cur_list, v, k < from_slots) {
-            if !cur.iter().any(|x| x.eq_ignore_ascii_case(s)) {
-                let mut with = cur.clone();
-                with.push(s.to_string());
-                rest.push(Candidate {
-                    value: Value::str(with.join(",")),
-                    change: "add",
-                    cost: 1.0,
-                });
-            }
-        }
-        // Replacing a list by one of its candidates is never less than
-        // adding it.
-        if cur_list.is_some() && matches!(v, Value::Str(_)) {
-            continue;
-        }
-        let cost = match (cur_num, v.as_number()) {
-            (Some(c), Some(x)) => (x - c).abs() / range,
-            _ => 2.0,
-        };
-        rest.push(Candidate {
-            value: v.clone(),
-            change: "set",
-            cost,
-        });
-    }
-    rest.sort_by(|a, b| a.cost.total_cmp(&b.cost));
-    for c in rest {
-        if !list.iter().any(|x| same(&x.value, &c.value)) {
-            list.push(c);
-        }
-    }
-    let total = list.len();
-    Candidates { list, total }
-}
-
-/// Same value, as a change would set it (`1` and `1.0` differ).
-fn same(a: &Value, b: &Value) -> bool {
-    literal_text(a) == literal_text(b)
-}
-
-fn calls_string_list(e: &Expr) -> bool {
-    let mut stack = vec![e];
-    let mut steps = 0;
-    while let Some(x) = stack.pop() {
-        steps += 1;
-        if steps > 10_000 {
-            return false;
-        }
-        match &x.kind {
-            ExprKind::Call(c) if c.name.to_ascii_lowercase().starts_with("stringlist") => {
-                return true
-            }
-            _ => stack.extend(x.children()),
-        }
-    }
-    false
-}
-
-fn literals(e: &Expr, f: &mut dyn FnMut(Value)) {
-    let mut stack = vec![e];
-    let mut steps = 0;
-    while let Some(x) = stack.pop() {
-        steps += 1;
-        if steps > 10_000 {
-            return;
-        }
-        match &x.kind {
-            ExprKind::Literal(v) => f(v.clone()),
-            _ => stack.extend(x.children()),
-        }
-    }
-}
-
-/// The pool as the value search counts it.
-struct Pool<'a> {
-    input: &'a Input<'a>,
-    kinds: &'a Kinds<'a>,
-    /// Per kind: what its clause reads of the job, and the searched
-    /// attributes that moves (a bit each; through the job's definitions).
-    kind_reads: Vec<Option<BTreeSet<String>>>,
-    kind_deps: Vec<u64>,
-    /// The job's requirements depend on these attributes.
-    job_deps: u64,
-    busy: Vec<bool>,
-    /// Matching both ways before any change.
-    before: FixedBitSet,
-    now_willing: u64,
-}
-
-#[derive(Clone, Copy, Debug, Default)]
-struct Count {
-    both_ways: u64,
-    willing: u64,
-    gained: u64,
-}
-
-impl<'a> Pool<'a> {
-    fn new(
-        input: &'a Input<'a>,
-        attributes: &[String],
-        kinds: &'a Kinds<'a>,
-        ev: &mut Evaluator,
-    ) -> Pool<'a> {
-        let (job, machines) = (input.job, input.machines);
-        let closure = JobClosure::new(job, attributes);
-        let kind_reads: Vec<Option<BTreeSet<String>>> = kinds
-            .kinds
-            .iter()
-            .map(|k| mc::job_reads(k.clause.expr, &machines[k.machine], input.opts.mode))
-            .collect();
-        let kind_deps = kind_reads
-            .iter()
-            .map(|r| closure.mask(r.as_ref()))
-            .collect();
-        let mut before = FixedBitSet::with_capacity(machines.len());
-        let mut busy = vec![false; machines.len()];
-        let mut now_willing = 0;
-        for i in (0..machines.len()).filter(|&i| kinds.of[i].is_some()) {
-            let m = &machines[i];
-            busy[i] = super::summary::busy(m, job, ev);
-            let accepted = if kinds.exact(i) {
-                kinds.holds(i)
-            } else {
-                accepts(ev, m, job, DEFAULT_REQUIREMENTS)
-            };
-            if accepted {
-                before.insert(i);
-                now_willing += !busy[i] as u64;
-            }
-        }
-        let job_deps = match super::requirements_of(job) {
-            Some((_, req)) => closure.own_mask(req),
-            None => 0,
-        };
-        Pool {
-            input,
-            kinds,
-            kind_reads,
-            kind_deps,
-            job_deps,
-            busy,
-            before,
-            now_willing,
-        }
-    }
-
-    /// The pool both ways with the job's attributes changed.
-    fn count(&self, changes: &[(usize, &str, Value)], ev: &mut Evaluator) -> Count {
-        let (job, machines) = (self.input.job, self.input.machines);
-        let mut changed = (**job).clone();
-        let mut mask = 0u64;
-        for (a, name, v) in changes {
-            changed.insert(name, Expr::literal(v.clone()));
-            mask |= 1 << *a;
-        }
-        let changed = Arc::new(changed);
-        // The clause kinds that read a change, evaluated again (one
-        // evaluation per kind, not per machine): (holds, exact).
-        let mut moved: Vec<Option<(bool, bool)>> = vec![None; self.kinds.kinds.len()];
-        for (k, kind) in self.kinds.kinds.iter().enumerate() {
-            if self.kind_deps[k] & mask != 0 {
-                let m = &machines[kind.machine];
-                moved[k] = Some(mc::clause_holds(kind.clause.expr, m, &changed, ev));
-            }
-        }
-        // The job's side: its requirements again only if they read a change.
-        let accepted_again;
-        let accepted = if self.job_deps & mask != 0 {
-            accepted_again = match super::requirements_of(&changed) {
-                Some((_, req)) => {
-                    let req = req.clone();
-                    super::table::truth_of(&req, &changed, machines, self.input.groups, ev)
-                }
-                None => FixedBitSet::with_capacity(self.input.groups.len()),
-            };
-            &accepted_again
-        } else {
-            self.input.accepted
-        };
-        let mut c = Count::default();
-        for (i, m) in machines.iter().enumerate() {
-            if !accepted.contains(self.input.groups.of[i] as usize) {
-                continue;
-            }
-            let ok = match &self.kinds.of[i] {
-                Some(ids) => {
-                    let mut exact = true;
-                    let mut all = true;
-                    for &k in ids {
-                        let (holds, ex) = match moved[k as usize] {
-                            Some(v) => v,
-                            None => {
-                                let kind = &self.kinds.kinds[k as usize];
-                                (kind.holds, kind.exact)
-                            }
-                        };
-                        exact &= ex;
-                        all &= holds;
-                    }
-                    if exact {
-                        all
-                    } else {
-                        accepts(ev, m, &changed, DEFAULT_REQUIREMENTS)
-                    }
-                }
-                // Accepted by the changed job only: evaluated whole.
-                None => accepts(ev, m, &changed, DEFAULT_REQUIREMENTS),
-            };
-            if ok {
-                c.both_ways += 1;
-                c.willing += !self.busy_of(i, m, &changed, ev) as u64;
-                c.gained += !self.before.contains(i) as u64;
-            }
-        }
-        c
-    }
-
-    /// Busy with the changed job: as before when the machine's `State`
-    /// and `RemoteUser` are literals (an expression such as
-    /// `RemoteUser = TARGET.Owner` is evaluated again).
-    fn busy_of(&self, i: usize, m: &Arc<ClassAd>, job: &Arc<ClassAd>, ev: &mut Evaluator) -> bool {
-        let literal = |name: &str| m.position(name).is_none_or(|p| m.is_literal(p));
-        if self.kinds.of[i].is_some() && literal("State") && literal("RemoteUser") {
-            self.busy[i]
-        } else {
-            super::summary::busy(m, job, ev)
-        }
-    }
-}
-
-/// Which searched attributes each job attribute reaches through the job's
-/// own definitions (`RequestDisk = DiskUsage`: changing DiskUsage moves a
-/// clause that reads RequestDisk).
-struct JobClosure {
-    /// Lowercase job attribute → mask of searched attributes it depends on.
-    reaches: HashMap<String, u64>,
-    all: u64,
-    job: Arc<ClassAd>,
-}
-
-impl JobClosure {
-    fn new(job: &Arc<ClassAd>, attributes: &[String]) -> JobClosure {
-        let mut reaches: HashMap<String, u64> = HashMap::new();
-        for (a, name) in attributes.iter().enumerate() {
-            *reaches.entry(name.to_ascii_lowercase()).or_default() |= 1 << a;
-        }
-        // A job attribute depends on a searched one when its definition
-        // refers to it (internal references follow definitions).
-        for (name, def) in job.iter() {
-            if def.as_literal().is_some() {
-                continue;
-            }
-            let refs = crate::lang::refs::expr_refs(def, job).internal;
-            let mut mask = 0;
-            for r in refs {
-                if let Some(p) = attributes.iter().position(|a| a.eq_ignore_ascii_case(&r)) {
-                    mask |= 1 << p;
-                }
-            }
-            if mask != 0 {
-                *reaches.entry(name.to_ascii_lowercase()).or_default() |= mask;
-            }
-        }
-        JobClosure {
-            reaches,
-            all: if attributes.len() >= 64 {
-                u64::MAX
-            } else {
-                (1u64 << attributes.len()) - 1
-            },
-            job: job.clone(),
-        }
-    }
-
-    /// The searched attributes a clause reading `reads` depends on.
-    fn mask(&self, reads: Option<&BTreeSet<String>>) -> u64 {
-        match reads {
-            None => self.all,
-            Some(r) => r
-                .iter()
-                .fold(0, |m, k| m | self.reaches.get(k).copied().unwrap_or(0)),
-        }
-    }
-
-    /// The searched attributes an expression of the job's own depends on.
-    fn own_mask(&self, e: &Expr) -> u64 {
-        let refs = crate::lang::refs::expr_refs(e, &self.job);
-        let mut mask = 0;
-        for r in refs.internal.iter().chain(refs.external.iter()) {
-            let key = r.strip_prefix("MY.").unwrap_or(r).to_ascii_lowercase();
-            mask |= self.reaches.get(&key).copied().unwrap_or(0);
-        }
-        mask
-    }
 }
 
 /// Each attribute's least and most change, and every attribute's most

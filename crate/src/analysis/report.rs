@@ -231,6 +231,7 @@ fn summary(o: &mut String, a: &Analysis, id: &str) {
             );
         }
     }
+    busy(o, a);
 }
 
 /// The fixes, best first: what to set on the job and write in its
@@ -290,6 +291,8 @@ fn suggestions(o: &mut String, a: &Analysis) {
                 s.changes.len(),
                 plural(s.changes.len() as u64, "change", "changes")
             ),
+            "least" => "searched among the slots' values: the least change that lets it run".into(),
+            "most" => "searched among the slots' values: the most slots".into(),
             _ => format!("Nobody Likes Me, distance {:.3}", s.distance),
         };
         let clause = if a.clauses.len() > 1 && s.clause_only {
@@ -318,6 +321,13 @@ fn suggestions(o: &mut String, a: &Analysis) {
         for line in &s.submit {
             let _ = writeln!(o, "      submit: {line}");
         }
+    }
+}
+
+/// What "busy" means for the slots the job matches but cannot have now.
+fn busy(o: &mut String, a: &Analysis) {
+    if let Some(b) = &a.busy {
+        let _ = writeln!(o, "\n{}", b.words());
     }
 }
 

@@ -47,8 +47,10 @@ pub enum Action {
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Suggestion {
-    /// `M1`, `M2` (the paper's metrics) or `NLM` (a job change of Nobody
-    /// Likes Me).
+    /// `M1`, `M2` (the paper's metrics), `NLM` (a job change of Nobody
+    /// Likes Me), `least` / `most` (a job attribute's value searched among
+    /// the slots': the least change that lets the job run on a willing
+    /// slot, the one that lets it run on the most).
     pub metric: String,
     pub clause: usize,
     pub changes: Vec<Change>,

@@ -47,10 +47,24 @@ pub fn summarize(
     accepted: &FixedBitSet,
     opts: EvalOptions,
 ) -> (Summary, Option<MachineCounts>, Vec<usize>) {
+    let (s, m, rejects, _) = summarize_busy(job, machines, compiled, groups, accepted, opts);
+    (s, m, rejects)
+}
+
+/// [`summarize`], and the machines that match both ways but are busy.
+pub fn summarize_busy(
+    job: &Arc<ClassAd>,
+    machines: &[Arc<ClassAd>],
+    compiled: Option<&super::Compiled>,
+    groups: &Groups,
+    accepted: &FixedBitSet,
+    opts: EvalOptions,
+) -> (Summary, Option<MachineCounts>, Vec<usize>, Vec<usize>) {
     let mut ev = Evaluator::new(opts);
     let job_compiled = compiled.map(|c| c.job(job, opts));
     let mut s = Summary::default();
     let mut rejects_job = vec![];
+    let mut busy_slots = vec![];
     // Category of each machine: 0 rejected by job, 1 rejects job, 2 busy, 3 willing.
     let mut category = Vec::with_capacity(machines.len());
     for (i, m) in machines.iter().enumerate() {
@@ -71,6 +85,7 @@ pub fn summarize(
                 1
             } else if busy(m, job, &mut ev) {
                 s.match_but_busy += 1;
+                busy_slots.push(i);
                 2
             } else {
                 s.matched += 1;
@@ -79,7 +94,7 @@ pub fn summarize(
         };
         category.push(c);
     }
-    (s, by_machine(machines, &category), rejects_job)
+    (s, by_machine(machines, &category), rejects_job, busy_slots)
 }
 
 /// Claimed, or running a job for someone (`RemoteUser` defined).

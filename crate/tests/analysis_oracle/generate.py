@@ -539,9 +539,24 @@ def check(case, a):
     # Ranked as offered (issue 34): the listed fixes first; of those, the
     # ones that lower none of the job's requests before the ones that do;
     # then by willing, then both ways.
-    ranks = [(not sg.get("listed", False), bool(sg.get("lowers")), -x[4], -x[3])
+    def lowered(lowers):
+        """How much of the job's requests a fix gives up: per lowering
+        'Attr from → to', (from - to) / from; a dropped predicate, 1."""
+        total = 0.0
+        for item in lowers:
+            try:
+                head, to = item.rsplit(" \u2192 ", 1)
+                frm = float(head.rsplit(" ", 1)[1])
+                total += min(max((frm - float(to)) / frm, 0.0), 1.0) if frm > 0 else 1.0
+            except (ValueError, IndexError):
+                total += 1.0
+        return total
+
+    ranks = [(not sg.get("listed", False), bool(sg.get("lowers")), round(lowered(sg.get("lowers", [])), 9),
+              -x[4], -x[3])
              for sg, x in zip(a["suggestions"], suggestions)]
-    agree("suggestions ranked: listed, keeping the requests, by willing, then both ways", ranks, sorted(ranks))
+    agree("suggestions ranked: listed, keeping the requests, lowering them least, by willing, then both ways",
+          ranks, sorted(ranks))
     for sg, x in zip(a["suggestions"], suggestions):
         # A listed fix gains willing slots over the job as it is.
         if sg.get("listed"):

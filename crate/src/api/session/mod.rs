@@ -33,7 +33,9 @@ pub use crate::matchmaking::matrix::Cell;
 /// job's candidates (the views say so).
 pub use crate::matchmaking::negotiate::COUNT_CANDIDATES_UP_TO;
 
+pub use crate::analysis::busy::Busy;
 pub use crate::analysis::nobody::JobChange;
+pub use crate::analysis::rejections::{Offered, Rejection, ValueOption};
 pub use crate::analysis::submit_fixes::{
     apply as apply_line_edits, LineEdit, SubmitFix, SubmitFixes, Undone,
 };

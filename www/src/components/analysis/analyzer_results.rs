@@ -10,6 +10,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::components::analysis::analyzer_lattice::conflicts_section;
+use crate::components::analysis::analyzer_rejections::rejections;
 use crate::components::analysis::answers::Analysis;
 use crate::components::analysis::edits::{apply_fix, apply_job_change, apply_suggestion};
 use crate::components::analysis::figures::bar;
@@ -40,6 +41,7 @@ pub fn results(
             { fixes(a, s, set) }
             { clauses(a, s, set) }
             { suggestions(a, s, set) }
+            { rejections(a, s, set) }
             { job_changes(a, s, set) }
             { conflicts_section(a, &r.view.lattices) }
         </>
@@ -86,6 +88,9 @@ fn summary(a: &Analysis, label: &str, ms: f64, current: bool) -> Html {
                 { cell("sum-busy", s.match_but_busy, m.map(|m| m.match_but_busy), "match but serve other users") }
                 { cell("sum-match", s.matched, m.map(|m| m.matched), "match and are willing") }
             </div>
+            if let Some(b) = &a.busy {
+                <p class="muted" id="busy-note">{ b.words() }</p>
+            }
         </section>
     }
 }

@@ -6,7 +6,7 @@
 pub use classad::api::session::{
     Action, Analysis, AnalysisView, AxisSpan as Span, Change, ClauseReport as Clause, Conflict,
     JobChange, LatticeGrid, MachineCounts, Plane, PlaneCell, PredicateReport as Predicate,
-    Succeeding, Suggestion, Summary,
+    Rejection, Succeeding, Suggestion, Summary, ValueOption,
 };
 
 /// What the views say of an analysis.

@@ -4,6 +4,7 @@
 pub mod analyzer;
 pub mod analyzer_lattice;
 pub mod analyzer_plane;
+pub mod analyzer_rejections;
 pub mod analyzer_report;
 pub mod analyzer_results;
 pub mod analyzer_submit;
