@@ -150,3 +150,36 @@ fn a_job_whose_matches_are_all_busy_gets_fixes_and_a_word_on_busy() {
         "{text}"
     );
 }
+
+/// Case 7: the report echoes the operators the user typed (`=?=`, `=!=`),
+/// where libclassad's unparser would write `is` / `isnt`.
+#[test]
+fn the_job_s_own_meta_operators_are_echoed() {
+    let machines = ads(&[
+        "[ Name = \"a\"; HasDocker = true; Requirements = true ]".to_string(),
+        "[ Name = \"b\"; Requirements = true ]".to_string(),
+    ]);
+    let job = Arc::new(
+        parse_classad(
+            "[ ClusterId = 3; ProcId = 0; Requirements = TARGET.HasDocker =?= true && TARGET.Bad =!= true && TARGET.Memory is undefined ]",
+        )
+        .unwrap(),
+    );
+    let a = analyze(&job, &machines, &AnalysisOptions::default()).unwrap();
+    assert_eq!(
+        a.requirements,
+        "TARGET.HasDocker =?= true && TARGET.Bad =!= true && TARGET.Memory is undefined"
+    );
+    let text = report::render(&a);
+    assert!(
+        text.contains(
+            "    TARGET.HasDocker =?= true && TARGET.Bad =!= true && TARGET.Memory is undefined\n"
+        ),
+        "{text}"
+    );
+    assert!(
+        text.contains("TARGET.HasDocker =?= true\n"),
+        "the steps: {text}"
+    );
+    assert!(!text.contains("HasDocker is true"), "{text}");
+}

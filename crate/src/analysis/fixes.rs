@@ -24,7 +24,7 @@ use super::suggest::{Action, Suggestion};
 use crate::constraint::predicate::{strip_parens, Atom, Dnf};
 use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Span};
 use crate::lang::eval::{EvalOptions, Evaluator};
-use crate::lang::unparse::unparse_readable;
+use crate::lang::unparse::unparse_typed;
 use crate::lang::value::Value;
 
 /// What a fix needs of the analysis.
@@ -367,7 +367,7 @@ pub fn fixes(
             Some((attrs, req)) => {
                 s.requirements = req
                     .as_ref()
-                    .map_or_else(|| written.to_string(), unparse_readable);
+                    .map_or_else(|| written.to_string(), unparse_typed);
                 // Naming the clause is only right when the fix touches that
                 // clause alone (a shared factor is in every clause DNF made
                 // of it; a job attribute is read by all).
@@ -561,12 +561,12 @@ fn dropped_requests(ctx: &FixContext, s: &Suggestion) -> Vec<String> {
                 return None;
             }
             match (c.action, &c.value) {
-                (Action::Remove, _) => Some(format!("drops {}", unparse_readable(written))),
+                (Action::Remove, _) => Some(format!("drops {}", unparse_typed(written))),
                 // Said in job terms already (the attribute is set).
                 (Action::Modify, _) if !s.job_attributes.is_empty() => None,
                 (Action::Modify, Some(v)) => Some(format!(
                     "{} \u{2192} {v}",
-                    unparse_readable(strip_parens(&atom.expr))
+                    unparse_typed(strip_parens(&atom.expr))
                 )),
                 (Action::Modify, None) => None,
             }

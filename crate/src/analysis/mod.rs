@@ -41,7 +41,7 @@ use serde::{Deserialize, Serialize};
 use crate::lang::ast::{ClassAd, Expr};
 use crate::lang::eval::{EvalOptions, Evaluator, Mode};
 use crate::lang::specialize::{specialize, SpecContext};
-use crate::lang::unparse::unparse_readable;
+use crate::lang::unparse::unparse_typed;
 use crate::matchmaking::matching::DEFAULT_REQUIREMENTS;
 
 use self::groups::Groups;
@@ -394,7 +394,7 @@ pub fn analyze_compiled(
         }
         let exprs: Vec<Expr> = clause.iter().map(|a| a.expr.clone()).collect();
         clauses.push(ClauseReport {
-            text: unparse_readable(&conjunction(&exprs)),
+            text: unparse_typed(&conjunction(&exprs)),
             matches: groups.count(&clause_truth[ci]),
             predicates: preds,
         });
@@ -513,7 +513,7 @@ pub fn analyze_compiled(
     }
     // The suggestions in the job's terms, joined by the job changes,
     // counted both ways and ranked by what lets the job run.
-    let written = unparse_readable(&req);
+    let written = unparse_typed(&req);
     let fix_ctx = fixes::FixContext {
         job,
         machines,
@@ -585,7 +585,7 @@ pub fn analyze_compiled(
         job: crate::matchmaking::negotiate::job_id(job, o.position),
         requirements_attribute: req_name,
         requirements: written,
-        specialized: unparse_readable(&spec),
+        specialized: unparse_typed(&spec),
         by_machine,
         steps,
         job_attributes: steps::job_attributes(&req, job),

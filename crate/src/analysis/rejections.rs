@@ -25,7 +25,7 @@ use super::value_search::{candidates, Kinds, Pool, Scope, MAX_TRIED};
 use crate::constraint::predicate::{conjunction, literal_text};
 use crate::lang::ast::{ClassAd, Expr, ExprKind};
 use crate::lang::eval::{EvalOptions, Evaluator};
-use crate::lang::unparse::unparse_readable;
+use crate::lang::unparse::unparse_typed;
 
 /// Rejecting clauses reported (the most slots first).
 pub const SHOWN: usize = 10;
@@ -173,7 +173,7 @@ pub fn analyze(input: &Input, notes: &mut Vec<String>) -> Rejections {
         for &k in &failing {
             let id = *group_of_kind.entry(k).or_insert_with(|| {
                 let c = kinds.kinds[k as usize].clause;
-                let key = (c.from.to_ascii_lowercase(), unparse_readable(c.expr));
+                let key = (c.from.to_ascii_lowercase(), unparse_typed(c.expr));
                 *by_text.entry(key.clone()).or_insert_with(|| {
                     groups.push(Group {
                         from: c.from,

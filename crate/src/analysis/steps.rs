@@ -544,7 +544,7 @@ pub fn job_attributes(requirements: &Expr, my: &ClassAd) -> Vec<(String, String)
 /// `unparse` of `e`, with anything more than `budget` levels down written
 /// as `...` (bounded recursion and text size).
 fn text_of(e: &Expr, budget: u32) -> String {
-    let s = crate::lang::unparse::unparse_readable(&elide(e, budget));
+    let s = crate::lang::unparse::unparse_typed(&elide(e, budget));
     if s.contains(ELIDED) {
         s.replace(ELIDED, "...")
     } else {

@@ -22,7 +22,7 @@ use super::fixes::Counted;
 use super::suggest::Suggestion;
 use crate::constraint::predicate::{conjunction, strip_parens};
 use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind};
-use crate::lang::unparse::{unparse, unparse_readable};
+use crate::lang::unparse::{unparse, unparse_typed};
 use crate::submit::job::BuiltJob;
 use crate::submit::{Origin, SubmitSource};
 
@@ -482,7 +482,7 @@ fn requirements_line(job: &SubmittedJob, s: &Suggestion) -> Option<Option<LineEd
         String::new()
     } else {
         let key = line_origin(job, "Requirements").map_or("requirements".to_string(), |(_, k)| k);
-        format!("{key} = {}", unparse_readable(&conjunction(&after)))
+        format!("{key} = {}", unparse_typed(&conjunction(&after)))
     };
     Some(Some(set_line(job, "Requirements", &new)))
 }

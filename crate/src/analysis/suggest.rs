@@ -517,7 +517,7 @@ fn verified(
         if let Some(slot) = clause_exprs.get_mut(ci) {
             *slot = conjunction(&atoms);
         }
-        let text = crate::lang::unparse::unparse_readable(&disjunction(clause_exprs));
+        let text = crate::lang::unparse::unparse_typed(&disjunction(clause_exprs));
         if out.iter().any(|s| s.requirements == text) {
             continue;
         }

@@ -18,7 +18,7 @@
 use serde::Serialize;
 
 use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Special, UnaryOp};
-use crate::lang::unparse::unparse_readable;
+use crate::lang::unparse::unparse_typed;
 use crate::lang::value::Value;
 
 /// Past these sizes DNF is abandoned and the expression is analyzed as a
@@ -229,7 +229,7 @@ impl Builder<'_, '_> {
                 };
                 let expr = Expr::new(ExprKind::Binary(op, a.clone(), b.clone()), e.span);
                 return Atom {
-                    text: unparse_readable(&expr),
+                    text: unparse_typed(&expr),
                     expr,
                     predicate: Some(p),
                 };
@@ -268,7 +268,7 @@ impl Builder<'_, '_> {
             e.clone()
         };
         Atom {
-            text: unparse_readable(&expr),
+            text: unparse_typed(&expr),
             expr,
             predicate: None,
         }
@@ -413,9 +413,9 @@ pub fn display_text(atom: &Atom) -> String {
     };
     let lit = literal_text(&p.literal);
     if p.literal_first {
-        format!("{lit} {} {}", p.op.symbol(), p.attribute)
+        format!("{lit} {} {}", p.op.spelling(), p.attribute)
     } else {
-        format!("{} {} {lit}", p.attribute, p.op.symbol())
+        format!("{} {} {lit}", p.attribute, p.op.spelling())
     }
 }
 
