@@ -125,6 +125,45 @@ def idle_jobs():
     write("clauses40_job.classad", [forty], "issue 23: a 40-clause machine list && Memory >= RequestMemory")
 
 
+def glideins():
+    # Issue 34, case 5: 120 glidein slots on six sites, a quarter claimed,
+    # every one with the START a glidein factory hands out (reading the
+    # job's Request*, DESIRED_Sites and the glidein's retirement time).
+    # The same pool past its retirement time, and two jobs: one whose
+    # DESIRED_Sites no slot offers, one asking 2 TB.
+    start = ('(isUndefined(TARGET.SingularityImage) || MY.HAS_SINGULARITY) && (TARGET.RequestCpus <= MY.Cpus) && '
+             '(TARGET.RequestMemory <= MY.Memory) && (TARGET.RequestDisk <= MY.Disk) && '
+             '(MY.GLIDEIN_ToRetire is undefined || time() < MY.GLIDEIN_ToRetire) && '
+             '((TARGET.DESIRED_Sites is undefined) || stringListMember(MY.GLIDEIN_Site, TARGET.DESIRED_Sites, ",")) && '
+             '(TARGET.JobUniverse == 5 || TARGET.JobUniverse == 7)')
+    sites = ["UCSD", "Nebraska", "Wisconsin", "FNAL", "Purdue", "MWT2"]
+
+    def pool(retire):
+        ads = []
+        for i in range(120):
+            site, cpus, claimed = sites[i % 6], [1, 2, 4, 8][i % 4], i % 4 == 3
+            ad = [("Name", q("slot1@glidein%d.%s.example.org" % (i, site.lower()))),
+                  ("Machine", q("glidein%d.%s.example.org" % (i, site.lower()))),
+                  ("Arch", q("X86_64")), ("OpSys", q("LINUX")), ("Cpus", cpus), ("Memory", cpus * 2048),
+                  ("Disk", cpus * 4000000), ("HAS_SINGULARITY", "true"), ("GLIDEIN_Site", q(site)),
+                  ("GLIDEIN_ToRetire", retire + i), ("State", q("Claimed" if claimed else "Unclaimed"))]
+            if claimed:
+                ad.append(("RemoteUser", q("other@osg.example.org")))
+            ad += [("START", start), ("Requirements", "START")]
+            ads.append(ad)
+        return ads
+    write("glidein_slots.classad", pool(4102444800), "issue 34: 120 glidein slots, one START, six sites")
+    write("glidein_retired_slots.classad", pool(1700000000), "issue 34: the same glideins past GLIDEIN_ToRetire")
+    common = [("ClusterId", 4242), ("ProcId", 0), ("Owner", q("cmsuser")), ("JobUniverse", 5), ("JobStatus", 1),
+              ("RequestCpus", 1), ("RequestDisk", 1000000)]
+    req = '(TARGET.Arch == "X86_64") && (TARGET.OpSys == "LINUX") && (TARGET.Memory >= RequestMemory) && (TARGET.Cpus >= RequestCpus)'
+    write("glidein_cms_job.classad", [common + [("RequestMemory", 2000), ("DESIRED_Sites", q("T2_CH_CERN,T2_US_MIT")),
+                                                ("Requirements", req)]],
+          "issue 34: a CMS job whose DESIRED_Sites no glidein offers")
+    write("glidein_bigmem_job.classad", [common + [("RequestMemory", 2097152), ("Requirements", req)]],
+          "issue 34: a job asking 2 TB of memory")
+
+
 analyze1()
 analyze2()
 analyze3()
@@ -133,3 +172,4 @@ figure4()
 figure5()
 slots()
 idle_jobs()
+glideins()

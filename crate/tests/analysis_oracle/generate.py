@@ -398,8 +398,16 @@ def file_cases():
         with open(os.path.join(ROOT, "tests", "analysis", name)) as f:
             return [l.strip() for l in f if l.strip().startswith("[")]
     slots = ads("idle_slots.classad")
-    return [{"kind": "file:" + j, "job": ads(j)[0], "machines": slots, "must_run": True}
-            for j in ("idle_job.classad", "clauses40_job.classad")]
+    cases = [{"kind": "file:" + j, "job": ads(j)[0], "machines": slots, "must_run": True}
+             for j in ("idle_job.classad", "clauses40_job.classad")]
+    # Issue 34: glidein slots whose START rejects a job's DESIRED_Sites, a
+    # 2 TB request, and the same glideins past their retirement time.
+    for job, pool, must_run in (("glidein_cms_job.classad", "glidein_slots.classad", True),
+                                ("glidein_bigmem_job.classad", "glidein_slots.classad", True),
+                                ("glidein_cms_job.classad", "glidein_retired_slots.classad", False)):
+        cases.append({"kind": "file:%s on %s" % (job, pool), "job": ads(job)[0], "machines": ads(pool),
+                      "must_run": must_run})
+    return cases
 
 
 # ---------------------------------------------------------------------------
