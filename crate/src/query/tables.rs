@@ -98,20 +98,49 @@ pub fn duration(secs: f64) -> String {
     )
 }
 
-/// A machine ad's row of `condor_status` (the evaluator holds it as MY).
-pub fn machine_row(ev: &mut Evaluator, clock: &Clock) -> Vec<String> {
-    let or_unknown = |v: Option<String>| v.unwrap_or_else(|| "?".into());
-    let now = clock.now();
+/// A machine ad's row of `condor_status` (the evaluator holds it as MY),
+/// as HTCondor 25's default table prints it (`startdPFV_Normal` in
+/// `condor_status.V6/prettyPrint.cpp`): a missing value is `??`; Activity
+/// is `OCU` for an idle slot holding an OCU claim; LoadAv is
+/// `CondorLoadAvg` to three places; ActvtyTime is the ad's own clock
+/// (`MyCurrentTime`, else `LastHeardFrom`) minus `EnteredCurrentActivity`,
+/// never negative, `[Unknown]` without a clock and `-` without the entry
+/// time (`render_activity_time`): a saved dump shows what condor_status
+/// showed when it was taken, not a figure that grows with the wall clock.
+pub fn machine_row(ev: &mut Evaluator, _clock: &Clock) -> Vec<String> {
+    let or_unknown = |v: Option<String>| v.unwrap_or_else(|| "??".into());
+    let activity = match string(ev, "Activity") {
+        Some(a) if a.is_empty() => "??".to_string(),
+        Some(a) if a == "Idle" && matches!(ev.eval_attr("OCU"), Value::Bool(true)) => "OCU".into(),
+        a => or_unknown(a),
+    };
+    let clock = integer(ev, "MyCurrentTime").or_else(|| integer(ev, "LastHeardFrom"));
+    let activity_time = match (integer(ev, "EnteredCurrentActivity"), clock) {
+        (None, _) => "-".to_string(),
+        (Some(_), None) => "[Unknown]".to_string(),
+        (Some(t), Some(now)) => duration((now - t).max(0) as f64),
+    };
     vec![
         or_unknown(string(ev, "Name")),
         or_unknown(string(ev, "OpSys")),
         or_unknown(string(ev, "Arch")),
         or_unknown(string(ev, "State")),
-        or_unknown(string(ev, "Activity")),
-        number(ev, "LoadAvg").map_or("?".into(), |x| format!("{x:.3}")),
-        number(ev, "Memory").map_or("?".into(), |x| format!("{}", x as i64)),
-        number(ev, "EnteredCurrentActivity").map_or("[Unknown]".into(), |t| duration(now - t)),
+        activity,
+        number(ev, "CondorLoadAvg").map_or("??".into(), |x| format!("{x:.3}")),
+        integer(ev, "Memory").map_or("??".into(), |x| x.to_string()),
+        activity_time,
     ]
+}
+
+/// An attribute as HTCondor's `LookupInteger` reads it: an integer, a
+/// real truncated, a boolean as 0 or 1.
+fn integer(ev: &mut Evaluator, attr: &str) -> Option<i64> {
+    match ev.eval_attr(attr) {
+        Value::Int(i) => Some(i),
+        Value::Real(x) if x.is_finite() => Some(x as i64),
+        Value::Bool(b) => Some(b as i64),
+        _ => None,
+    }
 }
 
 /// `JobStatus` as condor_q's one-letter ST column.
@@ -239,7 +268,8 @@ mod tests {
         });
         let m = parse_classad(
             r#"[ MyType = "Machine"; Name = "slot1@a"; OpSys = "LINUX"; Arch = "X86_64"; State = "Claimed";
-                 Activity = "Busy"; LoadAvg = 1.0; Memory = 128; EnteredCurrentActivity = 1000000 - 3601 ]"#,
+                 Activity = "Busy"; CondorLoadAvg = 1.0; LoadAvg = 0.5; Memory = 128;
+                 MyCurrentTime = 1000000 - 60; EnteredCurrentActivity = 1000000 - 3601 ]"#,
         )
         .unwrap();
         assert_eq!(AdKind::of(&m), AdKind::Machine);
@@ -254,7 +284,7 @@ mod tests {
                 "Busy",
                 "1.000",
                 "128",
-                "0+01:00:01"
+                "0+00:59:01"
             ]
         );
         let j = parse_classad(
@@ -278,6 +308,34 @@ mod tests {
                 "sleep 60"
             ]
         );
+    }
+
+    /// ActvtyTime from the ad's own clock, as condor_status: a saved dump
+    /// reads the same however long after it is read.
+    #[test]
+    fn activity_time_is_the_ads_own_clock() {
+        let clock = Clock::fixed(2_000_000_000.0, 0);
+        let mut ev = Evaluator::new(EvalOptions {
+            clock,
+            ..Default::default()
+        });
+        let mut row = |text: &str| {
+            ev.set_ads(Some(Arc::new(parse_classad(text).unwrap())), None);
+            machine_row(&mut ev, &clock)
+        };
+        let cases = [
+            ("[ MyCurrentTime = 1000; LastHeardFrom = 5000; EnteredCurrentActivity = 940 ]", "0+00:01:00"),
+            ("[ LastHeardFrom = 1000; EnteredCurrentActivity = 940 ]", "0+00:01:00"),
+            ("[ MyCurrentTime = 900; EnteredCurrentActivity = 940 ]", "0+00:00:00"),
+            ("[ EnteredCurrentActivity = 940 ]", "[Unknown]"),
+            ("[ MyCurrentTime = 1000 ]", "-"),
+        ];
+        for (ad, want) in cases {
+            assert_eq!(row(ad)[7], want, "{ad}");
+        }
+        // Missing values are ??, an idle slot holding an OCU claim is OCU.
+        let r = row(r#"[ Activity = "Idle"; OCU = true ]"#);
+        assert_eq!(r[..7], ["??", "??", "??", "??", "OCU", "??", "??"]);
     }
 
     #[test]
