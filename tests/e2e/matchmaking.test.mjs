@@ -339,6 +339,9 @@ test('auto-clusters: significant attributes, clusters and the reduction, as the 
     const bin = cli();
     const out = execFileSync(bin, ['autocluster', '--jobs', write('ac-jobs.classad', jobs), '--machines', write('ac-machines.classad', machines)], { encoding: 'utf8' });
     assert.match(out, /12 jobs in 3 clusters/, 'the CLI finds the same clusters');
+    // The CLI says each signature with its values, named as the ads write them.
+    assert.match(out, /^significant attributes: .*\bOwner\b/m);
+    assert.match(out, /^cluster 0: 4 jobs: .*; signature: .*Owner = "alice"/m);
   }, { hash: link });
 });
 

@@ -92,12 +92,20 @@ fn distinct_shapes<'a>(machines: &'a [&'a ClassAd]) -> impl Iterator<Item = &'a 
     })
 }
 
-/// Significant attributes of the machine side: every attribute a machine ad
-/// (or a policy expression) refers to but does not define itself.
+/// Significant attributes of the machine side (the seed's design): the
+/// references a match evaluates that the machine ad cannot resolve itself —
+/// from its `Requirements` (else `Constraint`) and `Rank`, and what they
+/// reach through its own definitions (`START`, `WithinResourceLimits`) —
+/// plus what the negotiator's policy expressions read of the job. What no
+/// match evaluates (`DaemonShutdown`'s `MyCurrentTime`) is not one.
 pub fn significant_attributes(machines: &[&ClassAd], policy: &[Expr]) -> BTreeSet<String> {
     let mut out = BTreeSet::new();
     for m in distinct_shapes(machines) {
-        out.extend(refs::ad_refs(m).target_attributes());
+        for name in MATCH_EXPRESSIONS {
+            if let Some(e) = m.get(name) {
+                out.extend(refs::expr_refs(e, m).target_attributes());
+            }
+        }
     }
     // Policy expressions are evaluated with MY = the job: what they need
     // from the job is what they do not take from TARGET.
@@ -106,6 +114,77 @@ pub fn significant_attributes(machines: &[&ClassAd], policy: &[Expr]) -> BTreeSe
         out.extend(refs::expr_refs(e, &empty).my_attributes());
     }
     out
+}
+
+/// The machine expressions a match evaluates.
+const MATCH_EXPRESSIONS: [&str; 3] = ["Requirements", "Constraint", "Rank"];
+
+/// Each cluster's signature as its first job defines it (canonical text,
+/// `undefined` when it has none).
+pub fn signatures(c: &Clustering, jobs: &[&ClassAd]) -> Vec<Vec<(String, String)>> {
+    let mut first = vec![None; c.clusters()];
+    for (job, &id) in c.cluster_of.iter().enumerate() {
+        if let Some(slot @ None) = first.get_mut(id as usize) {
+            *slot = Some(job);
+        }
+    }
+    c.signature_attributes
+        .iter()
+        .zip(first)
+        .map(|(attrs, job)| {
+            let ad = job.and_then(|i| jobs.get(i));
+            attrs
+                .iter()
+                .map(|a| {
+                    let text = ad
+                        .and_then(|ad| ad.get(a))
+                        .map(crate::lang::unparse::unparse)
+                        .unwrap_or_else(|| "undefined".into());
+                    (a.clone(), text)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The clusters' attribute names as the ads (or the policy expressions)
+/// spell them: the clustering itself works on case-folded names.
+pub fn spell_as_written(
+    c: &mut Clustering,
+    signatures: &mut [Vec<(String, String)>],
+    machines: &[&ClassAd],
+    jobs: &[&ClassAd],
+    policy: &[Expr],
+) {
+    let names: BTreeSet<String> = c
+        .significant
+        .iter()
+        .chain(c.signature_attributes.iter().flatten())
+        .cloned()
+        .collect();
+    let mut spelled = spelled_as_written(&names, machines, jobs);
+    // Names only a policy expression reads (`MY.UserPrio`), as it writes them.
+    let empty = ClassAd::new();
+    for e in policy {
+        for r in refs::expr_refs(e, &empty).external {
+            let bare = r.strip_prefix("MY.").unwrap_or(&r);
+            let folded = bare.to_ascii_lowercase();
+            if names.contains(&folded)
+                && !spelled.contains_key(&folded)
+                && !r.starts_with("TARGET.")
+            {
+                spelled.insert(folded, bare.to_string());
+            }
+        }
+    }
+    let spell = |n: &mut String| {
+        if let Some(s) = spelled.get(n.as_str()) {
+            *n = s.clone();
+        }
+    };
+    c.significant.iter_mut().for_each(spell);
+    c.signature_attributes.iter_mut().flatten().for_each(spell);
+    signatures.iter_mut().flatten().for_each(|(n, _)| spell(n));
 }
 
 /// The significant attributes are kept case-folded; for showing them, the

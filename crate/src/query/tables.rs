@@ -324,9 +324,18 @@ mod tests {
             machine_row(&mut ev, &clock)
         };
         let cases = [
-            ("[ MyCurrentTime = 1000; LastHeardFrom = 5000; EnteredCurrentActivity = 940 ]", "0+00:01:00"),
-            ("[ LastHeardFrom = 1000; EnteredCurrentActivity = 940 ]", "0+00:01:00"),
-            ("[ MyCurrentTime = 900; EnteredCurrentActivity = 940 ]", "0+00:00:00"),
+            (
+                "[ MyCurrentTime = 1000; LastHeardFrom = 5000; EnteredCurrentActivity = 940 ]",
+                "0+00:01:00",
+            ),
+            (
+                "[ LastHeardFrom = 1000; EnteredCurrentActivity = 940 ]",
+                "0+00:01:00",
+            ),
+            (
+                "[ MyCurrentTime = 900; EnteredCurrentActivity = 940 ]",
+                "0+00:00:00",
+            ),
             ("[ EnteredCurrentActivity = 940 ]", "[Unknown]"),
             ("[ MyCurrentTime = 1000 ]", "-"),
         ];

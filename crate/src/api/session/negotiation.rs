@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use crate::lang::ast::ClassAd;
 use crate::lang::eval::EvalOptions;
-use crate::matchmaking::autocluster::{self, AutoclusterConfig, Clustering};
+use crate::matchmaking::autocluster::{self, AutoclusterConfig};
 use crate::matchmaking::compiled::CompiledAd;
 use crate::matchmaking::negotiate::{self, NegotiationConfig};
 
@@ -81,64 +81,17 @@ pub(super) fn clusters(p: PoolPair) -> PoolResponse {
     let sig = autocluster::significant_attributes(&machines, &cfg.docking_vector);
     let jobs: Vec<&ClassAd> = p.jobs.ads.iter().map(|a| &**a).collect();
     let mut clustering = autocluster::cluster(&jobs, &sig, &AutoclusterConfig::default());
-    let mut signatures = signatures(&clustering, &jobs);
-    spell_as_written(&mut clustering, &mut signatures, &machines, &jobs);
+    let mut signatures = autocluster::signatures(&clustering, &jobs);
+    autocluster::spell_as_written(
+        &mut clustering,
+        &mut signatures,
+        &machines,
+        &jobs,
+        &cfg.docking_vector,
+    );
     PoolResponse::Clusters(ClusterView {
         clustering,
         job_labels: p.jobs.labels.clone(),
         signatures,
     })
-}
-
-/// Each cluster's signature as its first job defines it (canonical text,
-/// `undefined` when it has none).
-fn signatures(c: &Clustering, jobs: &[&ClassAd]) -> Vec<Vec<(String, String)>> {
-    let mut first = vec![None; c.clusters()];
-    for (job, &id) in c.cluster_of.iter().enumerate() {
-        if let Some(slot @ None) = first.get_mut(id as usize) {
-            *slot = Some(job);
-        }
-    }
-    c.signature_attributes
-        .iter()
-        .zip(first)
-        .map(|(attrs, job)| {
-            let ad = job.and_then(|i| jobs.get(i));
-            attrs
-                .iter()
-                .map(|a| {
-                    let text = ad
-                        .and_then(|ad| ad.get(a))
-                        .map(crate::lang::unparse::unparse)
-                        .unwrap_or_else(|| "undefined".into());
-                    (a.clone(), text)
-                })
-                .collect()
-        })
-        .collect()
-}
-
-/// Shows the clusters' attribute names as the ads spell them (the
-/// clustering itself works on case-folded names).
-fn spell_as_written(
-    c: &mut Clustering,
-    signatures: &mut [Vec<(String, String)>],
-    machines: &[&ClassAd],
-    jobs: &[&ClassAd],
-) {
-    let names: std::collections::BTreeSet<String> = c
-        .significant
-        .iter()
-        .chain(c.signature_attributes.iter().flatten())
-        .cloned()
-        .collect();
-    let spelled = autocluster::spelled_as_written(&names, machines, jobs);
-    let spell = |n: &mut String| {
-        if let Some(s) = spelled.get(n.as_str()) {
-            *n = s.clone();
-        }
-    };
-    c.significant.iter_mut().for_each(spell);
-    c.signature_attributes.iter_mut().flatten().for_each(spell);
-    signatures.iter_mut().flatten().for_each(|(n, _)| spell(n));
 }

@@ -4,7 +4,9 @@
 use std::process::ExitCode;
 
 use clap::Args;
-use classad::matchmaking::autocluster::{cluster, significant_attributes, AutoclusterConfig};
+use classad::matchmaking::autocluster::{
+    cluster, signatures, significant_attributes, spell_as_written, AutoclusterConfig,
+};
 use classad::matchmaking::negotiate::{job_id, NegotiationConfig};
 use classad::ClassAd;
 
@@ -33,7 +35,10 @@ pub fn run(a: AutoclusterCmd) -> Result<ExitCode, String> {
     let mref: Vec<&ClassAd> = machine_ads.iter().map(|m| &**m).collect();
     let sig = significant_attributes(&mref, &cfg.docking_vector);
     let jref: Vec<&ClassAd> = job_ads.iter().map(|j| &**j).collect();
-    let c = cluster(&jref, &sig, &AutoclusterConfig::default());
+    let mut c = cluster(&jref, &sig, &AutoclusterConfig::default());
+    // Names as the ads write them, each cluster's signature with its values.
+    let mut values = signatures(&c, &jref);
+    spell_as_written(&mut c, &mut values, &mref, &jref, &cfg.docking_vector);
     if a.json {
         println!("{}", serde_json::to_string_pretty(&c).unwrap_or_default());
         return Ok(ExitCode::SUCCESS);
@@ -53,10 +58,14 @@ pub fn run(a: AutoclusterCmd) -> Result<ExitCode, String> {
         } else {
             ""
         };
+        let signature: Vec<String> = values[id]
+            .iter()
+            .map(|(k, v)| format!("{k} = {v}"))
+            .collect();
         println!(
             "cluster {id}: {size} jobs: {}{more}; signature: {}",
             members.join(" "),
-            c.signature_attributes[id].join(" ")
+            signature.join("; ")
         );
     }
     let n = job_ads.len().max(1);
