@@ -123,6 +123,28 @@ test(`a ${SLOTS}-slot production pool: uploaded, shown, queried, analyzed, negot
     await page.click('#query-run');
     await waitText(page, '#query-summary', new RegExp(`^${th(wantRows)} of ${th(SLOTS)} ads match`));
     assert.ok(await page.locator('#query-table tbody tr').count() > 0, 'the matching rows are listed');
+    // Sorting a big pool (asked at Run, not as you type): one click sorts,
+    // a second one at once reverses — no Run in between (issue 35, case 5).
+    await page.fill('#query-new-column', 'Memory');
+    await page.press('#query-new-column', 'Enter');
+    await page.click('#query-run');
+    await page.waitForSelector('#query-table thead th:has-text("Memory")');
+    const memoryHead = page.locator('#query-table thead th', { hasText: 'Memory' }).locator('button');
+    const memories = () => page.$$eval('#query-table tbody tr', (trs) => trs.map((tr) => Number(tr.cells[tr.cells.length - 1].textContent.trim())));
+    await memoryHead.click();
+    await page.waitForFunction(() => document.querySelector('#query-table thead th[aria-sort="ascending"]'), null, { timeout: 60_000 });
+    let mem = await memories();
+    assert.deepEqual(mem, [...mem].sort((a, b) => a - b), 'ascending after one click');
+    await memoryHead.click();
+    await page.locator('#query-table thead th', { hasText: 'Memory' }).locator('button').click();
+    // Two clicks more: descending, then the pool's order.
+    await page.waitForFunction(() => document.querySelector('#query-table thead th[aria-sort]') && !document.querySelector('#query-table thead th[aria-sort="ascending"], #query-table thead th[aria-sort="descending"]'), null, { timeout: 60_000 });
+    await memoryHead.click();
+    await page.waitForFunction(() => document.querySelector('#query-table thead th[aria-sort="ascending"]'), null, { timeout: 60_000 });
+    await memoryHead.click();
+    await page.waitForFunction(() => document.querySelector('#query-table thead th[aria-sort="descending"]'), null, { timeout: 60_000 });
+    mem = await memories();
+    assert.deepEqual(mem, [...mem].sort((a, b) => b - a), 'descending after the next click');
 
     // Analyze: the job against the pool, as `classad analyze --json` counts.
     await page.click('nav .tab:has-text("Analyze")');

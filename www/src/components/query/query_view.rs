@@ -186,14 +186,19 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
             );
         })
     };
-    // Small pools are asked as you type (after a pause); big ones wait for Run.
+    // Small pools are asked as you type (after a pause); big ones wait for
+    // Run — but a click on a column head asks at once, whatever the size
+    // (the sort is the question; nobody should have to Run after it).
     let live = text.len() <= LIVE_BYTES;
+    let sort_clicked = use_mut_ref(|| false);
     {
-        let run = run.clone();
+        let (run, sort_clicked) = (run.clone(), sort_clicked.clone());
         let timer = use_mut_ref(|| None::<Timeout>);
         let key = crate::state::app_state::TextKey(text.clone());
         use_effect_with((spec.clone(), key, pool, s.mode), move |_| {
-            *timer.borrow_mut() = live.then(|| Timeout::new(250, move || run.emit(())));
+            let now = std::mem::take(&mut *sort_clicked.borrow_mut());
+            *timer.borrow_mut() = (live || now)
+                .then(|| Timeout::new(if now { 0 } else { 250 }, move || run.emit(())));
         });
     }
     use_stop_on_leave(&props.session, running.is_some());
@@ -372,7 +377,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
             let pages = a.matched.div_ceil(PAGE).max(1);
             let pg = pg.min(pages - 1);
             let sort_head = |i: usize| {
-                let set = set.clone();
+                let (set, sort_clicked) = (set.clone(), sort_clicked.clone());
                 let now = (b.spec.sort, b.spec.descending);
                 let arrow = match now {
                     (Some(k), false) if k == i => " ▲",
@@ -380,9 +385,12 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
                     _ => "",
                 };
                 let onclick = Callback::from(move |_| {
+                    *sort_clicked.borrow_mut() = true;
                     set(&|q| {
-                        // Ascending, then descending, then the pool's order.
-                        (q.spec.sort, q.spec.descending) = match now {
+                        // Ascending, then descending, then the pool's order:
+                        // from the sort asked last (a second click before
+                        // the rows arrive goes on from the first).
+                        (q.spec.sort, q.spec.descending) = match (q.spec.sort, q.spec.descending) {
                             (Some(k), false) if k == i => (Some(i), true),
                             (Some(k), true) if k == i => (None, false),
                             _ => (Some(i), false),
