@@ -218,7 +218,7 @@ fn AnalyzerBody(props: &BodyProps) -> Html {
     };
     let progress = match *running {
         Some((_, at, started)) => html! {
-            <Progress label="Analyzing…" at={at} elapsed={Some(now_ms() - started)} {on_cancel} />
+            <Progress label="Analyzing…" at={at} started={Some(started.to_owned())} {on_cancel} />
         },
         None => html! {},
     };

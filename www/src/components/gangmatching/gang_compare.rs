@@ -402,7 +402,7 @@ pub fn GangCompare(props: &CompareProps) -> Html {
             </div>
             if let Err(e) = &parsed { <p class="status v-error">{ e.clone() }</p> }
             if let Some((at, started)) = &*running {
-                <Progress label="Running the algorithms…" at={*at} elapsed={Some(now_ms() - started)} {on_cancel} />
+                <Progress label="Running the algorithms…" at={*at} started={Some(started.to_owned())} {on_cancel} />
             }
             { out }
         </section>

@@ -265,7 +265,7 @@ fn GangBody(props: &BodyProps) -> Html {
     };
     let progress = match &*running {
         Some((at, started)) => html! {
-            <Progress label="Gangmatching…" at={*at} elapsed={Some(now_ms() - started)} {on_cancel} />
+            <Progress label="Gangmatching…" at={*at} started={Some(started.to_owned())} {on_cancel} />
         },
         None => html! {},
     };

@@ -119,7 +119,7 @@ fn ClusterBody(props: &BodyProps) -> Html {
     }
     if let Some(started) = *running {
         let s = props.session.clone();
-        return html! { <Progress label="Clustering the jobs…" elapsed={Some(now_ms() - started)} on_cancel={Callback::from(move |_| s.cancel())} /> };
+        return html! { <Progress label="Clustering the jobs…" started={Some(started.to_owned())} on_cancel={Callback::from(move |_| s.cancel())} /> };
     }
     if let Some(e) = (*error).clone() {
         return html! { <p class="status v-error">{ format!("Clustering failed: {e}") }</p> };

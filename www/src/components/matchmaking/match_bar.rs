@@ -244,15 +244,28 @@ pub struct ProgressProps {
     /// (done, total); `None`: not known yet.
     #[prop_or_default]
     pub at: Option<(usize, usize)>,
-    /// Milliseconds since the run started, if known.
+    /// When the run started (`now_ms()`), if known: the time taken so far
+    /// is shown, ticking on its own while the worker says nothing.
     #[prop_or_default]
-    pub elapsed: Option<f64>,
+    pub started: Option<f64>,
     pub on_cancel: Callback<()>,
 }
 
 /// A run in the worker: what, how far, and Cancel.
 #[component]
 pub fn Progress(props: &ProgressProps) -> Html {
+    // Redrawn twice a second while it shows, so the time keeps counting
+    // through a long step that reports no progress (an index being built).
+    let redraw = use_force_update();
+    {
+        let running = props.started.is_some();
+        use_effect_with(running, move |running| {
+            let tick = running
+                .then(|| gloo_timers::callback::Interval::new(500, move || redraw.force_update()));
+            move || drop(tick)
+        });
+    }
+    let elapsed = props.started.map(|t| crate::bridge::clock::now_ms() - t);
     let cancel = {
         let c = props.on_cancel.clone();
         Callback::from(move |_| c.emit(()))
@@ -277,7 +290,7 @@ pub fn Progress(props: &ProgressProps) -> Html {
             { bar }
             <span>{ props.label.clone() }</span>
             <span class="muted">{ count }</span>
-            if let Some(ms) = props.elapsed {
+            if let Some(ms) = elapsed {
                 <span class="muted">{ crate::components::widgets::words::duration(ms) }</span>
             }
             <button class="cancel" onclick={cancel}>{ "Cancel" }</button>

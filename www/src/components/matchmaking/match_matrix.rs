@@ -416,7 +416,7 @@ fn MatrixBody(props: &BodyProps) -> Html {
     };
     let count_row = match (&*counting, &*count_error) {
         (Some((at, started)), _) => html! {
-            <Progress label="Counting the matches of every pair…" at={*at} elapsed={Some(now_ms() - started)} on_cancel={on_cancel_count} />
+            <Progress label="Counting the matches of every pair…" at={*at} started={Some(started.to_owned())} on_cancel={on_cancel_count} />
         },
         (None, Some(e)) => {
             html! { <p class="status v-error">{ format!("Counting failed: {e}") }</p> }

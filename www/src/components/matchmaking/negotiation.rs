@@ -264,7 +264,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
     };
     let progress = match &*running {
         Some((at, started)) => html! {
-            <Progress label="Negotiating…" at={*at} elapsed={Some(now_ms() - started)} {on_cancel} />
+            <Progress label="Negotiating…" at={*at} started={Some(started.to_owned())} {on_cancel} />
         },
         None => html! {},
     };

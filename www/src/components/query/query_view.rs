@@ -544,7 +544,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
         Some((at, started)) => {
             let session = props.session.clone();
             html! {
-                <Progress label="Asking every ad…" at={*at} elapsed={Some(now_ms() - started)}
+                <Progress label="Asking every ad…" at={*at} started={Some(started.to_owned())}
                     on_cancel={Callback::from(move |_| session.cancel())} />
             }
         }
