@@ -100,6 +100,33 @@ fn a_two_terabyte_request_gets_the_least_and_the_most_that_run() {
         .find(|s| s.job_attributes["RequestMemory"] == "1024")
         .unwrap();
     assert_eq!(most.willing, 40);
+    // The search itself: every value that gains slots, counted; 32768 gains
+    // only busy slots, so the least change is 16384, the most 1024.
+    let searched: Vec<(&str, u64, u64, bool, bool)> = a
+        .searched
+        .iter()
+        .filter(|o| o.attribute == "RequestMemory")
+        .map(|o| (o.value.as_str(), o.both_ways, o.willing, o.least, o.most))
+        .collect();
+    assert!(
+        searched.contains(&("32768", 10, 0, false, false)),
+        "{searched:?}"
+    );
+    assert!(
+        searched.contains(&("16384", 20, 10, true, false)),
+        "{searched:?}"
+    );
+    assert!(
+        searched.contains(&("1024", 60, 40, false, true)),
+        "{searched:?}"
+    );
+    for o in &a.searched {
+        assert_eq!(
+            counted(&job, &[(&o.attribute, &o.value)], &machines),
+            (o.both_ways, o.willing),
+            "{o:?}"
+        );
+    }
 }
 
 /// The job's matches are all claimed; the free slots lack what one clause

@@ -408,56 +408,18 @@ pub fn fixes(
         out.push(s);
     }
     for (k, jc) in job_changes.iter().enumerate() {
-        let Some(job) = changed_job(ctx.job, &jc.changes, None) else {
-            continue;
-        };
-        let c = count_both_ways(ctx, &Arc::new(job));
-        out.push(Suggestion {
-            metric: "NLM".into(),
-            clause: 0,
-            changes: vec![],
-            requirements: written.to_string(),
-            matches: c.matches,
-            distance: jc.distance,
-            job_attributes: jc.changes.clone(),
-            both_ways: c.both_ways,
-            willing: c.willing,
-            submit: vec![],
-            metric_rank: k,
-            clause_only: false,
-            listed: false,
-            lowers: vec![],
-        });
+        out.extend(attribute_fix(ctx, "NLM", &jc.changes, jc.distance, k));
     }
     // The value search's least and most change of each attribute.
     for (k, o) in searched.iter().filter(|o| o.least || o.most).enumerate() {
         let attrs = BTreeMap::from([(o.attribute.clone(), o.value.clone())]);
-        if out
+        if !out
             .iter()
             .any(|s| s.job_attributes == attrs && s.requirements == written)
         {
-            continue;
+            let metric = if o.least { "least" } else { "most" };
+            out.extend(attribute_fix(ctx, metric, &attrs, 0.0, k));
         }
-        let Some(job) = changed_job(ctx.job, &attrs, None) else {
-            continue;
-        };
-        let c = count_both_ways(ctx, &Arc::new(job));
-        out.push(Suggestion {
-            metric: if o.least { "least" } else { "most" }.into(),
-            clause: 0,
-            changes: vec![],
-            requirements: written.to_string(),
-            matches: c.matches,
-            distance: 0.0,
-            job_attributes: attrs,
-            both_ways: c.both_ways,
-            willing: c.willing,
-            submit: vec![],
-            metric_rank: k,
-            clause_only: false,
-            listed: false,
-            lowers: vec![],
-        });
     }
     out.retain(|s| s.both_ways > now.both_ways || s.matches > now.matches);
     for s in &mut out {
@@ -492,6 +454,35 @@ pub fn fixes(
             .then(rank(&a.metric).cmp(&rank(&b.metric)))
     });
     out
+}
+
+/// A fix that sets job attributes and leaves the requirements as written,
+/// counted both ways (`None` when a value does not parse).
+fn attribute_fix(
+    ctx: &FixContext,
+    metric: &str,
+    attrs: &BTreeMap<String, String>,
+    distance: f64,
+    metric_rank: usize,
+) -> Option<Suggestion> {
+    let job = changed_job(ctx.job, attrs, None)?;
+    let c = count_both_ways(ctx, &Arc::new(job));
+    Some(Suggestion {
+        metric: metric.into(),
+        clause: 0,
+        changes: vec![],
+        requirements: ctx.written.to_string(),
+        matches: c.matches,
+        distance,
+        job_attributes: attrs.clone(),
+        both_ways: c.both_ways,
+        willing: c.willing,
+        submit: vec![],
+        metric_rank,
+        clause_only: false,
+        listed: false,
+        lowers: vec![],
+    })
 }
 
 /// How much of what the job requested a fix's `lowers` give up, as a

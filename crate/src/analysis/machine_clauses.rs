@@ -12,7 +12,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use crate::constraint::predicate::Sides;
-use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Special, Value};
+use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Name, Special, Value};
 use crate::lang::eval::{Evaluator, Mode};
 
 /// Clauses kept apart per machine; a longer conjunction is one clause.
@@ -104,23 +104,27 @@ impl<'a> Splitter<'a> {
     }
 }
 
-/// The machine's own non-literal attribute an operand names, if it does.
-fn own_policy(m: &ClassAd, e: &Expr) -> Option<u32> {
-    let name = match &e.kind {
+/// The name an operand looks up in its own ad: `X` or `MY.X`.
+pub fn own_name(e: &Expr) -> Option<&Name> {
+    match &e.kind {
         ExprKind::Attr {
             name,
             absolute: false,
-        } if name.special == Special::None => name,
+        } if name.special == Special::None => Some(name),
         ExprKind::Select(base, name) => match &base.kind {
             ExprKind::Attr {
                 name: b,
                 absolute: false,
-            } if matches!(b.special, Special::My | Special::SelfAd) => name,
-            _ => return None,
+            } if matches!(b.special, Special::My | Special::SelfAd) => Some(name),
+            _ => None,
         },
-        _ => return None,
-    };
-    let i = m.position_name(name)?;
+        _ => None,
+    }
+}
+
+/// The machine's own non-literal attribute an operand names, if it does.
+fn own_policy(m: &ClassAd, e: &Expr) -> Option<u32> {
+    let i = m.position_name(own_name(e)?)?;
     (!m.is_literal(i)).then_some(i)
 }
 
@@ -140,60 +144,47 @@ pub fn job_reads(clause: &Expr, machine: &ClassAd, mode: Mode) -> Option<BTreeSe
 /// unscoped name the machine defines), as the machine spells them.
 pub fn slot_reads(clause: &Expr, machine: &ClassAd) -> Vec<String> {
     let mut out: Vec<String> = vec![];
-    let mut stack = vec![clause];
-    let mut steps = 0;
-    while let Some(e) = stack.pop() {
-        steps += 1;
-        if steps > 10_000 {
-            break;
-        }
-        let name = match &e.kind {
-            ExprKind::Attr {
-                name,
-                absolute: false,
-            } if name.special == Special::None => Some(name),
-            ExprKind::Select(base, name) => match &base.kind {
-                ExprKind::Attr {
-                    name: b,
-                    absolute: false,
-                } if matches!(b.special, Special::My | Special::SelfAd) => Some(name),
-                _ => {
-                    stack.push(base);
-                    None
-                }
-            },
-            _ => {
-                stack.extend(e.children());
-                None
-            }
-        };
-        if let Some(i) = name.and_then(|n| machine.position_name(n)) {
+    nodes(clause, &mut |e| {
+        if let Some(i) = own_name(e).and_then(|n| machine.position_name(n)) {
             let spelled = machine.at(i).0;
             if !out.iter().any(|o| o.eq_ignore_ascii_case(spelled)) {
                 out.push(spelled.to_string());
             }
         }
-    }
+    });
     out
 }
 
 /// Whether a clause reads the clock (`time()`, `CurrentTime`).
 pub fn reads_clock(clause: &Expr) -> bool {
-    let mut stack = vec![clause];
-    let mut steps = 0;
-    while let Some(e) = stack.pop() {
-        steps += 1;
-        if steps > 10_000 {
-            return false;
+    let mut clock = false;
+    nodes(clause, &mut |e| {
+        clock |= match &e.kind {
+            ExprKind::Call(c) => c.name.eq_ignore_ascii_case("time"),
+            ExprKind::Attr { name, .. } => name.special == Special::CurrentTime,
+            _ => false,
         }
-        match &e.kind {
-            ExprKind::Call(c) if c.name.eq_ignore_ascii_case("time") => return true,
-            ExprKind::Attr { name, .. } if name.special == Special::CurrentTime => return true,
-            _ => stack.extend(e.children()),
-        }
-    }
-    false
+    });
+    clock
 }
+
+/// Every node of an expression, up to [`MAX_NODES`] of them (a clause is
+/// a few dozen; the bound keeps a hostile one from costing more).
+pub fn nodes<'e>(e: &'e Expr, visit: &mut dyn FnMut(&'e Expr)) {
+    let mut stack = vec![e];
+    let mut seen = 0;
+    while let Some(x) = stack.pop() {
+        seen += 1;
+        if seen > MAX_NODES {
+            return;
+        }
+        visit(x);
+        stack.extend(x.children());
+    }
+}
+
+/// Nodes [`nodes`] visits.
+pub const MAX_NODES: usize = 10_000;
 
 /// What a clause can see of its machine, as one number: its structure and,
 /// for every own attribute it reaches (through the machine's definitions

@@ -83,6 +83,11 @@ pub struct Analysis {
     /// rejects the job (most slots first), what it reads, what would do.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rejections: Vec<rejections::Rejection>,
+    /// The values searched among the slots' for the job attributes its
+    /// requirements compare with theirs (when it cannot run now): each that
+    /// gains slots, counted both ways, least and most marked.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub searched: Vec<value_search::ValueOption>,
     // Beyond the contract:
     /// Job attributes that rejecting machines' requirements read and the
     /// job does not define (Nobody Likes Me: "add or modify").
@@ -581,6 +586,7 @@ pub fn analyze_compiled(
         job_changes,
         missing_attributes,
         rejections: rejected.clauses,
+        searched,
         job_lacks,
         job: crate::matchmaking::negotiate::job_id(job, o.position),
         requirements_attribute: req_name,

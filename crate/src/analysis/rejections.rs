@@ -21,7 +21,8 @@ use serde::{Deserialize, Serialize};
 use super::groups::Groups;
 use super::machine_clauses as mc;
 use super::nobody::JobChange;
-use super::value_search::{candidates, Kinds, Pool, Scope, MAX_TRIED};
+pub use super::value_search::ValueOption;
+use super::value_search::{candidates, tried_note, Kinds, Pool, Scope, MAX_TRIED};
 use crate::constraint::predicate::{conjunction, literal_text};
 use crate::lang::ast::{ClassAd, Expr, ExprKind};
 use crate::lang::eval::{EvalOptions, Evaluator};
@@ -67,30 +68,41 @@ pub struct Rejection {
     pub options: Vec<ValueOption>,
 }
 
+impl Rejection {
+    /// It reads nothing of the job: the machines' own reason.
+    pub fn machine_side(&self) -> bool {
+        self.reads.is_empty() && !self.reads_anything
+    }
+
+    /// What a machine-side clause means, in one sentence (the report and
+    /// the page).
+    pub fn machine_side_words(&self) -> String {
+        let what: Vec<String> = self
+            .slot_reads
+            .iter()
+            .cloned()
+            .chain(self.clock.then(|| "the clock (time())".to_string()))
+            .collect();
+        let reads = if what.is_empty() {
+            "it is the machines' own rule".to_string()
+        } else {
+            format!("only {}", what.join(" and "))
+        };
+        let slots = if self.slots == 1 {
+            "this slot"
+        } else {
+            "these slots"
+        };
+        format!("reads nothing of your job ({reads}): no change to the job opens {slots}")
+    }
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Offered {
     pub attribute: String,
     /// ClassAd literal text.
     pub value: String,
     pub slots: u64,
-}
-
-/// One value of a job attribute, counted over the pool both ways.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
-pub struct ValueOption {
-    pub attribute: String,
-    /// ClassAd literal text (`undefined`: the attribute removed).
-    pub value: String,
-    /// `set`, `add` (one value added to the job's list), `add all`, `remove`.
-    pub change: String,
-    pub both_ways: u64,
-    pub willing: u64,
-    /// Slots matching both ways that did not before.
-    pub gained: u64,
-    /// The least change that gains a willing slot (else any slot).
-    pub least: bool,
-    /// The change that gains the most willing slots.
-    pub most: bool,
 }
 
 /// What [`analyze`] found.
@@ -250,44 +262,17 @@ pub fn analyze(input: &Input, notes: &mut Vec<String>) -> Rejections {
                 }
             }
             let exprs: Vec<&Expr> = readers.iter().map(|&g| groups[g].expr).collect();
-            candidates(job, name, slot_values, &exprs, lists, &mut ev)
+            candidates(job, name, slot_values, &exprs, lists, true, &mut ev)
         };
         if cands.total > MAX_TRIED {
-            cut.push(format!("{name} ({} of {})", MAX_TRIED, cands.total));
+            cut.push(format!("{name} ({MAX_TRIED} of {})", cands.total));
         }
-        let mut options = vec![];
-        for c in cands.list.iter().take(MAX_TRIED) {
-            let counted = pool.count(&[(a, name, c.value.clone())], &mut ev);
-            if counted.gained == 0 {
-                continue;
-            }
-            options.push((
-                c.cost,
-                ValueOption {
-                    attribute: name.clone(),
-                    value: literal_text(&c.value),
-                    change: c.change.to_string(),
-                    both_ways: counted.both_ways,
-                    willing: counted.willing,
-                    gained: counted.gained,
-                    least: false,
-                    most: false,
-                },
-            ));
-        }
-        mark_least_and_most(&mut options, pool.now_willing);
-        options.sort_by(|(ca, a), (cb, b)| b.willing.cmp(&a.willing).then(ca.total_cmp(cb)));
         tried.insert(
             name.to_ascii_lowercase(),
-            options.into_iter().map(|(_, o)| o).collect(),
+            pool.options(a, name, &cands, &mut ev),
         );
     }
-    if !cut.is_empty() {
-        notes.push(format!(
-            "the slots hold more values than are tried for {}: the nearest to the job's and the extremes were tried",
-            cut.join(", ")
-        ));
-    }
+    notes.extend(tried_note(&cut));
 
     for (gi, g) in groups.iter().enumerate().take(SHOWN) {
         let r = &reads[gi];
@@ -406,36 +391,6 @@ fn disjuncts(e: &Expr, negated: bool, depth: u32) -> u64 {
             }
         }
         _ => 1,
-    }
-}
-
-/// The least change (cheapest that gains a willing slot, else any slot)
-/// and the most (most willing, then the cheapest).
-pub(super) fn mark_least_and_most(options: &mut [(f64, ValueOption)], now_willing: u64) {
-    let pick_least = |gain: &dyn Fn(&ValueOption) -> bool, options: &[(f64, ValueOption)]| {
-        options
-            .iter()
-            .enumerate()
-            .filter(|(_, (_, o))| gain(o))
-            .min_by(|(_, (ca, a)), (_, (cb, b))| ca.total_cmp(cb).then(b.willing.cmp(&a.willing)))
-            .map(|(k, _)| k)
-    };
-    let least = pick_least(&|o| o.willing > now_willing, options)
-        .or_else(|| pick_least(&|o| o.gained > 0, options));
-    if let Some(k) = least {
-        options[k].1.least = true;
-    }
-    let most = options
-        .iter()
-        .enumerate()
-        .max_by(|(_, (ca, a)), (_, (cb, b))| {
-            (a.willing, a.both_ways)
-                .cmp(&(b.willing, b.both_ways))
-                .then(cb.total_cmp(ca))
-        })
-        .map(|(k, _)| k);
-    if let Some(k) = most {
-        options[k].1.most = true;
     }
 }
 

@@ -383,27 +383,8 @@ fn rejections(o: &mut String, a: &Analysis) {
                 offered.join(", ")
             )
         };
-        if r.reads.is_empty() && !r.reads_anything {
-            let what: Vec<String> = r
-                .slot_reads
-                .iter()
-                .cloned()
-                .chain(r.clock.then(|| "the clock (time())".to_string()))
-                .collect();
-            let _ = writeln!(
-                o,
-                "      reads nothing of your job ({}): no change to the job opens {}",
-                if what.is_empty() {
-                    "it is the machines' own rule".to_string()
-                } else {
-                    format!("only {}", what.join(" and "))
-                },
-                if r.slots == 1 {
-                    "this slot"
-                } else {
-                    "these slots"
-                }
-            );
+        if r.machine_side() {
+            let _ = writeln!(o, "      {}", r.machine_side_words());
             continue;
         }
         let values: Vec<String> = r

@@ -7,10 +7,9 @@
 //! that lets it run on the most marked. The paper's tables are unchanged:
 //! these join the fixes.
 
-use super::rejections::{mark_least_and_most, ValueOption};
-use super::value_search::{candidates, Kinds, Pool, Scope, MAX_TRIED};
-use crate::constraint::predicate::{literal_text, Sides};
-use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind, Special};
+use super::value_search::{candidates, tried_note, Kinds, Pool, Scope, ValueOption, MAX_TRIED};
+use crate::constraint::predicate::Sides;
+use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind};
 use crate::lang::eval::{Evaluator, Mode};
 
 /// Job attributes searched.
@@ -48,44 +47,13 @@ pub fn search(scope: Scope, notes: &mut Vec<String>) -> Vec<ValueOption> {
                 values.push(ev.eval_attr(slot_attr));
             }
         }
-        let cands = candidates(job, name, values, &[], false, &mut ev);
+        let cands = candidates(job, name, values, &[], false, false, &mut ev);
         if cands.total > MAX_TRIED {
             cut.push(format!("{name} ({MAX_TRIED} of {})", cands.total));
         }
-        let mut options = vec![];
-        for c in cands.list.iter().take(MAX_TRIED) {
-            // Removing what the requirements compare makes them undefined.
-            if c.change == "remove" {
-                continue;
-            }
-            let n = pool.count(&[(a, name, c.value.clone())], &mut ev);
-            if n.gained == 0 {
-                continue;
-            }
-            options.push((
-                c.cost,
-                ValueOption {
-                    attribute: name.clone(),
-                    value: literal_text(&c.value),
-                    change: c.change.to_string(),
-                    both_ways: n.both_ways,
-                    willing: n.willing,
-                    gained: n.gained,
-                    least: false,
-                    most: false,
-                },
-            ));
-        }
-        mark_least_and_most(&mut options, pool.now_willing);
-        options.sort_by(|(ca, a), (cb, b)| b.willing.cmp(&a.willing).then(ca.total_cmp(cb)));
-        out.extend(options.into_iter().map(|(_, o)| o));
+        out.extend(pool.options(a, name, &cands, &mut ev));
     }
-    if !cut.is_empty() {
-        notes.push(format!(
-            "the slots hold more values than are tried for {}: the nearest to the job's and the extremes were tried",
-            cut.join(", ")
-        ));
-    }
+    notes.extend(tried_note(&cut));
     out
 }
 
@@ -130,21 +98,9 @@ fn compared(req: &Expr, job: &ClassAd, mode: Mode) -> Vec<(String, String)> {
 /// The job's own attribute an operand names (`RequestMemory`, `MY.x`), as
 /// the job spells it.
 fn own_attribute(e: &Expr, job: &ClassAd) -> Option<String> {
-    let name = match &e.kind {
-        ExprKind::Paren(a) => return own_attribute(a, job),
-        ExprKind::Attr {
-            name,
-            absolute: false,
-        } if name.special == Special::None => name,
-        ExprKind::Select(base, name) => match &base.kind {
-            ExprKind::Attr {
-                name: b,
-                absolute: false,
-            } if matches!(b.special, Special::My | Special::SelfAd) => name,
-            _ => return None,
-        },
-        _ => return None,
-    };
-    let i = job.position_name(name)?;
+    if let ExprKind::Paren(a) = &e.kind {
+        return own_attribute(a, job);
+    }
+    let i = job.position_name(super::machine_clauses::own_name(e)?)?;
     Some(job.at(i).0.to_string())
 }

@@ -10,6 +10,7 @@ use std::collections::{BTreeSet, HashMap};
 use std::sync::Arc;
 
 use fixedbitset::FixedBitSet;
+use serde::{Deserialize, Serialize};
 
 use super::groups::Groups;
 use super::machine_clauses::{self as mc, MachineClause};
@@ -17,6 +18,24 @@ use crate::constraint::predicate::literal_text;
 use crate::lang::ast::{ClassAd, Expr, ExprKind, Value};
 use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::matchmaking::matching::{accepts, DEFAULT_REQUIREMENTS};
+
+/// One value of a job attribute, counted over the pool both ways.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct ValueOption {
+    pub attribute: String,
+    /// ClassAd literal text (`undefined`: the attribute removed).
+    pub value: String,
+    /// `set`, `add` (one value added to the job's list), `add all`, `remove`.
+    pub change: String,
+    pub both_ways: u64,
+    pub willing: u64,
+    /// Slots matching both ways that did not before.
+    pub gained: u64,
+    /// The least change that gains a willing slot (else any slot).
+    pub least: bool,
+    /// The change that gains the most willing slots.
+    pub most: bool,
+}
 
 /// Values tried per job attribute (the extremes and the nearest first).
 pub const MAX_TRIED: usize = 64;
@@ -129,13 +148,16 @@ pub(super) struct Candidates {
 /// nearest the job's own value first.
 /// `slot_values`: what the slots hold of the attributes compared with
 /// `name` (a list is widened only by those); `literals_of`: expressions
-/// whose literals are tried too; `lists`: a string-list function reads it.
+/// whose literals are tried too; `lists`: a string-list function reads it;
+/// `removable`: removing the attribute is a change to try (not where the
+/// job's own requirements compare it: they would be undefined).
 pub(super) fn candidates(
     job: &Arc<ClassAd>,
     name: &str,
     slot_values: Vec<Value>,
     literals_of: &[&Expr],
     lists: bool,
+    removable: bool,
     ev: &mut Evaluator,
 ) -> Candidates {
     let current = super::nobody::job_value(job, &name.to_ascii_lowercase(), ev);
@@ -179,7 +201,7 @@ pub(super) fn candidates(
         _ => None,
     };
     // The most-changing first, so they are always tried.
-    if current.is_some() {
+    if current.is_some() && removable {
         list.push(Candidate {
             value: Value::Undefined,
             change: "remove",
@@ -280,36 +302,19 @@ pub(super) fn same(a: &Value, b: &Value) -> bool {
 }
 
 pub(super) fn calls_string_list(e: &Expr) -> bool {
-    let mut stack = vec![e];
-    let mut steps = 0;
-    while let Some(x) = stack.pop() {
-        steps += 1;
-        if steps > 10_000 {
-            return false;
-        }
-        match &x.kind {
-            ExprKind::Call(c) if c.name.to_ascii_lowercase().starts_with("stringlist") => {
-                return true
-            }
-            _ => stack.extend(x.children()),
-        }
-    }
-    false
+    let mut found = false;
+    mc::nodes(e, &mut |x| {
+        found |= matches!(&x.kind, ExprKind::Call(c) if c.name.to_ascii_lowercase().starts_with("stringlist"));
+    });
+    found
 }
 
 fn literals(e: &Expr, f: &mut dyn FnMut(Value)) {
-    let mut stack = vec![e];
-    let mut steps = 0;
-    while let Some(x) = stack.pop() {
-        steps += 1;
-        if steps > 10_000 {
-            return;
+    mc::nodes(e, &mut |x| {
+        if let ExprKind::Literal(v) = &x.kind {
+            f(v.clone());
         }
-        match &x.kind {
-            ExprKind::Literal(v) => f(v.clone()),
-            _ => stack.extend(x.children()),
-        }
-    }
+    });
 }
 
 /// The pool as the value search counts it.
@@ -326,7 +331,10 @@ pub(super) struct Pool<'a> {
     /// it depends on, its truth per machine group, and whether every value
     /// was a boolean, `undefined` or `error` (else the whole is evaluated).
     job_clauses: Vec<JobClause<'a>>,
-    busy: Vec<bool>,
+    /// Per machine with kinds, whether it is busy, when that cannot depend
+    /// on the job (its `State` and `RemoteUser` are literals); `None`:
+    /// evaluated with each changed job.
+    busy: Vec<Option<bool>>,
     /// Matching both ways before any change.
     before: FixedBitSet,
     pub now_willing: u64,
@@ -360,13 +368,20 @@ impl<'a> Pool<'a> {
             .map(|r| closure.mask(r.as_ref()))
             .collect();
         let mut before = FixedBitSet::with_capacity(machines.len());
-        let mut busy = vec![false; machines.len()];
+        let busy: Vec<Option<bool>> = machines
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let literal = |name: &str| m.position(name).is_none_or(|p| m.is_literal(p));
+                (kinds.of[i].is_some() && literal("State") && literal("RemoteUser"))
+                    .then(|| super::summary::busy(m, job, ev))
+            })
+            .collect();
         let mut now_willing = 0;
         // Both ways before any change: the job accepts it and it the job.
         let wanted = |i: usize| scope.accepted.contains(scope.groups.of[i] as usize);
         for i in (0..machines.len()).filter(|&i| kinds.of[i].is_some() && wanted(i)) {
             let m = &machines[i];
-            busy[i] = super::summary::busy(m, job, ev);
             let accepted = if kinds.exact(i) {
                 kinds.holds(i)
             } else {
@@ -374,7 +389,7 @@ impl<'a> Pool<'a> {
             };
             if accepted {
                 before.insert(i);
-                now_willing += !busy[i] as u64;
+                now_willing += !busy[i].unwrap_or_else(|| super::summary::busy(m, job, ev)) as u64;
             }
         }
         let job_deps = match super::requirements_of(job) {
@@ -522,17 +537,86 @@ impl<'a> Pool<'a> {
         out
     }
 
-    /// Busy with the changed job: as before when the machine's `State`
-    /// and `RemoteUser` are literals (an expression such as
-    /// `RemoteUser = TARGET.Owner` is evaluated again).
-    fn busy_of(&self, i: usize, m: &Arc<ClassAd>, job: &Arc<ClassAd>, ev: &mut Evaluator) -> bool {
-        let literal = |name: &str| m.position(name).is_none_or(|p| m.is_literal(p));
-        if self.kinds.of[i].is_some() && literal("State") && literal("RemoteUser") {
-            self.busy[i]
-        } else {
-            super::summary::busy(m, job, ev)
+    /// The first [`MAX_TRIED`] candidates of attribute `a` (`name`) that
+    /// gain slots, each counted, the least and most marked, most willing
+    /// first.
+    pub fn options(
+        &self,
+        a: usize,
+        name: &str,
+        cands: &Candidates,
+        ev: &mut Evaluator,
+    ) -> Vec<ValueOption> {
+        let mut options = vec![];
+        for c in cands.list.iter().take(MAX_TRIED) {
+            let n = self.count(&[(a, name, c.value.clone())], ev);
+            if n.gained == 0 {
+                continue;
+            }
+            options.push((
+                c.cost,
+                ValueOption {
+                    attribute: name.to_string(),
+                    value: literal_text(&c.value),
+                    change: c.change.to_string(),
+                    both_ways: n.both_ways,
+                    willing: n.willing,
+                    gained: n.gained,
+                    least: false,
+                    most: false,
+                },
+            ));
         }
+        mark_least_and_most(&mut options, self.now_willing);
+        options.sort_by(|(ca, a), (cb, b)| b.willing.cmp(&a.willing).then(ca.total_cmp(cb)));
+        options.into_iter().map(|(_, o)| o).collect()
     }
+
+    /// Busy with the changed job: known once when it cannot depend on the
+    /// job, else evaluated (`RemoteUser = TARGET.Owner`).
+    fn busy_of(&self, i: usize, m: &Arc<ClassAd>, job: &Arc<ClassAd>, ev: &mut Evaluator) -> bool {
+        self.busy[i].unwrap_or_else(|| super::summary::busy(m, job, ev))
+    }
+}
+
+/// The least change (cheapest that gains a willing slot, else any slot)
+/// and the most (most willing, then the cheapest).
+fn mark_least_and_most(options: &mut [(f64, ValueOption)], now_willing: u64) {
+    let pick_least = |gain: &dyn Fn(&ValueOption) -> bool, options: &[(f64, ValueOption)]| {
+        options
+            .iter()
+            .enumerate()
+            .filter(|(_, (_, o))| gain(o))
+            .min_by(|(_, (ca, a)), (_, (cb, b))| ca.total_cmp(cb).then(b.willing.cmp(&a.willing)))
+            .map(|(k, _)| k)
+    };
+    let least = pick_least(&|o| o.willing > now_willing, options)
+        .or_else(|| pick_least(&|o| o.gained > 0, options));
+    if let Some(k) = least {
+        options[k].1.least = true;
+    }
+    let most = options
+        .iter()
+        .enumerate()
+        .max_by(|(_, (ca, a)), (_, (cb, b))| {
+            (a.willing, a.both_ways)
+                .cmp(&(b.willing, b.both_ways))
+                .then(cb.total_cmp(ca))
+        })
+        .map(|(k, _)| k);
+    if let Some(k) = most {
+        options[k].1.most = true;
+    }
+}
+
+/// The note for attributes whose slots hold more values than are tried.
+pub(super) fn tried_note(cut: &[String]) -> Option<String> {
+    (!cut.is_empty()).then(|| {
+        format!(
+            "the slots hold more values than are tried for {}: the nearest to the job's and the extremes were tried",
+            cut.join(", ")
+        )
+    })
 }
 
 /// One clause of the job's requirements, as [`Pool`] keeps it.

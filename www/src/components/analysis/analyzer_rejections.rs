@@ -44,7 +44,7 @@ fn rejection(
     };
     let only = (r.only > 0 && r.only < r.slots)
         .then(|| format!(" (the only reason on {})", thousands(r.only)));
-    let machine_side = r.reads.is_empty() && !r.reads_anything;
+    let machine_side = r.machine_side();
     html! {
         <li class="rejection" data-slots={r.slots.to_string()} data-machine-side={machine_side.to_string()}>
             <div class="rejection-head">
@@ -53,7 +53,7 @@ fn rejection(
                 <code class="expr">{ r.clause.clone() }</code>
             </div>
             if machine_side {
-                <p class="machine-side v-undef">{ machine_side_words(r) }</p>
+                <p class="machine-side v-undef">{ capitalized(&r.machine_side_words()) }</p>
             } else {
                 <div class="reads">
                     { "Reads the job's " }
@@ -82,21 +82,6 @@ fn rejection(
     }
 }
 
-fn machine_side_words(r: &Rejection) -> String {
-    let what: Vec<String> = r
-        .slot_reads
-        .iter()
-        .cloned()
-        .chain(r.clock.then(|| "the clock (time())".to_string()))
-        .collect();
-    let reads = if what.is_empty() {
-        "it is the machines' own rule".to_string()
-    } else {
-        format!("only {}", what.join(" and "))
-    };
-    format!("Reads nothing of the job ({reads}): no change to the job opens these slots.")
-}
-
 fn option(o: &ValueOption, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>) -> Html {
     let apply = {
         let (set, s) = (set.clone(), s.clone());
@@ -122,4 +107,12 @@ fn option(o: &ValueOption, s: &AnalyzeSettings, set: &Callback<AnalyzeSettings>)
             if let Some(t) = tag { <span class="badge">{ t }</span> }
         </li>
     }
+}
+
+/// A sentence's first letter in upper case.
+fn capitalized(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
 }
