@@ -226,32 +226,14 @@ pub fn ad_name(ad: &Arc<ClassAd>, index: usize) -> String {
     (index + 1).to_string()
 }
 
-/// A clock for the `seconds` counter in wasm, where the library has none:
-/// the embedding page's worker gives one (seconds, any origin).
-static WASM_CLOCK: std::sync::OnceLock<fn() -> f64> = std::sync::OnceLock::new();
-
-/// Set the clock the `seconds` counter uses in wasm (natively it is the
-/// system's monotonic clock). The first call wins.
+/// Set the clock the `seconds` counter (and the engine's other timings)
+/// uses in wasm; see [`crate::lang::clock::set`].
 pub fn set_clock(now: fn() -> f64) {
-    let _ = WASM_CLOCK.set(now);
+    crate::lang::clock::set(now);
 }
 
-/// Seconds since some fixed origin; `None` when there is no clock.
 fn clock() -> Option<f64> {
-    #[cfg(not(target_arch = "wasm32"))]
-    {
-        static ORIGIN: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
-        Some(
-            ORIGIN
-                .get_or_init(std::time::Instant::now)
-                .elapsed()
-                .as_secs_f64(),
-        )
-    }
-    #[cfg(target_arch = "wasm32")]
-    {
-        WASM_CLOCK.get().map(|f| f())
-    }
+    crate::lang::clock::now()
 }
 
 /// Gangmatch every request against the offers; gangs consume their offers.

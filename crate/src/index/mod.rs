@@ -66,6 +66,7 @@
 //! 70 ms and 4,000 queries take 0.6 s, where evaluating every pair takes
 //! about 28 s; 16,000 × 16,000: 0.28 s and 11.5 s against about 475 s.
 
+pub mod adaptive;
 pub mod interval;
 pub mod negotiation;
 pub mod query;

@@ -12,10 +12,11 @@ use crate::matchmaking::negotiate::{
     negotiate, negotiate_with, CandidateSource, CycleResult, NegotiationConfig,
 };
 
+use super::adaptive::{AdaptiveMachines, IndexDecision};
 use super::Index;
 
-/// Below this many job × machine pairs the index does not pay for itself
-/// (building it costs about what surveying a few hundred jobs does).
+/// Without a clock to measure with ([`AdaptiveMachines`]), the index is
+/// used from this many job × machine pairs.
 pub const INDEX_FROM_PAIRS: u64 = 250_000;
 
 /// Lists a cycle's queries may run ahead of its surveys (held meanwhile).
@@ -100,29 +101,66 @@ impl CandidateSource for IndexedMachines<'_> {
     }
 }
 
-/// Whether a cycle can use the index: big enough to pay, and matching as
-/// the index reads constraints (the default attribute names, no functions
-/// supplied with the pool — a call the index cannot see into).
-pub fn index_pays(jobs: usize, machines: usize, cfg: &NegotiationConfig) -> bool {
+/// Whether a cycle can use the index at all: matching as the index reads
+/// constraints (the default attribute names, no functions supplied with
+/// the pool — a call the index cannot see into).
+pub fn index_usable(cfg: &NegotiationConfig) -> bool {
     let names_match = cfg.requirements.len() == DEFAULT_REQUIREMENTS.len()
         && cfg
             .requirements
             .iter()
             .zip(DEFAULT_REQUIREMENTS)
             .all(|(a, b)| a == b);
-    jobs as u64 * machines as u64 >= INDEX_FROM_PAIRS && names_match && cfg.functions.is_none()
+    names_match && cfg.functions.is_none()
 }
 
-/// One negotiation cycle, with the index when it pays ([`index_pays`]).
+/// Whether a cycle the index can serve is big enough for it to pay.
+pub fn index_pays(jobs: usize, machines: usize, cfg: &NegotiationConfig) -> bool {
+    index_usable(cfg) && jobs as u64 * machines as u64 >= INDEX_FROM_PAIRS
+}
+
+/// Whether a cycle surveys the index' candidates or the whole pool.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum IndexUse {
+    /// When the cycle's own timings say it pays ([`AdaptiveMachines`]).
+    #[default]
+    Auto,
+    /// Whenever the cycle can use it, from the start.
+    Always,
+    /// The plain loop.
+    Never,
+}
+
+/// One negotiation cycle, with the index when it pays.
 pub fn negotiate_indexed(
     jobs: &[Arc<ClassAd>],
     machines: &[Arc<ClassAd>],
     cfg: &NegotiationConfig,
     progress: impl FnMut(usize, usize) -> bool,
 ) -> CycleResult {
-    if !index_pays(jobs.len(), machines.len(), cfg) {
-        return negotiate(jobs, machines, cfg, progress);
+    negotiate_choosing(jobs, machines, cfg, IndexUse::Auto, progress).0
+}
+
+/// One negotiation cycle, with the index as `use_index` says, and what was
+/// decided about it (`None`: the index was not considered).
+pub fn negotiate_choosing(
+    jobs: &[Arc<ClassAd>],
+    machines: &[Arc<ClassAd>],
+    cfg: &NegotiationConfig,
+    use_index: IndexUse,
+    progress: impl FnMut(usize, usize) -> bool,
+) -> (CycleResult, Option<IndexDecision>) {
+    if !index_usable(cfg) || use_index == IndexUse::Never || jobs.is_empty() {
+        return (negotiate(jobs, machines, cfg, progress), None);
     }
-    let mut source = IndexedMachines::build(jobs, machines, cfg);
-    negotiate_with(jobs, machines, cfg, &mut source, progress)
+    if use_index == IndexUse::Always {
+        let mut source = IndexedMachines::build(jobs, machines, cfg);
+        return (
+            negotiate_with(jobs, machines, cfg, &mut source, progress),
+            None,
+        );
+    }
+    let mut source = AdaptiveMachines::new(jobs, machines, cfg);
+    let cycle = negotiate_with(jobs, machines, cfg, &mut source, progress);
+    (cycle, Some(source.decision().clone()))
 }

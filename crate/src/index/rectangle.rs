@@ -28,7 +28,7 @@ use serde::Serialize;
 
 use crate::constraint::intervals::{Constraint, NumInterval, ValueSet};
 use crate::constraint::predicate::{self, Sides};
-use crate::lang::ast::{ClassAd, Expr};
+use crate::lang::ast::{BinaryOp, ClassAd, Expr, ExprKind};
 use crate::lang::eval::ops::{truth, Truth};
 use crate::lang::eval::{EvalOptions, Mode};
 use crate::lang::specialize::{specialize, SpecContext};
@@ -287,6 +287,9 @@ pub struct Rectangles {
     pub conflicts: Vec<Conflict>,
     /// Why the constraint is indexed as one rectangle admitting everything.
     pub unindexable: Option<String>,
+    /// Why the constraint is indexed as one rectangle wider than its
+    /// profiles ([`MAX_PROFILES`]); its consistency errors are not looked for.
+    pub hull: Option<String>,
 }
 
 /// The attribute holding an ad's constraint and its expression.
@@ -332,6 +335,34 @@ pub fn rectangles_scoped(
         own: ad,
         unscoped_is_other,
     };
+    // Each conjunct alone first: their profiles multiply in the whole DPF.
+    let mut parts = vec![];
+    conjuncts(&spec, &mut parts);
+    if parts.len() > 1 {
+        let mut dnfs = Vec::with_capacity(parts.len());
+        let mut profiles = 1usize;
+        for part in parts {
+            match predicate::dnf(part, &sides) {
+                Ok(d) => {
+                    profiles = profiles.saturating_mul(d.clauses.len().max(1));
+                    dnfs.push(d);
+                }
+                Err(limit) => {
+                    out.rectangles.push(Rectangle::everything(&out.external));
+                    out.unindexable = Some(limit.reason);
+                    return out;
+                }
+            }
+        }
+        if profiles > MAX_PROFILES {
+            out.hull = Some(format!(
+                "{profiles} profiles, past the {MAX_PROFILES} an ad is indexed as: one rectangle of \
+                 what every profile admits"
+            ));
+            out.rectangles.extend(hull(&dnfs, &out.external));
+            return out;
+        }
+    }
     let dnf = match predicate::dnf(&spec, &sides) {
         Ok(d) => d,
         Err(limit) => {
@@ -346,6 +377,70 @@ pub fn rectangles_scoped(
         }
     }
     out
+}
+
+/// Most rectangles one ad's constraint becomes. A constraint whose DPF has
+/// more profiles (a glidein's START: seven two-way choices, 128 profiles,
+/// on each of thousands of slots) is indexed as its hull instead.
+pub const MAX_PROFILES: usize = 16;
+
+/// The top-level conjuncts of `e` (through parentheses).
+fn conjuncts<'e>(e: &'e Expr, out: &mut Vec<&'e Expr>) {
+    match &e.kind {
+        ExprKind::Paren(a) => conjuncts(a, out),
+        ExprKind::Binary(BinaryOp::And, a, b) => {
+            conjuncts(a, out);
+            conjuncts(b, out);
+        }
+        _ => out.push(e),
+    }
+}
+
+/// One rectangle admitting every ad some profile of the conjunction of
+/// `parts` admits (sound, wider than the profiles): a one-profile part's
+/// properties as they are; of a part with several profiles, the attributes
+/// every one of its live profiles constrains, each admitting the union of
+/// its profiles' sets. `None` when a part can never hold.
+fn hull(parts: &[predicate::Dnf], external: &BTreeSet<String>) -> Option<Rectangle> {
+    let mut none = vec![];
+    let mut single: Vec<predicate::Atom> = vec![];
+    let mut wider = vec![];
+    for d in parts {
+        match d.clauses.as_slice() {
+            [one] => single.extend(one.iter().cloned()),
+            many => {
+                let live: Vec<Rectangle> = many
+                    .iter()
+                    .filter_map(|c| convert(0, c, external, &mut none))
+                    .collect();
+                let (first, rest) = live.split_first()?;
+                let common = first.exp.iter().filter_map(|e| {
+                    rest.iter()
+                        .map(|r| r.exp.iter().find(|x| x.key == e.key).map(|x| &x.set))
+                        .try_fold(e.set.clone(), |acc, s| Some(acc.union(s?)))
+                        .map(|set| Exported { set, ..e.clone() })
+                });
+                wider.extend(common);
+            }
+        }
+    }
+    let mut r = convert(0, &single, external, &mut none)?;
+    for w in wider {
+        match r.exp.iter_mut().find(|e| e.key == w.key) {
+            Some(e) => {
+                e.set = e.set.intersect(&w.set);
+                if e.set.is_empty() {
+                    return None;
+                }
+            }
+            None => r.exp.push(w),
+        }
+    }
+    r.exp.sort_by(|a, b| a.key.cmp(&b.key));
+    r.exp_absent.retain(|k| !r.exp.iter().any(|e| &e.key == k));
+    // Dropped choices widen it.
+    r.exp_deviant = true;
+    Some(r)
 }
 
 /// One profile; `None` when it can never hold (a conflict, or a literal
@@ -572,9 +667,25 @@ mod tests {
         let big: Vec<String> = (0..20)
             .map(|i| format!("(other.a{i} == 1 || other.b{i} == 2)"))
             .collect();
+        // 2^20 profiles: the hull, which here keeps nothing (no attribute
+        // is in both profiles of any conjunct).
         let r = rects(&format!("[ Requirements = {} ]", big.join(" && ")));
-        assert!(r.unindexable.is_some());
+        assert!(r.hull.is_some() && r.unindexable.is_none());
         assert_eq!(r.rectangles.len(), 1);
+        assert!(r.rectangles[0].exp.is_empty() && r.rectangles[0].exp_deviant);
+        // One conjunct too large for DPF on its own: everything.
+        let wide: Vec<String> = (0..20)
+            .map(|i| format!("(other.a{i} == 1 && other.b{i} == 2)"))
+            .collect();
+        let inner = (0..20)
+            .map(|i| format!("(other.c{i} == 1 || other.d{i} == 2)"))
+            .collect::<Vec<_>>()
+            .join(" && ");
+        let r = rects(&format!(
+            "[ Requirements = other.x > 1 && !({} && {inner}) ]",
+            wide.join(" || ")
+        ));
+        assert!(r.unindexable.is_some(), "{:?}", r.hull);
         assert!(r.rectangles[0].exp.is_empty() && r.rectangles[0].unindexable);
         assert!(rects("[ x = 1 ]").rectangles.is_empty());
         let a = ad(
@@ -589,6 +700,63 @@ mod tests {
             assert_eq!(own_value(&a, n, EvalOptions::default()), p, "{n}");
         }
         assert_eq!(own_value(&a, "f", EvalOptions::default()), Point::Undefined);
+    }
+
+    /// A glidein's START: seven two-way choices (128 profiles) on top of
+    /// plain comparisons with the slot's own values.
+    const GLIDEIN: &str = r#"[ Cpus = 8; Memory = 16384; GLIDEIN_Site = "UCSD"; GPUs = 0;
+        START = (TARGET.RequestCpus <= MY.Cpus) && (TARGET.RequestMemory <= MY.Memory)
+          && (isUndefined(TARGET.RequestGPUs) || TARGET.RequestGPUs <= MY.GPUs)
+          && (TARGET.ProjectName isnt undefined || TARGET.Owner isnt undefined)
+          && ((TARGET.DESIRED_Sites is undefined) || stringListMember(MY.GLIDEIN_Site, TARGET.DESIRED_Sites, ","))
+          && ((TARGET.UNDESIRED_Sites is undefined) || !stringListMember(MY.GLIDEIN_Site, TARGET.UNDESIRED_Sites, ","))
+          && (TARGET.JobUniverse == 5 || TARGET.JobUniverse == 7)
+          && ((TARGET.WantGPUs =?= true && MY.GPUs > 0) || TARGET.WantGPUs =!= true)
+          && (MY.CVMFS_REVISION >= TARGET.MinCvmfsRevision || TARGET.MinCvmfsRevision is undefined);
+        CVMFS_REVISION = 25000;
+        Requirements = START ]"#;
+
+    #[test]
+    fn many_profiles_are_indexed_as_their_hull() {
+        let r = rects(GLIDEIN);
+        let hull = r.hull.as_deref().expect("past the bound");
+        assert!(hull.starts_with("128 profiles, past the 16"), "{hull}");
+        assert_eq!(r.rectangles.len(), 1);
+        let rect = &r.rectangles[0];
+        assert!(rect.exp_deviant);
+        assert_eq!(
+            text(rect),
+            vec![
+                "JobUniverse == 5 or == 7",
+                "MinCvmfsRevision is <= 25000 or any boolean or undefined",
+                "RequestCpus <= 8",
+                "RequestMemory <= 16384",
+                "WantGPUs is anything except true"
+            ]
+        );
+        // Sound: every ad the START accepts is inside the hull.
+        let job = ad(r#"[ RequestCpus = 2; RequestMemory = 2048; JobUniverse = 7; Owner = "a" ]"#);
+        let slot = ad(GLIDEIN);
+        let mut ev = crate::lang::eval::Evaluator::new(EvalOptions::default());
+        assert!(crate::matchmaking::matching::symmetric_match(&mut ev, &slot, &job).left_accepts);
+        assert!(rect.admits(&mut |k| own_value(&job, k, EvalOptions::default())));
+        let big = ad(r#"[ RequestCpus = 16; RequestMemory = 2048; JobUniverse = 5 ]"#);
+        assert!(!rect.admits(&mut |k| own_value(&big, k, EvalOptions::default())));
+        // A few profiles are still the profiles themselves.
+        let r = rects(
+            "[ Requirements = (other.a == 1 || other.b == 2) && (other.c == 3 || other.d == 4) ]",
+        );
+        assert!(r.hull.is_none());
+        assert_eq!(r.rectangles.len(), 4);
+        // A part whose every profile is dead: nothing.
+        let dead: Vec<String> = (0..5)
+            .map(|i| format!("(other.x{i} == 1 || other.y{i} == 2)"))
+            .collect();
+        let r = rects(&format!(
+            "[ Requirements = {} && (other.z < 1 && other.z > 2 || other.w < 1 && other.w > 2) ]",
+            dead.join(" && ")
+        ));
+        assert!(r.hull.is_some() && r.rectangles.is_empty());
     }
 
     #[test]

@@ -13,6 +13,7 @@
 
 pub mod ast;
 pub mod builtins;
+pub mod clock;
 pub mod diagnostic;
 pub mod eval;
 pub mod functions;

@@ -368,22 +368,27 @@ impl ClusterList {
 
     /// The best free machine for `job` (checked against the job itself:
     /// the list was made for the cluster's first job), and how many free
-    /// candidates the cluster had when this job's turn came.
+    /// candidates the cluster had when this job's turn came. `cands`: this
+    /// job's own candidate superset (None: all), surveyed if the list runs
+    /// out — a cluster's jobs need not accept the same machines (sizes are
+    /// quantized in the signature), so the first job's would miss some.
     fn pick(
         &mut self,
         ctx: &mut SurveyCtx<'_, '_>,
         job: &CompiledAd,
         free: &[bool],
         jobs_left: usize,
+        cands: Option<Vec<usize>>,
     ) -> (usize, Option<(usize, Vec<Value>)>) {
+        let mut cands = Some(cands);
         loop {
             while self.cursor < self.ranked.len() && !free[self.ranked[self.cursor].0] {
                 self.cursor += 1;
             }
             if self.cursor == self.ranked.len() && self.truncated {
                 // Other clusters took the ones kept: survey the free again.
-                let cands = self.cands.take();
-                *self = ClusterList::new(ctx, job, free, false, jobs_left, cands);
+                let mine = cands.take().unwrap_or_else(|| self.cands.take());
+                *self = ClusterList::new(ctx, job, free, false, jobs_left, mine);
                 continue;
             }
             break;
@@ -492,6 +497,11 @@ pub trait CandidateSource {
     fn runs_ahead(&self) -> bool {
         false
     }
+
+    /// The cycle is about to consider the `done`-th job of the order told
+    /// ([`prefetch`](Self::prefetch)): a source that measures the cycle
+    /// may change how it answers from here on.
+    fn before_job(&mut self, _done: usize) {}
 }
 
 /// Every machine, every time.
@@ -565,6 +575,7 @@ pub fn negotiate_with(
         if done % 256 == 0 && !progress(done, order.len()) {
             break;
         }
+        source.before_job(done);
         let cluster = clustering.as_ref().map(|c| c.cluster_of[j]);
         let mut outcome = JobOutcome {
             job: j,
@@ -606,7 +617,8 @@ pub fn negotiate_with(
                 let list = lists[c].get_or_insert_with(|| {
                     ClusterList::new(&mut ctx, job, &free, true, jobs_left[c], cands.clone())
                 });
-                let (candidates, own) = list.pick(&mut ctx, job, &free, jobs_left[c]);
+                let (candidates, own) =
+                    list.pick(&mut ctx, job, &free, jobs_left[c], cands.clone());
                 outcome.candidates = Some(candidates);
                 jobs_left[c] -= 1;
                 if jobs_left[c] == 0 {

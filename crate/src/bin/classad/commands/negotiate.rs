@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 
 use clap::Args;
+use classad::index::negotiation::IndexUse;
 use classad::matchmaking::negotiate::{self, NegotiationConfig};
 use classad::matchmaking::userfn::UserFunctions;
 use classad::ClassAd;
@@ -38,6 +39,10 @@ pub struct MatchCmd {
     /// A file with `MyType = "Functions"` ads defining extra functions.
     #[arg(long)]
     functions: Option<String>,
+    /// Survey the ch. 4 index' candidates: when it pays (auto), whenever
+    /// the cycle can (always) or never (the plain loop).
+    #[arg(long, value_enum, default_value = "auto")]
+    index: IndexArg,
     #[command(flatten)]
     eval: EvalArgs,
     /// Print where the time went (reading, the cycle, `$$()`
@@ -47,6 +52,23 @@ pub struct MatchCmd {
     /// The syntax: htcondor (exactly libclassad), seed (the papers' notation) or auto.
     #[arg(long, value_enum, default_value = "htcondor")]
     dialect: crate::options::DialectArg,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum IndexArg {
+    Auto,
+    Always,
+    Never,
+}
+
+impl From<IndexArg> for IndexUse {
+    fn from(a: IndexArg) -> IndexUse {
+        match a {
+            IndexArg::Auto => IndexUse::Auto,
+            IndexArg::Always => IndexUse::Always,
+            IndexArg::Never => IndexUse::Never,
+        }
+    }
 }
 
 pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
@@ -80,8 +102,13 @@ pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
     cfg.opts = a.eval.options();
     cfg.functions = (!fns.is_empty()).then(|| Arc::new(fns));
     let read = started.elapsed();
-    let result =
-        classad::index::negotiation::negotiate_indexed(&job_ads, &machine_ads, &cfg, |_, _| true);
+    let (result, index) = classad::index::negotiation::negotiate_choosing(
+        &job_ads,
+        &machine_ads,
+        &cfg,
+        a.index.into(),
+        |_, _| true,
+    );
     let cycle = started.elapsed() - read;
     let augmented = negotiate::augment(&result, &job_ads, &machine_ads, cfg.opts);
     if a.stats {
@@ -96,6 +123,9 @@ pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
             (started.elapsed() - read - cycle).as_secs_f64(),
             parsed_stats(&job_ads, &machine_ads),
         );
+        if let Some(d) = index.filter(|d| !d.note.is_empty()) {
+            eprintln!("index: {}", d.note);
+        }
     }
     if a.json {
         let out = serde_json::json!({
