@@ -11,7 +11,7 @@
 //! ```
 
 // The layers, lowest first: lang, formats, submit, constraint, query, matchmaking,
-// analysis, index, gang, api. Each builds only on the ones before it
+// policy, analysis, index, gang, api. Each builds only on the ones before it
 // (tests/layers.rs checks every import). Callers name a layer's modules by
 // their path (`classad::lang::eval`, `classad::api::session`); the root
 // re-exports only the few items nearly every caller needs.
@@ -23,6 +23,7 @@ pub mod gang;
 pub mod index;
 pub mod lang;
 pub mod matchmaking;
+pub mod policy;
 pub mod query;
 pub mod submit;
 

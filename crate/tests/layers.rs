@@ -7,13 +7,14 @@
 use std::path::Path;
 
 /// Lowest first.
-const LAYERS: [&str; 10] = [
+const LAYERS: [&str; 11] = [
     "lang",
     "formats",
     "submit",
     "constraint",
     "query",
     "matchmaking",
+    "policy",
     "analysis",
     "index",
     "gang",

@@ -38,6 +38,9 @@ fn cli(name: &str) -> Vec<(String, String)> {
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_classad"))
         .args([
             "match",
+            // The lessons teach the thesis' Figure 9 vector.
+            "--policy",
+            "thesis",
             "--jobs",
             &format!("{dir}/{name}_jobs.classad"),
             "--machines",

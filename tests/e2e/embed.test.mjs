@@ -178,7 +178,7 @@ test('the JS API gives what the CLI gives: evaluate, match and parse', T, async 
         assert.equal(a.explain.job.value, jobReq, 'the job side traced');
         assert.equal(a.explain.machine.value, machineReq, 'the machine side traced');
         assert.equal(a.job_rank, cliEval({ expr: 'MY.Rank', my: job, target: machine, mode }));
-        const cycle = cli(['match', '--mode', mode, '--jobs', file(job), '--machines', file(machine)]).out;
+        const cycle = cli(['match', '--policy', 'thesis', '--mode', mode, '--jobs', file(job), '--machines', file(machine)]).out;
         assert.equal(a.matched, / matched\b/.test(cycle), `matched as the CLI's cycle: ${cycle}`);
       }
       assert.deepEqual(answers.map((a) => a.matched), [false, false, true, false]);

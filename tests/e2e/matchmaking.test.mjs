@@ -234,9 +234,10 @@ async function cycleLabels(page) {
   return page.$$eval('#cycle-table tbody tr', (trs) => trs.map((tr) => tr.cells[1].textContent.trim()));
 }
 
-/** `classad match` as [job, machine] pairs in cycle order ('-' → '—'). */
+/** `classad match` as [job, machine] pairs in cycle order ('-' → '—'), with
+ * the thesis' policy the page's cycle follows. */
 function cliCycle(bin, args) {
-  const out = execFileSync(bin, ['match', ...args], { encoding: 'utf8' });
+  const out = execFileSync(bin, ['match', '--policy', 'thesis', ...args], { encoding: 'utf8' });
   return out.trim().split('\n').map((l) => l.split(' ')).map(([job, machine]) => [job, machine === '-' ? '—' : machine]);
 }
 
@@ -435,7 +436,7 @@ test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker re
     // These pools read no clock: the CLI's naive cycle, counted, is the same.
     const bin = cli();
     const jobId = await page.locator(`#cycle-table tbody tr:nth-child(${n + 1}) td[data-job-id]`).getAttribute('data-job-id');
-    const out = JSON.parse(execFileSync(bin, ['match', '--jobs', jobs, '--machines', machines, '--json', '--count-candidates'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+    const out = JSON.parse(execFileSync(bin, ['match', '--policy', 'thesis', '--jobs', jobs, '--machines', machines, '--json', '--count-candidates'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
     assert.equal(shown, out.cycle.outcomes.find((o) => o.job_id === jobId).candidates, `job ${jobId}: the CLI's count`);
     await screenshot(page, 'mm-big-counted');
     // Past 1,000,000 pairs an all-taken job is not counted either (these
@@ -457,7 +458,7 @@ test('long runs: progress and cancel on a 2,000 × 2,000 pool, and the worker re
     const takenText = await page.locator(`#cycle-table tr:has(td[data-job-id="${takenId}"]) td.reason`).textContent();
     const takenCount = Number(takenText.match(/([\d,]+) compatible/)[1].replace(/,/g, ''));
     {
-      const out = JSON.parse(execFileSync(bin, ['match', '--jobs', jobs, '--machines', machines, '--json', '--count-candidates'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+      const out = JSON.parse(execFileSync(bin, ['match', '--policy', 'thesis', '--jobs', jobs, '--machines', machines, '--json', '--count-candidates'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
       const o = out.cycle.outcomes.find((x) => x.job_id === takenId);
       assert.deepEqual(o.reason, { kind: 'all-taken', compatible: takenCount }, `job ${takenId}: the CLI's count`);
     }

@@ -4,6 +4,7 @@
 //! branches give one. The best-first survey ranks machines by these.
 
 use super::{run, CompiledAd, CompiledExpr, Node};
+use crate::lang::ast::BinaryOp;
 use crate::lang::eval::ops::{self, Truth};
 use crate::lang::eval::Evaluator;
 use crate::lang::value::Value;
@@ -43,6 +44,50 @@ impl Bound {
             (Bound::AtMost(x), _) | (_, Bound::AtMost(x)) => Bound::AtMost(x),
             _ => Bound::NoNumber,
         }
+    }
+}
+
+/// Past this size a sum's or product's bound is not trusted (integer
+/// arithmetic is exact only below 2^53 as a double).
+const EXACT_BELOW: f64 = 9_007_199_254_740_992.0;
+
+/// The exact number a bound is, when it is one.
+fn exact_number(b: &Bound) -> Option<f64> {
+    match b {
+        Bound::Exact(v @ (Value::Int(_) | Value::Real(_) | Value::Bool(_))) => {
+            v.as_ranking_number().filter(|x| x.is_finite())
+        }
+        _ => None,
+    }
+}
+
+/// The upper bound of a number that is at most this (or not a number).
+fn at_most(b: &Bound) -> Option<f64> {
+    match b {
+        Bound::AtMost(x) => Some(*x),
+        _ => exact_number(b),
+    }
+}
+
+/// An upper bound of `a op b` from the operands' bounds: a sum by the
+/// sum of theirs, a difference when what is taken away is exact, a
+/// product when one factor is an exact number no less than 0. Anything
+/// not a number stays not a number through arithmetic, so "at most"
+/// keeps its meaning.
+fn arithmetic(op: BinaryOp, a: Bound, b: Bound) -> Bound {
+    let x = match op {
+        BinaryOp::Add => at_most(&a).zip(at_most(&b)).map(|(x, y)| x + y),
+        BinaryOp::Sub => at_most(&a).zip(exact_number(&b)).map(|(x, y)| x - y),
+        BinaryOp::Mul => match (exact_number(&a), exact_number(&b)) {
+            (Some(c), _) if c >= 0.0 => at_most(&b).map(|y| c * y),
+            (_, Some(c)) if c >= 0.0 => at_most(&a).map(|y| c * y),
+            _ => None,
+        },
+        _ => None,
+    };
+    match x {
+        Some(x) if x.is_finite() && x.abs() < EXACT_BELOW => Bound::AtMost(x),
+        _ => Bound::Unknown,
     }
 }
 
@@ -105,6 +150,10 @@ impl Bounder<'_, '_> {
                 Bound::Exact(v) => Bound::Exact(v),
                 ba => ba.join(self.bound(b)),
             },
+            Node::Binary(op @ (BinaryOp::Add | BinaryOp::Sub | BinaryOp::Mul), a, b) => {
+                let (ba, bb) = (self.bound(a), self.bound(b));
+                arithmetic(*op, ba, bb)
+            }
             _ => Bound::Unknown,
         }
     }

@@ -8,6 +8,8 @@ use clap::Args;
 use classad::index::negotiation::IndexUse;
 use classad::matchmaking::negotiate::{self, NegotiationConfig};
 use classad::matchmaking::userfn::UserFunctions;
+use classad::policy::rules::{self, Placement};
+use classad::policy::{HTCondorPolicy, Knobs, PriorityTable};
 use classad::ClassAd;
 
 use crate::input::{parsed_stats, read_ads};
@@ -39,6 +41,16 @@ pub struct MatchCmd {
     /// A file with `MyType = "Functions"` ads defining extra functions.
     #[arg(long)]
     functions: Option<String>,
+    /// Whose rules: HTCondor 25's negotiator (user priorities, rank and
+    /// priority preemption; its knobs through --config, e.g.
+    /// `--config PREEMPTION_REQUIREMENTS=True`) or the thesis' Figure 9
+    /// docking vector (the seed lessons).
+    #[arg(long, value_enum, default_value = "htcondor")]
+    policy: PolicyArg,
+    /// The user priorities, as `condor_userprio -allusers` prints them (or
+    /// `name priority` lines); with --policy htcondor.
+    #[arg(long, value_name = "FILE")]
+    userprio: Option<String>,
     /// Survey the ch. 4 index' candidates: when it pays (auto), whenever
     /// the cycle can (always) or never (the plain loop).
     #[arg(long, value_enum, default_value = "auto")]
@@ -52,6 +64,12 @@ pub struct MatchCmd {
     /// The syntax: htcondor (exactly libclassad), seed (the papers' notation) or auto.
     #[arg(long, value_enum, default_value = "htcondor")]
     dialect: crate::options::DialectArg,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum PolicyArg {
+    Htcondor,
+    Thesis,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -69,6 +87,70 @@ impl From<IndexArg> for IndexUse {
             IndexArg::Never => IndexUse::Never,
         }
     }
+}
+
+/// Most jobs whose claimed candidates are explained (each costs a scan of
+/// the pool).
+const EXPLAINED: usize = 64;
+
+/// For jobs whose compatible slots were all claimed and not preemptible
+/// (HTCondor policy): why, on the first such slot of the pool.
+fn why_not_preempted(
+    policy: Option<&HTCondorPolicy>,
+    result: &negotiate::CycleResult,
+    jobs: &[Arc<ClassAd>],
+    machines: &[Arc<ClassAd>],
+    cfg: &NegotiationConfig,
+) -> std::collections::BTreeMap<usize, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let Some(p) = policy else {
+        return out;
+    };
+    let mut ev = classad::Evaluator::new(cfg.opts);
+    // Slots this cycle matched are not the ones the job was refused.
+    let taken: std::collections::BTreeSet<usize> =
+        result.outcomes.iter().filter_map(|o| o.machine).collect();
+    let failed = result
+        .outcomes
+        .iter()
+        .filter(|o| matches!(o.reason, negotiate::Reason::NoValidVector { .. }));
+    for o in failed.take(EXPLAINED) {
+        let job = &jobs[o.job];
+        let words = machines.iter().enumerate().find_map(|(i, m)| {
+            (!taken.contains(&i)
+                && classad::matchmaking::matching::symmetric_match(&mut ev, job, m).matched())
+            .then(|| {
+                let label = negotiate::machine_name(m, i);
+                rules::not_preempted(p, job, m, &label, cfg.opts)
+            })
+            .flatten()
+        });
+        if let Some(w) = words {
+            out.insert(o.job, w);
+        }
+    }
+    out
+}
+
+/// The HTCondor policy from --config's negotiator knobs and --userprio.
+fn htcondor_policy(a: &MatchCmd) -> Result<HTCondorPolicy, String> {
+    let mut knobs = Knobs::default();
+    for kv in &a.host.config {
+        let (k, v) = kv
+            .split_once('=')
+            .ok_or_else(|| format!("--config {kv}: expected KEY=VALUE"))?;
+        knobs
+            .set(k.trim(), v)
+            .map_err(|e| format!("--config {e}"))?;
+    }
+    let priorities = match &a.userprio {
+        Some(f) => {
+            let text = std::fs::read_to_string(f).map_err(|e| format!("{f}: {e}"))?;
+            PriorityTable::parse(&text).map_err(|e| format!("{f}:{e}"))?
+        }
+        None => PriorityTable::default(),
+    };
+    Ok(HTCondorPolicy { knobs, priorities })
 }
 
 pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
@@ -93,7 +175,28 @@ pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
             .collect::<Vec<_>>()
             .join("\n")
     })?;
+    let policy = match a.policy {
+        PolicyArg::Thesis => {
+            if a.userprio.is_some() {
+                return Err("--userprio needs --policy htcondor".into());
+            }
+            None
+        }
+        PolicyArg::Htcondor => Some(htcondor_policy(&a)?),
+    };
     let mut cfg = NegotiationConfig::default();
+    if let Some(p) = &policy {
+        cfg.docking_vector = p.docking_vector()?;
+        cfg.root_order = HTCondorPolicy::root_order();
+    }
+    // What the negotiator writes into the ads before matching.
+    let (job_ads, machine_ads, original) = match &policy {
+        Some(p) => {
+            let (j, m) = p.prepare(&job_ads, &machine_ads);
+            (j, m, Some((job_ads, machine_ads)))
+        }
+        None => (job_ads, machine_ads, None),
+    };
     if !a.autocluster {
         cfg.autocluster = None;
     }
@@ -110,7 +213,27 @@ pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
         |_, _| true,
     );
     let cycle = started.elapsed() - read;
-    let augmented = negotiate::augment(&result, &job_ads, &machine_ads, cfg.opts);
+    // `$$()` is filled from the ads as the user gave them.
+    let (given_jobs, given_machines) = match &original {
+        Some((j, m)) => (&j[..], &m[..]),
+        None => (&job_ads[..], &machine_ads[..]),
+    };
+    let augmented = negotiate::augment(&result, given_jobs, given_machines, cfg.opts);
+    let placements: Vec<Option<Placement>> = result
+        .outcomes
+        .iter()
+        .map(|o| {
+            let (p, m) = (policy.as_ref()?, o.machine?);
+            Some(rules::placement(
+                p,
+                &job_ads[o.job],
+                &machine_ads[m],
+                o.machine_name.as_deref().unwrap_or("?"),
+                o.vector.get(3).map_or("2", String::as_str),
+                cfg.opts,
+            ))
+        })
+        .collect();
     if a.stats {
         eprintln!(
             "read {:.2} s ({} jobs, {} machines), cycle {:.2} s ({} pair evaluations, {} matched), $$() {:.2} s; {}",
@@ -127,14 +250,18 @@ pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
             eprintln!("index: {}", d.note);
         }
     }
+    let why_not = why_not_preempted(policy.as_ref(), &result, &job_ads, &machine_ads, &cfg);
     if a.json {
         let out = serde_json::json!({
             "cycle": result,
             "augmented": augmented,
+            "policy": match a.policy { PolicyArg::Htcondor => "htcondor", PolicyArg::Thesis => "thesis" },
+            "placements": placements,
+            "not_preempted": why_not,
         });
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
-        for (o, aug) in result.outcomes.iter().zip(&augmented) {
+        for ((o, aug), placed) in result.outcomes.iter().zip(&augmented).zip(&placements) {
             let mut line = format!(
                 "{} {} {}",
                 o.job_id,
@@ -143,6 +270,12 @@ pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
             );
             if !o.vector.is_empty() {
                 line.push_str(&format!(" vector={{{}}}", o.vector.join(",")));
+            }
+            if let Some(w) = why_not.get(&o.job) {
+                line.push_str(&format!(" (e.g. {w})"));
+            }
+            if let Some(p) = placed.as_ref().filter(|p| p.preempts.is_some()) {
+                line.push_str(&format!(" ({})", p.words));
             }
             for (attr, value) in &aug.changed {
                 line.push_str(&format!(" {attr}={value}"));
@@ -160,6 +293,6 @@ pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
         }
     }
     // As for `analyze`: the OS frees the pools faster.
-    std::mem::forget((job_ads, machine_ads, result));
+    std::mem::forget((job_ads, machine_ads, original, result));
     Ok(ExitCode::SUCCESS)
 }

@@ -38,7 +38,7 @@ pub struct SubmitHost {
     /// A configuration value of the submit host (ARCH, OPSYS,
     /// FILESYSTEM_DOMAIN, APPEND_REQUIREMENTS, …); repeatable.
     #[arg(long = "config", value_name = "KEY=VALUE")]
-    config: Vec<String>,
+    pub(crate) config: Vec<String>,
     #[arg(long, default_value_t = 1)]
     cluster: i64,
     /// The submit time, seconds since the epoch (default: now).

@@ -17,7 +17,7 @@ use std::cell::OnceCell;
 use fancy_regex::{BytesMode, RegexBuilder, RegexInput};
 
 /// PCRE compile options, from an option string's letters.
-#[derive(Clone, Copy, Default)]
+#[derive(Clone, Copy, Default, PartialEq, Eq, Hash)]
 pub(crate) struct ReOpts {
     pub caseless: bool,
     pub multiline: bool,
@@ -44,6 +44,7 @@ impl ReOpts {
 pub(crate) type Groups = Vec<Option<(usize, usize)>>;
 
 /// A compiled PCRE-style pattern, matched against bytes.
+#[derive(Clone)]
 pub(crate) struct Pcre {
     re: fancy_regex::Regex,
     source: String,
@@ -59,6 +60,34 @@ impl Pcre {
     /// tables (`\p{L}`, a non-ASCII class) fall back to Unicode-aware byte
     /// matching. `None` when the pattern does not compile.
     pub(crate) fn new(pattern: &str, opts: ReOpts) -> Option<Pcre> {
+        // A pattern is usually a constant of the expression, asked for on
+        // every evaluation (a policy's `replace("@.*$", …)` per pair):
+        // the last few compiled are kept, per thread.
+        thread_local! {
+            static RECENT: std::cell::RefCell<Vec<(String, ReOpts, Option<Pcre>)>> =
+                const { std::cell::RefCell::new(Vec::new()) };
+        }
+        const KEPT: usize = 32;
+        if let Some(hit) = RECENT.with(|r| {
+            r.borrow()
+                .iter()
+                .find(|(p, o, _)| p == pattern && *o == opts)
+                .map(|(_, _, re)| re.clone())
+        }) {
+            return hit;
+        }
+        let re = Pcre::compile(pattern, opts);
+        RECENT.with(|r| {
+            let mut r = r.borrow_mut();
+            if r.len() == KEPT {
+                r.remove(0);
+            }
+            r.push((pattern.to_string(), opts, re.clone()));
+        });
+        re
+    }
+
+    fn compile(pattern: &str, opts: ReOpts) -> Option<Pcre> {
         let source = translate(pattern, opts)?;
         for mode in [BytesMode::Ascii, BytesMode::UnicodeBytes] {
             if let Ok(re) = build(&source, opts, mode, false) {
