@@ -3,7 +3,7 @@
 decides (`--index auto`) against the plain loop (`--index never`) and the
 ch. 4 index from the start (`--index always`), in the same run.
 
-    python3 bench/negotiation_bench.py [--runs 3] [--big] [--always]
+    python3 bench/negotiation_bench.py [--runs 3] [--big] [--always] [--policy htcondor|thesis]
 
 Cases (issue 35's cliff: past 250,000 job x slot pairs the cycle used to
 build the index over every slot's START, 65 s and 4.1 GB):
@@ -94,19 +94,22 @@ def main():
     ap.add_argument("--runs", type=int, default=3)
     ap.add_argument("--big", action="store_true", help="also 10,000 jobs x 20,000 slots")
     ap.add_argument("--always", action="store_true", help="also the index from the start (slow past the cliff)")
+    ap.add_argument("--policy", default="htcondor", choices=["htcondor", "thesis"],
+                    help="the glidein cases' policy (the thesis workload always runs the thesis' own)")
     args = ap.parse_args()
     subprocess.run(["cargo", "build", "--release", "-q", "-p", "classad", "--bin", "classad"], cwd=ROOT, check=True)
     bin_ = os.path.join(ROOT, "target/release/classad")
     wl_jobs, wl_machines = thesis()
     cases = [
-        ("30 x 8,300 glidein slots (249,000 pairs)", jobs(30), first_slots(8300, 8600), []),
-        ("30 x 8,450 glidein slots (253,500 pairs)", jobs(30), first_slots(8450, 8600), []),
-        ("300 x 8,600 glidein slots", jobs(300), slots(8600), []),
-        ("thesis workload 10,000 x 10,000, auto-clustered", wl_jobs, wl_machines, ["--autocluster"]),
+        ("30 x 8,300 glidein slots (249,000 pairs)", jobs(30), first_slots(8300, 8600), ["--policy", args.policy]),
+        ("30 x 8,450 glidein slots (253,500 pairs)", jobs(30), first_slots(8450, 8600), ["--policy", args.policy]),
+        ("300 x 8,600 glidein slots", jobs(300), slots(8600), ["--policy", args.policy]),
+        ("thesis workload 10,000 x 10,000, auto-clustered", wl_jobs, wl_machines, ["--autocluster", "--policy", "thesis"]),
     ]
     if args.big:
-        cases.append(("10,000 x 20,000 glidein slots", jobs(10000), slots(20000), []))
+        cases.append(("10,000 x 20,000 glidein slots", jobs(10000), slots(20000), ["--policy", args.policy]))
     ways = ["auto", "never"] + (["always"] if args.always else [])
+    print("policy of the glidein cases: %s" % args.policy)
     for name, j, m, extra in cases:
         print(name)
         printed = None

@@ -316,6 +316,57 @@ test('negotiation: the classroom steps one job at a time', T, async () => {
   }, { hash: '#example=000-matrix' });
 });
 
+test("negotiation: HTCondor's policy — a pasted priority table orders the submitters in the classroom, as the CLI", T, async () => {
+  // Slots as condor_status -l prints them, no RemoteUserPrio: wn1 runs
+  // bob's job and ranks alice's higher; wn2 is idle.
+  const machines = ['Name = "slot1@wn1.lab"\nMyType = "Machine"\nCpus = 1\nMemory = 2048\nSlotID = 1\nState = "Claimed"\n'
+    + 'RemoteUser = "bob@lab"\nRemoteOwner = "bob@lab"\nCurrentRank = 0.0\nRank = TARGET.Owner == "alice" ? 10 : 0\nRequirements = true\n',
+  'Name = "slot1@wn2.lab"\nMyType = "Machine"\nCpus = 1\nMemory = 2048\nSlotID = 1\nState = "Unclaimed"\nRank = 0\nRequirements = true\n'].join('\n');
+  const job = (c, who) => `ClusterId = ${c}\nProcId = 0\nMyType = "Job"\nOwner = "${who}"\nUser = "${who}@lab"\nQDate = 100\nJobPrio = 0\nRequirements = true\n`;
+  const jobs = [job(1, 'alice'), job(2, 'carol')].join('\n');
+  const link = stateLink({ pools: [{ name: 'machines', text: machines }, { name: 'jobs', text: jobs }], view: 'negotiation', matching: { htcondor: true } });
+  const dir = mkdtempSync(path.join(tmpdir(), 'htcondor-policy-'));
+  const m = path.join(dir, 'machines'), j = path.join(dir, 'jobs'), p = path.join(dir, 'prio');
+  writeFileSync(m, machines);
+  writeFileSync(j, jobs);
+  const cliRows = (table) => {
+    writeFileSync(p, table);
+    return execFileSync(cli(), ['match', '--jobs', j, '--machines', m, '--userprio', p], { encoding: 'utf8' })
+      .trim().split('\n').map((l) => l.split(' ')).map(([id, machine]) => [id, machine === '-' ? '—' : machine]);
+  };
+  await scenario('mm-htcondor-policy', async ({ page }) => {
+    assert.equal(await page.locator('#policy').inputValue(), 'htcondor');
+    // No table: both have a new user's priority (500), alice's name first;
+    // alice's job takes wn1 by rank preemption, carol's the idle slot.
+    await textOf(page, '#cycle-summary', /^2 jobs considered: 2 matched/);
+    assert.deepEqual(await cycleRows(page), [['1.0', 'slot1@wn1.lab'], ['2.0', 'slot1@wn2.lab']]);
+    assert.deepEqual(await cycleRows(page), cliRows(''), 'the CLI agrees');
+    // The Rank column is the job's own Rank (none: 0), not the slot's 10.
+    assert.equal(await page.locator('#cycle-table tbody tr').first().locator('td').nth(3).textContent(), '0');
+    // carol's priority better than alice's: carol first. The idle slot
+    // wins on NEGOTIATOR_PRE_JOB_RANK (unclaimed +1000000) over wn1, which
+    // ranks carol 0 = CurrentRank: no preemption for her.
+    const table = 'alice@lab 100\ncarol@lab 0.5\n';
+    await page.locator('.userprio summary').click();
+    await page.fill('#userprio', table);
+    await page.locator('#userprio').dispatchEvent('change');
+    await page.waitForFunction(() => document.querySelector('#cycle-table tbody tr td[data-job-id]')?.dataset.jobId === '2.0', null, { timeout: 20_000 });
+    const rows = await cycleRows(page);
+    assert.deepEqual(rows, [['2.0', 'slot1@wn2.lab'], ['1.0', 'slot1@wn1.lab']]);
+    assert.deepEqual(rows, cliRows(table), 'the CLI agrees');
+    await page.click('#classroom');
+    await textOf(page, '#class-step', /^Step 1 of 2: job 2\.0/);
+    await page.click('#class-next');
+    await textOf(page, '#class-step', /^Step 2 of 2: job 1\.0/);
+    await textOf(page, '.classroom', /rank preemption: slot1@wn1\.lab ranks this job 10 > CurrentRank 0 of bob@lab's job/);
+    await screenshot(page, 'mm-htcondor-classroom');
+    // A table that does not read is refused with its place.
+    await page.fill('#userprio', 'alice@lab lots\n');
+    await page.locator('#userprio').dispatchEvent('change');
+    await textOf(page, '.status.v-error', /line 1, column 11: the priority `lots` is not a number/, 20_000);
+  }, { hash: link });
+});
+
 test('auto-clusters: significant attributes, clusters and the reduction, as the CLI clusters', T, async () => {
   // Twelve jobs of three kinds (ImageSize drifting inside the 20% step).
   const kinds = [['alice', 'INTEL'], ['bob', 'INTEL'], ['carol', 'SUN4u']];

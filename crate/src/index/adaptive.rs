@@ -18,8 +18,10 @@
 //! 3. it builds the index once the jobs left would cost the plain loop
 //!    more than twice that ([`BUILD_MARGIN`]) and the loop has spent half
 //!    of it already ([`SPENT_BEFORE_BUILD`]);
-//! 4. once built, if the index' first lists hold most of the pool (jobs
-//!    that accept nearly every machine: it narrows nothing), it is dropped.
+//! 4. before building, an index over a sample of the machines is asked for
+//!    the next jobs: if it keeps half the sample or more ([`NARROWS_BELOW`];
+//!    jobs that accept nearly every machine) the index is not built; once
+//!    built, if its first lists hold most of the pool it is dropped.
 //!
 //! The assignment is the same whichever way a job is surveyed (the index
 //! gives a superset of the compatible machines, confirmed by evaluation),
@@ -37,6 +39,7 @@ use crate::matchmaking::negotiate::{CandidateSource, NegotiationConfig};
 
 use super::negotiation::{IndexedMachines, INDEX_FROM_PAIRS};
 use super::rectangle::rectangles;
+use super::Index;
 
 /// Jobs the plain loop (and then the index) is timed over before deciding.
 pub const SAMPLE_JOBS: usize = 16;
@@ -51,6 +54,9 @@ pub const BUILD_MARGIN: f64 = 2.0;
 /// a useless index then costs the cycle at most that many times what it
 /// spent without one (a few costly jobs in a row do not build it).
 pub const SPENT_BEFORE_BUILD: f64 = 0.5;
+/// An index that keeps this share of a sample of the machines for the
+/// next jobs is not built (the lists would hold most of the pool).
+pub const NARROWS_BELOW: f64 = 0.5;
 /// Most machines whose constraints are converted to estimate the build.
 const SAMPLE_MACHINES: usize = 256;
 /// Building costs more than converting the constraints (the machines'
@@ -105,6 +111,8 @@ pub struct AdaptiveMachines<'a> {
     build_estimate: Option<Option<f64>>,
     /// When the cycle began (its first job).
     started: f64,
+    /// The share of a sample of machines a sample index keeps, once asked.
+    sample_share: Option<f64>,
     /// The dearest judgment: before which job, the plain cost of the jobs
     /// left then (s).
     dearest: Option<(usize, f64)>,
@@ -128,6 +136,7 @@ impl<'a> AdaptiveMachines<'a> {
             },
             build_estimate: None,
             started: clock::now().unwrap_or(0.0),
+            sample_share: None,
             dearest: None,
             decision: IndexDecision::default(),
         }
@@ -170,6 +179,32 @@ impl<'a> AdaptiveMachines<'a> {
         Some(elapsed / converted.max(1) as f64 * n as f64 * BUILD_OVER_CONVERSION)
     }
 
+    /// The share of a sample of the machines an index over them keeps
+    /// for the next jobs of the cycle (1: it narrows nothing).
+    fn sample_share(&self, done: usize) -> f64 {
+        let step = (self.machines.len() / SAMPLE_MACHINES).max(1);
+        let sample: Vec<Arc<ClassAd>> = self
+            .machines
+            .iter()
+            .step_by(step)
+            .take(SAMPLE_MACHINES)
+            .cloned()
+            .collect();
+        let next: Vec<Arc<ClassAd>> = self
+            .order
+            .iter()
+            .skip(done)
+            .take(SAMPLE_JOBS)
+            .filter_map(|&j| self.jobs.get(j).cloned())
+            .collect();
+        if sample.is_empty() || next.is_empty() {
+            return 1.0;
+        }
+        let index = Index::build_for(&sample, &next, self.cfg.opts);
+        let kept: usize = next.iter().map(|j| index.query(j).len()).sum();
+        kept as f64 / (next.len() * sample.len()) as f64
+    }
+
     fn build(&mut self, done: usize) {
         let t0 = clock::now();
         let mut source = Box::new(IndexedMachines::build(self.jobs, self.machines, self.cfg));
@@ -201,8 +236,23 @@ impl<'a> AdaptiveMachines<'a> {
         }
         self.decision.plain_ms_per_job = Some(per_job * 1e3);
         self.decision.build_estimate_ms = build.map(|b| b * 1e3);
+        let pays = |b: f64| cost > BUILD_MARGIN * b && now - self.started >= SPENT_BEFORE_BUILD * b;
+        if build.is_some_and(pays) && self.sample_share.is_none() {
+            self.sample_share = Some(self.sample_share(done));
+        }
+        let share = self.sample_share.unwrap_or(0.0);
+        if build.is_some_and(pays) && share >= NARROWS_BELOW {
+            self.decision.note = format!(
+                "not built: an index over a sample of the machines keeps {:.0} % of them for the next jobs \
+                 (it narrows nothing worth its {:.0} ms)",
+                share * 100.0,
+                build.unwrap_or(0.0) * 1e3
+            );
+            self.phase = Phase::Plain;
+            return;
+        }
         match build {
-            Some(b) if cost > BUILD_MARGIN * b && now - self.started >= SPENT_BEFORE_BUILD * b => {
+            Some(b) if pays(b) => {
                 self.decision.note = format!(
                     "built before job {done}: timed as it ran, the {left} jobs left would \
                      cost the plain loop {:.0} ms, building the index about {:.0} ms",

@@ -352,6 +352,11 @@ pub struct ClassAd {
     source: Option<Arc<LazySource>>,
 }
 
+/// The extended names tables [`ClassAd::insert_value_shared`] made, by
+/// the table they extend and the name added.
+#[derive(Default)]
+pub struct SharedNames(std::collections::HashMap<(usize, String), (Arc<Names>, Arc<Names>)>);
+
 /// Text that lazy ads share: a `String`, or other bytes holding UTF-8
 /// (the CLI maps a pool's file rather than copy hundreds of megabytes).
 pub trait SharedText: Send + Sync {
@@ -610,6 +615,26 @@ impl ClassAd {
 
     pub fn insert_value(&mut self, name: &str, v: Value) {
         self.insert(name, Expr::literal(v));
+    }
+
+    /// [`insert_value`](Self::insert_value) into one of many ads that share
+    /// their names (a negotiator writing `RemoteUserPrio` into every
+    /// claimed slot of a pool): each shared names table is extended once,
+    /// and the ads keep sharing the extension.
+    pub fn insert_value_shared(&mut self, name: &str, v: Value, cache: &mut SharedNames) {
+        let hash = key_hash(name);
+        if self.names.find(hash, name).is_some() {
+            return self.insert_value(name, v);
+        }
+        let key = (Arc::as_ptr(&self.names) as usize, name.to_ascii_lowercase());
+        let (_, extended) = cache.0.entry(key).or_insert_with(|| {
+            let mut names = Names::clone(&self.names);
+            names.push(intern_entry(name, hash));
+            // The base is kept: its address is the key.
+            (self.names.clone(), Arc::new(names))
+        });
+        self.names = extended.clone();
+        self.slots.push(Slot::parsed(Expr::literal(v)));
     }
 
     pub fn remove(&mut self, name: &str) -> Option<Expr> {

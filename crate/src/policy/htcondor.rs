@@ -38,7 +38,7 @@ use std::sync::Arc;
 
 use serde::Serialize;
 
-use crate::lang::ast::{ClassAd, Expr};
+use crate::lang::ast::{ClassAd, Expr, SharedNames};
 use crate::lang::parser::parse_expr;
 use crate::lang::value::Value;
 use crate::matchmaking::negotiate::SortKey;
@@ -209,7 +209,10 @@ impl HTCondorPolicy {
         };
         let texts = [
             knob(&self.knobs.negotiator_pre_job_rank)?,
-            "(isInteger(Rank) || isReal(Rank) || isBoolean(Rank) ? Rank : 0)".to_string(),
+            // The job's own Rank (EvalFloat on the job: no falling back
+            // to the slot's), 0 when it is not a number.
+            "(isInteger(MY.Rank) || isReal(MY.Rank) || isBoolean(MY.Rank) ? MY.Rank : 0)"
+                .to_string(),
             knob(&self.knobs.negotiator_post_job_rank)?,
             self.state_expression()?,
             format!(
@@ -251,6 +254,7 @@ impl HTCondorPolicy {
         machines: &[Arc<ClassAd>],
     ) -> (Vec<Arc<ClassAd>>, Vec<Arc<ClassAd>>) {
         let factor = self.knobs.default_prio_factor;
+        let mut shared = SharedNames::default();
         let jobs = jobs
             .iter()
             .map(|j| {
@@ -259,14 +263,20 @@ impl HTCondorPolicy {
                 };
                 let mut ad = ClassAd::clone(j);
                 let prio = self.priorities.priority(&who, factor);
-                ad.insert_value("SubmitterUserPrio", Value::Real(prio));
-                ad.insert_value("SubmittorPrio", Value::Real(prio));
+                ad.insert_value_shared("SubmitterUserPrio", Value::Real(prio), &mut shared);
+                ad.insert_value_shared("SubmittorPrio", Value::Real(prio), &mut shared);
                 if let Some(used) = self.priorities.find(&who).and_then(|s| s.in_use) {
-                    ad.insert_value("SubmitterUserResourcesInUse", Value::Real(used));
+                    ad.insert_value_shared(
+                        "SubmitterUserResourcesInUse",
+                        Value::Real(used),
+                        &mut shared,
+                    );
                 }
                 Arc::new(ad)
             })
             .collect();
+        // Slots that shared their names still do (one layout to compile).
+        let mut shared = SharedNames::default();
         let machines = machines
             .iter()
             .map(|m| {
@@ -274,9 +284,10 @@ impl HTCondorPolicy {
                     return m.clone();
                 };
                 let mut ad = ClassAd::clone(m);
-                ad.insert_value(
+                ad.insert_value_shared(
                     "RemoteUserPrio",
                     Value::Real(self.priorities.priority(&who, factor)),
+                    &mut shared,
                 );
                 if let Some(p) = m.get("PreemptingRank").and_then(|e| e.as_literal()) {
                     if p.as_number().is_some() {

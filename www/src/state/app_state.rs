@@ -110,6 +110,14 @@ pub struct MatchSettings {
     /// address (`#example=<id>&step=<n>`), so a link opens a lesson there.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub step: Option<usize>,
+    /// Negotiate as HTCondor 25's negotiator does (user priorities, rank
+    /// and priority preemption) instead of by the thesis' Figure 9 vector,
+    /// which links and lessons made before the choice keep.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub htcondor: bool,
+    /// The user priorities pasted for it (`condor_userprio -allusers`).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub userprio: String,
 }
 
 impl Default for MatchSettings {
@@ -120,6 +128,8 @@ impl Default for MatchSettings {
             autocluster: true,
             clock: None,
             step: None,
+            htcondor: false,
+            userprio: String::new(),
         }
     }
 }
@@ -396,6 +406,8 @@ mod tests {
                 autocluster: false,
                 clock: Some("2024-03-12T21:00".into()),
                 step: Some(2),
+                htcondor: true,
+                userprio: "alice@lab 0.5\n".into(),
             },
             ..Default::default()
         };
@@ -403,6 +415,10 @@ mod tests {
         assert!(json.contains(r#""view":"negotiation""#), "{json}");
         let back: AppState = serde_json::from_str(&json).unwrap();
         assert_eq!(back, s);
+        // A link made before the policy choice keeps the thesis' vector.
+        let old = json.replace(r#","htcondor":true"#, "");
+        let back: AppState = serde_json::from_str(&old).unwrap();
+        assert!(!back.matching.htcondor && back.matching.userprio == "alice@lab 0.5\n");
         s.normalize();
         assert_eq!((s.matching.jobs, s.matching.machines), (Some(1), None));
         assert!(View::Matrix.is_matchmaking() && !View::Evaluate.is_matchmaking());

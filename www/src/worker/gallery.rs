@@ -32,6 +32,10 @@ struct Opening {
     /// The matchmaking views' clock (local wall time), for time-dependent
     /// policies shown at a chosen time.
     clock: Option<String>,
+    /// The negotiation policy it follows: `thesis` (the seed lessons) or
+    /// `htcondor`; left out: the thesis'.
+    #[serde(default)]
+    policy: Option<String>,
     /// The Query view's query.
     query: Option<Query>,
     /// The syntax its texts are written in (`seed`: the papers' notation;
@@ -88,6 +92,7 @@ impl Opening {
             view: self.view,
             matching: MatchSettings {
                 clock: self.clock.clone(),
+                htcondor: self.policy.as_deref() == Some("htcondor"),
                 ..Default::default()
             },
             analyze: Default::default(),

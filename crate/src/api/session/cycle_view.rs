@@ -135,6 +135,64 @@ impl CycleView {
 
     /// The claims, preemptions and vector failures of the stepped jobs
     /// (those that carry their candidates), in words.
+    /// [`explain_claims`](Self::explain_claims) by HTCondor's rules: who
+    /// each claimed slot ran, the rule that took it, and why a compatible
+    /// claimed slot was not taken.
+    pub(crate) fn explain_htcondor(
+        &mut self,
+        policy: &crate::policy::HTCondorPolicy,
+        jobs: &[std::sync::Arc<crate::lang::ast::ClassAd>],
+        machines: &[std::sync::Arc<crate::lang::ast::ClassAd>],
+        opts: crate::lang::eval::EvalOptions,
+    ) {
+        use crate::matchmaking::claims::{Preemption, PreemptionKind};
+        use crate::policy::rules::{self, Rule};
+        let label = |m: usize| crate::matchmaking::negotiate::machine_name(&machines[m], m);
+        let mut seen = std::collections::BTreeSet::new();
+        for o in &mut self.outcomes {
+            let Some(job) = jobs.get(o.job) else { continue };
+            for c in &o.considered {
+                seen.insert(c.machine);
+                if c.vector.is_none() {
+                    if let Some(m) = machines.get(c.machine) {
+                        let why = rules::not_preempted(policy, job, m, &label(c.machine), opts);
+                        o.vector_failures.extend(why.map(|w| (c.machine, w)));
+                    }
+                }
+            }
+            if let Some(m) = o.machine.filter(|_| !o.considered.is_empty()) {
+                seen.insert(m);
+                let state = o.vector.get(3).map_or("2", String::as_str);
+                let p = rules::placement(policy, job, &machines[m], &label(m), state, opts);
+                o.preempts = match (p.rule, p.preempts) {
+                    (Rule::Unclaimed, _) | (_, None) => None,
+                    (rule, Some(user)) => Some(Preemption {
+                        kind: if rule == Rule::RankPreemption {
+                            PreemptionKind::Rank
+                        } else {
+                            PreemptionKind::Priority
+                        },
+                        user,
+                        // The classroom names the rule itself.
+                        why: match p.words.split_once(": ") {
+                            Some((_, why)) => why.to_string(),
+                            None => p.words,
+                        },
+                    }),
+                };
+            }
+        }
+        self.claimed = seen
+            .into_iter()
+            .filter_map(|m| {
+                Some((
+                    m,
+                    crate::policy::htcondor::remote_user_of(machines.get(m)?)?,
+                ))
+            })
+            .collect();
+    }
+
     pub(crate) fn explain_claims(
         &mut self,
         jobs: &[std::sync::Arc<crate::lang::ast::ClassAd>],

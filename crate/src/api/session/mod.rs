@@ -23,8 +23,8 @@ pub use crate::matchmaking::negotiate::Candidate as CycleCandidate;
 pub use cycle_view::{CycleOutcome, CycleView};
 pub(crate) use matrix::match_one;
 pub use protocol::{
-    ClusterView, JobCount, PairView, PoolLoaded, PoolRequest, PoolResponse, ReverseView,
-    Unanswered, UnansweredKind,
+    ClusterView, HTCondorChoice, JobCount, PairView, PoolLoaded, PoolRequest, PoolResponse,
+    ReverseView, Unanswered, UnansweredKind,
 };
 
 /// How a pair of ads fare in the matrix.
@@ -144,12 +144,14 @@ impl Session {
                 autocluster,
                 detail,
                 detail_jobs,
+                htcondor,
                 context,
             } => {
                 let ask = negotiation::CycleAsk {
                     autocluster,
                     detail,
                     detail_jobs,
+                    htcondor,
                     context,
                 };
                 negotiation::cycle(pools.pair(&jobs, &machines)?, ask, progress)

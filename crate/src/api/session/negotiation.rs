@@ -11,15 +11,35 @@ use crate::matchmaking::negotiate::{self, NegotiationConfig};
 
 use super::cycle_view::CycleView;
 use super::pools::PoolPair;
-use super::protocol::{ClusterView, JobCount};
+use super::protocol::{ClusterView, HTCondorChoice, JobCount};
 use super::PoolResponse;
+use crate::policy::{HTCondorPolicy, Knobs, PriorityTable};
 
 /// What a `Negotiate` request asks of the cycle besides its pools.
 pub(super) struct CycleAsk {
     pub autocluster: bool,
     pub detail: bool,
     pub detail_jobs: Option<usize>,
+    pub htcondor: Option<HTCondorChoice>,
     pub context: EvalOptions,
+}
+
+/// The HTCondor policy of a request: its table and knobs read, each error
+/// with its place.
+fn htcondor_policy(choice: &HTCondorChoice) -> Result<HTCondorPolicy, String> {
+    let mut knobs = Knobs::default();
+    for (k, v) in &choice.knobs {
+        if !knobs.set(k, v)? {
+            return Err(format!("{k}: not a negotiator setting this policy reads"));
+        }
+    }
+    let priorities = PriorityTable::parse(&choice.userprio).map_err(|e| {
+        format!(
+            "the priority table, line {}, column {}: {}",
+            e.line, e.column, e.message
+        )
+    })?;
+    Ok(HTCondorPolicy { knobs, priorities })
 }
 
 pub(super) fn cycle(
@@ -41,10 +61,28 @@ pub(super) fn cycle(
     if !ask.autocluster {
         cfg.autocluster = None;
     }
-    let cycle = crate::index::negotiation::negotiate_indexed(jobs, machines, &cfg, progress);
+    let policy = match ask.htcondor.as_ref().map(htcondor_policy).transpose() {
+        Ok(p) => p,
+        Err(message) => return PoolResponse::Failed { message },
+    };
+    let Some(policy) = policy else {
+        let cycle = crate::index::negotiation::negotiate_indexed(jobs, machines, &cfg, progress);
+        let augmented = negotiate::augment(&cycle, jobs, machines, cfg.opts);
+        let mut view = CycleView::new(cycle, augmented);
+        view.explain_claims(jobs, machines, &cfg.docking_vector, cfg.opts);
+        return PoolResponse::Cycle(Box::new(view));
+    };
+    match policy.docking_vector() {
+        Ok(v) => cfg.docking_vector = v,
+        Err(message) => return PoolResponse::Failed { message },
+    }
+    cfg.root_order = HTCondorPolicy::root_order();
+    // The ads as the negotiator matches them (priorities written in).
+    let (pjobs, pmachines) = policy.prepare(jobs, machines);
+    let cycle = crate::index::negotiation::negotiate_indexed(&pjobs, &pmachines, &cfg, progress);
     let augmented = negotiate::augment(&cycle, jobs, machines, cfg.opts);
     let mut view = CycleView::new(cycle, augmented);
-    view.explain_claims(jobs, machines, &cfg.docking_vector, cfg.opts);
+    view.explain_htcondor(&policy, &pjobs, &pmachines, cfg.opts);
     PoolResponse::Cycle(Box::new(view))
 }
 

@@ -76,6 +76,10 @@ pub enum PoolRequest {
         /// With `detail`: only for the first this many jobs of the cycle.
         #[serde(default)]
         detail_jobs: Option<usize>,
+        /// HTCondor 25's negotiator (user priorities, preemption); absent:
+        /// the thesis' Figure 9 vector, as links and lessons made before it.
+        #[serde(default)]
+        htcondor: Option<HTCondorChoice>,
         #[serde(flatten)]
         context: EvalOptions,
     },
@@ -296,4 +300,15 @@ pub struct ClusterView {
 pub struct ReverseView {
     pub reverse: ReverseAnalysis,
     pub report: String,
+}
+
+/// The HTCondor policy a cycle follows: the priority table as pasted
+/// (`condor_userprio -allusers`, or `name priority` lines) and negotiator
+/// knobs (`PREEMPTION_REQUIREMENTS`, …) over HTCondor 25's defaults.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct HTCondorChoice {
+    #[serde(default)]
+    pub userprio: String,
+    #[serde(default)]
+    pub knobs: Vec<(String, String)>,
 }

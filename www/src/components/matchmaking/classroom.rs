@@ -23,6 +23,8 @@ pub struct ClassroomProps {
 
 /// What the default docking vector's parts mean (thesis Figure 9).
 const VECTOR_LEGEND: &str = "Docking vector {job's Rank, 2 = idle machine / 1 = rank preemption / 0 = priority preemption, preemption rank}: the negotiator gives the job the machine with the largest vector, compared part by part; a machine whose vector is undefined or error is not eligible.";
+/// The same for HTCondor's negotiator (a five-part vector).
+const HTCONDOR_LEGEND: &str = "Docking vector {NEGOTIATOR_PRE_JOB_RANK, job's Rank, NEGOTIATOR_POST_JOB_RANK, 2 = idle slot / 1 = rank preemption / 0 = priority preemption, PREEMPTION_RANK}: HTCondor's negotiator gives the job the slot with the largest, compared part by part; a claimed slot neither preemption allows is not eligible.";
 
 /// Candidates listed per step (the rest are counted).
 const SHOWN_CANDIDATES: usize = 200;
@@ -42,6 +44,11 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
     let playing = use_state(|| false);
     let timer = use_mut_ref(|| None::<Timeout>);
     let s = &props.shown;
+    let legend = if s.htcondor {
+        HTCONDOR_LEGEND
+    } else {
+        VECTOR_LEGEND
+    };
     // The jobs that carry their candidates: every job of a small cycle,
     // the first ones of a big one.
     let n = s.detailed.min(s.cycle.outcomes.len());
@@ -264,10 +271,10 @@ pub fn Classroom(props: &ClassroomProps) -> Html {
                         <p class="muted">{ "None." }</p>
                     } else {
                         <table class="cands" id="class-cands">
-                            <thead><tr><th>{ "Machine" }</th><th>{ "Docking vector" }<TermHelp term="the docking vector" anchor="matchmaking" text={VECTOR_LEGEND} /></th><th>{ "" }</th></tr></thead>
+                            <thead><tr><th>{ "Machine" }</th><th>{ "Docking vector" }<TermHelp term="the docking vector" anchor="matchmaking" text={legend} /></th><th>{ "" }</th></tr></thead>
                             <tbody>{ for rows }</tbody>
                         </table>
-                        <p class="muted vector-legend" id="class-legend">{ VECTOR_LEGEND }</p>
+                        <p class="muted vector-legend" id="class-legend">{ legend }</p>
                         if more > 0 { <p class="muted">{ format!("and {} more", thousands(more as u64)) }</p> }
                     }
                 </div>

@@ -7,7 +7,7 @@
 use classad::api::EvalOptions;
 use std::rc::Rc;
 
-use classad::api::session::PoolRequest;
+use classad::api::session::{HTCondorChoice, PoolRequest};
 use classad::api::Mode;
 use yew::prelude::*;
 
@@ -170,6 +170,10 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             props.settings.clock.clone(),
             props.settings.autocluster,
         );
+        let htcondor = props.settings.htcondor.then(|| HTCondorChoice {
+            userprio: props.settings.userprio.clone(),
+            knobs: vec![],
+        });
         let key = key.clone();
         let (jobs, machines) = (props.jobs.clone(), props.machines.clone());
         // Every job's candidates on small pools; on big ones, those of the
@@ -195,6 +199,8 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 machines.clone(),
                 counts.clone(),
             );
+            let htcondor = htcondor.clone();
+            let by_htcondor = htcondor.is_some();
             session.request(
                 &args,
                 move |ids| PoolRequest::Negotiate {
@@ -203,6 +209,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                     autocluster,
                     detail: true,
                     detail_jobs,
+                    htcondor,
                     context: EvalOptions::at(mode, now.0, now.1),
                 },
                 Some(progress),
@@ -220,6 +227,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                                 machines: machines.clone(),
                                 ms: now_ms() - started,
                                 autocluster,
+                                htcondor: by_htcondor,
                                 key,
                                 now,
                             })));
@@ -234,7 +242,12 @@ fn NegotiationBody(props: &BodyProps) -> Html {
     // Small cycles run by themselves (and again when their inputs change).
     {
         let run = run.clone();
-        let deps = (key.clone(), props.settings.autocluster);
+        let deps = (
+            key.clone(),
+            props.settings.autocluster,
+            props.settings.htcondor,
+            props.settings.userprio.clone(),
+        );
         use_effect_with(deps, move |_| {
             if pairs <= RUN_AT_ONCE {
                 run.emit(());
@@ -250,6 +263,34 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             d.emit(Action::SetMatching(m));
         })
     };
+    let on_policy = {
+        let (d, m) = (props.dispatch.clone(), props.settings.clone());
+        Callback::from(move |e: Event| {
+            let value = e
+                .target_dyn_into::<web_sys::HtmlSelectElement>()
+                .map(|s| s.value())
+                .unwrap_or_default();
+            d.emit(Action::SetMatching(MatchSettings {
+                htcondor: value == "htcondor",
+                step: None,
+                ..m.clone()
+            }));
+        })
+    };
+    let on_userprio = {
+        let (d, m) = (props.dispatch.clone(), props.settings.clone());
+        Callback::from(move |e: Event| {
+            let value = e
+                .target_dyn_into::<web_sys::HtmlTextAreaElement>()
+                .map(|t| t.value())
+                .unwrap_or_default();
+            d.emit(Action::SetMatching(MatchSettings {
+                userprio: value,
+                step: None,
+                ..m.clone()
+            }));
+        })
+    };
     let on_cancel = {
         let s = props.session.clone();
         Callback::from(move |_| s.cancel())
@@ -260,8 +301,24 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             <button id="run-cycle" class="primary" disabled={busy} onclick={{ let r = run.clone(); Callback::from(move |_| r.emit(())) }}>{ "Run a cycle" }</button>
             <label class="check"><input type="checkbox" id="autocluster" checked={props.settings.autocluster} onchange={on_autocluster} />{ " auto-clustering" }</label>
             <TermHelp term="auto-clustering" anchor="autocluster" text="Jobs that agree on every attribute the machines' policies and the docking vector read are alike: the machines are surveyed once per group (cluster), and once a cluster fails its other jobs are skipped." />
+            <label>{ "Policy " }
+                <select id="policy" onchange={on_policy}>
+                    <option value="thesis" selected={!props.settings.htcondor}>{ "the thesis' Figure 9 vector" }</option>
+                    <option value="htcondor" selected={props.settings.htcondor}>{ "HTCondor 25's negotiator" }</option>
+                </select>
+            </label>
+            <TermHelp term="negotiation policy" anchor="policy" text="The thesis' vector: the job's Rank, then no / rank / priority preemption, read from the ads. HTCondor 25's negotiator: submitters in order of user priority (lower first), then NEGOTIATOR_PRE_JOB_RANK, the job's Rank, NEGOTIATOR_POST_JOB_RANK; a claimed slot is taken when its Rank of the job beats its CurrentRank (rank preemption), or under PREEMPTION_REQUIREMENTS (False by default: no priority preemption)." />
         </div>
     };
+    let userprio = props.settings.htcondor.then(|| html! {
+        <details class="userprio" open={!props.settings.userprio.is_empty()}>
+            <summary>{ "User priorities (as condor_userprio -allusers prints them, or one name and priority a line; unlisted users have a new user's 500)" }</summary>
+            <textarea id="userprio" rows="6" spellcheck="false" aria-label="User priorities"
+                placeholder={"alice@cs.wisc.edu 0.5\nbob@cs.wisc.edu 120"}
+                value={props.settings.userprio.clone()} onchange={on_userprio} />
+        </details>
+    });
+    let controls = html! { <>{ controls }{ userprio.unwrap_or_default() }</> };
     let progress = match &*running {
         Some((at, started)) => html! {
             <Progress label="Negotiating…" at={*at} started={Some(started.to_owned())} {on_cancel} />
@@ -401,7 +458,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 </td>
                 <td data-job-id={o.job_id.clone()} title={format!("job {} (ClusterId.ProcId, else its place in the pool)", o.job_id)}><code>{ r.job_label(o) }</code></td>
                 <td>{ match o.machine { Some(m) => html! { <code>{ r.machine_label(m) }</code> }, None => html! { <span class="muted">{ "—" }</span> } } }</td>
-                <td class="num"><code>{ o.vector.first().map(|v| crate::components::widgets::numbers::people(v)).unwrap_or_default() }</code></td>
+                <td class="num"><code>{ o.vector.get(usize::from(r.htcondor)).map(|v| crate::components::widgets::numbers::people(v)).unwrap_or_default() }</code></td>
                 <td>if !o.vector.is_empty() { <code title={format!("exactly: {{{}}}", o.vector.join(", "))}>{ crate::components::widgets::numbers::people(&format!("{{{}}}", o.vector.join(", "))) }</code> }</td>
                 <td class="reason">
                     { reason_text(&r.cycle, o, counts.0.get(&i).copied().flatten()) }

@@ -15,6 +15,9 @@ pub struct Shown {
     pub machines: Rc<PoolInfo>,
     pub ms: f64,
     pub autocluster: bool,
+    /// Run by HTCondor's rules: the job's Rank is the vector's second
+    /// component (after NEGOTIATOR_PRE_JOB_RANK), not its first.
+    pub htcondor: bool,
     /// How many jobs, from the cycle's start, carry their candidates (the
     /// classroom steps through these).
     pub detailed: usize,
