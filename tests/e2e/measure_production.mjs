@@ -8,6 +8,8 @@
 // timed, with the matchmaking worker's wasm memory after each, the views
 // module's memory, and the longest main-thread task while they ran.
 // Usage: node tests/e2e/measure_production.mjs [--slots 10000] [--screenshot]
+//        [--jobs FILE (the jobs pool, e.g. bench/data/glidein_jobs_300.txt; default one job)]
+//        [--htcondor (the cycle by HTCondor's negotiator)] [--cycle-only (no query, no analysis)]
 
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -88,9 +90,21 @@ try {
   if (args.includes('--screenshot')) await screenshot(page, `production-${SLOTS}-pool-editor`);
 
   await page.click('.pool-tabs .tab:has-text("jobs")');
-  await page.fill('#pool-text', JOB);
-  await page.waitForFunction(() => /^1 ad, 0 errors/.test(document.querySelector('.diagnostics .summary')?.textContent ?? ''));
+  const jobsFile = arg('--jobs', null);
+  const jobsText = jobsFile ? readFileSync(jobsFile, 'utf8') : JOB;
+  const nJobs = jobsFile ? jobsText.split(/\n\s*\n/).filter((a) => a.trim()).length : 1;
+  result.jobs = nJobs;
+  if (jobsFile) {
+    // A file of jobs is uploaded as a pool of its own, picked in the views.
+    await page.locator('.pool-tools input[type=file]').setInputFiles(jobsFile);
+    await page.waitForFunction((n) => new RegExp(`^${n.toLocaleString('en-US')} ads?, 0 errors`).test(document.querySelector('.diagnostics .summary')?.textContent ?? ''), nJobs, { timeout: 60_000 });
+  } else {
+    await page.fill('#pool-text', jobsText);
+    await page.waitForFunction(() => /^1 ad, 0 errors/.test(document.querySelector('.diagnostics .summary')?.textContent ?? ''));
+  }
+  const cycleOnly = args.includes('--cycle-only');
 
+  if (!cycleOnly) {
   await page.click('nav .tab:has-text("Query")');
   await page.waitForSelector('#query-pool');
   await page.selectOption('#query-pool', { label: 'machines' });
@@ -106,13 +120,29 @@ try {
   await page.waitForSelector('main[aria-label="Analyzer"]');
   const an = await timed(page, 'analysis', () => page.selectOption('#match-machines', { label: 'machines' }), '#analysis-summary[data-current=true]', /./);
   result.analysis = { ...an, ...(await longest(page, an.t0)), renderer: rendererMemory() };
+  }
 
   await page.click('nav .tab:has-text("Negotiation")');
   await page.waitForSelector('#run-cycle:not([disabled])', { timeout: 600_000 });
+  if (jobsFile) {
+    const stem = path.basename(jobsFile).replace(/\.[^.]*$/, '');
+    const opts = await page.$eval('#match-jobs', (s) => [...s.options].map((o) => [o.value, o.textContent]));
+    log('jobs pools', JSON.stringify(opts));
+    const value = (opts.find(([, t]) => t.includes(stem)) ?? opts.find(([, t]) => !/machines|production/.test(t)) ?? [])[0];
+    await page.selectOption('#match-jobs', value);
+  }
+  if (args.includes('--htcondor')) await page.selectOption('#policy', 'htcondor');
+  result.policy = args.includes('--htcondor') ? 'htcondor' : 'thesis';
+  // What the progress row says while the cycle runs (sampled).
+  const seen = [];
+  const sampler = setInterval(async () => {
+    try { const t = await page.locator('.run-progress').first().textContent({ timeout: 200 }); if (t) seen.push(t.trim()); } catch { /* none */ }
+  }, 250);
   const cy = await timed(page, 'negotiation cycle', async () => {
     if (await page.locator('#cycle-summary').count() === 0) await page.click('#run-cycle');
   }, '#cycle-summary', /considered/);
-  result.cycle = { ...cy, ...(await longest(page, cy.t0)), renderer: rendererMemory() };
+  clearInterval(sampler);
+  result.cycle = { ...cy, ...(await longest(page, cy.t0)), renderer: rendererMemory(), progress_seen: [...new Set(seen)].slice(0, 12) };
 
   await page.click('nav .tab:has-text("Clusters")');
   const cl = await timed(page, 'clusters', async () => {}, '#cluster-table', /./);
