@@ -329,9 +329,9 @@ test("negotiation: HTCondor's policy — a pasted priority table orders the subm
   const m = path.join(dir, 'machines'), j = path.join(dir, 'jobs'), p = path.join(dir, 'prio');
   writeFileSync(m, machines);
   writeFileSync(j, jobs);
-  const cliRows = (table) => {
+  const cliRows = (table, ...config) => {
     writeFileSync(p, table);
-    return execFileSync(cli(), ['match', '--jobs', j, '--machines', m, '--userprio', p], { encoding: 'utf8' })
+    return execFileSync(cli(), ['match', '--jobs', j, '--machines', m, '--userprio', p, ...config.flatMap((c) => ['--config', c])], { encoding: 'utf8' })
       .trim().split('\n').map((l) => l.split(' ')).map(([id, machine]) => [id, machine === '-' ? '—' : machine]);
   };
   await scenario('mm-htcondor-policy', async ({ page }) => {
@@ -360,6 +360,17 @@ test("negotiation: HTCondor's policy — a pasted priority table orders the subm
     await textOf(page, '#class-step', /^Step 2 of 2: job 1\.0/);
     await textOf(page, '.classroom', /rank preemption: slot1@wn1\.lab ranks this job 10 > CurrentRank 0 of bob@lab's job/);
     await screenshot(page, 'mm-htcondor-classroom');
+    // A knob changed in the page: no preemption considered, alice's job
+    // gets nothing (wn1 stays bob's), as the CLI with the same --config.
+    await page.locator('.knobs summary').click();
+    assert.equal(await page.locator('#knob-PREEMPTION_REQUIREMENTS').inputValue(), 'False', "HTCondor 25's default");
+    await page.fill('#knob-NEGOTIATOR_CONSIDER_PREEMPTION', 'false');
+    await page.locator('#knob-NEGOTIATOR_CONSIDER_PREEMPTION').dispatchEvent('change');
+    await textOf(page, '#cycle-summary', /^2 jobs considered: 1 matched, 1 not/, 20_000);
+    const off = await cycleRows(page);
+    assert.deepEqual(off, [['2.0', 'slot1@wn2.lab'], ['1.0', '—']]);
+    assert.deepEqual(off, cliRows(table, 'NEGOTIATOR_CONSIDER_PREEMPTION=false'), 'the CLI agrees');
+    await textOf(page, '.knobs summary', /1 changed from HTCondor 25's defaults/);
     // A table that does not read is refused with its place.
     await page.fill('#userprio', 'alice@lab lots\n');
     await page.locator('#userprio').dispatchEvent('change');

@@ -118,6 +118,10 @@ pub struct MatchSettings {
     /// The user priorities pasted for it (`condor_userprio -allusers`).
     #[serde(skip_serializing_if = "String::is_empty")]
     pub userprio: String,
+    /// Negotiator knobs changed from HTCondor 25's defaults (name, value;
+    /// an empty value unsets the knob, as in HTCondor's configuration).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub knobs: Vec<(String, String)>,
 }
 
 impl Default for MatchSettings {
@@ -130,6 +134,7 @@ impl Default for MatchSettings {
             step: None,
             htcondor: false,
             userprio: String::new(),
+            knobs: vec![],
         }
     }
 }
@@ -408,6 +413,7 @@ mod tests {
                 step: Some(2),
                 htcondor: true,
                 userprio: "alice@lab 0.5\n".into(),
+                knobs: vec![("PREEMPTION_REQUIREMENTS".into(), "True".into())],
             },
             ..Default::default()
         };

@@ -20,6 +20,8 @@ use crate::matchmaking::negotiate;
 pub use crate::matchmaking::claims::{Preemption, PreemptionKind};
 pub use crate::matchmaking::matrix::{MutualCounts, Tile};
 pub use crate::matchmaking::negotiate::Candidate as CycleCandidate;
+/// HTCondor's negotiator knobs with their defaults (the page's settings).
+pub use crate::policy::htcondor::{Knobs as NegotiatorKnobs, KNOB_NAMES};
 pub use cycle_view::{CycleOutcome, CycleView};
 pub(crate) use matrix::match_one;
 pub use protocol::{

@@ -7,7 +7,7 @@
 use classad::api::EvalOptions;
 use std::rc::Rc;
 
-use classad::api::session::{HTCondorChoice, PoolRequest};
+use classad::api::session::{HTCondorChoice, NegotiatorKnobs, PoolRequest, KNOB_NAMES};
 use classad::api::Mode;
 use yew::prelude::*;
 
@@ -172,7 +172,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
         );
         let htcondor = props.settings.htcondor.then(|| HTCondorChoice {
             userprio: props.settings.userprio.clone(),
-            knobs: vec![],
+            knobs: props.settings.knobs.clone(),
         });
         let key = key.clone();
         let (jobs, machines) = (props.jobs.clone(), props.machines.clone());
@@ -247,6 +247,7 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             props.settings.autocluster,
             props.settings.htcondor,
             props.settings.userprio.clone(),
+            props.settings.knobs.clone(),
         );
         use_effect_with(deps, move |_| {
             if pairs <= RUN_AT_ONCE {
@@ -310,6 +311,57 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             <TermHelp term="negotiation policy" anchor="policy" text="The thesis' vector: the job's Rank, then no / rank / priority preemption, read from the ads. HTCondor 25's negotiator: submitters in order of user priority (lower first), then NEGOTIATOR_PRE_JOB_RANK, the job's Rank, NEGOTIATOR_POST_JOB_RANK; a claimed slot is taken when its Rank of the job beats its CurrentRank (rank preemption), or under PREEMPTION_REQUIREMENTS (False by default: no priority preemption)." />
         </div>
     };
+    // One knob changed: kept only when it differs from HTCondor's default.
+    let on_knob = {
+        let (d, m) = (props.dispatch.clone(), props.settings.clone());
+        Callback::from(move |(name, value): (String, String)| {
+            let mut knobs: Vec<(String, String)> = m
+                .knobs
+                .iter()
+                .filter(|(k, _)| *k != name)
+                .cloned()
+                .collect();
+            if value.trim() != knob_default(&name) {
+                knobs.push((name, value));
+            }
+            d.emit(Action::SetMatching(MatchSettings {
+                knobs,
+                step: None,
+                ..m.clone()
+            }));
+        })
+    };
+    let knob_rows = KNOB_NAMES.iter().map(|name| {
+        let value = props
+            .settings
+            .knobs
+            .iter()
+            .find(|(k, _)| k == name)
+            .map_or_else(|| knob_default(name), |(_, v)| v.clone());
+        let changed = props.settings.knobs.iter().any(|(k, _)| k == name);
+        let on_change = {
+            let (on_knob, name) = (on_knob.clone(), name.to_string());
+            Callback::from(move |e: Event| {
+                let v = e
+                    .target_dyn_into::<web_sys::HtmlInputElement>()
+                    .map(|i| i.value())
+                    .unwrap_or_default();
+                on_knob.emit((name.clone(), v));
+            })
+        };
+        html! {
+            <label class={classes!("knob", changed.then_some("changed"))}>
+                <code>{ *name }</code>
+                <input id={format!("knob-{name}")} type="text" spellcheck="false" value={value} onchange={on_change} />
+            </label>
+        }
+    });
+    let knobs = props.settings.htcondor.then(|| html! {
+        <details class="knobs" open={!props.settings.knobs.is_empty()}>
+            <summary>{ format!("Negotiator settings ({} changed from HTCondor 25's defaults)", props.settings.knobs.len()) }</summary>
+            { for knob_rows }
+        </details>
+    });
     let userprio = props.settings.htcondor.then(|| html! {
         <details class="userprio" open={!props.settings.userprio.is_empty()}>
             <summary>{ "User priorities (as condor_userprio -allusers prints them, or one name and priority a line; unlisted users have a new user's 500)" }</summary>
@@ -318,7 +370,8 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 value={props.settings.userprio.clone()} onchange={on_userprio} />
         </details>
     });
-    let controls = html! { <>{ controls }{ userprio.unwrap_or_default() }</> };
+    let controls =
+        html! { <>{ controls }{ userprio.unwrap_or_default() }{ knobs.unwrap_or_default() }</> };
     let progress = match &*running {
         Some((at, started)) => html! {
             <Progress label="Negotiating…" at={*at} started={Some(started.to_owned())} {on_cancel} />
@@ -586,5 +639,19 @@ fn NegotiationBody(props: &BodyProps) -> Html {
                 </table>
             </div>
         </>
+    }
+}
+
+/// A negotiator knob's HTCondor 25 default, as text (an unset knob: "").
+fn knob_default(name: &str) -> String {
+    let d = NegotiatorKnobs::default();
+    match name {
+        "NEGOTIATOR_PRE_JOB_RANK" => d.negotiator_pre_job_rank.unwrap_or_default(),
+        "NEGOTIATOR_POST_JOB_RANK" => d.negotiator_post_job_rank.unwrap_or_default(),
+        "PREEMPTION_RANK" => d.preemption_rank.unwrap_or_default(),
+        "PREEMPTION_REQUIREMENTS" => d.preemption_requirements.unwrap_or_default(),
+        "NEGOTIATOR_CONSIDER_PREEMPTION" => d.negotiator_consider_preemption.to_string(),
+        "DEFAULT_PRIO_FACTOR" => d.default_prio_factor.to_string(),
+        _ => String::new(),
     }
 }
