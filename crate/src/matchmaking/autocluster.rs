@@ -297,6 +297,48 @@ pub fn quantize(x: f64, r: f64) -> f64 {
 type JobAdditions = (Vec<String>, Vec<(Name, bool)>);
 
 /// Cluster `jobs` against the machine-side significant attributes.
+/// Each job's compatibility class: jobs of one class are equal in every
+/// attribute a match reads of them — the `significant` ones (what the
+/// machines read), the job's `Requirements` and `Rank`, and every attribute
+/// of the job those reach through its own definitions — by definition, with
+/// nothing quantized, so they accept, and are accepted by, the same
+/// machines. (An auto-cluster rounds sizes up and so is not one.)
+pub fn exact_classes(jobs: &[&ClassAd], significant: &BTreeSet<String>) -> Vec<u64> {
+    let roots: Vec<String> = significant
+        .iter()
+        .cloned()
+        .chain(["requirements".to_string(), "rank".to_string()])
+        .collect();
+    jobs.iter()
+        .map(|job| {
+            let mut seen: BTreeSet<String> = BTreeSet::new();
+            let mut todo = roots.clone();
+            let mut h = FxHasher::default();
+            while let Some(name) = todo.pop() {
+                if !seen.insert(name.clone()) {
+                    continue;
+                }
+                match job.get(&name) {
+                    None => (&name, 0u8).hash(&mut h),
+                    Some(e) => {
+                        (&name, 1u8).hash(&mut h);
+                        hash_expr(e, &mut h);
+                        todo.extend(
+                            refs::expr_refs(e, job)
+                                .internal
+                                .iter()
+                                .map(|n| n.to_ascii_lowercase()),
+                        );
+                    }
+                }
+            }
+            // The walk's order depends only on the definitions, so equal
+            // jobs hash alike.
+            h.finish()
+        })
+        .collect()
+}
+
 pub fn cluster(
     jobs: &[&ClassAd],
     significant: &BTreeSet<String>,

@@ -111,6 +111,9 @@ pub(super) struct TableId(usize);
 pub(super) struct RankTables {
     ids: FxHashMap<Vec<String>, Option<TableId>>,
     built: Vec<(RankTable, Live)>,
+    /// Per table and compatibility class: the order's positions before
+    /// this one hold no free machine the class accepts.
+    skips: Vec<FxHashMap<u64, usize>>,
 }
 
 impl RankTables {
@@ -138,6 +141,7 @@ impl RankTables {
             let t = build(docking, job, machines, walkable, ev);
             let live = Live::new(t.order.len());
             self.built.push((t, live));
+            self.skips.push(FxHashMap::default());
             TableId(self.built.len() - 1)
         });
         self.ids.insert(key, id);
@@ -161,6 +165,12 @@ impl RankTables {
 
     /// [`walk_pool`] over table `id`.
     #[allow(clippy::too_many_arguments)]
+    /// `class`: the job's compatibility class (jobs of one class accept
+    /// the same machines): its walk starts past the machines an earlier
+    /// job of the class found it does not accept — the order's head, which
+    /// otherwise every job walks again (HTCondor's default
+    /// NEGOTIATOR_PRE_JOB_RANK puts the smallest slots first).
+    #[allow(clippy::too_many_arguments)]
     pub fn walk_pool(
         &mut self,
         id: TableId,
@@ -170,9 +180,19 @@ impl RankTables {
         machines: &[CompiledAd],
         ev: &mut Evaluator,
         compatible: impl FnMut(usize, &mut Evaluator) -> bool,
+        class: Option<u64>,
     ) -> Walk {
         let (t, live) = &mut self.built[id.0];
-        walk_pool(t, live, budget, job, docking, machines, ev, compatible)
+        let skips = &mut self.skips[id.0];
+        let start = class.and_then(|c| skips.get(&c).copied()).unwrap_or(0);
+        let (w, incompatible_to) = walk_pool(
+            t, live, budget, job, docking, machines, ev, compatible, start,
+        );
+        if let Some(c) = class {
+            let at = skips.entry(c).or_insert(0);
+            *at = (*at).max(incompatible_to);
+        }
+        w
     }
 }
 
@@ -313,14 +333,14 @@ impl Best {
         m: &CompiledAd,
         ev: &mut Evaluator,
         compatible: &mut impl FnMut(usize, &mut Evaluator) -> bool,
-    ) {
+    ) -> bool {
         self.evaluated += 1;
         if !compatible(mi, ev) {
-            return;
+            return false;
         }
         self.compatible += 1;
         if !docking.vector_into(ev, job, m, &mut self.scratch) {
-            return;
+            return true;
         }
         let beats = self.found.as_ref().is_none_or(|(b, v)| {
             vector_cmp(&self.scratch, v).then(b.cmp(&mi)) == Ordering::Greater
@@ -334,6 +354,7 @@ impl Best {
             self.key = (!key.iter().any(|x| x.is_nan())).then_some(key);
             self.found = Some((mi, std::mem::take(&mut self.scratch)));
         }
+        true
     }
 
     fn into_walk(self, gave_up: bool) -> Walk {
@@ -364,9 +385,13 @@ fn walk_pool(
     machines: &[CompiledAd],
     ev: &mut Evaluator,
     mut compatible: impl FnMut(usize, &mut Evaluator) -> bool,
-) -> Walk {
+    start: usize,
+) -> (Walk, usize) {
     let mut best = Best::default();
-    let mut p = live.find(0);
+    let mut p = live.find(start);
+    // Where the run of machines the job does not accept, from `start` on,
+    // ends: a job that accepts the same machines starts there.
+    let (mut incompatible_to, mut in_run) = (p, true);
     while let Some(&m) = table.order.get(p) {
         let mi = m as usize;
         if best.rules_out(table, mi) {
@@ -374,10 +399,14 @@ fn walk_pool(
         }
         if best.evaluated == budget {
             // Not proven best: the caller starts over from the index.
-            return best.into_walk(true);
+            return (best.into_walk(true), incompatible_to);
         }
-        best.visit(mi, job, docking, &machines[mi], ev, &mut compatible);
+        let accepted = best.visit(mi, job, docking, &machines[mi], ev, &mut compatible);
         p = live.find(p + 1);
+        in_run &= !accepted;
+        if in_run {
+            incompatible_to = p;
+        }
     }
-    best.into_walk(false)
+    (best.into_walk(false), incompatible_to)
 }

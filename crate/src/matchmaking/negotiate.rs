@@ -555,6 +555,14 @@ pub fn negotiate_with(
     }
     let mut failed = vec![false; nclusters];
     let mut tables = RankTables::default();
+    // Walks of the pool (uncounted cycles) skip what an earlier job of the
+    // same compatibility class found it does not accept.
+    let classes: Option<Vec<u64>> = (!cfg.count_candidates).then(|| {
+        let mref: Vec<&ClassAd> = cmachines.iter().map(|m| &*m.ad).collect();
+        let sig = autocluster::significant_attributes(&mref, &cfg.docking_vector);
+        let jref: Vec<&ClassAd> = jobs.iter().map(|j| &**j).collect();
+        autocluster::exact_classes(&jref, &sig)
+    });
     let mut list_sizes = ListSizes::default();
     source.prefetch(&order);
     // Sharing a survey pays when clusters are few. With nearly one cluster
@@ -658,6 +666,7 @@ pub fn negotiate_with(
                     source,
                     &free,
                     &mut outcome,
+                    classes.as_ref().and_then(|c| c.get(j).copied()),
                 );
                 if let Some(c) = shared_cluster {
                     jobs_left[c] -= 1;
@@ -740,6 +749,7 @@ fn pick_alone(
     source: &mut dyn CandidateSource,
     free: &[bool],
     outcome: &mut JobOutcome,
+    class: Option<u64>,
 ) -> Option<(usize, Vec<Value>)> {
     // Uncounted: first the pool in the order of the rank bounds, which
     // usually settles it in a few steps; else the index' candidates, in the
@@ -760,7 +770,9 @@ fn pick_alone(
         POOL_WALK_BUDGET
     };
     let quick = match &ranked {
-        Some((docking, t)) if budget > 0 => ctx.best_in_pool(job, docking, tables, *t, budget),
+        Some((docking, t)) if budget > 0 => {
+            ctx.best_in_pool(job, docking, tables, *t, budget, class)
+        }
         _ => PoolWalk::GaveUp,
     };
     let cands = match quick {

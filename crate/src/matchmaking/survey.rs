@@ -254,12 +254,13 @@ impl SurveyCtx<'_, '_> {
         tables: &mut RankTables,
         id: TableId,
         budget: usize,
+        class: Option<u64>,
     ) -> PoolWalk {
         let prefilter = self.columns.prefilter(job);
         let (columns, machines) = (&*self.columns, self.machines);
         let compat =
             |mi, ev: &mut Evaluator| compatible(columns, &prefilter, job, machines, mi, ev);
-        let w = tables.walk_pool(id, budget, job, docking, machines, self.ev, compat);
+        let w = tables.walk_pool(id, budget, job, docking, machines, self.ev, compat, class);
         *self.evals += w.evaluated as u64;
         match w.best {
             Some(best) => PoolWalk::Best(best),
