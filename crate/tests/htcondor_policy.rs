@@ -250,3 +250,94 @@ fn the_priority_table_orders_the_submitters() {
     ]);
     assert!(!ok && err.contains("NEGOTIATOR_PRE_JOB_RANK"), "{err}");
 }
+
+/// HTCondor's default NEGOTIATOR_PRE_JOB_RANK puts the smallest slots
+/// first; a job's walk of the pool starts past what an earlier job of its
+/// exact compatibility class refused. Jobs that differ only in a size the
+/// auto-clusters round (RequestDisk, against each slot's own Disk) are of
+/// different classes: whether it skips (procs alike) or not (procs
+/// differing), the walk gives every job the slot a full survey gives it.
+#[test]
+fn walks_that_skip_what_the_class_refused_pick_what_a_full_survey_picks() {
+    use std::sync::Arc;
+
+    use classad::matchmaking::negotiate::{negotiate, NegotiationConfig};
+    use classad::matchmaking::workload::Rng;
+    use classad::policy::HTCondorPolicy;
+
+    let mut rng = Rng::new(62);
+    let slots: Vec<Arc<classad::ClassAd>> = (0..500)
+        .map(|i| {
+            let cpus = [1, 2, 4, 8][rng.below(4) as usize];
+            let claimed = rng.below(5) == 0;
+            let text = format!(
+                "[ Name = \"slot{i}@wn\"; Cpus = {cpus}; Memory = {}; Disk = {}; SlotID = 1; KFlops = {}; \
+                 State = \"{}\"; {} Rank = 0; \
+                 Requirements = TARGET.RequestCpus <= MY.Cpus && TARGET.RequestMemory <= MY.Memory \
+                 && TARGET.RequestDisk <= MY.Disk ]",
+                cpus * [1024, 2048, 4096][rng.below(3) as usize],
+                1_000_000 + rng.below(9_000_000),
+                100_000 + rng.below(900_000),
+                if claimed { "Claimed" } else { "Unclaimed" },
+                if claimed { "RemoteUser = \"x@lab\"; CurrentRank = 0;" } else { "" },
+            );
+            Arc::new(classad::parse_classad(&text).expect("slot"))
+        })
+        .collect();
+    let jobs: Vec<Arc<classad::ClassAd>> = (0..900)
+        .map(|i| {
+            let cluster = i / 30;
+            let cpus = [1, 1, 2, 4][cluster % 4];
+            let text = format!(
+                "[ ClusterId = {cluster}; ProcId = {i}; Owner = \"u{}\"; User = \"u{}@lab\"; QDate = {cluster}; \
+                 RequestCpus = {cpus}; RequestMemory = {}; RequestDisk = {}; ImageSize = {}; \
+                 Requirements = TARGET.Memory >= RequestMemory && TARGET.Disk >= RequestDisk ]",
+                cluster % 3,
+                cluster % 3,
+                cpus * [1000, 2000, 3500][cluster % 3],
+                // Half the clusters' procs share a disk request (one class
+                // each: their walks skip), half do not.
+                if cluster % 2 == 0 {
+                    1_000_000 + rng.below(8_000_000)
+                } else {
+                    1_000_000 + 250_000 * cluster as u64
+                },
+                100_000 + rng.below(1000),
+            );
+            Arc::new(classad::parse_classad(&text).expect("job"))
+        })
+        .collect();
+    let policy = HTCondorPolicy::default();
+    let (jobs, slots) = policy.prepare(&jobs, &slots);
+    let cfg = |count_candidates| NegotiationConfig {
+        docking_vector: policy.docking_vector().expect("the vector"),
+        root_order: HTCondorPolicy::root_order(),
+        autocluster: None,
+        count_candidates,
+        ..NegotiationConfig::default()
+    };
+    let picks = |r: &classad::matchmaking::negotiate::CycleResult| -> Vec<(usize, Option<usize>)> {
+        r.outcomes.iter().map(|o| (o.job, o.machine)).collect()
+    };
+    let walked = negotiate(&jobs, &slots, &cfg(false), |_, _| true);
+    let surveyed = negotiate(&jobs, &slots, &cfg(true), |_, _| true);
+    assert!(
+        walked.matched > 100 && walked.matched < jobs.len(),
+        "{}",
+        walked.matched
+    );
+    let (a, b) = (picks(&walked), picks(&surveyed));
+    if let Some(i) = (0..a.len()).find(|&i| a.get(i) != b.get(i)) {
+        panic!(
+            "job #{i} of the cycle: walked {:?}, surveyed {:?}",
+            a.get(i),
+            b.get(i)
+        );
+    }
+    assert!(
+        walked.pair_evaluations * 2 < surveyed.pair_evaluations,
+        "{} against {}",
+        walked.pair_evaluations,
+        surveyed.pair_evaluations
+    );
+}
