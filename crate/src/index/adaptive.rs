@@ -111,6 +111,8 @@ pub struct AdaptiveMachines<'a> {
     build_estimate: Option<Option<f64>>,
     /// When the cycle began (its first job).
     started: f64,
+    /// The job of the order the cycle is at.
+    done: usize,
     /// The share of a sample of machines a sample index keeps, once asked.
     sample_share: Option<f64>,
     /// The dearest judgment: before which job, the plain cost of the jobs
@@ -136,6 +138,7 @@ impl<'a> AdaptiveMachines<'a> {
             },
             build_estimate: None,
             started: clock::now().unwrap_or(0.0),
+            done: 0,
             sample_share: None,
             dearest: None,
             decision: IndexDecision::default(),
@@ -305,7 +308,7 @@ impl CandidateSource for AdaptiveMachines<'_> {
                         "; dropped: its lists held {mean:.0} of the {} machines on average",
                         self.machines.len()
                     ));
-                    self.decision.dropped_before_job = Some(usize::MAX);
+                    self.decision.dropped_before_job = Some(self.done);
                     self.phase = Phase::Plain;
                 }
             }
@@ -325,9 +328,7 @@ impl CandidateSource for AdaptiveMachines<'_> {
     }
 
     fn before_job(&mut self, done: usize) {
-        if let Some(usize::MAX) = self.decision.dropped_before_job {
-            self.decision.dropped_before_job = Some(done);
-        }
+        self.done = done;
         let Phase::Timing { since, from } = self.phase else {
             return;
         };

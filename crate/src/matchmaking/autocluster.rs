@@ -68,28 +68,63 @@ impl Clustering {
     }
 }
 
-/// The machines with a shape (attribute names and expressions) not seen
-/// before them: machine ads of one pool mostly share their policy
-/// expressions, so what depends on those alone is worked out once.
+/// The machines whose match expressions reach definitions not seen before
+/// them: machine ads of one pool mostly share their policy expressions,
+/// so what depends on those alone is worked out once.
+///
+/// The key is what a walk of the references can depend on, found in the
+/// text: the match expressions and, through every word of them that names
+/// an attribute of the ad, that attribute's text (a literal only as being
+/// one) — so the hundreds of counters that differ from slot to slot in a
+/// production pool do not make each slot a shape of its own.
 fn distinct_shapes<'a>(machines: &'a [&'a ClassAd]) -> impl Iterator<Item = &'a ClassAd> + 'a {
     let mut seen = rustc_hash::FxHashSet::default();
-    // What the references depend on: the names, and the expressions that
-    // are not literals (by their text while unparsed; equal text is an
-    // equal expression, and a miss only costs a walk).
-    machines.iter().copied().filter(move |m| {
-        let mut h = FxHasher::default();
-        for i in 0..m.len() as u32 {
-            m.key_at(i).hash(&mut h);
-            if m.is_literal(i) {
+    machines
+        .iter()
+        .copied()
+        .filter(move |m| seen.insert(reach_key(m)))
+}
+
+/// [`distinct_shapes`]' key of one ad.
+fn reach_key(m: &ClassAd) -> u64 {
+    let mut h = FxHasher::default();
+    let mut visited = rustc_hash::FxHashSet::default();
+    let mut todo: Vec<u32> = MATCH_EXPRESSIONS
+        .iter()
+        .filter_map(|n| m.position(n))
+        .collect();
+    while let Some(i) = todo.pop() {
+        if !visited.insert(i) {
+            continue;
+        }
+        m.key_at(i).hash(&mut h);
+        if m.is_literal(i) {
+            // Walks stop at a literal: only that it is one counts.
+            0u8.hash(&mut h);
+            continue;
+        }
+        let parsed;
+        let text = match m.unparsed_text(i) {
+            Some(t) => t,
+            None => {
+                parsed = crate::lang::unparse::unparse(m.at(i).1);
+                &parsed
+            }
+        };
+        text.hash(&mut h);
+        // Words that name an attribute of the ad lead on (one inside a
+        // string only makes the key finer).
+        for word in text.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if word.is_empty() || word.starts_with(|c: char| c.is_ascii_digit()) {
                 continue;
             }
-            match m.unparsed_text(i) {
-                Some(t) => t.hash(&mut h),
-                None => hash_expr(m.at(i).1, &mut h),
+            match m.position(word) {
+                Some(j) => todo.push(j),
+                None => (word.len(), 1u8).hash(&mut h),
             }
         }
-        seen.insert(h.finish())
-    })
+    }
+    h.finish()
 }
 
 /// Significant attributes of the machine side (the seed's design): the

@@ -47,6 +47,18 @@ pub struct Preemption {
     pub why: String,
 }
 
+impl Preemption {
+    /// "rank preemption: slot1@wn1 ranks this job 10 > CurrentRank 0 of
+    /// bob's job": the rule, then why.
+    pub fn words(&self) -> String {
+        let rule = match self.kind {
+            PreemptionKind::Rank => "rank",
+            PreemptionKind::Priority => "priority",
+        };
+        format!("{rule} preemption: {}", self.why)
+    }
+}
+
 /// The value of `attr` in `my` with `target` as TARGET, as people read it.
 fn value_of(ev: &mut Evaluator, my: &Arc<ClassAd>, target: &Arc<ClassAd>, attr: &str) -> Value {
     ev.set_ads(Some(my.clone()), Some(target.clone()));

@@ -523,12 +523,18 @@ pub fn negotiate_with(
 ) -> CycleResult {
     let (mut ev, mut helper) = (evaluator(cfg), evaluator(cfg));
     let order = root_order(jobs, cfg);
-    let clustering = cfg.autocluster.as_ref().map(|ac| {
+    // What a match reads of a job: for the auto-clusters, and for the
+    // compatibility classes uncounted walks skip by.
+    let jref: Vec<&ClassAd> = jobs.iter().map(|j| &**j).collect();
+    let sig = (cfg.autocluster.is_some() || !cfg.count_candidates).then(|| {
         let mref: Vec<&ClassAd> = machines.iter().map(|m| &**m).collect();
-        let sig = autocluster::significant_attributes(&mref, &cfg.docking_vector);
-        let jref: Vec<&ClassAd> = jobs.iter().map(|j| &**j).collect();
-        autocluster::cluster(&jref, &sig, ac)
+        autocluster::significant_attributes(&mref, &cfg.docking_vector)
     });
+    let clustering = cfg
+        .autocluster
+        .as_ref()
+        .zip(sig.as_ref())
+        .map(|(ac, sig)| autocluster::cluster(&jref, sig, ac));
     let req: Vec<&str> = cfg.requirements.iter().map(String::as_str).collect();
     let compile = |ad: &Arc<ClassAd>| CompiledAd::new(ad.clone(), cfg.opts, &req);
     // Slots of one policy share a compilation (and stay in cache together).
@@ -557,12 +563,10 @@ pub fn negotiate_with(
     let mut tables = RankTables::default();
     // Walks of the pool (uncounted cycles) skip what an earlier job of the
     // same compatibility class found it does not accept.
-    let classes: Option<Vec<u64>> = (!cfg.count_candidates).then(|| {
-        let mref: Vec<&ClassAd> = cmachines.iter().map(|m| &*m.ad).collect();
-        let sig = autocluster::significant_attributes(&mref, &cfg.docking_vector);
-        let jref: Vec<&ClassAd> = jobs.iter().map(|j| &**j).collect();
-        autocluster::exact_classes(&jref, &sig)
-    });
+    let classes: Option<Vec<u64>> = sig
+        .as_ref()
+        .filter(|_| !cfg.count_candidates)
+        .map(|sig| autocluster::exact_classes(&jref, sig));
     let mut list_sizes = ListSizes::default();
     source.prefetch(&order);
     // Sharing a survey pays when clusters are few. With nearly one cluster

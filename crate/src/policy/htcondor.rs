@@ -91,36 +91,42 @@ impl Default for Knobs {
 }
 
 impl Knobs {
+    /// The expression knob named `key` (case-insensitive), if it is one.
+    fn expression(&mut self, key: &str) -> Option<&mut Option<String>> {
+        match key.to_ascii_uppercase().as_str() {
+            "NEGOTIATOR_PRE_JOB_RANK" => Some(&mut self.negotiator_pre_job_rank),
+            "NEGOTIATOR_POST_JOB_RANK" => Some(&mut self.negotiator_post_job_rank),
+            "PREEMPTION_RANK" => Some(&mut self.preemption_rank),
+            "PREEMPTION_REQUIREMENTS" => Some(&mut self.preemption_requirements),
+            _ => None,
+        }
+    }
+
+    /// Knob `key`'s value as configuration text ("" when unset or unknown).
+    pub fn get(&self, key: &str) -> String {
+        match key.to_ascii_uppercase().as_str() {
+            "NEGOTIATOR_CONSIDER_PREEMPTION" => self.negotiator_consider_preemption.to_string(),
+            "DEFAULT_PRIO_FACTOR" => self.default_prio_factor.to_string(),
+            _ => self
+                .clone()
+                .expression(key)
+                .and_then(|t| t.clone())
+                .unwrap_or_default(),
+        }
+    }
+
     /// Set one knob from `KEY=VALUE` text (an empty value unsets it, as in
     /// HTCondor's configuration). `Ok(false)`: not one of [`KNOB_NAMES`].
     pub fn set(&mut self, key: &str, value: &str) -> Result<bool, String> {
         let value = value.trim();
-        let text = (!value.is_empty()).then(|| value.to_string());
-        let expr = |t: &Option<String>| -> Result<(), String> {
-            match t {
-                Some(t) => parse_expr(t)
-                    .map(|_| ())
-                    .map_err(|d| format!("{key}: {}", d.summary())),
-                None => Ok(()),
+        if let Some(slot) = self.expression(key) {
+            if !value.is_empty() {
+                parse_expr(value).map_err(|d| format!("{key}: {}", d.summary()))?;
             }
-        };
+            *slot = (!value.is_empty()).then(|| value.to_string());
+            return Ok(true);
+        }
         match key.to_ascii_uppercase().as_str() {
-            "NEGOTIATOR_PRE_JOB_RANK" => {
-                expr(&text)?;
-                self.negotiator_pre_job_rank = text;
-            }
-            "NEGOTIATOR_POST_JOB_RANK" => {
-                expr(&text)?;
-                self.negotiator_post_job_rank = text;
-            }
-            "PREEMPTION_RANK" => {
-                expr(&text)?;
-                self.preemption_rank = text;
-            }
-            "PREEMPTION_REQUIREMENTS" => {
-                expr(&text)?;
-                self.preemption_requirements = text;
-            }
             "NEGOTIATOR_CONSIDER_PREEMPTION" => {
                 self.negotiator_consider_preemption = match value.to_ascii_lowercase().as_str() {
                     "true" | "1" | "yes" => true,

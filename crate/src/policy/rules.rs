@@ -3,38 +3,15 @@
 
 use std::sync::Arc;
 
-use serde::Serialize;
-
 use crate::lang::ast::ClassAd;
 use crate::lang::eval::{EvalOptions, Evaluator};
 use crate::lang::parser::parse_expr;
 use crate::lang::unparse::{reals_for_people, value_to_string};
 use crate::lang::value::Value;
+use crate::matchmaking::claims::{Preemption, PreemptionKind};
 
 use super::htcondor::{remote_user_of, submitter_of, HTCondorPolicy};
 use super::sides::swap_sides;
-
-/// How a job got its slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "kebab-case")]
-pub enum Rule {
-    /// The slot was unclaimed.
-    Unclaimed,
-    /// The slot ranks the job above the one it runs.
-    RankPreemption,
-    /// The running user's priority lost under PREEMPTION_REQUIREMENTS.
-    PriorityPreemption,
-}
-
-/// A placement in words.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Placement {
-    pub rule: Rule,
-    /// Whose job the slot ran (`None` when unclaimed).
-    pub preempts: Option<String>,
-    /// "rank preemption: slot1@wn1 ranks this job 10 > CurrentRank 0".
-    pub words: String,
-}
 
 /// A value as people read it: `0.0` (a slot's CurrentRank) as `0`.
 fn words(v: &Value) -> String {
@@ -50,8 +27,9 @@ fn eval_in(my: &Arc<ClassAd>, target: &Arc<ClassAd>, attr: &str, opts: EvalOptio
     ev.eval_attr(attr)
 }
 
-/// The rule by which `job` got `machine` (the prepared ads), from the
-/// docking vector's preemption state (`"2"`, `"1"`, `"0"`).
+/// The preemption by which `job` got `machine` (the prepared ads), from the
+/// docking vector's preemption state (`"1"` rank, `"0"` priority; `None`
+/// for `"2"`, an unclaimed slot), with the numbers that decided it.
 pub fn placement(
     policy: &HTCondorPolicy,
     job: &Arc<ClassAd>,
@@ -59,43 +37,31 @@ pub fn placement(
     machine_label: &str,
     state: &str,
     opts: EvalOptions,
-) -> Placement {
-    let holder = remote_user_of(machine);
-    let rank = eval_in(machine, job, "Rank", opts);
-    let current = eval_in(machine, job, "CurrentRank", opts);
-    let factor = policy.knobs.default_prio_factor;
-    match state {
-        "1" => Placement {
-            rule: Rule::RankPreemption,
-            words: format!(
-                "rank preemption: {machine_label} ranks this job {} > CurrentRank {} of {}'s job",
-                words(&rank),
-                words(&current),
-                holder.as_deref().unwrap_or("?")
-            ),
-            preempts: holder,
-        },
-        "0" => {
-            let who = holder.clone().unwrap_or_default();
-            let mine = submitter_of(job).unwrap_or_default();
-            Placement {
-                rule: Rule::PriorityPreemption,
-                words: format!(
-                    "priority preemption: PREEMPTION_REQUIREMENTS holds ({who}'s priority {} against {mine}'s {}) and {machine_label} ranks this job {} >= CurrentRank {}",
-                    words(&Value::Real(policy.priorities.priority(&who, factor))),
-                    words(&Value::Real(policy.priorities.priority(&mine, factor))),
-                    words(&rank),
-                    words(&current)
-                ),
-                preempts: holder,
-            }
+) -> Option<Preemption> {
+    let kind = match state {
+        "1" => PreemptionKind::Rank,
+        "0" => PreemptionKind::Priority,
+        _ => return None,
+    };
+    let user = remote_user_of(machine).unwrap_or_default();
+    let rank = words(&eval_in(machine, job, "Rank", opts));
+    let current = words(&eval_in(machine, job, "CurrentRank", opts));
+    let why = match kind {
+        PreemptionKind::Rank => {
+            format!("{machine_label} ranks this job {rank} > CurrentRank {current} of {user}'s job")
         }
-        _ => Placement {
-            rule: Rule::Unclaimed,
-            preempts: None,
-            words: format!("{machine_label} was unclaimed"),
-        },
-    }
+        PreemptionKind::Priority => {
+            let factor = policy.knobs.default_prio_factor;
+            let mine = submitter_of(job).unwrap_or_default();
+            let prio = |who: &str| words(&Value::Real(policy.priorities.priority(who, factor)));
+            format!(
+                "PREEMPTION_REQUIREMENTS holds ({user}'s priority {} against {mine}'s {}) and {machine_label} ranks this job {rank} >= CurrentRank {current}",
+                prio(&user),
+                prio(&mine),
+            )
+        }
+    };
+    Some(Preemption { kind, user, why })
 }
 
 /// Why `job` could not take the compatible claimed `machine`: the

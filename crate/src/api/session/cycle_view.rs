@@ -7,6 +7,14 @@ use serde::{Deserialize, Serialize};
 use crate::matchmaking::claims::Preemption;
 use crate::matchmaking::negotiate::{Augmented, Candidate, CycleResult, Reason};
 
+/// The rules a cycle's claimed slots are explained by.
+#[derive(Clone, Copy)]
+pub(crate) enum ClaimRules<'a> {
+    /// The thesis' Figure 9 docking vector (as the cycle ran it).
+    Thesis(&'a [crate::lang::ast::Expr]),
+    HTCondor(&'a crate::policy::HTCondorPolicy),
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CycleView {
     /// One per job, in the order the cycle considered them.
@@ -135,72 +143,18 @@ impl CycleView {
 
     /// The claims, preemptions and vector failures of the stepped jobs
     /// (those that carry their candidates), in words.
-    /// [`explain_claims`](Self::explain_claims) by HTCondor's rules: who
-    /// each claimed slot ran, the rule that took it, and why a compatible
-    /// claimed slot was not taken.
-    pub(crate) fn explain_htcondor(
-        &mut self,
-        policy: &crate::policy::HTCondorPolicy,
-        jobs: &[std::sync::Arc<crate::lang::ast::ClassAd>],
-        machines: &[std::sync::Arc<crate::lang::ast::ClassAd>],
-        opts: crate::lang::eval::EvalOptions,
-    ) {
-        use crate::matchmaking::claims::{Preemption, PreemptionKind};
-        use crate::policy::rules::{self, Rule};
-        let label = |m: usize| crate::matchmaking::negotiate::machine_name(&machines[m], m);
-        let mut seen = std::collections::BTreeSet::new();
-        for o in &mut self.outcomes {
-            let Some(job) = jobs.get(o.job) else { continue };
-            for c in &o.considered {
-                seen.insert(c.machine);
-                if c.vector.is_none() {
-                    if let Some(m) = machines.get(c.machine) {
-                        let why = rules::not_preempted(policy, job, m, &label(c.machine), opts);
-                        o.vector_failures.extend(why.map(|w| (c.machine, w)));
-                    }
-                }
-            }
-            if let Some(m) = o.machine.filter(|_| !o.considered.is_empty()) {
-                seen.insert(m);
-                let state = o.vector.get(3).map_or("2", String::as_str);
-                let p = rules::placement(policy, job, &machines[m], &label(m), state, opts);
-                o.preempts = match (p.rule, p.preempts) {
-                    (Rule::Unclaimed, _) | (_, None) => None,
-                    (rule, Some(user)) => Some(Preemption {
-                        kind: if rule == Rule::RankPreemption {
-                            PreemptionKind::Rank
-                        } else {
-                            PreemptionKind::Priority
-                        },
-                        user,
-                        // The classroom names the rule itself.
-                        why: match p.words.split_once(": ") {
-                            Some((_, why)) => why.to_string(),
-                            None => p.words,
-                        },
-                    }),
-                };
-            }
-        }
-        self.claimed = seen
-            .into_iter()
-            .filter_map(|m| {
-                Some((
-                    m,
-                    crate::policy::htcondor::remote_user_of(machines.get(m)?)?,
-                ))
-            })
-            .collect();
-    }
-
+    /// Who each claimed slot ran when the cycle began, the preemption that
+    /// took one, and why a compatible slot's vector was no number — by the
+    /// rules the cycle followed.
     pub(crate) fn explain_claims(
         &mut self,
         jobs: &[std::sync::Arc<crate::lang::ast::ClassAd>],
         machines: &[std::sync::Arc<crate::lang::ast::ClassAd>],
-        vector: &[crate::lang::ast::Expr],
+        rules: ClaimRules<'_>,
         opts: crate::lang::eval::EvalOptions,
     ) {
         use crate::matchmaking::claims;
+        use crate::policy::{htcondor, rules as htcondor_rules};
         let label = |m: usize| {
             let mut ev = crate::lang::eval::Evaluator::new(opts);
             ev.set_ads(machines.get(m).cloned(), None);
@@ -216,7 +170,15 @@ impl CycleView {
                 seen.insert(c.machine);
                 if c.vector.is_none() {
                     if let Some(m) = machines.get(c.machine) {
-                        let why = claims::vector_failure(job, m, vector, &label(c.machine), opts);
+                        let l = label(c.machine);
+                        let why = match rules {
+                            ClaimRules::Thesis(vector) => {
+                                claims::vector_failure(job, m, vector, &l, opts)
+                            }
+                            ClaimRules::HTCondor(p) => {
+                                htcondor_rules::not_preempted(p, job, m, &l, opts)
+                            }
+                        };
                         o.vector_failures.extend(why.map(|w| (c.machine, w)));
                     }
                 }
@@ -224,13 +186,26 @@ impl CycleView {
             if let Some(m) = o.machine.filter(|_| !o.considered.is_empty()) {
                 seen.insert(m);
                 if let Some(ad) = machines.get(m) {
-                    o.preempts = claims::preemption(job, ad, &label(m), opts);
+                    o.preempts = match rules {
+                        ClaimRules::Thesis(_) => claims::preemption(job, ad, &label(m), opts),
+                        ClaimRules::HTCondor(p) => {
+                            let state = o.vector.get(3).map_or("2", String::as_str);
+                            htcondor_rules::placement(p, job, ad, &label(m), state, opts)
+                        }
+                    };
                 }
             }
         }
         self.claimed = seen
             .into_iter()
-            .filter_map(|m| Some((m, claims::claimed_by(machines.get(m)?, opts)?)))
+            .filter_map(|m| {
+                let ad = machines.get(m)?;
+                let holder = match rules {
+                    ClaimRules::Thesis(_) => claims::claimed_by(ad, opts),
+                    ClaimRules::HTCondor(_) => htcondor::remote_user_of(ad),
+                };
+                Some((m, holder?))
+            })
             .collect();
     }
 

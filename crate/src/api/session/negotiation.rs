@@ -9,7 +9,7 @@ use crate::matchmaking::autocluster::{self, AutoclusterConfig};
 use crate::matchmaking::compiled::CompiledAd;
 use crate::matchmaking::negotiate::{self, NegotiationConfig};
 
-use super::cycle_view::CycleView;
+use super::cycle_view::{ClaimRules, CycleView};
 use super::pools::PoolPair;
 use super::protocol::{ClusterView, HTCondorChoice, JobCount};
 use super::PoolResponse;
@@ -69,7 +69,12 @@ pub(super) fn cycle(
         let cycle = crate::index::negotiation::negotiate_indexed(jobs, machines, &cfg, progress);
         let augmented = negotiate::augment(&cycle, jobs, machines, cfg.opts);
         let mut view = CycleView::new(cycle, augmented);
-        view.explain_claims(jobs, machines, &cfg.docking_vector, cfg.opts);
+        view.explain_claims(
+            jobs,
+            machines,
+            ClaimRules::Thesis(&cfg.docking_vector),
+            cfg.opts,
+        );
         return PoolResponse::Cycle(Box::new(view));
     };
     match policy.docking_vector() {
@@ -82,7 +87,7 @@ pub(super) fn cycle(
     let cycle = crate::index::negotiation::negotiate_indexed(&pjobs, &pmachines, &cfg, progress);
     let augmented = negotiate::augment(&cycle, jobs, machines, cfg.opts);
     let mut view = CycleView::new(cycle, augmented);
-    view.explain_htcondor(&policy, &pjobs, &pmachines, cfg.opts);
+    view.explain_claims(&pjobs, &pmachines, ClaimRules::HTCondor(&policy), cfg.opts);
     PoolResponse::Cycle(Box::new(view))
 }
 

@@ -264,34 +264,21 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             d.emit(Action::SetMatching(m));
         })
     };
-    let on_policy = {
+    // The policy controls: each change is a new cycle (the classroom,
+    // stepping the old one, closes).
+    let setting = |apply: fn(&mut MatchSettings, String)| {
         let (d, m) = (props.dispatch.clone(), props.settings.clone());
         Callback::from(move |e: Event| {
-            let value = e
-                .target_dyn_into::<web_sys::HtmlSelectElement>()
-                .map(|s| s.value())
-                .unwrap_or_default();
-            d.emit(Action::SetMatching(MatchSettings {
-                htcondor: value == "htcondor",
+            let mut next = MatchSettings {
                 step: None,
                 ..m.clone()
-            }));
+            };
+            apply(&mut next, control_value(&e));
+            d.emit(Action::SetMatching(next));
         })
     };
-    let on_userprio = {
-        let (d, m) = (props.dispatch.clone(), props.settings.clone());
-        Callback::from(move |e: Event| {
-            let value = e
-                .target_dyn_into::<web_sys::HtmlTextAreaElement>()
-                .map(|t| t.value())
-                .unwrap_or_default();
-            d.emit(Action::SetMatching(MatchSettings {
-                userprio: value,
-                step: None,
-                ..m.clone()
-            }));
-        })
-    };
+    let on_policy = setting(|m, v| m.htcondor = v == "htcondor");
+    let on_userprio = setting(|m, v| m.userprio = v);
     let on_cancel = {
         let s = props.session.clone();
         Callback::from(move |_| s.cancel())
@@ -311,26 +298,6 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             <TermHelp term="negotiation policy" anchor="policy" text="The thesis' vector: the job's Rank, then no / rank / priority preemption, read from the ads. HTCondor 25's negotiator: submitters in order of user priority (lower first), then NEGOTIATOR_PRE_JOB_RANK, the job's Rank, NEGOTIATOR_POST_JOB_RANK; a claimed slot is taken when its Rank of the job beats its CurrentRank (rank preemption), or under PREEMPTION_REQUIREMENTS (False by default: no priority preemption)." />
         </div>
     };
-    // One knob changed: kept only when it differs from HTCondor's default.
-    let on_knob = {
-        let (d, m) = (props.dispatch.clone(), props.settings.clone());
-        Callback::from(move |(name, value): (String, String)| {
-            let mut knobs: Vec<(String, String)> = m
-                .knobs
-                .iter()
-                .filter(|(k, _)| *k != name)
-                .cloned()
-                .collect();
-            if value.trim() != knob_default(&name) {
-                knobs.push((name, value));
-            }
-            d.emit(Action::SetMatching(MatchSettings {
-                knobs,
-                step: None,
-                ..m.clone()
-            }));
-        })
-    };
     let knob_rows = KNOB_NAMES.iter().map(|name| {
         let value = props
             .settings
@@ -339,14 +306,21 @@ fn NegotiationBody(props: &BodyProps) -> Html {
             .find(|(k, _)| k == name)
             .map_or_else(|| knob_default(name), |(_, v)| v.clone());
         let changed = props.settings.knobs.iter().any(|(k, _)| k == name);
+        // Kept only when it differs from HTCondor's default.
         let on_change = {
-            let (on_knob, name) = (on_knob.clone(), name.to_string());
+            let (d, m, name) = (props.dispatch.clone(), props.settings.clone(), name.to_string());
             Callback::from(move |e: Event| {
-                let v = e
-                    .target_dyn_into::<web_sys::HtmlInputElement>()
-                    .map(|i| i.value())
-                    .unwrap_or_default();
-                on_knob.emit((name.clone(), v));
+                let value = control_value(&e);
+                let mut knobs: Vec<(String, String)> =
+                    m.knobs.iter().filter(|(k, _)| *k != name).cloned().collect();
+                if value.trim() != knob_default(&name) {
+                    knobs.push((name.clone(), value));
+                }
+                d.emit(Action::SetMatching(MatchSettings {
+                    knobs,
+                    step: None,
+                    ..m.clone()
+                }));
             })
         };
         html! {
@@ -644,14 +618,18 @@ fn NegotiationBody(props: &BodyProps) -> Html {
 
 /// A negotiator knob's HTCondor 25 default, as text (an unset knob: "").
 fn knob_default(name: &str) -> String {
-    let d = NegotiatorKnobs::default();
-    match name {
-        "NEGOTIATOR_PRE_JOB_RANK" => d.negotiator_pre_job_rank.unwrap_or_default(),
-        "NEGOTIATOR_POST_JOB_RANK" => d.negotiator_post_job_rank.unwrap_or_default(),
-        "PREEMPTION_RANK" => d.preemption_rank.unwrap_or_default(),
-        "PREEMPTION_REQUIREMENTS" => d.preemption_requirements.unwrap_or_default(),
-        "NEGOTIATOR_CONSIDER_PREEMPTION" => d.negotiator_consider_preemption.to_string(),
-        "DEFAULT_PRIO_FACTOR" => d.default_prio_factor.to_string(),
-        _ => String::new(),
+    NegotiatorKnobs::default().get(name)
+}
+
+/// The value of the input, select or text area an event came from.
+fn control_value(e: &Event) -> String {
+    if let Some(i) = e.target_dyn_into::<web_sys::HtmlInputElement>() {
+        i.value()
+    } else if let Some(s) = e.target_dyn_into::<web_sys::HtmlSelectElement>() {
+        s.value()
+    } else if let Some(t) = e.target_dyn_into::<web_sys::HtmlTextAreaElement>() {
+        t.value()
+    } else {
+        String::new()
     }
 }

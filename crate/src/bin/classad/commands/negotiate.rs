@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use clap::Args;
 use classad::index::negotiation::IndexUse;
+use classad::matchmaking::claims::Preemption;
 use classad::matchmaking::negotiate::{self, NegotiationConfig};
 use classad::matchmaking::userfn::UserFunctions;
-use classad::policy::rules::{self, Placement};
+use classad::policy::rules;
 use classad::policy::{HTCondorPolicy, Knobs, PriorityTable};
 use classad::ClassAd;
 
@@ -219,19 +220,19 @@ pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
         None => (&job_ads[..], &machine_ads[..]),
     };
     let augmented = negotiate::augment(&result, given_jobs, given_machines, cfg.opts);
-    let placements: Vec<Option<Placement>> = result
+    let preemptions: Vec<Option<Preemption>> = result
         .outcomes
         .iter()
         .map(|o| {
             let (p, m) = (policy.as_ref()?, o.machine?);
-            Some(rules::placement(
+            rules::placement(
                 p,
                 &job_ads[o.job],
                 &machine_ads[m],
                 o.machine_name.as_deref().unwrap_or("?"),
                 o.vector.get(3).map_or("2", String::as_str),
                 cfg.opts,
-            ))
+            )
         })
         .collect();
     if a.stats {
@@ -256,12 +257,12 @@ pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
             "cycle": result,
             "augmented": augmented,
             "policy": match a.policy { PolicyArg::Htcondor => "htcondor", PolicyArg::Thesis => "thesis" },
-            "placements": placements,
+            "preemptions": preemptions,
             "not_preempted": why_not,
         });
         println!("{}", serde_json::to_string_pretty(&out).unwrap_or_default());
     } else {
-        for ((o, aug), placed) in result.outcomes.iter().zip(&augmented).zip(&placements) {
+        for ((o, aug), placed) in result.outcomes.iter().zip(&augmented).zip(&preemptions) {
             let mut line = format!(
                 "{} {} {}",
                 o.job_id,
@@ -274,8 +275,8 @@ pub fn run(a: MatchCmd) -> Result<ExitCode, String> {
             if let Some(w) = why_not.get(&o.job) {
                 line.push_str(&format!(" (e.g. {w})"));
             }
-            if let Some(p) = placed.as_ref().filter(|p| p.preempts.is_some()) {
-                line.push_str(&format!(" ({})", p.words));
+            if let Some(p) = placed {
+                line.push_str(&format!(" ({})", p.words()));
             }
             for (attr, value) in &aug.changed {
                 line.push_str(&format!(" {attr}={value}"));
