@@ -17,6 +17,7 @@ mod json;
 mod new;
 mod old;
 mod pretty;
+mod projection;
 mod scan;
 pub mod stream;
 mod xml;
@@ -32,7 +33,9 @@ use crate::lang::value::Value;
 
 pub use highlight::highlight_pool;
 pub use json::ad_to_json;
+pub use old::Laziness;
 pub use pretty::{pretty_ad, pretty_expr};
+pub use projection::Projection;
 
 /// The most diagnostics one read reports; past this a single diagnostic
 /// says how many more problems were found.
@@ -137,7 +140,28 @@ pub fn detect(text: &str) -> InputFormat {
 /// Read every ad in `text`. Bad ads, lines or attributes are reported in
 /// [`Pool::diagnostics`] and skipped; everything else is returned.
 pub fn read_pool(text: &str, format: InputFormat, dialect: Dialect) -> Pool {
-    read_pool_from(text, None, format, dialect, &mut old::ReadCache::default())
+    read_pool_from(
+        text,
+        None,
+        format,
+        dialect,
+        &mut old::ReadCache::default(),
+        Laziness::Lazy,
+    )
+}
+
+/// [`read_pool`] for work that reads every definition (`classad fmt`):
+/// each is parsed once, as it is checked, instead of checked now and
+/// parsed again when read.
+pub fn read_pool_eager(text: &str, format: InputFormat, dialect: Dialect) -> Pool {
+    read_pool_from(
+        text,
+        None,
+        format,
+        dialect,
+        &mut old::ReadCache::default(),
+        Laziness::Eager,
+    )
 }
 
 /// [`read_pool`] from text the ads may keep: ads of the long format keep
@@ -151,6 +175,7 @@ pub fn read_pool_shared(text: &Arc<dyn SharedText>, format: InputFormat, dialect
             format,
             dialect,
             &mut old::ReadCache::default(),
+            Laziness::Lazy,
         ),
         // Callers hand in UTF-8 (`decode_text` makes it of anything).
         Err(e) => {
@@ -169,7 +194,39 @@ pub(crate) fn read_pool_cached(
     cache: &mut old::ReadCache,
 ) -> Pool {
     let shared: Arc<dyn SharedText> = text.clone();
-    read_pool_from(&text, Some(&shared), format, dialect, cache)
+    read_pool_from(&text, Some(&shared), format, dialect, cache, Laziness::Lazy)
+}
+
+/// A long-format record read keeping only what `projection` wants,
+/// closed under reference: read again while its kept definitions reach
+/// names the projection did not have. `None` when it must be read whole
+/// (a line only a whole read reports, or an expression whose reach the
+/// text cannot tell).
+pub(crate) fn read_projected(
+    text: &Arc<String>,
+    dialect: Dialect,
+    cache: &mut old::ReadCache,
+    projection: &mut Projection,
+) -> Option<Pool> {
+    loop {
+        let shared: Arc<dyn SharedText> = text.clone();
+        let mut pool = old::read_projected(text, shared, dialect, cache, projection)?;
+        let mut grew = false;
+        for a in &pool.ads {
+            grew |= projection.close_over(&a.ad);
+        }
+        if projection.keeps_everything() {
+            return None;
+        }
+        if !grew {
+            pool.format = Some(InputFormat::Old);
+            for (i, a) in pool.ads.iter_mut().enumerate() {
+                a.label = label(&a.ad, i);
+            }
+            finish_diagnostics(&mut pool.diagnostics, text);
+            return Some(pool);
+        }
+    }
 }
 
 fn read_pool_from(
@@ -178,6 +235,7 @@ fn read_pool_from(
     format: InputFormat,
     dialect: Dialect,
     cache: &mut old::ReadCache,
+    laziness: Laziness,
 ) -> Pool {
     let format = match format {
         InputFormat::Auto => detect(text),
@@ -190,6 +248,7 @@ fn read_pool_from(
             shared.cloned().unwrap_or_else(|| Arc::new(text.to_owned())),
             dialect,
             cache,
+            laziness,
         ),
         InputFormat::Json => json::read(text, dialect),
         InputFormat::Xml => xml::read(text, dialect),
@@ -313,6 +372,9 @@ fn finish_diagnostics(diags: &mut Vec<Diagnostic>, text: &str) {
 /// A display name for an ad: its `Name` (machines, daemons), else
 /// `ClusterId.ProcId` (jobs), else `GlobalJobId`, else `MyType`, else
 /// `ad N` (1-based).
+/// The attributes [`label`] reads.
+pub const LABEL_READS: &[&str] = &["Name", "ClusterId", "ProcId", "GlobalJobId", "MyType"];
+
 pub fn label(ad: &ClassAd, index: usize) -> String {
     let lit = |attr: &str| ad.get(attr).and_then(|e| e.as_literal());
     if let Some(Value::Str(s)) = lit("Name") {
@@ -372,9 +434,14 @@ pub fn write_pool(ads: &[&ClassAd], format: OutputFormat) -> String {
 pub fn write_new_ad(ad: &ClassAd) -> String {
     let mut out = String::from("[\n");
     let n = ad.len();
-    for (i, (name, e)) in ad.iter().enumerate() {
+    for i in 0..n {
+        let (name, e) = ad.at(i as u32);
         out.push_str("  ");
-        crate::lang::unparse::write_name(&mut out, name);
+        if ad.entry_at(i as u32).quoted {
+            crate::lang::unparse::write_name(&mut out, name);
+        } else {
+            out.push_str(name);
+        }
         out.push_str(" = ");
         crate::lang::unparse::write_expr(&mut out, e, crate::lang::unparse::Style::Canonical);
         if i + 1 < n {

@@ -23,12 +23,14 @@
 //! * `'quoted names'` are unquoted, trailing whitespace and CRLF line ends
 //!   are ignored.
 
+use super::projection::Projection;
 use super::scan::{self, BOM};
 use super::{Pool, PoolAd};
 use std::sync::Arc;
 
 use crate::lang::ast::{
-    intern_entry, key_hash, ClassAd, Expr, ExprKind, LazySource, NameEntry, SharedText, Span,
+    intern_entry, key_hash, AdBuilder, ClassAd, Expr, ExprKind, LazySource, NameEntry, NameList,
+    SharedText, Span,
 };
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::lexer::{Dialect, Lexer, Tok};
@@ -136,6 +138,11 @@ impl<'a> Iterator for Lines<'a> {
 #[derive(Default)]
 pub(crate) struct ReadCache {
     checked: rustc_hash::FxHashMap<Box<str>, bool>,
+    /// Eager reads: right-hand sides parsed, with where they were (a copy
+    /// of a tree, its spans moved, is cheaper than a parse).
+    parsed: rustc_hash::FxHashMap<Box<str>, (Expr, usize)>,
+    /// The names of the last ad read, which the next ad's probably are.
+    like: NameList,
     names: rustc_hash::FxHashMap<Box<str>, Arc<NameEntry>>,
 }
 
@@ -153,14 +160,53 @@ pub(crate) fn read_with(
     shared: Arc<dyn SharedText>,
     dialect: Dialect,
     cache: &mut ReadCache,
+    laziness: Laziness,
 ) -> Pool {
+    let read = read_lines(text, shared, dialect, cache, laziness, None);
+    read.pool
+}
+
+/// [`read_with`] keeping only the definitions `projection` wants (see
+/// [`super::projection`]); `None` when a line is not a plain `Name = …`
+/// definition, which only reading the text whole reports as it should.
+pub(crate) fn read_projected(
+    text: &str,
+    shared: Arc<dyn SharedText>,
+    dialect: Dialect,
+    cache: &mut ReadCache,
+    projection: &Projection,
+) -> Option<Pool> {
+    let read = read_lines(
+        text,
+        shared,
+        dialect,
+        cache,
+        Laziness::Lazy,
+        Some(projection),
+    );
+    (!read.declined).then_some(read.pool)
+}
+
+struct Read {
+    pool: Pool,
+    /// A projected read met a line only a whole read reports.
+    declined: bool,
+}
+
+fn read_lines(
+    text: &str,
+    shared: Arc<dyn SharedText>,
+    dialect: Dialect,
+    cache: &mut ReadCache,
+    laziness: Laziness,
+    projection: Option<&Projection>,
+) -> Read {
     debug_assert_eq!(shared.bytes(), text.as_bytes());
     let source = Arc::new(LazySource {
         text: shared,
         parse: Box::new(move |rhs, at| reparse(rhs, at, dialect)),
     });
-    let mut ad = ClassAd::new();
-    ad.set_source(source.clone());
+    let ad = AdBuilder::new(cache.like.clone(), 0, Some(source.clone()));
     let mut r = Reader {
         pool: Pool::default(),
         ad,
@@ -169,7 +215,9 @@ pub(crate) fn read_with(
         cache,
         source,
         sized: false,
+        eager: laziness == Laziness::Eager,
     };
+    let mut declined = false;
     let mut lines = Lines::new(text);
     while let Some(line) = lines.next() {
         match kind(line.text) {
@@ -192,6 +240,23 @@ pub(crate) fn read_with(
                 }
             }
             Kind::Definition => {
+                if let Some(p) = projection {
+                    match plain_definition_name(line.text) {
+                        Some(name) if !p.wants(name) => {
+                            // Passed over: the ad is there even if none of
+                            // its definitions is wanted.
+                            r.extend_ad(Span::new(line.start, line.start + line.text.len()));
+                            continue;
+                        }
+                        Some(_) => {}
+                        None => declined = true,
+                    }
+                    if !r.sized {
+                        // Room for a few definitions, not for every line.
+                        r.sized = true;
+                        r.ad = AdBuilder::new(r.cache.like.clone(), 16, Some(r.source.clone()));
+                    }
+                }
                 if !r.sized {
                     // A new ad: room for exactly its definitions (counted
                     // once, however many of its lines are bad).
@@ -200,8 +265,7 @@ pub(crate) fn read_with(
                         .clone()
                         .take_while(|l| !matches!(kind(l.text), Kind::Separator))
                         .count();
-                    r.ad = ClassAd::with_capacity(n);
-                    r.ad.set_source(r.source.clone());
+                    r.ad = AdBuilder::new(r.cache.like.clone(), n, Some(r.source.clone()));
                 }
                 let used = r.definition(&line, lines.clone());
                 if used > 0 {
@@ -211,28 +275,64 @@ pub(crate) fn read_with(
         }
     }
     r.flush();
-    r.pool
+    Read {
+        pool: r.pool,
+        declined,
+    }
+}
+
+/// The name of a line that is a plain definition, `Name = …` (a name of
+/// letters, digits, `_` and `.`, then `=` after optional blanks).
+fn plain_definition_name(line: &str) -> Option<&[u8]> {
+    let b = line.as_bytes();
+    let n = b
+        .iter()
+        .take_while(|&&c| PLAIN_NAME_BYTE[c as usize])
+        .count();
+    if n == 0 || !b[0].is_ascii_alphabetic() {
+        return None;
+    }
+    let rest = &b[n..];
+    let blanks = rest
+        .iter()
+        .take_while(|&&c| c == b' ' || c == b'\t')
+        .count();
+    (rest.get(blanks) == Some(&b'=')).then_some(&b[..n])
 }
 
 struct Reader<'c> {
     pool: Pool,
-    ad: ClassAd,
+    ad: AdBuilder,
     ad_span: Option<Span>,
     dialect: Dialect,
     cache: &'c mut ReadCache,
     source: Arc<LazySource>,
     /// Whether the current ad was made with room for its definitions.
     sized: bool,
+    /// Keep every definition parsed (see [`Laziness::Eager`]).
+    eager: bool,
+}
+
+/// Whether a reader keeps definitions as text until they are read.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Laziness {
+    /// As text, parsed when first read: a query or a match reads a few
+    /// dozen of a production slot's ~850 definitions.
+    Lazy,
+    /// Parsed as they are checked, once: for work that reads every
+    /// definition (`fmt`), where a lazy definition would be parsed twice.
+    Eager,
 }
 
 impl Reader<'_> {
     fn flush(&mut self) {
         self.sized = false;
         if let Some(span) = self.ad_span.take() {
-            let mut next = ClassAd::new();
-            next.set_source(self.source.clone());
+            let next = AdBuilder::new(self.cache.like.clone(), 0, Some(self.source.clone()));
+            let ad = std::mem::replace(&mut self.ad, next).finish();
+            self.cache.like = ad.name_list();
             self.pool.push(PoolAd {
-                ad: std::mem::replace(&mut self.ad, next),
+                ad,
                 span,
                 label: String::new(),
             });
@@ -241,7 +341,7 @@ impl Reader<'_> {
 
     fn keep(&mut self, name: &str, e: Expr, span: Span) {
         let entry = self.interned(name);
-        self.ad.insert_interned(&entry, e);
+        self.ad.push_parsed(name, entry.as_ref(), e);
         self.extend_ad(span);
     }
 
@@ -251,7 +351,7 @@ impl Reader<'_> {
         let entry = self.interned(name);
         if !self
             .ad
-            .insert_lazy(name, Some(&entry), at as u32, len as u32, literal)
+            .push_lazy(name, entry.as_ref(), at as u32, len as u32, literal)
         {
             return false;
         }
@@ -266,26 +366,24 @@ impl Reader<'_> {
         });
     }
 
-    /// The interned entry of the name of the current ad's next definition:
-    /// the previous ad's name at this position is usually this one; else
-    /// the name is usually one read before.
-    fn interned(&mut self, name: &str) -> Arc<NameEntry> {
-        let k = self.ad.len() as u32;
-        match self.pool.ads.last() {
-            Some(prev) if (k as usize) < prev.ad.len() && prev.ad.name_at(k) == name => {
-                prev.ad.entry_at(k).clone()
-            }
-            _ => match self.cache.names.get(name) {
-                Some(e) => e.clone(),
-                None => {
-                    let e = intern_entry(name, key_hash(name));
-                    if self.cache.names.len() < MAX_NAMES {
-                        self.cache.names.insert(name.into(), e.clone());
-                    }
-                    e
-                }
-            },
+    /// The interned entry of the name of the current ad's next
+    /// definition, or `None` when it is the one the ad being built expects
+    /// (the previous ad's name at this position, usually); else the name is
+    /// usually one read before.
+    fn interned(&mut self, name: &str) -> Option<Arc<NameEntry>> {
+        if self.ad.expects(name) {
+            return None;
         }
+        Some(match self.cache.names.get(name) {
+            Some(e) => e.clone(),
+            None => {
+                let e = intern_entry(name, key_hash(name));
+                if self.cache.names.len() < MAX_NAMES {
+                    self.cache.names.insert(name.into(), e.clone());
+                }
+                e
+            }
+        })
     }
 
     /// Read the definition on `line`; returns how many of the lines
@@ -334,7 +432,26 @@ impl Reader<'_> {
             );
             return 0;
         }
-        let known = if is_plain_literal(rhs) {
+        if self.eager {
+            if let Some(v) = plain_literal(rhs) {
+                let e = Expr::new(ExprKind::Literal(v), Span::new(rhs_at, rhs_at + rhs.len()));
+                self.keep(&name, e, line_span);
+                return 0;
+            }
+        }
+        if self.eager {
+            let cached = self.cache.parsed.get(rhs);
+            if let Some((e, by)) = cached.and_then(|(e, was)| Some((e, rhs_at.checked_sub(*was)?)))
+            {
+                let mut e = e.clone();
+                crate::lang::ast::shift_spans(&mut e, by);
+                self.keep(&name, e, line_span);
+                return 0;
+            }
+        }
+        let known = if self.eager {
+            None
+        } else if is_plain_literal(rhs) {
             Some(true)
         } else if is_plain_list(rhs) {
             Some(false)
@@ -361,7 +478,7 @@ impl Reader<'_> {
                         .diagnostics
                         .push(trailing_text(&conv, t, back(t), &name));
                 }
-                if trailing.is_none() && inserted.is_empty() {
+                if trailing.is_none() && inserted.is_empty() && !self.eager {
                     // What `reparse` reads back the same.
                     let literal = matches!(e.kind, ExprKind::Literal(_));
                     if rhs.len() <= MAX_CHECKED_LEN && self.cache.checked.len() < MAX_CHECKED {
@@ -375,6 +492,15 @@ impl Reader<'_> {
                 // Spans back to the line as written (the conversion
                 // doubled some backslashes).
                 crate::lang::ast::map_spans(&mut e, &|o| back(o as usize) as u32);
+                if self.eager
+                    && trailing.is_none()
+                    && inserted.is_empty()
+                    && overflows.is_empty()
+                    && rhs.len() <= MAX_CHECKED_LEN
+                    && self.cache.parsed.len() < MAX_CHECKED
+                {
+                    self.cache.parsed.insert(rhs.into(), (e.clone(), rhs_at));
+                }
                 self.keep(&name, e, line_span);
                 0
             }
@@ -536,22 +662,24 @@ fn attribute_name(raw: &str) -> Result<std::borrow::Cow<'_, str>, String> {
 /// Whether a name is made of letters, digits, `_` and `.` only (the
 /// common case, checked a byte at a time through a table).
 fn plain_name(b: &[u8]) -> bool {
-    const PLAIN: [bool; 256] = {
-        let mut t = [false; 256];
-        let mut c = 0;
-        while c < 256 {
-            let b = c as u8;
-            t[c] = b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
-            c += 1;
-        }
-        t
-    };
     let mut ok = true;
     for &c in b {
-        ok &= PLAIN[c as usize];
+        ok &= PLAIN_NAME_BYTE[c as usize];
     }
     ok
 }
+
+/// The bytes of a plain name: letters, digits, `_` and `.`.
+const PLAIN_NAME_BYTE: [bool; 256] = {
+    let mut t = [false; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        t[c] = b.is_ascii_alphanumeric() || b == b'_' || b == b'.';
+        c += 1;
+    }
+    t
+};
 
 /// A right-hand side checked by [`Reader::definition`] to need neither
 /// escaping conversion nor anything left over, parsed again when it is
@@ -819,30 +947,37 @@ fn writes_raw(name: &str) -> bool {
 mod tests {
     use super::*;
 
-    /// The text each span of an attribute's expression covers, outermost first.
+    /// The text each span of an attribute's expression covers, outermost
+    /// first: the same whether the ad was read lazily or eagerly.
     fn covered<'a>(text: &'a str, attr: &str) -> Vec<&'a str> {
-        let pool = read_with(
-            text,
-            Arc::new(text.to_string()),
-            Dialect::default(),
-            &mut ReadCache::default(),
-        );
-        assert!(
-            pool.diagnostics.iter().all(|d| !d.is_error()),
-            "{:?}",
-            pool.diagnostics
-        );
-        let e = pool.ads[0].ad.get(attr).unwrap();
-        let mut out = vec![];
-        fn walk<'a>(e: &Expr, text: &'a str, out: &mut Vec<&'a str>) {
-            out.push(&text[e.span.start as usize..e.span.end as usize]);
-            if let ExprKind::Binary(_, a, b) = &e.kind {
-                walk(a, text, out);
-                walk(b, text, out);
+        let read = |laziness| {
+            let pool = read_with(
+                text,
+                Arc::new(text.to_string()),
+                Dialect::default(),
+                &mut ReadCache::default(),
+                laziness,
+            );
+            assert!(
+                pool.diagnostics.iter().all(|d| !d.is_error()),
+                "{:?}",
+                pool.diagnostics
+            );
+            let e = pool.ads[0].ad.get(attr).unwrap();
+            let mut out = vec![];
+            fn walk<'a>(e: &Expr, text: &'a str, out: &mut Vec<&'a str>) {
+                out.push(&text[e.span.start as usize..e.span.end as usize]);
+                if let ExprKind::Binary(_, a, b) = &e.kind {
+                    walk(a, text, out);
+                    walk(b, text, out);
+                }
             }
-        }
-        walk(e, text, &mut out);
-        out
+            walk(e, text, &mut out);
+            out
+        };
+        let lazy = read(Laziness::Lazy);
+        assert_eq!(lazy, read(Laziness::Eager), "eager spans differ");
+        lazy
     }
 
     #[test]

@@ -74,6 +74,8 @@ pub struct AdStream<R: BufRead> {
     cache: super::old::ReadCache,
     /// The long format's whole lines, a buffer at a time.
     chunk: Vec<u8>,
+    /// What the work reads, when it said (see [`AdStream::projected`]).
+    projection: Option<super::Projection>,
 }
 
 impl<R: BufRead> AdStream<R> {
@@ -99,7 +101,18 @@ impl<R: BufRead> AdStream<R> {
             undecided_text: String::new(),
             cache: Default::default(),
             chunk: Vec::new(),
+            projection: None,
         }
+    }
+
+    /// Read only the definitions `projection` wants of each long-format
+    /// ad (see [`super::projection`]): the ads hold every definition the
+    /// work's expressions reach, and nothing else is looked at but the
+    /// names of its lines. Other formats are read whole.
+    pub fn projected(mut self, projection: super::Projection) -> AdStream<R> {
+        // What each ad's label reads.
+        self.projection = Some(projection.with(super::LABEL_READS.iter().copied()));
+        self
     }
 
     /// The format, once the first record has been seen.
@@ -113,12 +126,16 @@ impl<R: BufRead> AdStream<R> {
         if text.trim().is_empty() {
             return;
         }
-        let pool = super::read_pool_cached(
-            std::sync::Arc::new(text),
-            format,
-            self.dialect,
-            &mut self.cache,
-        );
+        let text = std::sync::Arc::new(text);
+        let pool = match self.projection.as_mut() {
+            Some(p) if format == InputFormat::Old && !p.keeps_everything() => {
+                super::read_projected(&text, self.dialect, &mut self.cache, p)
+            }
+            _ => None,
+        };
+        let pool = pool.unwrap_or_else(|| {
+            super::read_pool_cached(text, format, self.dialect, &mut self.cache)
+        });
         let shift = self.record_line - 1;
         for d in pool.diagnostics {
             self.ready.push_back(Streamed::Problem(Diagnostic {

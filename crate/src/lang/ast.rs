@@ -18,6 +18,9 @@ use crate::lang::time::AbsTime;
 // Names are their own module; their old paths stay here.
 pub use crate::lang::names::{fold, intern_entry, intern_name, key_hash, Name, NameEntry, Special};
 
+mod builder;
+pub use builder::{AdBuilder, NameList};
+
 /// Byte range into the source text an expression was parsed from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Span {
@@ -559,12 +562,6 @@ impl ClassAd {
         self.insert_slot(name, key_hash(name), None, Slot::parsed(expr))
     }
 
-    /// [`insert`](Self::insert) under an interned name (its spelling, key
-    /// and hash: no hashing, no interning).
-    pub(crate) fn insert_interned(&mut self, name: &Arc<NameEntry>, expr: Expr) {
-        self.insert_slot(&name.text, name.hash, Some(name), Slot::parsed(expr))
-    }
-
     fn insert_slot(
         &mut self,
         name: &str,
@@ -785,34 +782,6 @@ impl ClassAd {
     /// [`insert_lazy`](Self::insert_lazy)).
     pub fn set_source(&mut self, source: Arc<LazySource>) {
         self.source = Some(source);
-    }
-
-    /// Insert a definition that stays `source.text[at..at + len]` until it
-    /// is read (the ad's source must be set; `literal` says whether it
-    /// parses to one), under `interned` when the caller has the name's
-    /// entry (no hashing, no interning). Returns false, inserting nothing,
-    /// when the text is too long to be kept lazily (2 GB).
-    pub(crate) fn insert_lazy(
-        &mut self,
-        name: &str,
-        interned: Option<&Arc<NameEntry>>,
-        at: u32,
-        len: u32,
-        literal: bool,
-    ) -> bool {
-        if self.source.is_none() || len & Slot::LITERAL != 0 {
-            return false;
-        }
-        let slot = Slot {
-            expr: Default::default(),
-            at,
-            len: if literal { len | Slot::LITERAL } else { len },
-        };
-        match interned {
-            Some(e) => self.insert_slot(name, e.hash, Some(e), slot),
-            None => self.insert_slot(name, key_hash(name), None, slot),
-        }
-        true
     }
 
     /// The attributes in libclassad's order (by name length, then name

@@ -55,6 +55,33 @@ pub struct NameEntry {
     pub text: Arc<str>,
     pub key: Arc<str>,
     pub hash: u64,
+    /// Whether HTCondor's unparser writes it quoted ([`needs_quotes`]).
+    pub quoted: bool,
+}
+
+/// Names that HTCondor's unparser always quotes.
+const RESERVED: &[&str] = &[
+    "error",
+    "false",
+    "is",
+    "isnt",
+    "parent",
+    "true",
+    "undefined",
+];
+
+/// Whether HTCondor's unparser writes `name` as `'quoted'`: not a plain
+/// identifier, or a reserved word.
+pub fn needs_quotes(name: &str) -> bool {
+    let b = name.as_bytes();
+    if b.is_empty() || !(b[0].is_ascii_alphabetic() || b[0] == b'_') {
+        return true;
+    }
+    if !b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_') {
+        return true;
+    }
+    // Reserved words are 2 to 9 letters: most names are longer.
+    b.len() <= 9 && RESERVED.iter().any(|r| r.eq_ignore_ascii_case(name))
 }
 
 /// Attribute names are interned per thread, as written and case-folded:
@@ -88,6 +115,7 @@ pub fn intern_entry(text: &str, hash: u64) -> Arc<NameEntry> {
             text: text.into(),
             key,
             hash,
+            quoted: needs_quotes(text),
         });
         if t.len() < MAX_INTERNED {
             t.insert_unique(hash, e.clone(), |e| e.hash);

@@ -359,7 +359,18 @@ pub fn write_string(out: &mut String, s: &str, st: Style) {
 /// outside printable ASCII as three octal digits. The result is printable
 /// ASCII.
 pub(crate) fn escape_into(out: &mut String, s: &str, quote: Option<u8>) {
-    for &b in s.as_bytes() {
+    // Most text needs no escape: copy it in runs.
+    let plain = |b: u8| (0x20..=0x7e).contains(&b) && b != b'\\' && Some(b) != quote;
+    let mut from = 0;
+    for (i, &b) in s.as_bytes().iter().enumerate() {
+        if plain(b) {
+            continue;
+        }
+        // Bytes `from..i` are ASCII, so both ends are character boundaries.
+        if from < i {
+            out.push_str(&s[from..i]);
+        }
+        from = i + 1;
         match b {
             b'\\' => out.push_str("\\\\"),
             b'\n' => out.push_str("\\n"),
@@ -373,34 +384,13 @@ pub(crate) fn escape_into(out: &mut String, s: &str, quote: Option<u8>) {
                 out.push('\\');
                 out.push(q as char);
             }
-            0x20..=0x7e => out.push(b as char),
             _ => out.push_str(&format!("\\{:03o}", b)),
         }
     }
+    out.push_str(&s[from..]);
 }
 
-/// Names that HTCondor's unparser always quotes.
-const RESERVED: &[&str] = &[
-    "error",
-    "false",
-    "is",
-    "isnt",
-    "parent",
-    "true",
-    "undefined",
-];
-
-pub fn needs_quotes(name: &str) -> bool {
-    let b = name.as_bytes();
-    if b.is_empty() || !(b[0].is_ascii_alphabetic() || b[0] == b'_') {
-        return true;
-    }
-    if !b.iter().all(|c| c.is_ascii_alphanumeric() || *c == b'_') {
-        return true;
-    }
-    let lower = name.to_ascii_lowercase();
-    RESERVED.contains(&lower.as_str())
-}
+pub use crate::lang::names::needs_quotes;
 
 pub fn write_name(out: &mut String, name: &str) {
     if needs_quotes(name) {
@@ -452,5 +442,21 @@ fn write_pretty(out: &mut String, e: &Expr, indent: usize) {
             out.push(']');
         }
         _ => write_expr(out, e, Style::Canonical),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_in_runs_around_multibyte_text_and_quotes() {
+        let mut out = String::new();
+        escape_into(&mut out, "é a\"b\\\n\u{7f}z€", Some(b'"'));
+        assert_eq!(out, "\\303\\251 a\\\"b\\\\\\n\\177z\\342\\202\\254");
+        let mut out = String::new();
+        escape_into(&mut out, "plain", None);
+        assert_eq!(out, "plain");
+        assert!(needs_quotes("TRUE") && needs_quotes("isnt") && !needs_quotes("Undefined1"));
     }
 }

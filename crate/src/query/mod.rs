@@ -15,6 +15,7 @@ pub mod view;
 
 use std::sync::Arc;
 
+use crate::formats::Projection;
 use crate::lang::ast::{ClassAd, Expr};
 use crate::lang::diagnostic::Diagnostic;
 use crate::lang::eval::Evaluator;
@@ -85,6 +86,25 @@ impl Query {
             columns,
             sort,
         })
+    }
+
+    /// What the query reads of each ad, for a reader to keep only that
+    /// (see [`Projection`]): its expressions' reach, the ad's kind and,
+    /// when asked for, the default table's columns and the summary's.
+    pub fn projection(&self, table: bool, summary: bool) -> Projection {
+        let exprs = self
+            .constraint
+            .iter()
+            .chain(&self.columns)
+            .chain(&self.sort);
+        let mut names: Vec<&str> = tables::KIND_READS.to_vec();
+        if table {
+            names.extend(tables::ROW_READS);
+        }
+        if summary {
+            names.extend(summary::SUMMARY_READS);
+        }
+        Projection::reaching(exprs, names)
     }
 
     /// Does `ad` satisfy the constraint? Evaluated with the ad as MY and

@@ -43,6 +43,9 @@ pub struct MachineSummary {
     pub total: StateCounts,
 }
 
+/// The attributes a summary reads.
+pub const SUMMARY_READS: &[&str] = &["Arch", "OpSys", "State", "JobStatus"];
+
 fn text(ev: &mut Evaluator, attr: &str) -> String {
     super::tables::string(ev, attr).unwrap_or_else(|| "?".into())
 }

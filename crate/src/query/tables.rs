@@ -16,6 +16,37 @@ pub enum AdKind {
     Other,
 }
 
+/// The attributes [`AdKind::of`] reads.
+pub const KIND_READS: &[&str] = &["MyType", "Type"];
+
+/// The attributes [`machine_row`] and [`job_row`] read.
+pub const ROW_READS: &[&str] = &[
+    "Activity",
+    "OCU",
+    "MyCurrentTime",
+    "LastHeardFrom",
+    "EnteredCurrentActivity",
+    "Name",
+    "OpSys",
+    "Arch",
+    "State",
+    "CondorLoadAvg",
+    "Memory",
+    "ClusterId",
+    "ProcId",
+    "QDate",
+    "JobStatus",
+    "RemoteWallClockTime",
+    "ShadowBday",
+    "JobCurrentStartDate",
+    "ImageSize",
+    "Cmd",
+    "Args",
+    "Arguments",
+    "Owner",
+    "JobPrio",
+];
+
 impl AdKind {
     pub fn of(ad: &ClassAd) -> AdKind {
         for attr in ["MyType", "Type"] {

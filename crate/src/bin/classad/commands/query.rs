@@ -86,7 +86,9 @@ pub fn run(a: QueryCmd) -> Result<ExitCode, String> {
                 std::fs::File::open(file).map_err(|e| format!("cannot read {file}: {e}"))?,
             ))
         };
-        for item in AdStream::new(reader, dialect) {
+        // Only what the query reads of each ad is read.
+        let projection = q.projection(a.af.is_empty(), a.summary);
+        for item in AdStream::new(reader, dialect).projected(projection) {
             let ad = match item {
                 Streamed::Ad(ad) => ad,
                 Streamed::Problem(d) => {
