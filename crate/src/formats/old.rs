@@ -219,7 +219,19 @@ fn read_lines(
     };
     let mut declined = false;
     let mut lines = Lines::new(text);
-    while let Some(line) = lines.next() {
+    loop {
+        if let Some(p) = projection {
+            // Most lines of a projected read: a definition passed over
+            // after a look at its name.
+            if let Some((span, next)) = passed_over(text, lines.pos, p) {
+                r.extend_ad(span);
+                lines.pos = next;
+                continue;
+            }
+        }
+        let Some(line) = lines.next() else {
+            break;
+        };
         match kind(line.text) {
             Kind::Separator => r.flush(),
             Kind::Comment => {
@@ -281,10 +293,35 @@ fn read_lines(
     }
 }
 
+/// When the line at `pos` is a plain definition `projection` does not
+/// want: the line's span (without its line end and trailing blanks) and
+/// where the next line starts.
+#[inline]
+fn passed_over(text: &str, pos: usize, projection: &Projection) -> Option<(Span, usize)> {
+    let b = text.as_bytes();
+    let rest = b.get(pos..)?;
+    let name = plain_definition_name_bytes(rest)?;
+    if projection.wants(name) {
+        return None;
+    }
+    let nl = memchr::memchr(b'\n', &rest[name.len()..]).map(|i| pos + name.len() + i);
+    let next = nl.map_or(b.len(), |i| i + 1);
+    let mut end = nl.unwrap_or(b.len());
+    while end > pos && b[end - 1].is_ascii_whitespace() {
+        end -= 1;
+    }
+    Some((Span::new(pos, end), next))
+}
+
 /// The name of a line that is a plain definition, `Name = …` (a name of
 /// letters, digits, `_` and `.`, then `=` after optional blanks).
 fn plain_definition_name(line: &str) -> Option<&[u8]> {
-    let b = line.as_bytes();
+    plain_definition_name_bytes(line.as_bytes())
+}
+
+/// [`plain_definition_name`] of bytes (the rest of a line may follow).
+#[inline]
+fn plain_definition_name_bytes(b: &[u8]) -> Option<&[u8]> {
     let n = b
         .iter()
         .take_while(|&&c| PLAIN_NAME_BYTE[c as usize])
