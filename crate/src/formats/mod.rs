@@ -229,6 +229,79 @@ pub(crate) fn read_projected(
     }
 }
 
+/// Below this a long-format pool is read on one thread.
+const PARALLEL_FROM_BYTES: usize = 16 << 20;
+
+/// Where to cut a big long-format pool to read its parts on the machine's
+/// cores (natively; WebAssembly has one thread): at blank lines followed
+/// by a definition, when the text has no `/* … */` comment a cut could
+/// fall into. `None`: read it whole, on this thread.
+fn parallel_parts(text: &str, laziness: Laziness) -> Option<Vec<usize>> {
+    if cfg!(target_arch = "wasm32")
+        || laziness != Laziness::Lazy
+        || text.len() < PARALLEL_FROM_BYTES
+    {
+        return None;
+    }
+    let threads = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(8);
+    let b = text.as_bytes();
+    if threads < 2 || memchr::memmem::find(b, b"/*").is_some() {
+        return None;
+    }
+    let mut cuts = vec![0];
+    for k in 1..threads {
+        let mut at = text.len() * k / threads;
+        // The next blank line whose next line starts a definition.
+        let cut = loop {
+            let i = memchr::memmem::find(&b[at..], b"\n\n")? + at;
+            if b.get(i + 2).is_some_and(u8::is_ascii_alphabetic) {
+                break i + 2;
+            }
+            at = i + 1;
+        };
+        if cut > *cuts.last()? {
+            cuts.push(cut);
+        }
+    }
+    cuts.push(text.len());
+    (cuts.len() > 2).then_some(cuts)
+}
+
+/// Read the parts `cuts` delimit on a thread each and join them.
+fn read_old_parts(
+    text: &str,
+    cuts: &[usize],
+    shared: Arc<dyn SharedText>,
+    dialect: Dialect,
+) -> Pool {
+    // One source for all the parts: ads of one source compare their
+    // definitions by text.
+    let source = old::lazy_source(shared, dialect);
+    let parts: Vec<Pool> = std::thread::scope(|s| {
+        let handles: Vec<_> = cuts
+            .windows(2)
+            .map(|w| {
+                let source = source.clone();
+                s.spawn(move || old::read_part(text, w[0], w[1], source, dialect))
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+            .collect()
+    });
+    let mut pool = Pool::default();
+    for part in parts {
+        pool.diagnostics.extend(part.diagnostics);
+        for ad in part.ads {
+            pool.push(ad);
+        }
+    }
+    pool
+}
+
 fn read_pool_from(
     text: &str,
     shared: Option<&Arc<dyn SharedText>>,
@@ -243,13 +316,13 @@ fn read_pool_from(
     };
     let mut pool = match format {
         InputFormat::New | InputFormat::Auto => new::read(text, dialect),
-        InputFormat::Old => old::read_with(
-            text,
-            shared.cloned().unwrap_or_else(|| Arc::new(text.to_owned())),
-            dialect,
-            cache,
-            laziness,
-        ),
+        InputFormat::Old => {
+            let shared = shared.cloned().unwrap_or_else(|| Arc::new(text.to_owned()));
+            match parallel_parts(text, laziness) {
+                Some(parts) => read_old_parts(text, &parts, shared, dialect),
+                None => old::read_with(text, shared, dialect, cache, laziness),
+            }
+        }
         InputFormat::Json => json::read(text, dialect),
         InputFormat::Xml => xml::read(text, dialect),
     };

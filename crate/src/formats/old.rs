@@ -162,7 +162,46 @@ pub(crate) fn read_with(
     cache: &mut ReadCache,
     laziness: Laziness,
 ) -> Pool {
-    let read = read_lines(text, shared, dialect, cache, laziness, None);
+    let read = read_lines(
+        text,
+        0,
+        lazy_source(shared, dialect),
+        dialect,
+        cache,
+        laziness,
+        None,
+    );
+    read.pool
+}
+
+/// The source lazy definitions of `shared` are read from.
+pub(crate) fn lazy_source(shared: Arc<dyn SharedText>, dialect: Dialect) -> Arc<LazySource> {
+    Arc::new(LazySource {
+        text: shared,
+        parse: Box::new(move |rhs, at| reparse(rhs, at, dialect)),
+    })
+}
+
+/// [`read_with`] of the ads in `text[from..to]` (`from` and `to` at the
+/// starts of lines that begin ads, outside any comment): spans stay those
+/// of the whole text, so parts read apart join into the pool read whole.
+pub(crate) fn read_part(
+    text: &str,
+    from: usize,
+    to: usize,
+    source: Arc<LazySource>,
+    dialect: Dialect,
+) -> Pool {
+    let mut cache = ReadCache::default();
+    let read = read_lines(
+        &text[..to],
+        from,
+        source,
+        dialect,
+        &mut cache,
+        Laziness::Lazy,
+        None,
+    );
     read.pool
 }
 
@@ -178,7 +217,8 @@ pub(crate) fn read_projected(
 ) -> Option<Pool> {
     let read = read_lines(
         text,
-        shared,
+        0,
+        lazy_source(shared, dialect),
         dialect,
         cache,
         Laziness::Lazy,
@@ -195,17 +235,15 @@ struct Read {
 
 fn read_lines(
     text: &str,
-    shared: Arc<dyn SharedText>,
+    from: usize,
+    source: Arc<LazySource>,
     dialect: Dialect,
     cache: &mut ReadCache,
     laziness: Laziness,
     projection: Option<&Projection>,
 ) -> Read {
-    debug_assert_eq!(shared.bytes(), text.as_bytes());
-    let source = Arc::new(LazySource {
-        text: shared,
-        parse: Box::new(move |rhs, at| reparse(rhs, at, dialect)),
-    });
+    let bytes = source.text.bytes();
+    debug_assert!(bytes.as_ptr() == text.as_ptr() && bytes.len() >= text.len());
     let ad = AdBuilder::new(cache.like.clone(), 0, Some(source.clone()));
     let mut r = Reader {
         pool: Pool::default(),
@@ -219,6 +257,7 @@ fn read_lines(
     };
     let mut declined = false;
     let mut lines = Lines::new(text);
+    lines.pos = from;
     loop {
         if let Some(p) = projection {
             // Most lines of a projected read: a definition passed over

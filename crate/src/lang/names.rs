@@ -94,29 +94,50 @@ pub fn intern_name(text: &str, hash: u64) -> (Arc<str>, Arc<str>) {
 }
 
 /// [`intern_name`]'s entry.
+///
+/// Each thread looks in its own table first; a name it has not seen is
+/// looked up in (or added to) one table all threads share, so a pool read
+/// on several threads names its attributes with the same entries the
+/// work after it compares by pointer.
 pub fn intern_entry(text: &str, hash: u64) -> Arc<NameEntry> {
     use std::cell::RefCell;
+    type Table = hashbrown::HashTable<Arc<NameEntry>>;
     thread_local! {
-        static NAMES: RefCell<hashbrown::HashTable<Arc<NameEntry>>> = RefCell::new(Default::default());
+        static NAMES: RefCell<Table> = RefCell::new(Default::default());
     }
+    static SHARED: std::sync::Mutex<Option<Table>> = std::sync::Mutex::new(None);
     // Bounded: a stream of unique names (generated ads) must not grow
-    // this without limit.
+    // these without limit.
     const MAX_INTERNED: usize = 1 << 17;
     NAMES.with(|t| {
         let mut t = t.borrow_mut();
         if let Some(e) = t.find(hash, |e| *e.text == *text) {
             return e.clone();
         }
-        let key: Arc<str> = match t.find(hash, |e| e.key.eq_ignore_ascii_case(text)) {
-            Some(e) => e.key.clone(),
-            None => fold(text).into(),
+        let e = {
+            let mut shared = SHARED.lock().unwrap_or_else(|p| p.into_inner());
+            let shared = shared.get_or_insert_with(Table::default);
+            match shared.find(hash, |e| *e.text == *text) {
+                Some(e) => e.clone(),
+                None => {
+                    let key: Arc<str> =
+                        match shared.find(hash, |e| e.key.eq_ignore_ascii_case(text)) {
+                            Some(e) => e.key.clone(),
+                            None => fold(text).into(),
+                        };
+                    let e = Arc::new(NameEntry {
+                        text: text.into(),
+                        key,
+                        hash,
+                        quoted: needs_quotes(text),
+                    });
+                    if shared.len() < MAX_INTERNED {
+                        shared.insert_unique(hash, e.clone(), |e| e.hash);
+                    }
+                    e
+                }
+            }
         };
-        let e = Arc::new(NameEntry {
-            text: text.into(),
-            key,
-            hash,
-            quoted: needs_quotes(text),
-        });
         if t.len() < MAX_INTERNED {
             t.insert_unique(hash, e.clone(), |e| e.hash);
         }

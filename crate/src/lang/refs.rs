@@ -85,6 +85,49 @@ pub fn ad_refs(ad: &ClassAd) -> References {
     w.r
 }
 
+/// References of every attribute of an ad as libclassad's
+/// `GetInternalReferences` / `GetExternalReferences` give them: names as
+/// the expressions write them (`foo` for an attribute the ad spells `Foo`,
+/// `Target.x` with the scope word as written, a plain `x` for a `MY.x` the
+/// ad lacks), each once without regard to case (the first spelling met,
+/// in the ad's order), sorted without regard to case.
+///
+/// With `strict` (plain libclassad, HTCondor's `STRICT_CLASSAD_EVALUATION`)
+/// `MY` and `CurrentTime` are ordinary names, so `X = CurrentTime - 5`
+/// refers to `CurrentTime`; under HTCondor's default (old ClassAd
+/// semantics) both are special and refer to nothing.
+pub fn ad_refs_as_written(ad: &ClassAd, strict: bool) -> (Vec<String>, Vec<String>) {
+    let mut w = Walker {
+        as_written: true,
+        my_is_plain: strict,
+        ..Walker::default()
+    };
+    let (mut internal, mut external) = (Vec::new(), Vec::new());
+    for i in 0..ad.len() as u32 {
+        if ad.is_literal(i) {
+            continue;
+        }
+        w.r = References::default();
+        w.order = (Vec::new(), Vec::new());
+        w.walk(&ad.expr_transient(i), Some(ad));
+        internal.append(&mut w.order.0);
+        external.append(&mut w.order.1);
+    }
+    (first_spellings(internal), first_spellings(external))
+}
+
+/// Each name once without regard to case (its first spelling), sorted
+/// without regard to case: libclassad's `References`.
+fn first_spellings(names: Vec<String>) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    let mut out: Vec<String> = names
+        .into_iter()
+        .filter(|n| seen.insert(n.to_ascii_lowercase()))
+        .collect();
+    out.sort_by(|a, b| crate::lang::names::cmp_nocase(a, b));
+    out
+}
+
 /// External references of an expression with no ad: every plain name.
 pub fn external_refs_of(e: &Expr) -> BTreeSet<String> {
     let mut w = Walker::default();
@@ -103,6 +146,9 @@ struct Walker {
     /// `MY` is not a scope word (strict mode, with `full`).
     my_is_plain: bool,
     gave_up: bool,
+    /// Record names as written, in the order met (see [`ad_refs_as_written`]).
+    as_written: bool,
+    order: (Vec<String>, Vec<String>),
 }
 
 impl Walker {
@@ -123,6 +169,9 @@ impl Walker {
         let i = ad.position(name)?;
         let def = ad.expr_transient(i).into_owned();
         self.r.internal.insert(ad.name_at(i).to_string());
+        if self.as_written {
+            self.order.0.push(name.to_string());
+        }
         if self.seen.insert(key) {
             self.walk(&def, Some(ad));
         }
@@ -132,25 +181,42 @@ impl Walker {
     fn walk(&mut self, e: &Expr, ad: Option<&ClassAd>) {
         match &e.kind {
             ExprKind::Attr { name, .. } => {
-                if self.is_scope_word(&name.key)
-                    || OTHER_WORDS.contains(&&*name.key)
-                    || &*name.key == "currenttime"
-                {
+                if OTHER_WORDS.contains(&&*name.key) {
+                    // The other ad as a value: libclassad finds no such
+                    // attribute in this one.
+                    if self.as_written {
+                        self.order.1.push(name.text.to_string());
+                    }
+                    return;
+                }
+                let time = &*name.key == "currenttime" && !self.my_is_plain;
+                if self.is_scope_word(&name.key) || time {
                     return;
                 }
                 if !self.internal(&name.text, ad) {
                     self.r.external.insert(name.text.to_string());
+                    if self.as_written {
+                        self.order.1.push(name.text.to_string());
+                    }
                 }
             }
             ExprKind::Select(base, name) => match &base.kind {
                 ExprKind::Attr { name: b, .. } if OTHER_WORDS.contains(&&*b.key) => {
                     self.r.external.insert(format!("TARGET.{}", name.text));
+                    if self.as_written {
+                        self.order.1.push(format!("{}.{}", b.text, name.text));
+                    }
                 }
                 ExprKind::Attr { name: b, .. } if self.is_scope_word(&b.key) => {
-                    if !self.internal(&name.text, ad) && b.is("my") {
+                    let own = b.is("my") || (self.as_written && !b.is("parent"));
+                    if !self.internal(&name.text, ad) && own {
                         // `MY.x` that the ad lacks cannot be resolved anywhere;
-                        // libclassad lists it among the external references.
+                        // libclassad lists it among the external references
+                        // (by its name alone).
                         self.r.external.insert(format!("MY.{}", name.text));
+                        if self.as_written {
+                            self.order.1.push(name.text.to_string());
+                        }
                     }
                 }
                 _ if self.full => match dotted_path(e, self.my_is_plain) {
