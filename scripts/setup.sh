@@ -35,18 +35,22 @@ if $rest; then
 fi
 
 if $wasm_tools; then
+  # Tools built once: only the features the project uses (no update check,
+  # no TLS: the project brings its own wasm-bindgen and wasm-opt, so trunk
+  # downloads nothing) and a release profile that compiles fast (no LTO,
+  # many codegen units, light optimization: their speed is not ours to need).
+  tool_profile=(CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
+                CARGO_PROFILE_RELEASE_OPT_LEVEL=1 CARGO_PROFILE_RELEASE_DEBUG=0
+                CARGO_PROFILE_RELEASE_INCREMENTAL=false)
   if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
-    say "installing trunk $TRUNK_VERSION (about 5 minutes, once)"
-    # trunk's own release profile is fat LTO in one codegen unit: a long
-    # single-threaded link for a tool whose speed is not ours to need. Built
-    # without it, the install takes about half as long.
-    CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16 \
-      cargo install trunk --locked --version "$TRUNK_VERSION"
+    say "installing trunk $TRUNK_VERSION (a few minutes, once)"
+    env "${tool_profile[@]}" cargo install trunk --locked --version "$TRUNK_VERSION" --no-default-features
   fi
 
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
     say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes, once)"
-    cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION"
+    # Not --locked: its published lock file does not build here (TOOLCHAIN.md).
+    env "${tool_profile[@]}" cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features
   fi
 fi
 

@@ -21,11 +21,13 @@ use std::process::Command;
 use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
-use classad::formats::{read_pool, read_pool_shared, InputFormat};
+use classad::formats::stream::AdStream;
+use classad::formats::{read_pool, read_pool_eager, read_pool_shared, InputFormat};
 use classad::lang::ast::SharedText;
 use classad::lang::parser::parse_expr_in;
 use classad::matchmaking::compiled::CompiledAd;
 use classad::matchmaking::matching::{matches_compiled, symmetric_match, DEFAULT_REQUIREMENTS};
+use classad::query::Query;
 use classad::{ClassAd, Dialect, EvalOptions, Evaluator};
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 
@@ -109,6 +111,12 @@ fn bench_parse(c: &mut Criterion) {
         let text = &data().pool_text;
         b.iter(|| read_pool(black_box(text), InputFormat::Old, Dialect::Auto))
     });
+    // The eager path (`classad fmt`): every definition parsed as it is read.
+    g.bench_function("old_long_10000_machines_eager", |b| {
+        let text = &data().pool_text;
+        // Reading, not freeing: `fmt` leaves the pool to the process' end.
+        b.iter_with_large_drop(|| read_pool_eager(black_box(text), InputFormat::Old, Dialect::Auto))
+    });
     g.finish();
 
     // Production-shaped slots (bench/gen_production.py: ≈24 KB, 450–850
@@ -122,6 +130,23 @@ fn bench_parse(c: &mut Criterion) {
     g.throughput(Throughput::Bytes(text.bytes().len() as u64));
     g.bench_function("production_2000_slots", |b| {
         b.iter(|| read_pool_shared(black_box(&text), InputFormat::Old, Dialect::Auto))
+    });
+    // `classad query`'s path: a stream keeping only what a constraint and
+    // its columns reach.
+    g.bench_function("production_2000_slots_query_projected", |b| {
+        let q = Query::parse(
+            Some("Cpus >= 4 && Memory >= 8192 && State == \"Unclaimed\""),
+            &["Name".into(), "GLIDEIN_Site".into()],
+            &[],
+            Dialect::Modern,
+        )
+        .unwrap();
+        b.iter(|| {
+            let reader = std::io::Cursor::new(black_box(text.bytes()));
+            AdStream::new(reader, Dialect::Modern)
+                .projected(q.projection(false, false))
+                .count()
+        })
     });
     g.bench_function("production_2000_slots_every_definition_parsed", |b| {
         b.iter(|| {
