@@ -243,7 +243,7 @@ fn read_lines(
     projection: Option<&Projection>,
 ) -> Read {
     let bytes = source.text.bytes();
-    debug_assert!(bytes.as_ptr() == text.as_ptr() && bytes.len() >= text.len());
+    debug_assert_eq!(bytes.get(..text.len()), Some(text.as_bytes()));
     let ad = AdBuilder::new(cache.like.clone(), 0, Some(source.clone()));
     let mut r = Reader {
         pool: Pool::default(),
