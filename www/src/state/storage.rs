@@ -19,6 +19,9 @@ fn local() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
 
+/// An expression longer than this is not autosaved (the rest still is).
+const MAX_SAVED_EXPR_BYTES: usize = 1 << 20;
+
 thread_local! {
     static EMBEDDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
 }
@@ -69,6 +72,14 @@ pub fn save(state: &AppState) -> Result<Option<String>, String> {
     }
     let known: Vec<std::rc::Rc<str>> = TOO_BIG.with(|t| t.borrow().clone());
     let mut reduced = state.clone();
+    // A pasted expression of megabytes is left out, not the pools with it.
+    let expr_note = (reduced.expr.len() > MAX_SAVED_EXPR_BYTES).then(|| {
+        let n = std::mem::take(&mut reduced.expr).len();
+        format!(
+            "the expression ({}) is left out",
+            crate::components::widgets::numbers::megabytes(n)
+        )
+    });
     let mut why = String::from("too big for the browser to keep");
     for pool in reduced.pools.iter_mut() {
         if known.iter().any(|k| std::rc::Rc::ptr_eq(k, &pool.text)) {
@@ -86,7 +97,11 @@ pub fn save(state: &AppState) -> Result<Option<String>, String> {
     let mut next = biggest.into_iter();
     loop {
         match save_whole(&reduced) {
-            Ok(()) if reduced.not_kept.is_empty() => return Ok(None),
+            Ok(()) if reduced.not_kept.is_empty() => {
+                return Ok(expr_note.map(|w| {
+                    format!("Partly autosaved: {w} (too big for the browser to keep). Everything else is kept; download a state file to keep it all.")
+                }))
+            }
             Ok(()) => {
                 let left_out: Vec<std::rc::Rc<str>> = state
                     .pools
@@ -96,9 +111,12 @@ pub fn save(state: &AppState) -> Result<Option<String>, String> {
                     .map(|(p, _)| p.text.clone())
                     .collect();
                 TOO_BIG.with(|t| *t.borrow_mut() = left_out);
+                let mut words = not_kept_words(&reduced.not_kept);
+                if let Some(w) = &expr_note {
+                    words = format!("{words}, and {w}");
+                }
                 return Ok(Some(format!(
-                    "Partly autosaved: {} ({why}). Everything else is kept, and after a reload the page names what to upload again; download a state file to keep it all.",
-                    not_kept_words(&reduced.not_kept)
+                    "Partly autosaved: {words} ({why}). Everything else is kept, and after a reload the page names what to upload again; download a state file to keep it all."
                 )));
             }
             Err(e) => {

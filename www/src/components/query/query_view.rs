@@ -21,7 +21,7 @@ use crate::components::shell::header::download;
 use crate::components::widgets::explain::{Explain, Trace};
 use crate::components::widgets::highlight::Mark;
 use crate::components::widgets::term::TermHelp;
-use crate::components::widgets::text_editor::{TextEditor, Tokens};
+use crate::components::widgets::text_editor::{TextEditor, Tokens, HIGHLIGHT_LIMIT};
 use crate::components::widgets::trace::{AdFacts, Ctx};
 use crate::components::widgets::words::{count, thousands};
 use crate::state::actions::Action;
@@ -294,9 +294,14 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
             </label>
         }
     };
+    // As the evaluator's: a big constraint is neither lexed nor copied.
+    let highlighted = (spec.constraint.len() <= HIGHLIGHT_LIMIT).then(|| spec.constraint.clone());
     let constraint_tokens = use_memo(
-        (spec.constraint.clone(), crate::bridge::dialect::current()),
-        |(c, d)| classad::api::highlight(c, *d),
+        (highlighted, crate::bridge::dialect::current()),
+        |(c, d)| match c {
+            Some(c) => classad::api::highlight(c, *d),
+            None => Vec::new(),
+        },
     );
     let marks: Vec<Mark> = match &*invalid {
         Some(e) if e.which == "constraint" => vec![Mark {

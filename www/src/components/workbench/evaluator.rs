@@ -17,7 +17,7 @@ use crate::bridge::engine;
 use crate::bridge::parses::{Busy, Parsed, PoolParse};
 use crate::components::widgets::explain::{Explain, Picked, Trace};
 use crate::components::widgets::highlight::Mark;
-use crate::components::widgets::text_editor::{TextEditor, Tokens};
+use crate::components::widgets::text_editor::{TextEditor, Tokens, HIGHLIGHT_LIMIT};
 use crate::components::widgets::trace::{at_path, why, AdFacts, Ctx, Origin, Side};
 use crate::components::workbench::ad_picker::AdPicker;
 use crate::state::actions::{Action, PoolMark};
@@ -291,8 +291,12 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
         _ => None,
     });
 
-    let expr_tokens = use_memo((s.expr.clone(), s.dialect), |(e, d)| {
-        classad::api::highlight(e, *d)
+    // A big expression is not highlighted (the editor drops the layer), so
+    // it is neither lexed nor copied into the memo's key on every render.
+    let highlighted = (s.expr.len() <= HIGHLIGHT_LIMIT).then(|| s.expr.clone());
+    let expr_tokens = use_memo((highlighted, s.dialect), |(e, d)| match e {
+        Some(e) => classad::api::highlight(e, *d),
+        None => Vec::new(),
     });
     let mut expr_marks: Vec<Mark> = match &*picked {
         Some((e, p)) if p.origin == Origin::Expr && *e == s.expr => vec![Mark {
