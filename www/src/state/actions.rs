@@ -27,7 +27,7 @@ pub enum Action {
     RenamePool(usize, String),
     RemovePool(usize),
     SelectPool(usize),
-    SetExpr(String),
+    SetExpr(std::rc::Rc<str>),
     SetMy(Option<AdRef>),
     SetTarget(Option<AdRef>),
     /// The chosen ads found again by their labels (see `identity`).

@@ -144,7 +144,7 @@ impl Default for MatchSettings {
 pub struct AppState {
     pub pools: Vec<PoolText>,
     pub active_pool: usize,
-    pub expr: String,
+    pub expr: Rc<str>,
     pub my: Option<AdRef>,
     pub target: Option<AdRef>,
     /// The chosen ads' identities (their labels: `Name`, else

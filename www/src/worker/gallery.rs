@@ -81,7 +81,7 @@ impl Opening {
         let mut s = AppState {
             pools: pools_of(&self.id),
             active_pool: 0,
-            expr: self.expr.clone(),
+            expr: self.expr.as_str().into(),
             my: self.my.map(|(pool, ad)| AdRef { pool, ad }),
             target: self.target.map(|(pool, ad)| AdRef { pool, ad }),
             my_label: None,
@@ -143,7 +143,7 @@ mod tests {
             })
         };
         match handle(Request::Evaluate {
-            expr: s.expr.clone(),
+            expr: s.expr.to_string(),
             my: slice(my),
             target: slice(target),
             scope: s.scope.clone(),
@@ -164,7 +164,7 @@ mod tests {
         let s = state_of("000-matrix").unwrap();
         assert!(s.is_untouched_example());
         let mut e = s.clone();
-        e.expr = e.expr.replace("&&", "||");
+        e.expr = e.expr.replace("&&", "||").into();
         assert!(!e.is_untouched_example());
         let mut p = s.clone();
         p.pools[1].text = p.pools[1].text.replace("riffraff", "riffruff").into();
@@ -283,7 +283,7 @@ mod tests {
                 })
             };
             let resp = handle(Request::Evaluate {
-                expr: s.expr.clone(),
+                expr: s.expr.to_string(),
                 my: get(s.my),
                 target: get(s.target),
                 scope: s.scope.clone(),

@@ -151,7 +151,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
         },
     );
     let outcome = use_state(|| Outcome::None);
-    let picked = use_state(|| None::<(String, Picked)>);
+    let picked = use_state(|| None::<(Rc<str>, Picked)>);
 
     let evaluate = {
         let expr = s.expr.clone();
@@ -176,7 +176,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
             }
             let t0 = now_ms();
             let req = Request::Evaluate {
-                expr: expr.clone(),
+                expr: expr.to_string(),
                 my: my_text.clone(),
                 target: target_text.clone(),
                 scope: scope.clone(),
@@ -247,9 +247,8 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
     }
     let on_input = {
         let d = props.dispatch.clone();
-        Callback::from(move |t: Rc<str>| d.emit(Action::SetExpr(t.to_string())))
+        Callback::from(move |t: Rc<str>| d.emit(Action::SetExpr(t)))
     };
-    let expr_rc = use_memo(s.expr.clone(), |e| Rc::<str>::from(e.as_str()));
     let on_key = {
         let evaluate = evaluate.clone();
         Callback::from(move |e: KeyboardEvent| {
@@ -377,7 +376,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
     html! {
         <section class="evaluator" aria-label="Evaluator">
             <label for="expr">{ "Expression " }<small>{ "(evaluated as you type; Ctrl/⌘+Enter evaluates again, with the clock as it is now)" }</small></label>
-            <TextEditor id="expr" class={classes!("small")} text={(*expr_rc).clone()} on_change={on_input}
+            <TextEditor id="expr" class={classes!("small")} text={s.expr.clone()} on_change={on_input}
                 tokens={Tokens(expr_tokens.clone())} marks={Rc::new(expr_marks)} on_keydown={Some(on_key)} label="Expression" />
             <AdPicker names={s.pools.iter().map(|p| p.name.clone()).collect::<Vec<_>>()}
                 parsed={props.parses.iter().map(|p| p.parsed.clone()).collect::<Vec<_>>()}
