@@ -5,11 +5,11 @@
 import { createServer } from 'node:http';
 import { readFile, stat, mkdir, mkdtemp, cp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateRawSync } from 'node:zlib';
-import { spawnSync } from 'node:child_process';
+import { spawnSync, execFileSync } from 'node:child_process';
 import assert from 'node:assert/strict';
 import { chromium } from 'playwright-core';
 import { before, after } from 'node:test';
@@ -276,4 +276,18 @@ export function cliBinary() {
     if (b.status !== 0) throw new Error('the classad CLI does not build (cargo build -p classad --bin classad)');
   }
   return (cli = built);
+}
+
+/** The renderer processes' largest peak resident memory, in MB (Linux /proc). */
+export function rendererPeakMb() {
+  let peak = 0;
+  for (const line of execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).split('\n')) {
+    const m = line.trim().match(/^(\d+)\s+(.*)$/);
+    if (!m || !/chrom/.test(m[2]) || !/--type=renderer/.test(m[2])) continue;
+    try {
+      const st = readFileSync(`/proc/${m[1]}/status`, 'utf8');
+      peak = Math.max(peak, Number((st.match(/VmHWM:\s+(\d+)/) ?? [])[1] ?? 0) / 1024);
+    } catch { /* gone */ }
+  }
+  return Math.round(peak);
 }

@@ -8,9 +8,8 @@
 // Usage: node tests/e2e/measure_paste.mjs [--mb 20] [--only pool|expr]
 
 import { readFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
 import path from 'node:path';
-import { serve, launch, openPage, ready, PROBE } from './harness.mjs';
+import { serve, launch, openPage, ready, PROBE, rendererPeakMb } from './harness.mjs';
 
 const args = process.argv.slice(2);
 const arg = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
@@ -18,19 +17,6 @@ const MBYTES = Number(arg('--mb', 20));
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..', '..');
 const log = (...a) => console.error('[measure-paste]', ...a);
 
-/** The renderer processes' largest peak resident memory, in MB (Linux /proc). */
-function rendererPeakMb() {
-  let peak = 0;
-  for (const line of execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).split('\n')) {
-    const m = line.trim().match(/^(\d+)\s+(.*)$/);
-    if (!m || !/chrom/.test(m[2]) || !/--type=renderer/.test(m[2])) continue;
-    try {
-      const st = readFileSync(`/proc/${m[1]}/status`, 'utf8');
-      peak = Math.max(peak, Number((st.match(/VmHWM:\s+(\d+)/) ?? [])[1] ?? 0) / 1024);
-    } catch { /* gone */ }
-  }
-  return Math.round(peak);
-}
 
 /** `mb` megabytes of production-shaped slots (whole ads), and an expression as long. */
 function texts(mb) {
@@ -73,8 +59,9 @@ try {
     }
     const tasks = await page.evaluate((s) => window.__probe.longtasks
       .filter((t) => t.start + t.duration >= s).map((t) => Math.round(t.duration)), start);
-    await page.fill('#expr', '1+1').catch(() => {});
-    const still = await page.locator('#value').textContent({ timeout: 60_000 }).catch(() => null);
+    await page.fill('#expr', '1+1', { timeout: 10_000 }).catch(() => {});
+    const two = await page.waitForFunction(() => document.querySelector('#value code')?.textContent === '2', null, { timeout: 20_000 })
+      .then(() => true, () => false);
     const out = {
       case: name,
       megabytes: Number((all[name].length / 1e6).toFixed(1)),
@@ -82,7 +69,7 @@ try {
       long_tasks: tasks.length,
       settled_s: Math.round((Date.now() - t0) / 100) / 10,
       renderer_peak_mb: rendererPeakMb(),
-      one_plus_one: still?.trim(),
+      one_plus_one: two,
       problems,
     };
     console.log(JSON.stringify(out));

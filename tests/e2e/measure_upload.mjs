@@ -7,11 +7,10 @@
 // peak resident memory, and whether `1+1` still evaluates afterwards.
 // Usage: node tests/e2e/measure_upload.mjs [--mb 3] [--only nul|json] [--screenshot]
 
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { serve, launch, openPage, ready, PROBE, screenshot } from './harness.mjs';
+import { serve, launch, openPage, ready, PROBE, rendererPeakMb, screenshot } from './harness.mjs';
 import { nulFile, minifiedJson } from './hostile_files.mjs';
 
 const args = process.argv.slice(2);
@@ -19,19 +18,6 @@ const arg = (k, d) => (args.includes(k) ? args[args.indexOf(k) + 1] : d);
 const MBYTES = Number(arg('--mb', 3));
 const log = (...a) => console.error('[measure-upload]', ...a);
 
-/** The renderer processes' largest peak resident memory, in MB (Linux /proc). */
-function rendererPeakMb() {
-  let peak = 0;
-  for (const line of execFileSync('ps', ['-eo', 'pid,args'], { encoding: 'utf8' }).split('\n')) {
-    const m = line.trim().match(/^(\d+)\s+(.*)$/);
-    if (!m || !/chrom/.test(m[2]) || !/--type=renderer/.test(m[2])) continue;
-    try {
-      const st = readFileSync(`/proc/${m[1]}/status`, 'utf8');
-      peak = Math.max(peak, Number((st.match(/VmHWM:\s+(\d+)/) ?? [])[1] ?? 0) / 1024);
-    } catch { /* gone */ }
-  }
-  return Math.round(peak);
-}
 
 const scratch = mkdtempSync(path.join(tmpdir(), 'classad-upload-'));
 const files = {

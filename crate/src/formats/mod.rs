@@ -247,7 +247,7 @@ fn parallel_parts(text: &str, laziness: Laziness) -> Option<Vec<usize>> {
         .map_or(1, |n| n.get())
         .min(8);
     let b = text.as_bytes();
-    if threads < 2 || memchr::memmem::find(b, b"/*").is_some() {
+    if threads < 2 || has_comment_line(b) {
         return None;
     }
     let mut cuts = vec![0];
@@ -267,6 +267,16 @@ fn parallel_parts(text: &str, laziness: Laziness) -> Option<Vec<usize>> {
     }
     cuts.push(text.len());
     (cuts.len() > 2).then_some(cuts)
+}
+
+/// Whether a line of `b` opens a `/* … */` comment (after blanks only): the
+/// one thing the long-format reader carries over blank lines. A `/*` inside
+/// a value (`"/data/*"`) is not one.
+fn has_comment_line(b: &[u8]) -> bool {
+    memchr::memmem::find_iter(b, b"/*").any(|at| {
+        let line = memchr::memrchr(b'\n', &b[..at]).map_or(0, |i| i + 1);
+        b[line..at].iter().all(|c| *c == b' ' || *c == b'\t')
+    })
 }
 
 /// Read the parts `cuts` delimit on a thread each and join them.
@@ -574,4 +584,54 @@ pub(crate) fn shifted(e: &crate::lang::ast::Expr, by: usize) -> crate::lang::ast
     let mut e = e.clone();
     crate::lang::ast::shift_spans(&mut e, by);
     e
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_line_opening_a_comment_keeps_a_pool_on_one_thread() {
+        assert!(!has_comment_line(b"A = \"/data/*\"\nB = 1 /* inline */\n"));
+        assert!(has_comment_line(b"A = 1\n  /* over\n\nlines */\nB = 2\n"));
+        assert!(has_comment_line(b"/* first line */\nA = 1\n"));
+    }
+
+    #[test]
+    fn a_pool_read_in_parts_is_the_pool_read_whole() {
+        // Past the parallel bound, with blank lines in values' way and a
+        // `/*` inside a value (which must not stop the parts).
+        let ad = |i: usize| {
+            format!("Name = \"slot{i}\"\nPath = \"/data/*\"\nMemory = {i}\nStart = Memory > 10 && TARGET.X\n\n")
+        };
+        let mut text = String::new();
+        let mut i = 0;
+        while text.len() <= PARALLEL_FROM_BYTES {
+            text.push_str(&ad(i));
+            i += 1;
+        }
+        let Some(cuts) = parallel_parts(&text, Laziness::Lazy) else {
+            // Only a machine of one core reads it whole.
+            assert_eq!(
+                std::thread::available_parallelism().map_or(1, |n| n.get()),
+                1
+            );
+            return;
+        };
+        assert!(cuts.len() > 2);
+        let parts = read_old_parts(&text, &cuts, Arc::new(text.clone()), Dialect::Modern);
+        let whole = old::read_with(
+            &text,
+            Arc::new(text.clone()),
+            Dialect::Modern,
+            &mut old::ReadCache::default(),
+            Laziness::Lazy,
+        );
+        assert_eq!(parts.ads.len(), i);
+        assert_eq!(parts.ads.len(), whole.ads.len());
+        for (a, b) in parts.ads.iter().zip(&whole.ads) {
+            assert_eq!(a.span, b.span);
+            assert_eq!(write_new_ad(&a.ad), write_new_ad(&b.ad));
+        }
+    }
 }

@@ -291,16 +291,11 @@ fn read_lines(
                 }
             }
             Kind::Definition => {
-                if let Some(p) = projection {
-                    match plain_definition_name(line.text) {
-                        Some(name) if !p.wants(name) => {
-                            // Passed over: the ad is there even if none of
-                            // its definitions is wanted.
-                            r.extend_ad(Span::new(line.start, line.start + line.text.len()));
-                            continue;
-                        }
-                        Some(_) => {}
-                        None => declined = true,
+                if projection.is_some() {
+                    // Unwanted plain definitions were passed over above;
+                    // a line that is not one only a whole read reports.
+                    if plain_definition_name(line.text).is_none() {
+                        declined = true;
                     }
                     if !r.sized {
                         // Room for a few definitions, not for every line.

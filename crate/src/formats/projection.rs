@@ -24,7 +24,7 @@ use rustc_hash::FxHashSet;
 use crate::lang::ast::{ClassAd, Expr, ExprKind};
 
 /// The attribute names a piece of work reads (case-insensitive).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub struct Projection {
     /// Folded names by length (names of 64 bytes or more in the last).
     by_len: Vec<Vec<Box<[u8]>>>,
@@ -41,12 +41,21 @@ pub struct Projection {
 const MAX_CLOSED: usize = 1 << 14;
 const LONG: usize = 64;
 
+impl Default for Projection {
+    /// Wanting no name (every ad read with none of its definitions).
+    fn default() -> Projection {
+        Projection::of([])
+    }
+}
+
 impl Projection {
     /// A projection of `names`.
     pub fn of<'a>(names: impl IntoIterator<Item = &'a str>) -> Projection {
         let mut p = Projection {
             by_len: vec![Vec::new(); LONG + 1],
-            ..Projection::default()
+            lengths: 0,
+            closed: FxHashSet::default(),
+            everything: false,
         };
         for n in names {
             p.add(n);
@@ -224,5 +233,8 @@ mod tests {
         let long = "A".repeat(100);
         let p = Projection::of([long.as_str()]);
         assert!(p.wants(long.to_lowercase().as_bytes()) && !p.wants(&[b'a'; 99]));
+        // The empty projection answers for any length too.
+        let none = Projection::default().with(["Cpus"]);
+        assert!(none.wants(b"CPUS") && !Projection::default().wants(&[b'a'; 99]));
     }
 }
