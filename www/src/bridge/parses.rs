@@ -256,9 +256,9 @@ pub fn use_parses(pools: &[PoolText]) -> Parses {
         let redraw = redraw.clone();
         let client = client.clone();
         // Compared by identity on every render (see `state::same_text`).
-        let keys: Vec<crate::state::app_state::TextKey> = pools
+        let keys: Vec<crate::state::app_state::SharedText> = pools
             .iter()
-            .map(|p| crate::state::app_state::TextKey(p.text.clone()))
+            .map(|p| crate::state::app_state::SharedText(p.text.clone()))
             .collect();
         let generation = inner.borrow().generation;
         use_effect_with((keys, generation), move |(keys, _)| {

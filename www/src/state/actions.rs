@@ -131,7 +131,7 @@ impl Reducible for Store {
                 }
             }
             Action::SelectPool(i) => s.active_pool = i,
-            Action::SetExpr(e) => s.expr = e,
+            Action::SetExpr(e) => s.expr = e.into(),
             Action::SetMy(r) => {
                 if s.my != r {
                     s.scope.clear();

@@ -30,13 +30,59 @@ impl PartialEq for PoolText {
     }
 }
 
-/// A text as a hook dependency: compared by identity (see [`same_text`]).
-#[derive(Clone, Debug)]
-pub struct TextKey(pub Rc<str>);
+/// A text the state shares, not copies (a pasted expression can be tens
+/// of megabytes, and states are cloned on every change), compared by
+/// identity first (see [`same_text`]): states, props and hook
+/// dependencies holding it are compared on every render.
+#[derive(Clone, Debug, Default)]
+pub struct SharedText(pub Rc<str>);
 
-impl PartialEq for TextKey {
+impl PartialEq for SharedText {
     fn eq(&self, o: &Self) -> bool {
         same_text(&self.0, &o.0)
+    }
+}
+
+impl std::ops::Deref for SharedText {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl std::fmt::Display for SharedText {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl From<&str> for SharedText {
+    fn from(t: &str) -> Self {
+        SharedText(Rc::from(t))
+    }
+}
+
+impl From<String> for SharedText {
+    fn from(t: String) -> Self {
+        SharedText(Rc::from(t))
+    }
+}
+
+impl From<Rc<str>> for SharedText {
+    fn from(t: Rc<str>) -> Self {
+        SharedText(t)
+    }
+}
+
+impl Serialize for SharedText {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for SharedText {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        de_rc(d).map(SharedText)
     }
 }
 
@@ -144,7 +190,7 @@ impl Default for MatchSettings {
 pub struct AppState {
     pub pools: Vec<PoolText>,
     pub active_pool: usize,
-    pub expr: Rc<str>,
+    pub expr: SharedText,
     pub my: Option<AdRef>,
     pub target: Option<AdRef>,
     /// The chosen ads' identities (their labels: `Name`, else

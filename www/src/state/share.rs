@@ -699,23 +699,23 @@ mod tests {
         // Read as URLSearchParams writes: `+` is a space, `%2B` a plus;
         // `%20` is a space, `%25` a percent sign, `%C3%A9` an é.
         assert_eq!(
-            prefill("expr=MY.Memory+%3E+1024").expr.as_ref(),
+            prefill("expr=MY.Memory+%3E+1024").expr.0.as_ref(),
             "MY.Memory > 1024"
         );
-        assert_eq!(prefill("expr=Cpus+%2B+1").expr.as_ref(), "Cpus + 1");
-        assert_eq!(prefill("expr=Cpus%2B1").expr.as_ref(), "Cpus+1");
-        assert_eq!(prefill("expr=a%20%25%20b").expr.as_ref(), "a % b");
-        assert_eq!(prefill("expr=%22caf%C3%A9%22").expr.as_ref(), "\"café\"");
+        assert_eq!(prefill("expr=Cpus+%2B+1").expr.0.as_ref(), "Cpus + 1");
+        assert_eq!(prefill("expr=Cpus%2B1").expr.0.as_ref(), "Cpus+1");
+        assert_eq!(prefill("expr=a%20%25%20b").expr.0.as_ref(), "a % b");
+        assert_eq!(prefill("expr=%22caf%C3%A9%22").expr.0.as_ref(), "\"café\"");
         assert_eq!(
-            prefill("expr=%3d%3D").expr.as_ref(),
+            prefill("expr=%3d%3D").expr.0.as_ref(),
             "==",
             "either case of hex"
         );
         // `&&` typed by hand stays in its part; a raw `=` is text.
         let s = prefill("expr=a > 1 && b == 2&my=[ a = 2; b = 2 ]");
-        assert_eq!(&*s.expr.as_ref(), "a > 1 && b == 2");
+        assert_eq!(&*s.expr.0.as_ref(), "a > 1 && b == 2");
         assert_eq!(&*s.pools[0].text, "[ a = 2; b = 2 ]");
-        assert_eq!(prefill("expr=x%26%26my%3D1").expr.as_ref(), "x&&my=1");
+        assert_eq!(prefill("expr=x%26%26my%3D1").expr.0.as_ref(), "x&&my=1");
     }
 
     /// What "Copy link" writes opens as the same expression, MY, TARGET and

@@ -22,7 +22,7 @@ use crate::components::matchmaking::{
 };
 use crate::components::query::query_view::QueryView;
 use crate::state::actions::Action;
-use crate::state::app_state::{AppState, PoolText, TextKey, View};
+use crate::state::app_state::{AppState, PoolText, SharedText, View};
 use crate::state::pool_roles::pick_pools;
 
 #[derive(Properties, PartialEq)]
@@ -65,10 +65,10 @@ pub fn ViewsRoot(props: &RootProps) -> Html {
     // whenever they change).
     {
         let session = (*session).clone();
-        let args: Vec<(usize, TextKey)> = match_pools
+        let args: Vec<(usize, SharedText)> = match_pools
             .args()
             .into_iter()
-            .map(|(i, t)| (i, TextKey(t)))
+            .map(|(i, t)| (i, SharedText(t)))
             .collect();
         let deps = (state.view.is_matchmaking(), args);
         use_effect_with(deps, move |(on, args)| {

@@ -32,7 +32,7 @@ pub fn GangIndex(props: &IndexProps) -> Html {
         let offers = props.pools.machines.clone();
         let key = offers
             .as_ref()
-            .map(|o| crate::state::app_state::TextKey(o.text.clone()));
+            .map(|o| crate::state::app_state::SharedText(o.text.clone()));
         use_effect_with((key, mode), move |_| {
             view.set(None);
             if let Some(o) = offers {

@@ -194,7 +194,7 @@ pub fn QueryView(props: &QueryViewProps) -> Html {
     {
         let (run, sort_clicked) = (run.clone(), sort_clicked.clone());
         let timer = use_mut_ref(|| None::<Timeout>);
-        let key = crate::state::app_state::TextKey(text.clone());
+        let key = crate::state::app_state::SharedText(text.clone());
         use_effect_with((spec.clone(), key, pool, s.mode), move |_| {
             let now = std::mem::take(&mut *sort_clicked.borrow_mut());
             *timer.borrow_mut() = (live || now)

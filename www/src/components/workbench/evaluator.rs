@@ -21,7 +21,7 @@ use crate::components::widgets::text_editor::{TextEditor, Tokens, HIGHLIGHT_LIMI
 use crate::components::widgets::trace::{at_path, why, AdFacts, Ctx, Origin, Side};
 use crate::components::workbench::ad_picker::AdPicker;
 use crate::state::actions::{Action, PoolMark};
-use crate::state::app_state::{AdRef, AppState};
+use crate::state::app_state::{AdRef, AppState, SharedText};
 
 #[derive(Properties, PartialEq)]
 pub struct EvaluatorProps {
@@ -151,7 +151,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
         },
     );
     let outcome = use_state(|| Outcome::None);
-    let picked = use_state(|| None::<(Rc<str>, Picked)>);
+    let picked = use_state(|| None::<(SharedText, Picked)>);
 
     let evaluate = {
         let expr = s.expr.clone();
@@ -376,7 +376,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
     html! {
         <section class="evaluator" aria-label="Evaluator">
             <label for="expr">{ "Expression " }<small>{ "(evaluated as you type; Ctrl/⌘+Enter evaluates again, with the clock as it is now)" }</small></label>
-            <TextEditor id="expr" class={classes!("small")} text={s.expr.clone()} on_change={on_input}
+            <TextEditor id="expr" class={classes!("small")} text={s.expr.0.clone()} on_change={on_input}
                 tokens={Tokens(expr_tokens.clone())} marks={Rc::new(expr_marks)} on_keydown={Some(on_key)} label="Expression" />
             <AdPicker names={s.pools.iter().map(|p| p.name.clone()).collect::<Vec<_>>()}
                 parsed={props.parses.iter().map(|p| p.parsed.clone()).collect::<Vec<_>>()}

@@ -23,7 +23,7 @@ use crate::components::workbench::ad_editor::AdEditor;
 use crate::components::workbench::ad_list::AdList;
 use crate::components::workbench::pool_viewer::PoolViewer;
 use crate::state::actions::{Action, PoolMark};
-use crate::state::app_state::{AppState, TextKey};
+use crate::state::app_state::{AppState, SharedText};
 use classad::api::Response;
 
 /// What a wasm32 instance can address: 4 GiB.
@@ -341,16 +341,16 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
     // A submit description file: its job ads, not ads of its own (neither
     // highlighted nor checked as ads: its problems are condor_submit's,
     // shown by the submit bar).
-    let is_submit = *use_memo(TextKey(text.clone()), |TextKey(t)| {
+    let is_submit = *use_memo(SharedText(text.clone()), |SharedText(t)| {
         crate::bridge::submit::looks_like_submit(t)
     });
     let tokens = use_memo(
         (
-            TextKey(text.clone()),
+            SharedText(text.clone()),
             crate::bridge::dialect::current(),
             is_submit,
         ),
-        |(TextKey(t), dialect, is_submit)| {
+        |(SharedText(t), dialect, is_submit)| {
             if t.len() > HIGHLIGHT_LIMIT || *is_submit {
                 vec![]
             } else {
@@ -367,10 +367,10 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
             parse.parsed.clone(),
             parse.current,
             quick,
-            TextKey(text.clone()),
+            SharedText(text.clone()),
             is_submit,
         ),
-        |(p, current, quick, TextKey(text), is_submit)| match p {
+        |(p, current, quick, SharedText(text), is_submit)| match p {
             _ if *is_submit => vec![],
             Some(p) if *current || *quick => diagnostic_marks(p, text),
             _ => vec![],
