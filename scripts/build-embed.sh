@@ -6,7 +6,7 @@
 # page as index.html). Run it after `trunk build`, which empties dist/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-export PATH="$PWD/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 out=dist/embed
 wasm=target/wasm32-unknown-unknown/wasm-release/classad_embed.wasm

@@ -1,20 +1,26 @@
 #!/usr/bin/env bash
-# Sets up (idempotently) and runs every test:
-#   1. set-up: Rust wasm target, npm packages, Chromium (scripts/setup.sh --browser --no-wasm-tools)
-#   2. two branches side by side:
-#      native: the native tests in one cargo run (engine unit/integration tests,
-#              libclassad conformance, seed figures, the page's logic, the embed
-#              module), then the CLI smoke test;
-#      web:    trunk and wasm-bindgen-cli (scripts/setup.sh --wasm-tools), the
-#              release build of the playground (trunk build --release -> dist/),
-#              the embeddable engine (scripts/build-embed.sh -> dist/embed/), then
-#              the engine and the share-link codec compiled to wasm32, run under
-#              node (wasm-bindgen-test-runner)
-#   3. end-to-end tests of dist/ in headless Chromium (node --test tests/e2e/*.test.mjs)
-#   4. the page wasm's size bar
-# A failing test step does not stop the later ones (a failed set-up or build
-# does); the last line says what passed or failed. Exit status 0 only when
-# everything passed. CI runs this (.ci/run, CI=true, no stdin).
+# Sets up (idempotently) and runs every test. The steps are jobs that start
+# as soon as what they need is there, so a fresh machine's one-time tool
+# builds overlap everything that does not need them:
+#   tools   trunk and wasm-bindgen-cli (scripts/setup.sh --wasm-tools)
+#   set-up  Rust wasm target, npm packages, Chromium, crates
+#           (scripts/setup.sh --browser --no-wasm-tools)
+#   native  [set-up] the native tests' build (engine, CLI, page logic, embed
+#           module; the CLI the end-to-end tests run), the native tests, the
+#           CLI smoke test
+#   web     [set-up] the cargo builds trunk and build-embed.sh make, while the
+#           tools build; [tools] the release build of the playground (trunk
+#           build --release -> dist/), the embeddable engine (dist/embed/)
+#   wasm    [web] the engine and the share-link codec compiled to wasm32, run
+#           under node (wasm-bindgen-test-runner)
+#   e2e     [web, native build] end-to-end tests of dist/ in headless Chromium,
+#           three files at a time (they mostly wait: 0.6 of a core alone)
+# then, with nothing else running: the end-to-end tests that measure the
+# page's main-thread tasks, and the page wasm's size bar.
+# A failing test step does not stop the others (a failed set-up or build
+# skips what needs it, said as "not run"); the last line says what passed or
+# failed. Exit status 0 only when everything passed. CI runs this (.ci/run,
+# CI=true, no stdin).
 set -uo pipefail
 # The body is one compound command: bash reads it whole before running it, so
 # editing this file while it runs (e.g. a git checkout) cannot derail the run.
@@ -52,8 +58,7 @@ for tool in cargo node npm python3; do
   need "$tool" || { echo "$tool not found: install it first (Rust via rustup, Node.js with npm, Python 3)" >&2; exit 1; }
 done
 
-run "set-up (installs only what is missing)" ./scripts/setup.sh --browser --no-wasm-tools </dev/null || finish
-export PATH="$root/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export PATH="$root/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
 
 # The crates tested natively in one cargo run: one feature resolution, so
@@ -64,9 +69,6 @@ native_crates=(-p classad -p classad-playground -p classad-embed)
 export CLASSAD_BIN="$root/target/debug/classad"
 
 cli_smoke() {
-  # A no-op after the native tests (same crates, same features): it makes
-  # sure the binary is this tree's, not an older run's.
-  cargo test --locked -q "${native_crates[@]}" --no-run || return 1
   local bin=$CLASSAD_BIN out expected
   out=$(printf '1 + 2\n[a = 1; b = a + 2].b\n1 +\n' | "$bin" eval || true)
   expected=$'3\n3\nPARSE_ERROR'
@@ -82,58 +84,101 @@ cli_smoke() {
   echo "CLI smoke test passed"
 }
 
-# Two branches run side by side; each builds in its own part of target/
-# (cargo locks each profile's directory on its own), and each fills the
-# other's single-threaded stretches (LTO links, wasm-opt, test runs).
-#   native: the native tests, then the CLI smoke test;
-#   web:    trunk and wasm-bindgen-cli when missing (on a fresh machine the
-#           native tests run meanwhile), the release build of the playground,
-#           the embed module (into trunk's dist/, which trunk empties first),
-#           then the engine and the share-link codec in wasm32 (dev profile:
-#           it shares the native run's proc macros, and the 9,299 conformance
-#           cases still take about a second; only the one test target that
-#           has tests).
-native_branch() {
+# The cargo builds trunk makes for index.html's three rust links, and the
+# one build-embed.sh makes, with their exact arguments (so theirs find
+# everything built): they compile while trunk and wasm-bindgen-cli do.
+wasm_prebuild() {
+  local wasm=(build --target=wasm32-unknown-unknown --manifest-path www/Cargo.toml --offline)
+  cargo "${wasm[@]}" --profile wasm-release --bin classad-playground --bin views &&
+    cargo "${wasm[@]}" --profile wasm-fast --bin engine-worker &&
+    cargo build --locked -p classad-embed --lib --target wasm32-unknown-unknown --profile wasm-release
+}
+
+# Each job runs in the background, its output in target/test-logs/NAME.log
+# and its failed steps in NAME.failed (a subshell cannot add to `failed`);
+# `mark` says something later jobs need is there, `await` waits for it.
+logs="$root/target/test-logs"
+mkdir -p "$logs"
+rm -f "$logs"/*.failed "$logs"/*.mark "$logs"/*.ended "$logs"/*.log
+mark() { touch "$logs/$1.mark"; }
+# await MARK JOB: 0 once MARK is there, 1 if JOB ended without it.
+await() {
+  until [ -e "$logs/$1.mark" ]; do
+    if [ -e "$logs/$2.ended" ]; then [ -e "$logs/$1.mark" ]; return; fi
+    sleep 1
+  done
+}
+not_run() { failed+=("$1 (not run: $2)"); echo "-- $1: not run ($2)"; }
+job() {
+  ( in_branch=$1; failed=(); "${1}_job"
+    printf '%s\n' "${failed[@]}" >"$logs/$1.failed"; touch "$logs/$1.ended" ) >"$logs/$1.log" 2>&1 &
+}
+
+tools_job() {
+  run "set-up: trunk and wasm-bindgen-cli" ./scripts/setup.sh --wasm-tools </dev/null && mark tools
+}
+setup_job() {
+  run "set-up (installs only what is missing)" ./scripts/setup.sh --browser --no-wasm-tools </dev/null && mark setup
+}
+native_job() {
+  await setup setup || { not_run "native tests" "the set-up failed"; return; }
+  run "native build (cargo test --no-run)" cargo test --locked "${native_crates[@]}" --no-run && mark cli ||
+    { not_run "native tests" "they did not build"; return; }
   run "native tests (engine, CLI, page logic, embed)" cargo test --locked "${native_crates[@]}"
   run "CLI smoke test" cli_smoke
 }
-web_branch() {
-  run "set-up: trunk and wasm-bindgen-cli" ./scripts/setup.sh --wasm-tools </dev/null || return
+web_job() {
+  await setup setup || { not_run "release build" "the set-up failed"; return; }
+  run "wasm prebuild (trunk's and build-embed.sh's cargo builds)" wasm_prebuild
+  await tools tools || { not_run "release build" "trunk and wasm-bindgen-cli are not installed"; return; }
   # dist/ is this run's only if trunk built it: the e2e tests and the size
   # bar look for the mark.
-  run "release build (trunk build --release)" trunk build --release && touch "$logs/dist.built" &&
+  run "release build (trunk build --release)" trunk build --release && mark dist &&
     run "embed build (scripts/build-embed.sh -> dist/embed/)" ./scripts/build-embed.sh
+}
+wasm_job() {
+  # Started with the end-to-end tests, which leave most of a core free.
+  await dist web || { not_run "wasm tests" "no release build"; return; }
   run "wasm tests (engine + share links in wasm32)" \
     cargo test --locked -p classad-playground --target wasm32-unknown-unknown --test engine_in_wasm
 }
-# branch NAME: run NAME_branch in the background, its output in a log and
-# its failed steps in a file (a subshell cannot add to `failed`).
-logs="$root/target/test-logs"
-mkdir -p "$logs"
-rm -f "$logs"/*.failed "$logs/dist.built"
-branch() {
-  ( in_branch=$1; failed=(); "${1}_branch"
-    printf '%s\n' "${failed[@]}" >"$logs/$1.failed" ) >"$logs/$1.log" 2>&1 &
+# These measure the page's main-thread tasks (a 3 MB upload with none over
+# 50 ms): they run after everything else, alone on the machine.
+alone_e2e=(tests/e2e/hostile_input.test.mjs tests/e2e/production_pool.test.mjs)
+e2e_files() {
+  local f a
+  for f in tests/e2e/*.test.mjs; do
+    for a in "${alone_e2e[@]}"; do [ "$f" = "$a" ] && continue 2; done
+    printf '%s\n' "$f"
+  done
 }
-say "native and web branches, side by side (their logs follow when both are done)"
+e2e_job() {
+  await dist web || { not_run "end-to-end tests" "no release build"; return; }
+  until [ -e "$logs/web.ended" ]; do sleep 1; done   # dist/embed/ too
+  await cli native || { not_run "end-to-end tests" "the CLI did not build"; return; }
+  local files; mapfile -t files < <(e2e_files)
+  # Files, not the directory: Node 22+ no longer searches a directory argument.
+  run "end-to-end tests (headless Chromium, 3 files at a time)" node --test --test-concurrency=3 "${files[@]}"
+}
+
+say "set-up, tools, native tests, web build, wasm tests and end-to-end tests as jobs (their logs follow when all are done)"
 exec 3>&1
-branch native
-branch web
+jobs_run=(setup tools native web wasm e2e)
+for j in "${jobs_run[@]}"; do job "$j"; done
 wait
-for b in native web; do
-  cat "$logs/$b.log"
-  if [ -f "$logs/$b.failed" ]; then
-    while IFS= read -r f; do [ -n "$f" ] && failed+=("$f"); done <"$logs/$b.failed"
+for j in "${jobs_run[@]}"; do
+  cat "$logs/$j.log"
+  if [ -f "$logs/$j.failed" ]; then
+    while IFS= read -r f; do [ -n "$f" ] && failed+=("$f"); done <"$logs/$j.failed"
   else
-    failed+=("the $b branch (it did not finish)")
+    failed+=("the $j job (it did not finish)")
   fi
 done
 
-if [ -f "$logs/dist.built" ]; then
-  # Files, not the directory: Node 22+ no longer searches a directory argument.
-  run "end-to-end tests (headless Chromium)" node --test tests/e2e/*.test.mjs
+if [ -e "$logs/dist.mark" ] && [ -e "$logs/cli.mark" ]; then
+  run "end-to-end tests that measure main-thread tasks (alone)" node --test --test-concurrency=1 "${alone_e2e[@]}"
 else
-  failed+=("end-to-end tests (not run: no release build)")
+  not_run "end-to-end tests that measure main-thread tasks" "no release build or no CLI"
 fi
 
 # The page is a thin client (the engine runs in Web Workers) and the views
@@ -149,7 +194,7 @@ page_size_bar() {
   echo "page wasm $f: $n bytes gzip -9 (budget $PAGE_WASM_BUDGET)"
   [ "$n" -le "$PAGE_WASM_BUDGET" ] || { echo "the page wasm grew past its budget"; return 1; }
 }
-[ -f "$logs/dist.built" ] &&
+[ -e "$logs/dist.mark" ] &&
   run "page wasm size bar (gzip -9 <= $PAGE_WASM_BUDGET bytes)" page_size_bar
 
 finish
