@@ -7,6 +7,8 @@
 #   scripts/setup.sh --no-wasm-tools   all but trunk and wasm-bindgen-cli
 #   scripts/setup.sh --wasm-tools      only those two (scripts/test.sh builds
 #                                      them beside the native tests)
+#   scripts/setup.sh --only-browser    only Chromium (scripts/test.sh installs
+#                                      it while the rest builds)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
@@ -21,6 +23,7 @@ for arg in "$@"; do
     --browser) browser=true ;;
     --no-wasm-tools) wasm_tools=false ;;
     --wasm-tools) rest=false ;;
+    --only-browser) browser=true wasm_tools=false rest=false ;;
     *) echo "setup.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -43,7 +46,9 @@ if $wasm_tools; then
   # on the engine worker's module, a few seconds a test run).
   tool_profile=(CARGO_PROFILE_RELEASE_LTO=false CARGO_PROFILE_RELEASE_CODEGEN_UNITS=16
                 CARGO_PROFILE_RELEASE_OPT_LEVEL=0 CARGO_PROFILE_RELEASE_DEBUG=0
-                CARGO_PROFILE_RELEASE_INCREMENTAL=false)
+                CARGO_PROFILE_RELEASE_INCREMENTAL=false
+                # One build directory for both: they share many crates.
+                CARGO_TARGET_DIR="$root/target/tools")
   if [ "$(trunk --version 2>/dev/null | awk '{print $2}')" != "$TRUNK_VERSION" ]; then
     say "installing trunk $TRUNK_VERSION (a few minutes, once)"
     env "${tool_profile[@]}" cargo install trunk --locked --version "$TRUNK_VERSION" --no-default-features
@@ -56,13 +61,6 @@ if $wasm_tools; then
   fi
 fi
 
-$rest || exit 0
-
-if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
-  say "installing npm packages (binaryen's wasm-opt, playwright-core)"
-  npm ci --no-audit --no-fund
-fi
-
 if $browser; then
   if ! command -v chromium >/dev/null 2>&1 || ! command -v chromedriver >/dev/null 2>&1; then
     say "installing Debian chromium and chromium-driver"
@@ -70,6 +68,13 @@ if $browser; then
     $SUDO apt-get update
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y chromium chromium-driver
   fi
+fi
+
+$rest || exit 0
+
+if [ ! -x node_modules/.bin/wasm-opt ] || [ ! -d node_modules/playwright-core ]; then
+  say "installing npm packages (binaryen's wasm-opt, playwright-core)"
+  npm ci --no-audit --no-fund
 fi
 
 say "fetching crates"

@@ -3,9 +3,10 @@
 # as soon as what they need is there, so a fresh machine's one-time tool
 # builds overlap everything that does not need them:
 #   tools   trunk and wasm-bindgen-cli (scripts/setup.sh --wasm-tools)
-#   set-up  Rust wasm target, npm packages, Chromium, crates
-#           (scripts/setup.sh --browser --no-wasm-tools)
-#   native  [set-up] the native tests' build (engine, CLI, page logic, embed
+#   set-up  Rust wasm target, npm packages, crates (scripts/setup.sh
+#           --no-wasm-tools)
+#   browser Chromium (scripts/setup.sh --only-browser)
+#   native  [set-up] (at a lower priority) the native tests' build (engine, CLI, page logic, embed
 #           module; the CLI the end-to-end tests run), the native tests, the
 #           CLI smoke test
 #   web     [set-up] the cargo builds trunk and build-embed.sh make, while the
@@ -13,8 +14,9 @@
 #           build --release -> dist/), the embeddable engine (dist/embed/)
 #   wasm    [web] the engine and the share-link codec compiled to wasm32, run
 #           under node (wasm-bindgen-test-runner)
-#   e2e     [web, native build] end-to-end tests of dist/ in headless Chromium,
-#           three files at a time (they mostly wait: 0.6 of a core alone)
+#   e2e     [web, native build, browser] end-to-end tests of dist/ in
+#           headless Chromium, three files at a time (223 s instead of 258 s
+#           one at a time, alone on the machine)
 # then, with nothing else running: the end-to-end tests that measure the
 # page's main-thread tasks, and the page wasm's size bar.
 # A failing test step does not stop the others (a failed set-up or build
@@ -118,13 +120,18 @@ tools_job() {
   run "set-up: trunk and wasm-bindgen-cli" ./scripts/setup.sh --wasm-tools </dev/null && mark tools
 }
 setup_job() {
-  run "set-up (installs only what is missing)" ./scripts/setup.sh --browser --no-wasm-tools </dev/null && mark setup
+  run "set-up (installs only what is missing)" ./scripts/setup.sh --no-wasm-tools </dev/null && mark setup
+}
+browser_job() {
+  run "set-up: Chromium" ./scripts/setup.sh --only-browser </dev/null && mark browser
 }
 native_job() {
   await setup setup || { not_run "native tests" "the set-up failed"; return; }
-  run "native build (cargo test --no-run)" cargo test --locked "${native_crates[@]}" --no-run && mark cli ||
-    { not_run "native tests" "they did not build"; return; }
-  run "native tests (engine, CLI, page logic, embed)" cargo test --locked "${native_crates[@]}"
+  # At a lower priority: nothing waits for the native tests, and trunk's
+  # builds (then the end-to-end tests) are the run's longest chain.
+  run "native build (cargo test --no-run)" nice -n 10 cargo test --locked "${native_crates[@]}" --no-run &&
+    mark cli || { not_run "native tests" "they did not build"; return; }
+  run "native tests (engine, CLI, page logic, embed)" nice -n 10 cargo test --locked "${native_crates[@]}"
   run "CLI smoke test" cli_smoke
 }
 web_job() {
@@ -139,7 +146,9 @@ web_job() {
 wasm_job() {
   # Started with the end-to-end tests, which leave most of a core free.
   await dist web || { not_run "wasm tests" "no release build"; return; }
-  run "wasm tests (engine + share links in wasm32)" \
+  # Without debug info: with it the test module is 112 MB, and compiling
+  # and loading it took 342 s beside the end-to-end tests (10 MB, 52 s alone).
+  run "wasm tests (engine + share links in wasm32)" env CARGO_PROFILE_DEV_DEBUG=false \
     cargo test --locked -p classad-playground --target wasm32-unknown-unknown --test engine_in_wasm
 }
 # These measure the page's main-thread tasks (a 3 MB upload with none over
@@ -156,14 +165,15 @@ e2e_job() {
   await dist web || { not_run "end-to-end tests" "no release build"; return; }
   until [ -e "$logs/web.ended" ]; do sleep 1; done   # dist/embed/ too
   await cli native || { not_run "end-to-end tests" "the CLI did not build"; return; }
+  await browser browser || { not_run "end-to-end tests" "Chromium is not installed"; return; }
   local files; mapfile -t files < <(e2e_files)
   # Files, not the directory: Node 22+ no longer searches a directory argument.
   run "end-to-end tests (headless Chromium, 3 files at a time)" node --test --test-concurrency=3 "${files[@]}"
 }
 
-say "set-up, tools, native tests, web build, wasm tests and end-to-end tests as jobs (their logs follow when all are done)"
+say "set-up, Chromium, tools, native tests, web build, wasm tests and end-to-end tests as jobs (their logs follow when all are done)"
 exec 3>&1
-jobs_run=(setup tools native web wasm e2e)
+jobs_run=(setup browser tools native web wasm e2e)
 for j in "${jobs_run[@]}"; do job "$j"; done
 wait
 for j in "${jobs_run[@]}"; do
@@ -175,10 +185,10 @@ for j in "${jobs_run[@]}"; do
   fi
 done
 
-if [ -e "$logs/dist.mark" ] && [ -e "$logs/cli.mark" ]; then
+if [ -e "$logs/dist.mark" ] && [ -e "$logs/cli.mark" ] && [ -e "$logs/browser.mark" ]; then
   run "end-to-end tests that measure main-thread tasks (alone)" node --test --test-concurrency=1 "${alone_e2e[@]}"
 else
-  not_run "end-to-end tests that measure main-thread tasks" "no release build or no CLI"
+  not_run "end-to-end tests that measure main-thread tasks" "no release build, CLI or Chromium"
 fi
 
 # The page is a thin client (the engine runs in Web Workers) and the views
