@@ -6,14 +6,14 @@
 #   set-up  Rust wasm target, npm packages, crates (scripts/setup.sh
 #           --no-wasm-tools)
 #   browser Chromium (scripts/setup.sh --only-browser)
-#   native  [set-up] (at a lower priority) the native tests' build (engine, CLI, page logic, embed
-#           module; the CLI the end-to-end tests run), the native tests, the
-#           CLI smoke test
+#   native  [set-up] the wasm tests' build, the native tests' build (engine,
+#           CLI, page logic, embed module; the CLI the end-to-end tests run),
+#           then at a lower priority the native tests and the CLI smoke test
 #   web     [set-up] the cargo builds trunk and build-embed.sh make, while the
 #           tools build; [tools] the release build of the playground (trunk
 #           build --release -> dist/), the embeddable engine (dist/embed/)
-#   wasm    [web] the engine and the share-link codec compiled to wasm32, run
-#           under node (wasm-bindgen-test-runner)
+#   wasm    [tools, wasm tests' build] the engine and the share-link codec
+#           compiled to wasm32, run under node (wasm-bindgen-test-runner)
 #   e2e     [web, native build, browser] end-to-end tests of dist/ in
 #           headless Chromium, three files at a time (223 s instead of 258 s
 #           one at a time, alone on the machine)
@@ -101,7 +101,7 @@ wasm_prebuild() {
 # `mark` says something later jobs need is there, `await` waits for it.
 logs="$root/target/test-logs"
 mkdir -p "$logs"
-rm -f "$logs"/*.failed "$logs"/*.mark "$logs"/*.ended "$logs"/*.log
+rm -f "$logs"/*.failed "$logs"/*.mark "$logs"/*.ended "$logs"/*.log "$logs"/*.path
 mark() { touch "$logs/$1.mark"; }
 # await MARK JOB: 0 once MARK is there, 1 if JOB ended without it.
 await() {
@@ -126,11 +126,15 @@ browser_job() {
   run "set-up: Chromium" ./scripts/setup.sh --only-browser </dev/null && mark browser
 }
 native_job() {
-  await setup setup || { not_run "native tests" "the set-up failed"; return; }
-  # At a lower priority: nothing waits for the native tests, and trunk's
-  # builds (then the end-to-end tests) are the run's longest chain.
-  run "native build (cargo test --no-run)" nice -n 10 cargo test --locked "${native_crates[@]}" --no-run &&
+  await setup setup || { not_run "native tests" "the set-up failed"; not_run "wasm tests" "the set-up failed"; return; }
+  # The wasm tests' module first: cargo holds target/debug (where both
+  # builds keep their proc macros) for as long as the native tests run, so
+  # it would wait for them; the wasm job runs it once the runner is there.
+  run "wasm tests' build (wasm32, no debug info)" wasm_test_build && mark wasm-test
+  run "native build (cargo test --no-run)" cargo test --locked "${native_crates[@]}" --no-run &&
     mark cli || { not_run "native tests" "they did not build"; return; }
+  # At a lower priority: nothing waits for the native tests, and the
+  # end-to-end tests are the run's longest chain.
   run "native tests (engine, CLI, page logic, embed)" nice -n 10 cargo test --locked "${native_crates[@]}"
   run "CLI smoke test" cli_smoke
 }
@@ -143,13 +147,25 @@ web_job() {
   run "release build (trunk build --release)" trunk build --release && mark dist &&
     run "embed build (scripts/build-embed.sh -> dist/embed/)" ./scripts/build-embed.sh
 }
+# The engine and the share-link codec compiled to wasm32, without debug
+# info (with it the module is 112 MB, and building and loading it took
+# 342 s beside the end-to-end tests; without, 10 MB and 52 s alone). The
+# path of the module is kept for the wasm job.
+wasm_test_build() {
+  CARGO_PROFILE_DEV_DEBUG=false cargo test --locked -p classad-playground \
+    --target wasm32-unknown-unknown --test engine_in_wasm --no-run --message-format=json-render-diagnostics |
+    python3 -c '
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line) if line.startswith("{") else {}
+    if m.get("reason") == "compiler-artifact" and m.get("executable"):
+        print(m["executable"])' >"$logs/wasm-test.path" && [ -s "$logs/wasm-test.path" ]
+}
 wasm_job() {
-  # Started with the end-to-end tests, which leave most of a core free.
-  await dist web || { not_run "wasm tests" "no release build"; return; }
-  # Without debug info: with it the test module is 112 MB, and compiling
-  # and loading it took 342 s beside the end-to-end tests (10 MB, 52 s alone).
-  run "wasm tests (engine + share links in wasm32)" env CARGO_PROFILE_DEV_DEBUG=false \
-    cargo test --locked -p classad-playground --target wasm32-unknown-unknown --test engine_in_wasm
+  await wasm-test native || { not_run "wasm tests" "they did not build"; return; }
+  await tools tools || { not_run "wasm tests" "wasm-bindgen-cli is not installed"; return; }
+  # The runner cargo would call (.cargo/config.toml), without cargo's lock.
+  run "wasm tests (engine + share links in wasm32, under node)" wasm-bindgen-test-runner "$(head -n1 "$logs/wasm-test.path")"
 }
 # These measure the page's main-thread tasks (a 3 MB upload with none over
 # 50 ms): they run after everything else, alone on the machine.
