@@ -130,11 +130,12 @@ native_job() {
   # The wasm tests' module first: cargo holds target/debug (where both
   # builds keep their proc macros) for as long as the native tests run, so
   # it would wait for them; the wasm job runs it once the runner is there.
+  # At a lower priority (nice) what no other job waits for: the machine's
+  # two cores go first to the run's longest chain (tools and wasm builds,
+  # trunk, the end-to-end tests) and to the CLI those tests run.
   run "wasm tests' build (wasm32, no debug info)" wasm_test_build && mark wasm-test
   run "native build (cargo test --no-run)" cargo test --locked "${native_crates[@]}" --no-run &&
     mark cli || { not_run "native tests" "they did not build"; return; }
-  # At a lower priority: nothing waits for the native tests, and the
-  # end-to-end tests are the run's longest chain.
   run "native tests (engine, CLI, page logic, embed)" nice -n 10 cargo test --locked "${native_crates[@]}"
   run "CLI smoke test" cli_smoke
 }
@@ -152,7 +153,7 @@ web_job() {
 # 342 s beside the end-to-end tests; without, 10 MB and 52 s alone). The
 # path of the module is kept for the wasm job.
 wasm_test_build() {
-  CARGO_PROFILE_DEV_DEBUG=false cargo test --locked -p classad-playground \
+  CARGO_PROFILE_DEV_DEBUG=false nice -n 10 cargo test --locked -p classad-playground \
     --target wasm32-unknown-unknown --test engine_in_wasm --no-run --message-format=json-render-diagnostics |
     python3 -c '
 import json, sys
