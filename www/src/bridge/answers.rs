@@ -102,6 +102,30 @@ mod tests {
         assert_eq!(t.children.len(), 80);
     }
 
+    /// `evaluate-text` (the expression after the request, as it is: how the
+    /// page sends it) answers as `evaluate` with the expression in the JSON,
+    /// for expressions with lines, quotes and errors, and a bad request.
+    #[test]
+    fn evaluate_text_answers_as_evaluate() {
+        use crate::worker::replies::{evaluate_json, evaluate_text};
+        let my = Some("[ A = 1; R = [ S = 2 ] ]");
+        for expr in [
+            "A + 1",
+            "strcat(\"a\nb\", \"\\\"\")\n  + 1",
+            "A ||\n// a comment\nR.S > 1",
+            "1 +",
+            "",
+        ] {
+            let whole = evaluate_json(&traced_request(expr, my, None));
+            let head = traced_request("", my, None);
+            assert!(!head.contains('\n'));
+            assert_eq!(evaluate_text(&format!("{head}\n{expr}")), whole, "{expr:?}");
+        }
+        let bad = evaluate_text("{\"nonsense\":1}\nA");
+        let e: Evaluated = serde_json::from_str(&bad).unwrap();
+        assert!(matches!(e.response, Response::Failed { ref which, .. } if which == "request"), "{bad}");
+    }
+
     /// `Response` and `Evaluated` read what the engine's API writes, through
     /// the worker's `evaluate` verb.
     #[test]

@@ -88,6 +88,7 @@ pub fn run_worker() {
                     crate::bridge::pool_summary::to_lines(&summarize(&text(payload, body), dialect))
                 }
                 "evaluate" => evaluate_json(&text(payload, body)),
+                "evaluate-text" => replies::evaluate_text(&text(payload, body)),
                 // The gallery's pools live here, not in the page's wasm.
                 "example" => gallery::state_of(payload)
                     .map(|s| serde_json::to_string(&s).unwrap_or_default())

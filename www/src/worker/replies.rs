@@ -84,27 +84,68 @@ pub fn ad_names(text: &str, dialect: classad::api::Dialect) -> AdNames {
     }
 }
 
+/// The `evaluate-text` verb: `<request JSON>\n<expression>`, the
+/// expression as it is (a pasted one can be tens of megabytes: the page
+/// sends it as bytes rather than escaping it into the JSON).
+pub fn evaluate_text(payload: &str) -> String {
+    let (json, expr) = payload.split_once('\n').unwrap_or((payload, ""));
+    match serde_json::from_str::<classad::api::Request>(json) {
+        Ok(classad::api::Request::Evaluate {
+            my,
+            target,
+            scope,
+            dialect,
+            trace,
+            context,
+            ..
+        }) => evaluate_request(classad::api::Request::Evaluate {
+            expr: expr.to_string(),
+            my,
+            target,
+            scope,
+            dialect,
+            trace,
+            context,
+        }),
+        // Not an evaluation: answered as the API answers a bad request.
+        _ => evaluate_json(json),
+    }
+}
+
 /// The `evaluate` verb: the API's answer, with the names of MY and TARGET.
 pub fn evaluate_json(payload: &str) -> String {
-    let (my, target) = match serde_json::from_str::<classad::api::Request>(payload) {
-        Ok(classad::api::Request::Evaluate {
+    match serde_json::from_str::<classad::api::Request>(payload) {
+        Ok(request) => evaluate_request(request),
+        // Said as the API says it (`bad request: …`).
+        Err(_) => with_names(Default::default(), classad::api::handle_json(payload)),
+    }
+}
+
+fn evaluate_request(request: classad::api::Request) -> String {
+    let names = match &request {
+        classad::api::Request::Evaluate {
             my,
             target,
             dialect,
             ..
-        }) => (
+        } => (
             my.as_deref()
-                .map(|t| ad_names(t, dialect))
+                .map(|t| ad_names(t, *dialect))
                 .unwrap_or_default(),
             target
                 .as_deref()
-                .map(|t| ad_names(t, dialect))
+                .map(|t| ad_names(t, *dialect))
                 .unwrap_or_default(),
         ),
         _ => Default::default(),
     };
-    let response = classad::api::handle_json(payload);
-    let names = serde_json::to_string(&(my, target)).unwrap_or_else(|_| "[{},{}]".into());
+    let response = classad::api::handle(request);
+    let response = serde_json::to_string(&response).unwrap_or_default();
+    with_names(names, response)
+}
+
+fn with_names(names: (AdNames, AdNames), response: String) -> String {
+    let names = serde_json::to_string(&names).unwrap_or_else(|_| "[{},{}]".into());
     // The response is already JSON: spliced in, not read and written again.
     format!("{{\"names\":{names},\"response\":{response}}}")
 }

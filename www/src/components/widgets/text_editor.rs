@@ -14,6 +14,7 @@ use web_sys::HtmlTextAreaElement;
 use yew::prelude::*;
 
 use crate::components::widgets::highlight::{self, Mark};
+use crate::state::app_state::SharedText;
 use gloo_timers::callback::Timeout;
 
 /// Above this, no highlight layer (plain textarea, long lines unwrapped).
@@ -156,7 +157,10 @@ pub fn TextEditor(props: &TextEditorProps) -> Html {
         let ta_ref = ta_ref.clone();
         let synced = synced.clone();
         let pending = pending.clone();
-        use_effect_with(props.text.clone(), move |text| {
+        // Keyed by identity first (`Rc<str>`'s own `==` compares every byte
+        // even of one and the same text: 118 ms per render after a 26.6 MB
+        // paste).
+        use_effect_with(SharedText(props.text.clone()), move |SharedText(text)| {
             let known = synced
                 .borrow()
                 .as_ref()

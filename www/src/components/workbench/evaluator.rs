@@ -175,8 +175,9 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                 return;
             }
             let t0 = now_ms();
+            // The expression follows the request as it is (`evaluate-text`).
             let req = Request::Evaluate {
-                expr: expr.to_string(),
+                expr: String::new(),
                 my: my_text.clone(),
                 target: target_text.clone(),
                 scope: scope.clone(),
@@ -191,44 +192,50 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
             let json = serde_json::to_string(&req).unwrap_or_default();
             let (outcome, picked, names) = (outcome.clone(), picked.clone(), names.clone());
             let (my_text, target_text) = (my_text.clone(), target_text.clone());
-            engine::request("eval", "evaluate", &json, move |r| {
-                let ms = now_ms() - t0;
-                let answer = r.and_then(|j| {
-                    serde_json::from_str::<Evaluated>(j)
-                        .map_err(|e| format!("unreadable answer from the engine worker: {e}"))
-                });
-                picked.set(None);
-                let resp = match answer {
-                    Ok(a) => {
-                        let (m, t) = a.names;
-                        names.set((my_text.map(|x| (x, m)), target_text.map(|x| (x, t))));
-                        a.response
-                    }
-                    // The worker failed: said as the engine's own failure.
-                    Err(e) => Response::Failed {
-                        which: "engine".into(),
-                        diagnostics: vec![Diagnostic::new(classad::api::Span::NONE, e)],
-                    },
-                };
-                outcome.set(match resp {
-                    Response::Value {
-                        value,
-                        value_kind,
-                        trace,
-                        diagnostics,
-                    } => Outcome::Value {
-                        value,
-                        kind: value_kind,
-                        trace: trace.map(|t| Trace(Rc::new(t))),
-                        ms,
-                        notes: diagnostics,
-                    },
-                    Response::Failed { which, diagnostics } => {
-                        Outcome::Failed { which, diagnostics }
-                    }
-                    _ => Outcome::None,
-                });
-            });
+            engine::request_with_text(
+                "eval",
+                "evaluate-text",
+                &(json + "\n"),
+                expr.0.clone(),
+                move |r| {
+                    let ms = now_ms() - t0;
+                    let answer = r.and_then(|j| {
+                        serde_json::from_str::<Evaluated>(j)
+                            .map_err(|e| format!("unreadable answer from the engine worker: {e}"))
+                    });
+                    picked.set(None);
+                    let resp = match answer {
+                        Ok(a) => {
+                            let (m, t) = a.names;
+                            names.set((my_text.map(|x| (x, m)), target_text.map(|x| (x, t))));
+                            a.response
+                        }
+                        // The worker failed: said as the engine's own failure.
+                        Err(e) => Response::Failed {
+                            which: "engine".into(),
+                            diagnostics: vec![Diagnostic::new(classad::api::Span::NONE, e)],
+                        },
+                    };
+                    outcome.set(match resp {
+                        Response::Value {
+                            value,
+                            value_kind,
+                            trace,
+                            diagnostics,
+                        } => Outcome::Value {
+                            value,
+                            kind: value_kind,
+                            trace: trace.map(|t| Trace(Rc::new(t))),
+                            ms,
+                            notes: diagnostics,
+                        },
+                        Response::Failed { which, diagnostics } => {
+                            Outcome::Failed { which, diagnostics }
+                        }
+                        _ => Outcome::None,
+                    });
+                },
+            );
         })
     };
     // Re-evaluate whenever the inputs change.

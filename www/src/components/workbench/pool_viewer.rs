@@ -138,11 +138,14 @@ pub fn PoolViewer(props: &PoolViewerProps) -> Html {
     let redraw = use_force_update();
     // Built a step per task; the first step at once (all of a text of a
     // few MB).
-    let index = use_memo(crate::state::app_state::SharedText(props.text.clone()), |t| {
-        let mut ix = LineIndex::new();
-        ix.step(&t.0);
-        std::cell::RefCell::new(ix)
-    });
+    let index = use_memo(
+        crate::state::app_state::SharedText(props.text.clone()),
+        |t| {
+            let mut ix = LineIndex::new();
+            ix.step(&t.0);
+            std::cell::RefCell::new(ix)
+        },
+    );
     {
         let (index, text) = (index.clone(), props.text.clone());
         use_effect_with(
