@@ -6,14 +6,14 @@
 #   set-up  Rust wasm target, npm packages, crates (scripts/setup.sh
 #           --no-wasm-tools)
 #   browser Chromium (scripts/setup.sh --only-browser)
-#   native  [set-up] the wasm tests' build, the native tests' build (engine,
-#           CLI, page logic, embed module; the CLI the end-to-end tests run),
-#           then at a lower priority the native tests and the CLI smoke test
+#   native  [set-up] the native tests' build (engine, CLI, page logic, embed
+#           module; the CLI the end-to-end tests run), then at a lower
+#           priority the native tests and the CLI smoke test
 #   web     [set-up] the cargo builds trunk and build-embed.sh make, while the
 #           tools build; [tools] the release build of the playground (trunk
 #           build --release -> dist/), the embeddable engine (dist/embed/)
-#   wasm    [tools, wasm tests' build] the engine and the share-link codec
-#           compiled to wasm32, run under node (wasm-bindgen-test-runner)
+#   wasm    [set-up] at a lower priority, the engine and the share-link codec
+#           compiled to wasm32; [tools] run under node (wasm-bindgen-test-runner)
 #   e2e     [web, native build, browser] end-to-end tests of dist/ in
 #           headless Chromium, three files at a time (223 s instead of 258 s
 #           one at a time, alone on the machine)
@@ -126,16 +126,11 @@ browser_job() {
   run "set-up: Chromium" ./scripts/setup.sh --only-browser </dev/null && mark browser
 }
 native_job() {
-  await setup setup || { not_run "native tests" "the set-up failed"; not_run "wasm tests" "the set-up failed"; return; }
-  # The wasm tests' module first: cargo holds target/debug (where both
-  # builds keep their proc macros) for as long as the native tests run, so
-  # it would wait for them; the wasm job runs it once the runner is there.
-  # At a lower priority (nice) what no other job waits for: the machine's
-  # two cores go first to the run's longest chain (tools and wasm builds,
-  # trunk, the end-to-end tests) and to the CLI those tests run.
-  run "wasm tests' build (wasm32, no debug info)" wasm_test_build && mark wasm-test
+  await setup setup || { not_run "native tests" "the set-up failed"; return; }
   run "native build (cargo test --no-run)" cargo test --locked "${native_crates[@]}" --no-run &&
     mark cli || { not_run "native tests" "they did not build"; return; }
+  # At a lower priority (nice): nothing waits for the native tests, and the
+  # end-to-end tests are the run's longest chain.
   run "native tests (engine, CLI, page logic, embed)" nice -n 10 cargo test --locked "${native_crates[@]}"
   run "CLI smoke test" cli_smoke
 }
@@ -150,11 +145,14 @@ web_job() {
 }
 # The engine and the share-link codec compiled to wasm32, without debug
 # info (with it the module is 112 MB, and building and loading it took
-# 342 s beside the end-to-end tests; without, 10 MB and 52 s alone). The
-# path of the module is kept for the wasm job.
+# 342 s beside the end-to-end tests; without, 10 MB and 52 s alone), in a
+# build directory of its own (cargo holds target/debug, where the native
+# build keeps its proc macros, for as long as the native tests run) and at a
+# lower priority (nothing waits for it). The path of the module is kept.
 wasm_test_build() {
-  CARGO_PROFILE_DEV_DEBUG=false nice -n 10 cargo test --locked -p classad-playground \
-    --target wasm32-unknown-unknown --test engine_in_wasm --no-run --message-format=json-render-diagnostics |
+  CARGO_PROFILE_DEV_DEBUG=false CARGO_TARGET_DIR="$root/target/wasm-tests" nice -n 10 \
+    cargo test --locked -p classad-playground --target wasm32-unknown-unknown --test engine_in_wasm \
+    --no-run --message-format=json-render-diagnostics |
     python3 -c '
 import json, sys
 for line in sys.stdin:
@@ -163,7 +161,9 @@ for line in sys.stdin:
         print(m["executable"])' >"$logs/wasm-test.path" && [ -s "$logs/wasm-test.path" ]
 }
 wasm_job() {
-  await wasm-test native || { not_run "wasm tests" "they did not build"; return; }
+  await setup setup || { not_run "wasm tests" "the set-up failed"; return; }
+  run "wasm tests' build (wasm32, no debug info)" wasm_test_build ||
+    { not_run "wasm tests" "they did not build"; return; }
   await tools tools || { not_run "wasm tests" "wasm-bindgen-cli is not installed"; return; }
   # The runner cargo would call (.cargo/config.toml), without cargo's lock.
   run "wasm tests (engine + share links in wasm32, under node)" wasm-bindgen-test-runner "$(head -n1 "$logs/wasm-test.path")"
