@@ -169,7 +169,7 @@ wasm_job() {
   run "wasm tests (engine + share links in wasm32, under node)" wasm-bindgen-test-runner "$(head -n1 "$logs/wasm-test.path")"
 }
 # These measure the page's main-thread tasks (a 3 MB upload with none over
-# 50 ms): they run after everything else, alone on the machine.
+# 50 ms, 20 MB pastes): they run after everything else, alone on the machine.
 alone_e2e=(tests/e2e/hostile_input.test.mjs tests/e2e/production_pool.test.mjs)
 e2e_files() {
   local f a
