@@ -123,7 +123,10 @@ mod tests {
         }
         let bad = evaluate_text("{\"nonsense\":1}\nA");
         let e: Evaluated = serde_json::from_str(&bad).unwrap();
-        assert!(matches!(e.response, Response::Failed { ref which, .. } if which == "request"), "{bad}");
+        assert!(
+            matches!(e.response, Response::Failed { ref which, .. } if which == "request"),
+            "{bad}"
+        );
     }
 
     /// `Response` and `Evaluated` read what the engine's API writes, through
