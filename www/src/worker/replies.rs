@@ -88,27 +88,16 @@ pub fn ad_names(text: &str, dialect: classad::api::Dialect) -> AdNames {
 /// expression as it is (a pasted one can be tens of megabytes: the page
 /// sends it as bytes rather than escaping it into the JSON).
 pub fn evaluate_text(payload: &str) -> String {
-    let (json, expr) = payload.split_once('\n').unwrap_or((payload, ""));
+    let (json, text) = payload.split_once('\n').unwrap_or((payload, ""));
     match serde_json::from_str::<classad::api::Request>(json) {
-        Ok(classad::api::Request::Evaluate {
-            my,
-            target,
-            scope,
-            dialect,
-            trace,
-            context,
-            ..
-        }) => evaluate_request(classad::api::Request::Evaluate {
-            expr: expr.to_string(),
-            my,
-            target,
-            scope,
-            dialect,
-            trace,
-            context,
-        }),
-        // Not an evaluation: answered as the API answers a bad request.
-        _ => evaluate_json(json),
+        Ok(mut request) => {
+            if let classad::api::Request::Evaluate { expr, .. } = &mut request {
+                *expr = text.to_string();
+            }
+            evaluate_request(request)
+        }
+        // Said as the API says it (`bad request: …`).
+        Err(_) => with_names(Default::default(), classad::api::handle_json(json)),
     }
 }
 
