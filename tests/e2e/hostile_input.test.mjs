@@ -172,6 +172,17 @@ test('a 20 MB pool and a 20 MB expression pasted: no task of the page\'s own ove
     const long = await paste(page, '#expr', expr, () => textOf(page, '#value code', /^"pasted"$/, 120_000));
     console.error(`[hostile] ${(expr.length / 1e6).toFixed(1)} MB expression pasted: long tasks ${JSON.stringify(long)}`);
     assert.ok(long.filter((t) => t > 50).length <= 1, `at most the paste event's task over 50 ms (long tasks: ${long})`);
+    // Too big for a textarea: shown read-only (its beginning in sight), as
+    // a big pool is, not left showing the expression it replaced.
+    assert.match(await page.locator('#expr-big-note').textContent(),
+      new RegExp(`^This expression is ${(expr.length / 2 ** 20).toFixed(1)} MB: it is shown read-only`));
+    assert.match(await page.locator('.evaluator .viewer .viewer-window').textContent(), /^ifThenElse\(size\(\{ 1000000, 1000001,/);
+    assert.equal(await page.locator('#expr').count(), 0, 'no textarea holding another expression');
+    // Cleared (after a confirmation), the editor is back and evaluates.
+    page.once('dialog', (d) => d.accept());
+    await page.click('#clear-expr');
+    await page.locator('#expr').waitFor();
+    assert.equal(await page.locator('#expr').inputValue(), '');
     await stillEvaluates(page);
   });
 });

@@ -17,9 +17,11 @@ use crate::bridge::engine;
 use crate::bridge::parses::{Busy, Parsed, PoolParse};
 use crate::components::widgets::explain::{Explain, Picked, Trace};
 use crate::components::widgets::highlight::Mark;
-use crate::components::widgets::text_editor::{TextEditor, Tokens, HIGHLIGHT_LIMIT};
+use crate::components::widgets::text_editor::{TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT};
 use crate::components::widgets::trace::{at_path, why, AdFacts, Ctx, Origin, Side};
 use crate::components::workbench::ad_picker::AdPicker;
+use crate::components::workbench::pool_editor::{confirm, mb};
+use crate::components::workbench::pool_viewer::PoolViewer;
 use crate::state::actions::{Action, PoolMark};
 use crate::state::app_state::{AdRef, AppState, SharedText};
 
@@ -256,6 +258,24 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
         let d = props.dispatch.clone();
         Callback::from(move |t: Rc<str>| d.emit(Action::SetExpr(t)))
     };
+    // An expression too big for a textarea (pasted, or from a link) is
+    // shown read-only, like a big pool: evaluated as usual, cleared to type
+    // a new one.
+    let expr_editable = s.expr.len() <= EDIT_LIMIT;
+    let on_download_expr = {
+        let text = s.expr.0.clone();
+        Callback::from(move |_| {
+            crate::components::shell::header::download("expression.txt", &text, "text/plain")
+        })
+    };
+    let on_clear_expr = {
+        let d = props.dispatch.clone();
+        Callback::from(move |_| {
+            if confirm("Remove the whole expression?") {
+                d.emit(Action::SetExpr(Rc::from("")))
+            }
+        })
+    };
     let on_key = {
         let evaluate = evaluate.clone();
         Callback::from(move |e: KeyboardEvent| {
@@ -383,8 +403,17 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
     html! {
         <section class="evaluator" aria-label="Evaluator">
             <label for="expr">{ "Expression " }<small>{ "(evaluated as you type; Ctrl/⌘+Enter evaluates again, with the clock as it is now)" }</small></label>
-            <TextEditor id="expr" class={classes!("small")} text={s.expr.0.clone()} on_change={on_input}
-                tokens={Tokens(expr_tokens.clone())} marks={Rc::new(expr_marks)} on_keydown={Some(on_key)} label="Expression" />
+            if expr_editable {
+                <TextEditor id="expr" class={classes!("small")} text={s.expr.0.clone()} on_change={on_input}
+                    tokens={Tokens(expr_tokens.clone())} marks={Rc::new(expr_marks)} on_keydown={Some(on_key)} label="Expression" />
+            } else {
+                <p class="big-note" id="expr-big-note">
+                    { format!("This expression is {}: it is shown read-only, since browsers cannot edit that much text in a box. It is evaluated as any other. ", mb(s.expr.len())) }
+                    <button onclick={on_download_expr}>{ "Download text" }</button>{ " " }
+                    <button id="clear-expr" onclick={on_clear_expr}>{ "Clear the expression" }</button>
+                </p>
+                <PoolViewer text={s.expr.0.clone()} marks={Rc::new(expr_marks)} expression=true label="Expression (read-only: too big to edit whole)" />
+            }
             <AdPicker names={s.pools.iter().map(|p| p.name.clone()).collect::<Vec<_>>()}
                 parsed={props.parses.iter().map(|p| p.parsed.clone()).collect::<Vec<_>>()}
                 my={s.my} target={s.target} scope={s.scope.clone()} records={my_facts.1.clone()} dispatch={props.dispatch.clone()} />

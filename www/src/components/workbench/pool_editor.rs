@@ -48,7 +48,7 @@ const WORKER_HEADROOM_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 pub const MAX_POOL_BYTES: usize =
     ((WASM32_BYTES - WORKER_HEADROOM_BYTES) / WORKER_BYTES_PER_POOL_BYTE) as usize;
 
-fn mb(bytes: usize) -> String {
+pub(crate) fn mb(bytes: usize) -> String {
     if bytes >= 1 << 20 {
         crate::components::widgets::numbers::megabytes(bytes)
     } else {
@@ -56,7 +56,7 @@ fn mb(bytes: usize) -> String {
     }
 }
 
-fn confirm(question: &str) -> bool {
+pub(crate) fn confirm(question: &str) -> bool {
     web_sys::window()
         .and_then(|w| w.confirm_with_message(question).ok())
         .unwrap_or(false)

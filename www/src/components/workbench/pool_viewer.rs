@@ -1,4 +1,4 @@
-//! A read-only view of a pool too big for a textarea (browsers re-lay out
+//! A read-only view of a pool (or an expression) too big for a textarea (browsers re-lay out
 //! a textarea's whole text on every key: seconds per key at 5 MB). Only the
 //! lines in sight are in the page, highlighted by the engine's lexer, so a
 //! 60 MB pool scrolls like a small one. Ads are edited one at a time (see
@@ -23,6 +23,10 @@ pub struct PoolViewerProps {
     #[prop_or_default]
     pub focus: Option<Focus>,
     pub label: AttrValue,
+    /// The text is one expression (the evaluator's), not a pool of ads:
+    /// highlighted by the expression lexer.
+    #[prop_or_default]
+    pub expression: bool,
 }
 
 /// The text by identity (see `state::same_text`): it is megabytes.
@@ -32,6 +36,7 @@ impl PartialEq for PoolViewerProps {
             && self.marks == o.marks
             && self.focus == o.focus
             && self.label == o.label
+            && self.expression == o.expression
     }
 }
 
@@ -237,7 +242,12 @@ pub fn PoolViewer(props: &PoolViewerProps) -> Html {
         )
     });
     let slice = &props.text[a..b];
-    let tokens = classad::api::highlight_pool(slice, crate::bridge::dialect::current());
+    let dialect = crate::bridge::dialect::current();
+    let tokens = if props.expression {
+        classad::api::highlight(slice, dialect)
+    } else {
+        classad::api::highlight_pool(slice, dialect)
+    };
     let focus = props.focus.as_ref().map(|f| Mark {
         start: f.start,
         end: f.end,
