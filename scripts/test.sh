@@ -91,8 +91,7 @@ cli_smoke() {
 # everything built): they compile while trunk and wasm-bindgen-cli do.
 wasm_prebuild() {
   local wasm=(build --target=wasm32-unknown-unknown --manifest-path www/Cargo.toml --offline)
-  cargo "${wasm[@]}" --profile wasm-release --bin classad-playground --bin views &&
-    cargo "${wasm[@]}" --profile wasm-fast --bin engine-worker &&
+  cargo "${wasm[@]}" --profile wasm-release --bin classad-playground --bin views --bin engine-worker &&
     cargo build --locked -p classad-embed --lib --target wasm32-unknown-unknown --profile wasm-release
 }
 

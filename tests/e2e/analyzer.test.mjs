@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openPage, screenshot, ROOT, browserEnv, cliBinary } from './harness.mjs';
+import { openPage, screenshot, ROOT, browserEnv, cliBinary, lanePage, leaveLane } from './harness.mjs';
 
 const browser = browserEnv();
 let scratch;
@@ -30,20 +30,20 @@ after(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Run `body` on the playground opened at `hash`; screenshot as `name`; fail on uncaught errors. */
+/** Run `body` on the playground opened at `hash` (the file's tab, its storage emptied: harness `lanePage`); screenshot as `name`; fail on uncaught errors. */
 async function scenario(name, body, { hash = '', colorScheme, clipboard = false } = {}) {
-  const ctx = await browser.chrome.newContext(colorScheme ? { colorScheme } : {});
-  if (clipboard) await ctx.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: browser.server.url });
-  const { page, problems } = await openPage(ctx);
+  let failed = true;
+  const permissions = clipboard ? ['clipboard-read', 'clipboard-write'] : [];
+  const { page, problems, ctx } = await lanePage(browser, { hash, colorScheme, permissions });
   try {
-    await page.goto(browser.server.url + hash);
     await page.waitForSelector('main', { timeout: 30_000 });
     await body({ page, problems, ctx });
     const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
     assert.deepEqual(fatal, [], 'no uncaught exceptions');
+    failed = false;
   } finally {
     await screenshot(page, name).catch(() => {});
-    await ctx.close();
+    await leaveLane(browser, failed);
   }
 }
 

@@ -52,12 +52,29 @@ async function snapshot(dir) {
   }
 }
 
+/**
+ * A page of the test server only (not in dist/): it empties the origin's
+ * storage, so a reused tab (see `lanePage`) opens the playground as a fresh
+ * context would. `?intro` leaves the first-visit introduction to show.
+ */
+const RESET_PATH = '__e2e_reset';
+const RESET_PAGE = `<!doctype html><meta charset="utf-8"><title>reset</title><link rel="icon" href="data:,"><script>
+localStorage.clear();
+sessionStorage.clear();
+sessionStorage.setItem('e2e:intro', new URLSearchParams(location.search).has('intro') ? 'show' : 'seen');
+</script>`;
+
 /** Serve a snapshot of `dir` on 127.0.0.1 on a free port. Resolves to { url, close }. */
 export async function serve(dir = DIST) {
   const root = await snapshot(path.resolve(dir));
   const server = createServer(async (req, res) => {
     try {
       const u = new URL(req.url, 'http://127.0.0.1');
+      if (u.pathname === `/${RESET_PATH}`) {
+        res.writeHead(200, { 'content-type': MIME['.html'], 'cache-control': 'no-store' });
+        res.end(RESET_PAGE);
+        return;
+      }
       let file = path.resolve(root, '.' + decodeURIComponent(u.pathname));
       if (file !== root && !file.startsWith(root + path.sep)) {
         res.writeHead(403).end('forbidden');
@@ -92,6 +109,9 @@ export async function serve(dir = DIST) {
 
 export const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 
+/** Every page's viewport unless a test asks for another. */
+const VIEWPORT = { width: 1280, height: 900 };
+
 /**
  * Launch headless Chromium. Playwright gives every launch a fresh, empty
  * temporary user-data-dir (it refuses an explicit --user-data-dir outside
@@ -105,11 +125,13 @@ export async function launch() {
     args: [
       '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync',
+      // A reused tab (lanePage) keeps no frozen earlier pages alive.
+      '--disable-back-forward-cache',
     ],
   });
   return {
     browser,
-    newContext: (opts = {}) => browser.newContext({ viewport: { width: 1280, height: 900 }, ...opts }),
+    newContext: (opts = {}) => browser.newContext({ viewport: VIEWPORT, ...opts }),
     close: () => browser.close(),
   };
 }
@@ -128,6 +150,13 @@ export async function openPage(context, { intro = false } = {}) {
   }
   const page = await context.newPage();
   const problems = [];
+  watch(page, () => problems);
+  return { page, problems };
+}
+
+/** Collect `page`'s problems into the array `sink()` gives (see `openPage`). */
+function watch(page, sink) {
+  const problems = { push: (p) => sink().push(p) };
   page.on('console', (m) => {
     if (m.type() === 'error') {
       const at = m.location()?.url;
@@ -147,7 +176,61 @@ export async function openPage(context, { intro = false } = {}) {
     });
   });
   page.on('crash', () => problems.push('page crashed'));
-  return { page, problems };
+}
+
+/**
+ * A test file's tab, reused from scenario to scenario. A fresh context per
+ * scenario cost 1.4-1.6 CPU-s a page load (a renderer process started, the
+ * 3 MB engine compiled again); navigating one tab costs about 0.7 (the
+ * renderer keeps the compiled wasm). Between scenarios the origin's storage
+ * is emptied (the reset page) and what a test changed is taken back: its
+ * listeners, other pages it opened, permissions, viewport, colour scheme. A
+ * scenario that failed or crashed leaves a fresh tab to the next.
+ * Resolves to `{ page, problems, ctx }` on the playground at `hash`.
+ */
+export async function lanePage(env, { hash = '', colorScheme, viewport, intro = false, permissions = [] } = {}) {
+  let lane = env.lane;
+  if (!lane || lane.page.isClosed() || lane.crashed) {
+    const ctx = await env.chrome.newContext();
+    const page = await ctx.newPage();
+    lane = env.lane = { ctx, page, problems: [], crashed: false, baseline: new Map() };
+    watch(page, () => lane.problems);
+    page.on('crash', () => { lane.crashed = true; });
+    // As openPage: the introduction counts as seen unless the reset page
+    // was asked to show it (a reload in the test keeps the choice).
+    await page.addInitScript(() => {
+      try {
+        if (sessionStorage.getItem('e2e:intro') !== 'show') localStorage.setItem('classad-playground/intro-seen', '1');
+      } catch { /* no storage */ }
+    });
+    for (const ev of page.eventNames()) lane.baseline.set(ev, [...page.rawListeners(ev)]);
+  }
+  lane.problems = [];
+  const { ctx, page, problems } = lane;
+  if (permissions.length) await ctx.grantPermissions(permissions, { origin: env.server.url });
+  await page.setViewportSize(viewport ?? VIEWPORT);
+  await page.emulateMedia({ colorScheme: colorScheme ?? 'light' }); // a context's default
+  await page.goto(env.server.url + RESET_PATH + (intro ? '?intro' : ''));
+  await page.goto(env.server.url + hash);
+  return { page, problems, ctx };
+}
+
+/** After a scenario on the lane (`lanePage`): take back what it changed, or drop the tab when it `failed`. */
+export async function leaveLane(env, failed) {
+  const lane = env.lane;
+  if (!lane) return;
+  if (failed || lane.crashed || lane.page.isClosed()) {
+    env.lane = null;
+    await lane.ctx.close().catch(() => {});
+    return;
+  }
+  const { ctx, page, baseline } = lane;
+  for (const p of ctx.pages()) if (p !== page) await p.close().catch(() => {});
+  for (const ev of page.eventNames()) {
+    const keep = baseline.get(ev) ?? [];
+    for (const l of page.rawListeners(ev)) if (!keep.includes(l)) page.removeListener(ev, l);
+  }
+  await ctx.clearPermissions();
 }
 
 /** Wait until the app is up: the evaluator has shown a value. */
@@ -191,17 +274,16 @@ export const PROBE = () => {
 /**
  * A `scenario(name, body, { hash, colorScheme, viewport })` for a test
  * file: `body({ page, problems })` runs on the playground opened at `hash`
- * in a fresh context; the page is screenshot as `name`; any uncaught
+ * in the file's tab, its storage emptied (`lanePage`); the page is screenshot as `name`; any uncaught
  * exception or page crash fails it. `env()` gives the file's browser and
  * server (made in its `before`).
  */
 export function scenarios(env) {
   return async function scenario(name, body, { hash = '', colorScheme, viewport, intro = false } = {}) {
-    const { chrome, server } = env();
-    const ctx = await chrome.newContext({ ...(colorScheme ? { colorScheme } : {}), ...(viewport ? { viewport } : {}) });
-    const { page, problems } = await openPage(ctx, { intro });
+    const e = env();
+    let failed = true;
+    const { page, problems } = await lanePage(e, { hash, colorScheme, viewport, intro });
     try {
-      await page.goto(server.url + hash);
       await page.waitForSelector('main', { timeout: 30_000 });
       // An example in the link comes from the worker and replaces what
       // shows: the test starts once it has.
@@ -209,9 +291,10 @@ export function scenarios(env) {
       await body({ page, problems });
       const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
       assert.deepEqual(fatal, [], 'no uncaught exceptions');
+      failed = false;
     } finally {
       await screenshot(page, name).catch(() => {});
-      await ctx.close();
+      await leaveLane(e, failed);
     }
   };
 }

@@ -6,29 +6,34 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openPage, ready, screenshot, ROOT, browserEnv } from './harness.mjs';
+import { openPage, ready, screenshot, ROOT, browserEnv, lanePage, leaveLane } from './harness.mjs';
 
 const browser = browserEnv();
 /** Per test: generous for a loaded CI machine, but a hang fails instead of blocking. */
 const T = { timeout: 180_000 };
 
 /**
- * Run `body({ page, problems, context, url })` in a fresh context on the
- * playground (opened at `hash`), screenshot it as `name`, and fail on any
- * uncaught exception or page crash.
+ * Run `body({ page, problems, context, url })` on the playground (opened at
+ * `hash`) in the file's tab, its storage emptied (harness `lanePage`), or
+ * in `context` when given (a test that keeps storage from one scenario to
+ * the next); screenshot it as `name`, and fail on any uncaught exception or
+ * page crash.
  */
 async function scenario(name, body, { hash = '', context } = {}) {
-  const ctx = context ?? (await browser.chrome.newContext());
-  const { page, problems } = await openPage(ctx);
+  let failed = true;
+  const { page, problems, ctx } = context
+    ? { ...(await openPage(context)), ctx: context }
+    : await lanePage(browser, { hash });
   try {
-    await page.goto(browser.server.url + hash);
+    if (context) await page.goto(browser.server.url + hash);
     await ready(page);
     await body({ page, problems, context: ctx, url: browser.server.url });
     const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
     assert.deepEqual(fatal, [], 'no uncaught exceptions');
+    failed = false;
   } finally {
     await screenshot(page, name).catch(() => {});
-    if (!context) await ctx.close();
+    if (!context) await leaveLane(browser, failed);
   }
 }
 
