@@ -14,7 +14,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { browserEnv, openPage, scenarios, screenshot, textOf } from './harness.mjs';
 
-const browser = browserEnv();
+const browser = browserEnv({ embed: true }); // a test opens dist/embed/, which may still be building (scripts/test.sh)
 const scenario = scenarios(() => browser);
 const T = { timeout: 180_000 };
 

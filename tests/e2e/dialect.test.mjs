@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { browserEnv, openPage, ready, scenarios, screenshot, textOf, cliBinary } from './harness.mjs';
 
-const browser = browserEnv();
+const browser = browserEnv({ embed: true }); // a test opens dist/embed/, which may still be building (scripts/test.sh)
 const T = { timeout: 180_000 };
 
 const scenario = scenarios(() => browser);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { openPage, ready, screenshot, ROOT, DIST, browserEnv, cliBinary } from './harness.mjs';
 
-const browser = browserEnv();
+const browser = browserEnv({ embed: true }); // dist/embed/ may still be building (scripts/test.sh)
 let scratch;
 const T = { timeout: 180_000 };
 const CLI = cliBinary();

@@ -304,9 +304,10 @@ export function scenarios(env) {
  * after them: `{ chrome, server }`, read when a test runs. Call at the top
  * of the file.
  */
-export function browserEnv() {
+export function browserEnv({ embed = false } = {}) {
   const env = {};
   before(async () => {
+    if (embed) await embedBuilt();
     env.server = await serve();
     env.chrome = await launch();
   });
@@ -315,6 +316,20 @@ export function browserEnv() {
     await env.server?.close();
   });
   return env;
+}
+
+/**
+ * scripts/test.sh starts the end-to-end suites once the page is built and
+ * builds the embed module (dist/embed/) meanwhile: it names in
+ * $CLASSAD_E2E_EMBED_PENDING a file that appears when that build has ended
+ * (passed or not). The embed suite waits for it (up to 10 minutes).
+ */
+async function embedBuilt() {
+  const pending = process.env.CLASSAD_E2E_EMBED_PENDING;
+  if (!pending) return;
+  for (let waited = 0; !existsSync(pending) && waited < 600; waited++) {
+    await new Promise((ok) => setTimeout(ok, 1_000));
+  }
 }
 
 /** [`browserEnv`]'s browser with its `scenario` (see `scenarios`). */
