@@ -10,7 +10,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openPage, ready, screenshot, ROOT, DIST, browserEnv, cliBinary } from './harness.mjs';
+import { openPage, ready, screenshot, ROOT, DIST, browserEnv, cliBinary, embedBuilt } from './harness.mjs';
 
 const browser = browserEnv({ embed: true }); // dist/embed/ may still be building (scripts/test.sh)
 let scratch;
@@ -18,6 +18,7 @@ const T = { timeout: 180_000 };
 const CLI = cliBinary();
 
 before(async () => {
+  await embedBuilt(); // browserEnv's hook waits too, but node runs them side by side
   if (!existsSync(path.join(DIST, 'embed', 'index.html'))) {
     throw new Error('dist/embed/ is missing: run scripts/build-embed.sh after trunk build');
   }

@@ -322,9 +322,11 @@ export function browserEnv({ embed = false } = {}) {
  * scripts/test.sh starts the end-to-end suites once the page is built and
  * builds the embed module (dist/embed/) meanwhile: it names in
  * $CLASSAD_E2E_EMBED_PENDING a file that appears when that build has ended
- * (passed or not). The embed suite waits for it (up to 10 minutes).
+ * (passed or not). The suites that open dist/embed/ wait for it (up to 10
+ * minutes) before their server copies dist/ (`browserEnv({ embed: true })`);
+ * a file's own `before` must wait too: node runs a file's hooks at once.
  */
-async function embedBuilt() {
+export async function embedBuilt() {
   const pending = process.env.CLASSAD_E2E_EMBED_PENDING;
   if (!pending) return;
   for (let waited = 0; !existsSync(pending) && waited < 600; waited++) {
