@@ -83,6 +83,10 @@ done
 
 export PATH="$root/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 export TRUNK_SKIP_VERSION_CHECK=true
+# No incremental compilation state for our crates: a test run builds from a
+# clean checkout (CI, a fresh machine), where writing that state is pure
+# cost (the whole run is CPU-bound). Cargo by hand keeps it.
+export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
 
 # The crates tested natively in one cargo run: one feature resolution, so
 # the engine is compiled once for its tests, the CLI, the page's logic and
