@@ -14,9 +14,10 @@
 #           build --release -> dist/), the embeddable engine (dist/embed/)
 #   wasm    [set-up] at a lower priority, the engine and the share-link codec
 #           compiled to wasm32; [tools] run under node (wasm-bindgen-test-runner)
-#   e2e     [web, native build, browser] end-to-end tests of dist/ in
-#           headless Chromium, three files at a time (223 s instead of 258 s
-#           one at a time, alone on the machine)
+#   e2e     [release build, native build, browser] end-to-end tests of
+#           dist/ in headless Chromium, three files at a time, each file's
+#           scenarios in one tab (176 s alone on the machine); the suites
+#           that open dist/embed/ last, waiting for the embed build
 # then, with nothing else running: the end-to-end tests that measure the
 # page's main-thread tasks, and the page wasm's size bar.
 # A failing test step does not stop the others (a failed set-up or build

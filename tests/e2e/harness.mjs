@@ -205,12 +205,15 @@ export async function lanePage(env, { hash = '', colorScheme, viewport, intro = 
     });
     for (const ev of page.eventNames()) lane.baseline.set(ev, [...page.rawListeners(ev)]);
   }
+  const { ctx, page } = lane;
+  // What the previous page says as it goes (a request cut short) is not
+  // this scenario's: its problems start once the reset page is up.
   lane.problems = [];
-  const { ctx, page, problems } = lane;
+  await page.goto(env.server.url + RESET_PATH + (intro ? '?intro' : ''));
+  const problems = (lane.problems = []);
   if (permissions.length) await ctx.grantPermissions(permissions, { origin: env.server.url });
   await page.setViewportSize(viewport ?? VIEWPORT);
   await page.emulateMedia({ colorScheme: colorScheme ?? 'light' }); // a context's default
-  await page.goto(env.server.url + RESET_PATH + (intro ? '?intro' : ''));
   await page.goto(env.server.url + hash);
   return { page, problems, ctx };
 }

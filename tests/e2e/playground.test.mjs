@@ -597,6 +597,9 @@ test('the explain tree shows reals as written (0.3, not 3.000000000000000E-01)',
   await scenario('explain-reals', async ({ page }) => {
     await setExpr(page, 'MY.LoadAvg < 0.3');
     await expectValue(page, 'true');
+    // The value was `true` before too: wait for the tree of this expression.
+    await page.waitForFunction(() => [...document.querySelectorAll('.explain code.t-text')]
+      .some((e) => e.textContent.startsWith('MY.LoadAvg')), null, { timeout: 10_000 }).catch(() => {});
     const texts = await page.locator('.explain code.t-text').allTextContents();
     assert.ok(texts.includes('MY.LoadAvg < 0.3'), texts.join(' | '));
     assert.ok(!texts.some((t) => /E-01/.test(t)), texts.join(' | '));
