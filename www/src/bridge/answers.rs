@@ -20,7 +20,7 @@ pub struct AdNames {
     pub records: Vec<String>,
 }
 
-/// The worker's answer to `evaluate`: the engine's response, and the names
+/// The worker's answer to `evaluate-text`: the engine's response, and the names
 /// of MY and TARGET.
 #[derive(Debug, Deserialize)]
 pub struct Evaluated {
@@ -41,7 +41,8 @@ mod tests {
         handle_pool_json(s, json, &mut |_, _| true)
     }
 
-    /// An `evaluate` request with its trace, as the page sends it.
+    /// An `Evaluate` request with its trace (the JSON the page sends before
+    /// the expression, with the expression in it).
     fn traced_request(expr: &str, my: Option<&str>, target: Option<&str>) -> String {
         serde_json::to_string(&classad::api::Request::Evaluate {
             expr: expr.into(),
@@ -130,7 +131,7 @@ mod tests {
     }
 
     /// `Response` and `Evaluated` read what the engine's API writes, through
-    /// the worker's `evaluate` verb.
+    /// the worker's evaluation.
     #[test]
     fn the_page_reads_the_api_answers() {
         use classad::api::{handle_json, OutputFormat, Request};

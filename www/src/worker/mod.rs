@@ -6,8 +6,9 @@
 //! its pools, which the page never links.
 //!
 //! A request is `<id>\n<verb>\n<payload>`, an answer `<id>\n<answer>`.
-//! Verbs: `api` (payload and answer are `classad::api` JSON), `evaluate`
-//! (payload a `classad::api` `Evaluate` request; the answer an
+//! Verbs: `api` (payload and answer are `classad::api` JSON),
+//! `evaluate-text` (payload a `classad::api` `Evaluate` request without its
+//! expression, a newline, then the expression as it is; the answer an
 //! `answers::Evaluated`: the response and the attribute names and nested
 //! records of MY and TARGET, for the pickers and the explain tree), `pool`
 //! (payload is the raw pool text, so megabytes are not JSON-escaped; the
@@ -35,7 +36,7 @@ pub mod gallery;
 pub mod replies;
 pub mod submit;
 
-use replies::{evaluate_json, summarize};
+use replies::summarize;
 
 /// Progress messages are posted at most this often: each costs the page a
 /// task, and a negotiation calls back thousands of times.
@@ -87,7 +88,6 @@ pub fn run_worker() {
                 "pool-lines" => {
                     crate::bridge::pool_summary::to_lines(&summarize(&text(payload, body), dialect))
                 }
-                "evaluate" => evaluate_json(&text(payload, body)),
                 "evaluate-text" => replies::evaluate_text(&text(payload, body)),
                 // The gallery's pools live here, not in the page's wasm.
                 "example" => gallery::state_of(payload)

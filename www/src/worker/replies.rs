@@ -101,7 +101,10 @@ pub fn evaluate_text(payload: &str) -> String {
     }
 }
 
-/// The `evaluate` verb: the API's answer, with the names of MY and TARGET.
+/// An `evaluate` request whole in its JSON (the expression escaped in it),
+/// answered as `evaluate-text` answers: what the tests hold the page's
+/// verb to.
+#[cfg(test)]
 pub fn evaluate_json(payload: &str) -> String {
     match serde_json::from_str::<classad::api::Request>(payload) {
         Ok(request) => evaluate_request(request),

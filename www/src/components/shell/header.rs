@@ -132,6 +132,13 @@ fn page_url_without_hash() -> String {
         .unwrap_or_default()
 }
 
+/// Ask the user `question` (the browser's own dialog); no answer is no.
+pub fn confirm(question: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.confirm_with_message(question).ok())
+        .unwrap_or(false)
+}
+
 /// Offer `text` as a file download.
 pub fn download(name: &str, text: &str, mime: &str) {
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));

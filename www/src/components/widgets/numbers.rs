@@ -56,6 +56,15 @@ pub fn whole(x: f64) -> String {
 }
 
 /// Bytes as megabytes with one decimal: `2.5 MB`.
+/// A text's size as the page says it: KB below a megabyte, else MB.
+pub fn size(bytes: usize) -> String {
+    if bytes >= 1 << 20 {
+        megabytes(bytes)
+    } else {
+        format!("{} KB", bytes.div_ceil(1024))
+    }
+}
+
 pub fn megabytes(bytes: usize) -> String {
     format!("{} MB", tenths(bytes as f64 / 1048576.0))
 }
@@ -63,6 +72,14 @@ pub fn megabytes(bytes: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sizes_in_kb_below_a_megabyte() {
+        assert_eq!(size(1), "1 KB");
+        assert_eq!(size((1 << 20) - 1), "1024 KB");
+        assert_eq!(size(1 << 20), "1.0 MB");
+        assert_eq!(size(22_500_000), "21.5 MB");
+    }
 
     #[test]
     fn tenths_and_whole_round_as_rust_does() {

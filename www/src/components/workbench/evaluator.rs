@@ -15,12 +15,13 @@ use crate::bridge::answers::{AdNames, Evaluated};
 use crate::bridge::clock::now_ms;
 use crate::bridge::engine;
 use crate::bridge::parses::{Busy, Parsed, PoolParse};
+use crate::components::shell::header::{confirm, download};
 use crate::components::widgets::explain::{Explain, Picked, Trace};
 use crate::components::widgets::highlight::Mark;
+use crate::components::widgets::numbers::size;
 use crate::components::widgets::text_editor::{TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT};
 use crate::components::widgets::trace::{at_path, why, AdFacts, Ctx, Origin, Side};
 use crate::components::workbench::ad_picker::AdPicker;
-use crate::components::workbench::pool_editor::{confirm, mb};
 use crate::components::workbench::pool_viewer::PoolViewer;
 use crate::state::actions::{Action, PoolMark};
 use crate::state::app_state::{AdRef, AppState, SharedText};
@@ -264,9 +265,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
     let expr_editable = s.expr.len() <= EDIT_LIMIT;
     let on_download_expr = {
         let text = s.expr.0.clone();
-        Callback::from(move |_| {
-            crate::components::shell::header::download("expression.txt", &text, "text/plain")
-        })
+        Callback::from(move |_| download("expression.txt", &text, "text/plain"))
     };
     let on_clear_expr = {
         let d = props.dispatch.clone();
@@ -408,7 +407,7 @@ pub fn EvaluatorPanel(props: &EvaluatorProps) -> Html {
                     tokens={Tokens(expr_tokens.clone())} marks={Rc::new(expr_marks)} on_keydown={Some(on_key)} label="Expression" />
             } else {
                 <p class="big-note" id="expr-big-note">
-                    { format!("This expression is {}: it is shown read-only, since browsers cannot edit that much text in a box. It is evaluated as any other. ", mb(s.expr.len())) }
+                    { format!("This expression is {}: it is shown read-only, since browsers cannot edit that much text in a box. It is evaluated as any other. ", size(s.expr.len())) }
                     <button onclick={on_download_expr}>{ "Download text" }</button>{ " " }
                     <button id="clear-expr" onclick={on_clear_expr}>{ "Clear the expression" }</button>
                 </p>

@@ -15,7 +15,9 @@ use crate::bridge::engine::{self, WORKER_THRESHOLD_BYTES};
 use crate::bridge::parses::Parsed;
 use crate::bridge::parses::{Busy, PoolParse};
 use crate::bridge::worker_client::WorkerClient;
+use crate::components::shell::header::confirm;
 use crate::components::widgets::highlight::Mark;
+use crate::components::widgets::numbers::size;
 use crate::components::widgets::text_editor::{
     Focus, TextEditor, Tokens, EDIT_LIMIT, HIGHLIGHT_LIMIT,
 };
@@ -47,20 +49,6 @@ const WORKER_HEADROOM_BYTES: f64 = 1024.0 * 1024.0 * 1024.0;
 /// memory fails what it was doing; a tab that runs out dies).
 pub const MAX_POOL_BYTES: usize =
     ((WASM32_BYTES - WORKER_HEADROOM_BYTES) / WORKER_BYTES_PER_POOL_BYTE) as usize;
-
-pub(crate) fn mb(bytes: usize) -> String {
-    if bytes >= 1 << 20 {
-        crate::components::widgets::numbers::megabytes(bytes)
-    } else {
-        format!("{} KB", bytes.div_ceil(1024))
-    }
-}
-
-pub(crate) fn confirm(question: &str) -> bool {
-    web_sys::window()
-        .and_then(|w| w.confirm_with_message(question).ok())
-        .unwrap_or(false)
-}
 
 #[derive(Properties, PartialEq)]
 pub struct PoolEditorProps {
@@ -109,17 +97,17 @@ fn too_big(what: &str, bytes: usize, others: usize) -> Option<String> {
     if bytes > MAX_POOL_BYTES {
         return Some(format!(
             "{what} is {}; the playground holds pools up to {} (the engine needs about {} times a pool's size in its worker's memory, and a browser gives a worker at most 4 GB). Split the file, or filter it first (condor_status -constraint \u{2026}).",
-            mb(bytes),
-            mb(MAX_POOL_BYTES),
+            size(bytes),
+            size(MAX_POOL_BYTES),
             crate::components::widgets::numbers::whole(WORKER_BYTES_PER_POOL_BYTE)
         ));
     }
     if bytes + others > MAX_POOL_BYTES {
         return Some(format!(
             "{what} is {}; with the other pools ({}) that is past the {} the playground holds in all (the engine needs about {} times the pools' size in its worker's memory, and a browser gives a worker at most 4 GB). Clear or delete another pool first.",
-            mb(bytes),
-            mb(others),
-            mb(MAX_POOL_BYTES),
+            size(bytes),
+            size(others),
+            size(MAX_POOL_BYTES),
             crate::components::widgets::numbers::whole(WORKER_BYTES_PER_POOL_BYTE)
         ));
     }
@@ -139,9 +127,9 @@ fn read_file(
     before: Rc<str>,
     replaced: UseStateHandle<Replaced>,
 ) {
-    let size = file.size() as usize;
+    let file_bytes = file.size() as usize;
     let name = file.name();
-    if let Some(why) = too_big(&name, size, others) {
+    if let Some(why) = too_big(&name, file_bytes, others) {
         status.set(Some(why));
         return;
     }
@@ -152,7 +140,7 @@ fn read_file(
     let mut now = Reading {
         name: name.clone(),
         done: 0,
-        total: size,
+        total: file_bytes,
         stop: stop.clone(),
     };
     reading.set(Some(now.clone()));
@@ -188,7 +176,7 @@ fn read_file(
                 // Room for all of it at once (a byte-order mark is not
                 // text); a file that turns out longer as text grows.
                 let mark = part.starts_with(&[0xef, 0xbb, 0xbf]);
-                crate::bridge::text_buf::TextBuf::expecting(size - if mark { 3 } else { 0 })
+                crate::bridge::text_buf::TextBuf::expecting(file_bytes - if mark { 3 } else { 0 })
             });
             decoder.feed(&part, |s| out.push_str(s));
             at = to;
@@ -223,7 +211,7 @@ fn read_file(
         let note = if after.len() > WORKER_THRESHOLD_BYTES {
             format!(
                 "Loaded {name} ({}); its ads are parsed in the background.",
-                mb(after.len())
+                size(after.len())
             )
         } else {
             format!("Loaded {name}.")
@@ -569,7 +557,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
                 formatting.set(true);
                 status.set(Some(format!(
                     "Formatting {} in the background…",
-                    mb(text.len())
+                    size(text.len())
                 )));
                 let json = serde_json::to_string(&req).unwrap_or_default();
                 let status = status.clone();
@@ -591,7 +579,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         if too_big_to_format {
             format!(
                 "{what} (not for pools over {}: download the text and use classad fmt)",
-                mb(FORMAT_LIMIT_BYTES)
+                size(FORMAT_LIMIT_BYTES)
             )
         } else {
             what.to_string()
@@ -718,7 +706,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
         html! {
             <div class="busy reading" role="status">
                 <progress aria-label="Reading the file" max={r.total.max(1).to_string()} value={r.done.to_string()}></progress>
-                <span>{ format!("Reading {}: {} of {}\u{2026}", r.name, mb(r.done), mb(r.total)) }</span>
+                <span>{ format!("Reading {}: {} of {}\u{2026}", r.name, size(r.done), size(r.total)) }</span>
                 <button onclick={cancel}>{ "Cancel" }</button>
             </div>
         }
@@ -732,7 +720,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
             html! {
                 <div class="busy" role="status">
                     <progress aria-label="Parsing"></progress>
-                    <span>{ format!("Parsing {} in the background…", mb(*bytes)) }</span>
+                    <span>{ format!("Parsing {} in the background…", size(*bytes)) }</span>
                     <button onclick={cancel}>{ "Cancel" }</button>
                 </div>
             }
@@ -786,7 +774,7 @@ pub fn PoolEditor(props: &PoolEditorProps) -> Html {
             { busy_row }
             if !editable {
                 <p class="big-note">
-                    { format!("This pool is {}: it is shown read-only, since browsers cannot edit that much text in a box. Edit an ad with its Edit button below, or upload or drop a new file. ", mb(text.len())) }
+                    { format!("This pool is {}: it is shown read-only, since browsers cannot edit that much text in a box. Edit an ad with its Edit button below, or upload or drop a new file. ", size(text.len())) }
                     <button onclick={on_download_text}>{ "Download text" }</button>{ " " }
                     <button onclick={on_clear}>{ "Clear the pool" }</button>
                 </p>
