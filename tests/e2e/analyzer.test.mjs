@@ -15,7 +15,7 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { deflateRawSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { openPage, screenshot, ROOT, browserEnv, cliBinary, lanePage, leaveLane } from './harness.mjs';
+import { screenshot, ROOT, browserEnv, cliBinary, onLane } from './harness.mjs';
 
 const browser = browserEnv();
 let scratch;
@@ -30,21 +30,12 @@ after(async () => {
   if (scratch) rmSync(scratch, { recursive: true, force: true });
 });
 
-/** Run `body` on the playground opened at `hash` (the file's tab, its storage emptied: harness `lanePage`); screenshot as `name`; fail on uncaught errors. */
-async function scenario(name, body, { hash = '', colorScheme, clipboard = false } = {}) {
-  let failed = true;
+/** Run `body` on the playground opened at `hash` (the file's tab, its storage emptied: harness `onLane`); screenshot as `name`; fail on uncaught errors. */
+function scenario(name, body, { hash = '', colorScheme, clipboard = false } = {}) {
   const permissions = clipboard ? ['clipboard-read', 'clipboard-write'] : [];
-  const { page, problems, ctx } = await lanePage(browser, { hash, colorScheme, permissions });
-  try {
-    await page.waitForSelector('main', { timeout: 30_000 });
-    await body({ page, problems, ctx });
-    const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
-    assert.deepEqual(fatal, [], 'no uncaught exceptions');
-    failed = false;
-  } finally {
-    await screenshot(page, name).catch(() => {});
-    await leaveLane(browser, failed);
-  }
+  return onLane(browser, name, body, {
+    hash, colorScheme, permissions, until: (page) => page.waitForSelector('main', { timeout: 30_000 }),
+  });
 }
 
 /** A share link (`#s=…`) opening `state` (missing fields take their defaults). */

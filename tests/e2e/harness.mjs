@@ -236,6 +236,27 @@ export async function leaveLane(env, failed) {
   await ctx.clearPermissions();
 }
 
+/**
+ * One scenario in `env`'s tab (`lanePage`, opened with `open`: hash, colour
+ * scheme, viewport, intro, permissions): `body({ page, problems, ctx })` runs
+ * once `until(page)` has; the page is screenshot as `name`; an uncaught
+ * exception or a page crash fails it; the tab is handed back (`leaveLane`).
+ */
+export async function onLane(env, name, body, { until, ...open } = {}) {
+  let failed = true;
+  const { page, problems, ctx } = await lanePage(env, open);
+  try {
+    if (until) await until(page);
+    await body({ page, problems, ctx });
+    const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
+    assert.deepEqual(fatal, [], 'no uncaught exceptions');
+    failed = false;
+  } finally {
+    await screenshot(page, name).catch(() => {});
+    await leaveLane(env, failed);
+  }
+}
+
 /** Wait until the app is up: the evaluator has shown a value. */
 export async function ready(page, timeout = 30_000) {
   await page.waitForSelector('#value', { timeout });
@@ -282,24 +303,16 @@ export const PROBE = () => {
  * server (made in its `before`).
  */
 export function scenarios(env) {
-  return async function scenario(name, body, { hash = '', colorScheme, viewport, intro = false } = {}) {
-    const e = env();
-    let failed = true;
-    const { page, problems } = await lanePage(e, { hash, colorScheme, viewport, intro });
-    try {
-      await page.waitForSelector('main', { timeout: 30_000 });
-      // An example in the link comes from the worker and replaces what
-      // shows: the test starts once it has.
-      await page.waitForFunction(() => !document.querySelector('.opening-example'), null, { timeout: 30_000 });
-      await body({ page, problems });
-      const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
-      assert.deepEqual(fatal, [], 'no uncaught exceptions');
-      failed = false;
-    } finally {
-      await screenshot(page, name).catch(() => {});
-      await leaveLane(e, failed);
-    }
-  };
+  return (name, body, { hash = '', colorScheme, viewport, intro = false } = {}) =>
+    onLane(env(), name, ({ page, problems }) => body({ page, problems }), {
+      hash, colorScheme, viewport, intro,
+      until: async (page) => {
+        await page.waitForSelector('main', { timeout: 30_000 });
+        // An example in the link comes from the worker and replaces what
+        // shows: the test starts once it has.
+        await page.waitForFunction(() => !document.querySelector('.opening-example'), null, { timeout: 30_000 });
+      },
+    });
 }
 
 /**

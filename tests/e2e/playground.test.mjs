@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { openPage, ready, screenshot, ROOT, browserEnv, lanePage, leaveLane } from './harness.mjs';
+import { openPage, ready, screenshot, ROOT, browserEnv, onLane } from './harness.mjs';
 
 const browser = browserEnv();
 /** Per test: generous for a loaded CI machine, but a hang fails instead of blocking. */
@@ -14,26 +14,23 @@ const T = { timeout: 180_000 };
 
 /**
  * Run `body({ page, problems, context, url })` on the playground (opened at
- * `hash`) in the file's tab, its storage emptied (harness `lanePage`), or
+ * `hash`) in the file's tab, its storage emptied (harness `onLane`), or
  * in `context` when given (a test that keeps storage from one scenario to
  * the next); screenshot it as `name`, and fail on any uncaught exception or
  * page crash.
  */
 async function scenario(name, body, { hash = '', context } = {}) {
-  let failed = true;
-  const { page, problems, ctx } = context
-    ? { ...(await openPage(context)), ctx: context }
-    : await lanePage(browser, { hash });
+  const run = ({ page, problems, ctx }) => body({ page, problems, context: ctx, url: browser.server.url });
+  if (!context) return onLane(browser, name, run, { hash, until: (page) => ready(page) });
+  const { page, problems } = await openPage(context);
   try {
-    if (context) await page.goto(browser.server.url + hash);
+    await page.goto(browser.server.url + hash);
     await ready(page);
-    await body({ page, problems, context: ctx, url: browser.server.url });
+    await run({ page, problems, ctx: context });
     const fatal = problems.filter((p) => /^(uncaught|page crashed)/.test(p));
     assert.deepEqual(fatal, [], 'no uncaught exceptions');
-    failed = false;
   } finally {
     await screenshot(page, name).catch(() => {});
-    if (!context) await leaveLane(browser, failed);
   }
 }
 
