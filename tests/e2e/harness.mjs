@@ -275,15 +275,29 @@ export function median(xs) {
 
 /**
  * Installed before any page script runs: records when `#value` first
- * appears (ms since navigation start) and every long main-thread task.
+ * appears (ms since navigation start), every long main-thread task, and
+ * what ran in each long animation frame (`frames`: the scripts' invokers,
+ * such as `Worker.onmessage` or `TimerHandler:setTimeout`, to say which of
+ * the page's tasks a long one was: `longTaskCauses`).
  */
 export const PROBE = () => {
-  window.__probe = { valueAt: null, longtasks: [] };
+  window.__probe = { valueAt: null, longtasks: [], frames: [] };
   try {
     new PerformanceObserver((list) => {
       for (const e of list.getEntries()) window.__probe.longtasks.push({ start: e.startTime, duration: e.duration });
     }).observe({ type: 'longtask', buffered: true });
   } catch { /* longtask unsupported */ }
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) {
+        window.__probe.frames.push({
+          start: e.startTime,
+          duration: e.duration,
+          scripts: e.scripts.map((s) => ({ start: s.startTime, duration: s.duration, invoker: s.invoker })),
+        });
+      }
+    }).observe({ type: 'long-animation-frame', buffered: true });
+  } catch { /* long animation frames unsupported */ }
   const check = () => {
     if (window.__probe.valueAt === null && document.getElementById('value')) {
       window.__probe.valueAt = performance.now();
@@ -294,6 +308,25 @@ export const PROBE = () => {
   new MutationObserver((_, obs) => { if (check()) obs.disconnect(); })
     .observe(document, { childList: true, subtree: true });
 };
+
+/**
+ * The long tasks (over 50 ms) from `from` (performance.now() ms) on, each
+ * with the scripts that ran in it, as the probe saw them: `[{ ms, at,
+ * scripts: ['Worker.onmessage 31 ms', …] }]`, for a failure to say which
+ * of the page's tasks was long.
+ */
+export async function longTaskCauses(page, from) {
+  return page.evaluate((from) => window.__probe.longtasks
+    .filter((t) => t.start + t.duration >= from && t.duration > 50)
+    .map((t) => ({
+      ms: Math.round(t.duration),
+      at: Math.round(t.start - from),
+      scripts: window.__probe.frames
+        .flatMap((f) => f.scripts)
+        .filter((s) => s.start >= t.start - 1 && s.start < t.start + t.duration)
+        .map((s) => `${s.invoker} ${Math.round(s.duration)} ms`),
+    })), from);
+}
 
 /**
  * A `scenario(name, body, { hash, colorScheme, viewport })` for a test

@@ -4,7 +4,9 @@
 // evaluates; and share links it must refuse with the reason: a link bomb
 // (unpacking to hundreds of MB) and a link of 10,000 pools, while a link of
 // the most pools a link may carry opens with its first pool's ads listed.
-// And pastes of 20 MB (issue 36): a pool and an expression, taken in steps.
+// And pastes of 20 MB (issue 36): a pool and an expression, taken in steps;
+// and a share link near its 4 MB bound, opened in steps and autosaved with
+// its pool's text apart.
 // Run: node --test tests/e2e/hostile_input.test.mjs   (after `trunk build --release`)
 // Screenshots: tests/e2e/screenshots/hostile-*.png.
 
@@ -14,7 +16,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { deflateSync } from 'node:zlib';
-import { browserEnv, openPage, ready, screenshot, PROBE, textOf } from './harness.mjs';
+import { browserEnv, longTaskCauses, openPage, ready, screenshot, PROBE, textOf } from './harness.mjs';
 import { nulFile, minifiedJson, ads } from './hostile_files.mjs';
 
 const browser = browserEnv();
@@ -184,5 +186,46 @@ test('a 20 MB pool and a 20 MB expression pasted: no task of the page\'s own ove
     await page.locator('#expr').waitFor();
     assert.equal(await page.locator('#expr').inputValue(), '');
     await stillEvaluates(page);
+  });
+});
+
+test('a share link near its 4 MB bound opens with no task of the page\'s own over 50 ms, and its pool is autosaved', T, async () => {
+  // About 4 MB of ads: near the bound once written as the link's JSON.
+  const pool = slotPool(3.95);
+  const json = Buffer.from(JSON.stringify({
+    engine: '0.1.0',
+    state: { pools: [{ name: 'near the bound', text: pool.text }], active_pool: 0, expr: 'Cpus * 2', my: { pool: 0, ad: 0 }, target: null },
+  }));
+  assert.ok(json.length > 3.7 * 2 ** 20 && json.length < 4 * 2 ** 20, `the link's state is ${json.length} bytes`);
+  const summary = new RegExp(`^${pool.n.toLocaleString('en-US')} ads, 0 errors`);
+  await scenario('hostile-link-near-bound', async ({ page }) => {
+    // Followed in an open tab, once its first load is over (that has tasks
+    // of its own: compiling, the first draw, the default pool's parse), from
+    // a task of the page's own (not inside the test driver's evaluation):
+    // from here on, all the work is the link's.
+    await textOf(page, '.diagnostics .summary', /^\d+ ads?, 0 errors/, 30_000);
+    await page.waitForTimeout(1_000);
+    const start = await page.evaluate((h) => { setTimeout(() => { location.hash = h; }, 0); return performance.now(); }, link(json));
+    await textOf(page, '.diagnostics .summary', summary, 60_000);
+    await textOf(page, '#value code', /^16$/, 30_000);
+    // The autosave of a big state waits for a pause (1 s), then writes the
+    // pool's text and the rest, each in a task of its own.
+    await page.waitForFunction(() => Object.keys(localStorage).some((k) => k.startsWith('classad-playground/autosave/text/')), null, { timeout: 10_000 });
+    await page.waitForTimeout(1_000);
+    const long = await page.evaluate((from) => window.__probe.longtasks
+      .filter((t) => t.start + t.duration >= from).map((t) => Math.round(t.duration)), start);
+    const causes = JSON.stringify(await longTaskCauses(page, start));
+    console.error(`[hostile] link of ${(json.length / 2 ** 20).toFixed(2)} MB opened: long tasks ${long.some((t) => t > 50) ? causes : JSON.stringify(long)}`);
+    assert.deepEqual(long.filter((t) => t > 50), [], `no main-thread task over 50 ms (long tasks: ${causes})`);
+    // Kept apart: the head names the text's key, its own pool text empty.
+    const head = await page.evaluate(() => JSON.parse(localStorage.getItem('classad-playground/autosave/v1')));
+    assert.equal(head.pools[0].text, '');
+    assert.equal(head.apart_texts.length, 1);
+    // A reload brings it back from the autosave, whole.
+    await page.reload();
+    await ready(page, 60_000);
+    await textOf(page, '.diagnostics .summary', summary, 60_000);
+    assert.equal(await page.locator('.pool-tabs [role=tab][aria-selected=true]').textContent(), 'near the bound');
+    assert.equal(await page.locator('.notice').count(), 0, 'nothing said left out');
   });
 });

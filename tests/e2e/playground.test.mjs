@@ -575,6 +575,27 @@ test('a pool too big to autosave: the rest is kept, and a reload names the pool 
   });
 });
 
+test('a big pool replaced by one as big (the two past the browser\'s quota) is autosaved, and a reload brings the new one back', T, async () => {
+  await scenario('autosave-big-replaced', async ({ page }) => {
+    // 3 MB each: a pool's text of this size is kept under a key of its own.
+    const pool = (tag) => Array.from({ length: 11_000 }, (_, i) => `[ Name = "${tag}${i}@big"; Pad = "${'y'.repeat(240)}" ]\n`).join('');
+    for (const tag of ['first', 'second']) {
+      await page.locator('.pool-tools input[type=file]').setInputFiles({ name: `${tag}.ad`, mimeType: 'text/plain', buffer: Buffer.from(pool(tag)) });
+      await expectSummary(page, /^11,000 ads, 0 errors/, 60_000);
+      await page.waitForFunction((t) => {
+        const keys = Object.keys(localStorage).filter((k) => k.startsWith('classad-playground/autosave/text/'));
+        return keys.length === 1 && localStorage.getItem(keys[0]).startsWith(`[ Name = "${t}0@big"`);
+      }, tag, { timeout: 20_000 });
+    }
+    assert.equal(await page.locator('.save-warning').count(), 0, 'nothing said left out');
+    await page.reload();
+    await page.waitForSelector('main', { timeout: 30_000 });
+    await expectSummary(page, /^11,000 ads, 0 errors/, 60_000);
+    assert.match(await page.locator('.pools .viewer .viewer-window').textContent(), /^\[ Name = "second0@big"/);
+    assert.equal(await page.locator('.notice').count(), 0, 'nothing said left out after the reload');
+  });
+});
+
 test('Upload… replacing a pool can be undone', T, async () => {
   await scenario('upload-undo', async ({ page }) => {
     const mine = '[ Name = "typed by hand"; x = 1 ]\n';

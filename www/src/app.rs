@@ -85,7 +85,7 @@ fn initial() -> (AppState, Option<String>, bool, Option<Opening>) {
             crate::state::storage::set_embedded();
         }
     }
-    let saved = crate::state::storage::load();
+    let saved = crate::state::autosave::load();
     match opening {
         Ok(Some(Opening::State(s))) => {
             let kept = saved
@@ -124,7 +124,7 @@ fn without_not_kept(mut s: AppState) -> (AppState, Option<String>) {
     if s.not_kept.is_empty() {
         return (s, None);
     }
-    let words = crate::state::storage::not_kept_words(&std::mem::take(&mut s.not_kept));
+    let words = crate::state::autosave::not_kept_words(&std::mem::take(&mut s.not_kept));
     (
         s,
         Some(format!(
@@ -206,7 +206,8 @@ pub fn App() -> Html {
         });
     }
     // Autosave every change; a refusal (quota) is shown, not swallowed.
-    // A save still waiting when the page is hidden or closed runs then.
+    // A save still waiting, or under way, when the page is hidden or closed
+    // is done then.
     {
         let save_error = save_error.clone();
         let timer = use_mut_ref(|| None::<Timeout>);
@@ -214,11 +215,13 @@ pub fn App() -> Html {
         {
             let waiting = waiting.clone();
             use_effect_with((), move |_| {
-                let flush = Closure::<dyn FnMut()>::new(move || {
-                    if let Some(s) = waiting.borrow_mut().take() {
-                        let _ = crate::state::storage::save(&s);
-                    }
-                });
+                let flush =
+                    Closure::<dyn FnMut()>::new(move || match waiting.borrow_mut().take() {
+                        Some(s) => {
+                            let _ = crate::state::autosave::save_now(&s);
+                        }
+                        None => crate::state::autosave::finish(),
+                    });
                 if let Some(w) = web_sys::window() {
                     let _ = w.add_event_listener_with_callback(
                         "pagehide",
@@ -247,12 +250,14 @@ pub fn App() -> Html {
                     if save_error.is_some() && refused.borrow().as_ref().is_some_and(same) {
                         return;
                     }
-                    let r = crate::state::storage::save(&s);
-                    *refused.borrow_mut() = r.is_err().then_some(texts);
-                    let r = r.unwrap_or_else(Some);
-                    if *save_error != r {
-                        save_error.set(r);
-                    }
+                    let (refused, save_error) = (refused.clone(), save_error.clone());
+                    crate::state::autosave::save(&s, move |r| {
+                        *refused.borrow_mut() = r.is_err().then_some(texts);
+                        let r = r.unwrap_or_else(Some);
+                        if *save_error != r {
+                            save_error.set(r);
+                        }
+                    });
                 }
             };
             *waiting.borrow_mut() = Some(s.clone());
@@ -264,6 +269,20 @@ pub fn App() -> Html {
             }
         });
     }
+    // The first render draws the shell; the workbench comes in the next
+    // task. The browser compiles each wasm function on its first call, on
+    // the page's thread: drawing everything at once made one task of
+    // 74-107 ms on a loaded 2-core machine, half of it that compiling.
+    // A whole new state (opened) is drawn the same way: the workbench it
+    // replaces goes in one task, the new one comes in the next (a link's
+    // 4 MB state drawn at once was one task of 45-78 ms).
+    let settled = use_state(|| false);
+    {
+        let settled = settled.clone();
+        use_effect_with((), move |_| {
+            Timeout::new(0, move || settled.set(true)).forget();
+        });
+    }
     // Open a whole new state (example, link, state file), keeping the old
     // aside. It may come from the worker later: the old state is the one
     // showing then, not the one of the render that asked.
@@ -273,13 +292,17 @@ pub fn App() -> Html {
         let (store, showing) = (store.clone(), showing.clone());
         let can_restore = can_restore.clone();
         let notice = notice.clone();
+        let settled = settled.clone();
         Callback::from(move |s: AppState| {
             notice.set(None);
             let old = showing.borrow().clone();
             if worth_keeping(&old, &s) && crate::state::storage::set_aside(&old) {
                 can_restore.set(true);
             }
+            settled.set(false);
             store.dispatch(Action::Replace(Box::new(s)));
+            let settled = settled.clone();
+            Timeout::new(0, move || settled.set(true)).forget();
         })
     };
     // What the worker opens (a gallery example, a share link's state):
@@ -292,12 +315,18 @@ pub fn App() -> Html {
                 return on_open.emit(*s);
             }
             let (on_open, notice, opening2) = (on_open.clone(), notice.clone(), opening.clone());
+            // Drawn in a task after the one that read the worker's answer:
+            // reading a link's 4 MB state and drawing it took one task of
+            // 52 ms.
             let done = move |r: Result<AppState, String>, place: Place| {
-                opening2.set(None);
-                match r {
-                    Ok(s) => on_open.emit(at_place(s, &place)),
-                    Err(msg) => notice.set(Some(msg)),
-                }
+                Timeout::new(0, move || {
+                    opening2.set(None);
+                    match r {
+                        Ok(s) => on_open.emit(at_place(s, &place)),
+                        Err(msg) => notice.set(Some(msg)),
+                    }
+                })
+                .forget();
             };
             match o {
                 Opening::State(_) => {}
@@ -409,17 +438,6 @@ pub fn App() -> Html {
     // A shared lesson or link opens without it over the lesson (one click
     // away, the "?"): on a first visit with nothing in the address only.
     let intro = use_state(|| !crate::state::storage::intro_seen() && location_hash().is_empty());
-    // The first render draws the shell; the workbench comes in the next
-    // task. The browser compiles each wasm function on its first call, on
-    // the page's thread: drawing everything at once made one task of
-    // 74-107 ms on a loaded 2-core machine, half of it that compiling.
-    let settled = use_state(|| false);
-    {
-        let settled = settled.clone();
-        use_effect_with((), move |_| {
-            Timeout::new(0, move || settled.set(true)).forget();
-        });
-    }
     let on_help = {
         let intro = intro.clone();
         Callback::from(move |_| intro.set(true))

@@ -251,15 +251,16 @@ fn send(key: &str, head: String, text: Option<Rc<str>>, done: Done) {
 pub fn example(id: &str, done: impl FnOnce(Result<AppState, String>) + 'static) {
     let name = id.to_string();
     request("example", "example", id, move |r| {
-        done(r.and_then(|j| {
-            if j.is_empty() {
-                return Err(format!(
-                    "There is no example called \u{201c}{name}\u{201d}; showing your own work."
-                ));
-            }
-            serde_json::from_str::<AppState>(j)
-                .map_err(|e| format!("unreadable example from the engine worker: {e}"))
-        }))
+        done(
+            r.and_then(crate::state::wire::read::<String>)
+                .and_then(|r| {
+                    r.map_err(|_| {
+                        format!(
+                            "There is no example called \u{201c}{name}\u{201d}; showing your own work."
+                        )
+                    })
+                }),
+        )
     });
 }
 
@@ -275,7 +276,11 @@ fn read_answer<T: serde::de::DeserializeOwned>(r: Result<&str, String>) -> Resul
 /// no inflating.
 pub fn unpack(packed: &str, done: impl FnOnce(Result<AppState, LinkError>) + 'static) {
     request("link", "unpack", packed, move |r| {
-        done(read_answer(r).map_err(LinkError::Worker).and_then(|x| x))
+        done(
+            r.and_then(crate::state::wire::read)
+                .map_err(LinkError::Worker)
+                .and_then(|x| x),
+        )
     });
 }
 

@@ -1,26 +1,22 @@
-//! Autosave: the state in localStorage, so a reload (or a bad share link)
-//! never loses work. Also the theme choice.
+//! What the page keeps in localStorage besides the autosave (`autosave`):
+//! work set aside when a link, example or state file replaced it, the theme,
+//! the introduction seen.
 
-use gloo_storage::errors::StorageError;
 use gloo_storage::{LocalStorage, Storage};
 
 use crate::state::app_state::AppState;
 
-const KEY: &str = "classad-playground/autosave/v1";
 const THEME_KEY: &str = "classad-playground/theme";
 
 /// Browsers keep about 5 MB (UTF-16) per origin; a state far beyond that
 /// is not even tried, so saving never stalls the page for nothing.
-const HOPELESS_CHARS: usize = 12 * 1024 * 1024;
+pub(crate) const HOPELESS_CHARS: usize = 12 * 1024 * 1024;
 
 /// The raw store, for the plain-text keys (theme, intro); `None` when the
 /// browser keeps nothing for the page.
-fn local() -> Option<web_sys::Storage> {
+pub(crate) fn local() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok()?
 }
-
-/// An expression longer than this is not autosaved (the rest still is).
-const MAX_SAVED_EXPR_BYTES: usize = 1 << 20;
 
 thread_local! {
     static EMBEDDED: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
@@ -37,156 +33,9 @@ pub fn embedded() -> bool {
     EMBEDDED.with(|e| e.get())
 }
 
-pub fn load() -> Option<AppState> {
-    if embedded() {
-        return None;
-    }
-    let mut s: AppState = LocalStorage::get(KEY).ok()?;
-    s.normalize();
-    Some(s)
-}
-
 /// Total size of the pools' text, in bytes.
 pub fn state_bytes(state: &AppState) -> usize {
     state.pools.iter().map(|p| p.text.len()).sum::<usize>() + state.expr.len()
-}
-
-thread_local! {
-    /// Pool texts left out of an autosave as too big, so the next save (a
-    /// click later) leaves them out at once instead of serializing
-    /// megabytes to be refused again.
-    static TOO_BIG: std::cell::RefCell<Vec<std::rc::Rc<str>>> = const { std::cell::RefCell::new(Vec::new()) };
-}
-
-/// Save. `Ok(None)`: all kept; `Ok(Some(sentence))`: kept but for the
-/// biggest pools, which were too big (the sentence names them); `Err`:
-/// nothing kept (quota, private mode), the previous autosave left as it
-/// was. Left-out pools are named in the saved state, so a reload says
-/// which to upload again.
-pub fn save(state: &AppState) -> Result<Option<String>, String> {
-    if embedded() {
-        return Ok(None);
-    }
-    if local().is_none() {
-        return Err("Not autosaved: this browser does not let the page keep data (private mode?). Your work stays in this tab; download a state file to keep it.".into());
-    }
-    let known: Vec<std::rc::Rc<str>> = TOO_BIG.with(|t| t.borrow().clone());
-    let mut reduced = state.clone();
-    // A pasted expression of megabytes is left out, not the pools with it.
-    let expr_note = (reduced.expr.len() > MAX_SAVED_EXPR_BYTES).then(|| {
-        let n = std::mem::take(&mut reduced.expr).len();
-        format!(
-            "the expression ({}) is left out",
-            crate::components::widgets::numbers::megabytes(n)
-        )
-    });
-    let mut why = String::from("too big for the browser to keep");
-    for pool in reduced.pools.iter_mut() {
-        if known.iter().any(|k| std::rc::Rc::ptr_eq(k, &pool.text)) {
-            reduced
-                .not_kept
-                .push((pool.name.clone(), pool.text.len() as u64));
-            pool.text = std::rc::Rc::from("");
-        }
-    }
-    // Then the biggest pools, largest first, until the rest fits.
-    let mut biggest: Vec<usize> = (0..reduced.pools.len())
-        .filter(|&i| !reduced.pools[i].text.is_empty())
-        .collect();
-    biggest.sort_by_key(|&i| std::cmp::Reverse(reduced.pools[i].text.len()));
-    let mut next = biggest.into_iter();
-    loop {
-        match save_whole(&reduced) {
-            Ok(()) if reduced.not_kept.is_empty() => {
-                return Ok(expr_note.map(|w| {
-                    format!("Partly autosaved: {w} (too big for the browser to keep). Everything else is kept; download a state file to keep it all.")
-                }))
-            }
-            Ok(()) => {
-                let left_out: Vec<std::rc::Rc<str>> = state
-                    .pools
-                    .iter()
-                    .zip(&reduced.pools)
-                    .filter(|(p, r)| r.text.is_empty() && !p.text.is_empty())
-                    .map(|(p, _)| p.text.clone())
-                    .collect();
-                TOO_BIG.with(|t| *t.borrow_mut() = left_out);
-                let mut words = not_kept_words(&reduced.not_kept);
-                if let Some(w) = &expr_note {
-                    words = format!("{words}, and {w}");
-                }
-                return Ok(Some(format!(
-                    "Partly autosaved: {words} ({why}). Everything else is kept, and after a reload the page names what to upload again; download a state file to keep it all."
-                )));
-            }
-            Err(e) => {
-                if reduced.not_kept.is_empty() {
-                    why = e.clone();
-                }
-                let Some(i) = next.next() else {
-                    return Err(format!("Not autosaved: {e}. Your work stays in this tab; download a state file to keep it."));
-                };
-                let pool = &mut reduced.pools[i];
-                reduced
-                    .not_kept
-                    .push((pool.name.clone(), pool.text.len() as u64));
-                pool.text = std::rc::Rc::from("");
-            }
-        }
-    }
-}
-
-/// `the pool "big" (13.0 MB)`, `the pools "a" (…) and "b" (…)`.
-pub fn not_kept_words(pools: &[(String, u64)]) -> String {
-    let each: Vec<String> = pools
-        .iter()
-        .map(|(name, bytes)| {
-            format!(
-                "\u{201c}{name}\u{201d} ({})",
-                crate::components::widgets::numbers::megabytes(*bytes as usize)
-            )
-        })
-        .collect();
-    match each.as_slice() {
-        [one] => format!("the pool {one} is left out"),
-        [init @ .., last] => format!("the pools {} and {last} are left out", init.join(", ")),
-        [] => String::new(),
-    }
-}
-
-fn save_whole(state: &AppState) -> Result<(), String> {
-    let bytes = state_bytes(state);
-    // JSON writes a control character as `\u00XX`: 3 MB of NUL bytes are
-    // 18 MB of JSON, whose writing alone held the page for 100 ms.
-    let json_chars = || {
-        let controls: usize = state
-            .pools
-            .iter()
-            .map(|p| p.text.bytes().filter(|&b| b < 0x20 && b != b'\n').count())
-            .sum();
-        bytes + 5 * controls
-    };
-    if bytes > HOPELESS_CHARS {
-        return Err(format!(
-            "the pools hold {}, more than the browser keeps for a page (about 5 MB)",
-            crate::components::widgets::numbers::megabytes(bytes)
-        ));
-    }
-    let chars = json_chars();
-    if chars > HOPELESS_CHARS {
-        return Err(format!(
-            "the pools hold {}, {} once written out (control characters take six each), more than the browser keeps for a page (about 5 MB)",
-            crate::components::widgets::numbers::megabytes(bytes),
-            crate::components::widgets::numbers::megabytes(chars)
-        ));
-    }
-    LocalStorage::set(KEY, state).map_err(|e| match e {
-        StorageError::SerdeError(e) => e.to_string(),
-        _ => format!(
-            "the browser refused to keep {} (its storage for this page is full)",
-            crate::components::widgets::numbers::megabytes(bytes)
-        ),
-    })
 }
 
 const INTRO_KEY: &str = "classad-playground/intro-seen";
