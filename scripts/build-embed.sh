@@ -11,7 +11,13 @@ export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 out=dist/embed
 wasm=target/wasm32-unknown-unknown/wasm-release/classad_embed.wasm
 
-cargo build --locked -p classad-embed --lib --target wasm32-unknown-unknown --profile wasm-release
+# With the page's own crate in the same cargo run: the features of the
+# dependencies the two share are resolved over both, as the page's build
+# (trunk's) resolves them, so each is compiled once. Built alone, the embed
+# module resolved them apart, and 39 crates were compiled a second time
+# (the engine among them). After `trunk build` the page's part is built.
+cargo build --locked -p classad-embed -p classad-playground --lib --bins \
+  --target wasm32-unknown-unknown --profile wasm-release
 
 # Build aside (under target/, which trunk does not empty) and swap it in,
 # so a failed step leaves no half module behind.

@@ -112,13 +112,13 @@ cli_smoke() {
   echo "CLI smoke test passed"
 }
 
-# The cargo builds trunk makes for index.html's three rust links, and the
-# one build-embed.sh makes, with their exact arguments (so theirs find
-# everything built): they compile while trunk and wasm-bindgen-cli do.
+# The cargo build build-embed.sh makes (the page's crate and the embed
+# module in one run), which also builds all that trunk's builds of
+# index.html's three rust links need: it compiles while trunk and
+# wasm-bindgen-cli do, and theirs find everything built.
 wasm_prebuild() {
-  local wasm=(build --target=wasm32-unknown-unknown --manifest-path www/Cargo.toml --offline)
-  cargo "${wasm[@]}" --profile wasm-release --bin classad-playground --bin views --bin engine-worker &&
-    cargo build --locked -p classad-embed --lib --target wasm32-unknown-unknown --profile wasm-release
+  cargo build --locked --offline -p classad-embed -p classad-playground --lib --bins \
+    --target wasm32-unknown-unknown --profile wasm-release
 }
 
 # Each job runs in the background, its output in target/test-logs/NAME.log
