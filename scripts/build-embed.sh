@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the embeddable engine into dist/embed/ (idempotent): the classad-embed
-# crate compiled to wasm (wasm-release profile), its JS glue (wasm-bindgen
+# crate's binary compiled to wasm (wasm-release profile), its JS glue (wasm-bindgen
 # --target web), wasm-opt -Oz when binaryen's wasm-opt is there, and the
 # hand-written files from embed/js/ (classad.js, the widget, the example
 # page as index.html). Run it after `trunk build`, which empties dist/.
@@ -9,14 +9,16 @@ cd "$(dirname "$0")/.."
 export PATH="$PWD/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
 
 out=dist/embed
-wasm=target/wasm32-unknown-unknown/wasm-release/classad_embed.wasm
+wasm=target/wasm32-unknown-unknown/wasm-release/classad-embed.wasm
 
-# With the page's own crate in the same cargo run: the features of the
-# dependencies the two share are resolved over both, as the page's build
-# (trunk's) resolves them, so each is compiled once. Built alone, the embed
-# module resolved them apart, and 39 crates were compiled a second time
-# (the engine among them). After `trunk build` the page's part is built.
-cargo build --locked -p classad-embed -p classad-playground --lib --bins \
+# In one cargo run with the page's binaries, binaries only: the features of
+# the dependencies the two share are resolved over both, as trunk's builds
+# of the page resolve them (the embed module's are a subset), and every
+# dependency is compiled for a binary's link-time optimization, as there,
+# so each is compiled once. Built apart (its own features, a library as a
+# root), 39 crates were compiled a second time, the engine among them.
+# After `trunk build` the page's part is built.
+cargo build --locked -p classad-embed -p classad-playground --bins \
   --target wasm32-unknown-unknown --profile wasm-release
 
 # Build aside (under target/, which trunk does not empty) and swap it in,
@@ -25,7 +27,7 @@ mkdir -p dist target
 tmp=$(mktemp -d target/embed-stage.XXXXXX)
 chmod 755 "$tmp"
 trap 'rm -rf "$tmp"' EXIT
-wasm-bindgen --target web --no-typescript --out-dir "$tmp" "$wasm"
+wasm-bindgen --target web --no-typescript --out-dir "$tmp" --out-name classad_embed "$wasm"
 # wasm-opt takes a while: its output is kept for the same input.
 cache=target/embed-opt
 if [ -f "$cache/in.wasm" ] && cmp -s "$cache/in.wasm" "$tmp/classad_embed_bg.wasm"; then

@@ -57,7 +57,9 @@ if $wasm_tools; then
   if [ "$(wasm-bindgen --version 2>/dev/null | awk '{print $2}')" != "$WASM_BINDGEN_VERSION" ]; then
     say "installing wasm-bindgen-cli $WASM_BINDGEN_VERSION (a few minutes, once)"
     # Not --locked: its published lock file does not build here (TOOLCHAIN.md).
-    env "${tool_profile[@]}" cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features
+    # Its two programs the project runs (not wasm2es6js).
+    env "${tool_profile[@]}" cargo install wasm-bindgen-cli --version "$WASM_BINDGEN_VERSION" --no-default-features \
+      --bin wasm-bindgen --bin wasm-bindgen-test-runner
   fi
 fi
 

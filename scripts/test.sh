@@ -6,8 +6,8 @@
 #   set-up  Rust wasm target, npm packages, crates (scripts/setup.sh
 #           --no-wasm-tools)
 #   browser Chromium (scripts/setup.sh --only-browser)
-#   native  [set-up] the native tests' build (engine, CLI, page logic, embed
-#           module; the CLI the end-to-end tests run), then at a lower
+#   native  [set-up] the native tests' build (engine, CLI, page logic and
+#           state, embed module; the CLI the end-to-end tests run), then at a lower
 #           priority the native tests and the CLI smoke test
 #   web     [set-up] the cargo builds trunk and build-embed.sh make, while the
 #           tools build; [tools] the release build of the playground (trunk
@@ -93,7 +93,7 @@ export CARGO_INCREMENTAL=${CARGO_INCREMENTAL:-0}
 # the engine is compiled once for its tests, the CLI, the page's logic and
 # the embed module (separate runs resolved features apart and built it four
 # times). The CLI the tests build is the one the smoke and e2e tests run.
-native_crates=(-p classad -p classad-playground -p classad-embed)
+native_crates=(-p classad -p classad-playground -p classad-playground-state -p classad-embed)
 export CLASSAD_BIN="$root/target/debug/classad"
 
 cli_smoke() {
@@ -112,12 +112,12 @@ cli_smoke() {
   echo "CLI smoke test passed"
 }
 
-# The cargo build build-embed.sh makes (the page's crate and the embed
-# module in one run), which also builds all that trunk's builds of
-# index.html's three rust links need: it compiles while trunk and
-# wasm-bindgen-cli do, and theirs find everything built.
+# The cargo build build-embed.sh makes (the page's binaries and the embed
+# module's in one run), which is also all that trunk's builds of index.html's
+# three rust links need: it compiles while trunk and wasm-bindgen-cli do, and
+# theirs find everything built.
 wasm_prebuild() {
-  cargo build --locked --offline -p classad-embed -p classad-playground --lib --bins \
+  cargo build --locked --offline -p classad-embed -p classad-playground --bins \
     --target wasm32-unknown-unknown --profile wasm-release
 }
 
@@ -168,7 +168,8 @@ web_job() {
   run "release build (trunk build --release)" trunk build --release && mark dist &&
     run "embed build (scripts/build-embed.sh -> dist/embed/)" ./scripts/build-embed.sh
 }
-# The engine and the share-link codec compiled to wasm32, without debug
+# The engine and the share-link codec compiled to wasm32 (the state crate's
+# test: none of the page's web dependencies), without debug
 # info (with it the module is 112 MB, and building and loading it took
 # 342 s beside the end-to-end tests; without, 10 MB and 52 s alone), in a
 # build directory of its own (cargo holds target/debug, where the native
@@ -176,7 +177,7 @@ web_job() {
 # lower priority (nothing waits for it). The path of the module is kept.
 wasm_test_build() {
   CARGO_PROFILE_DEV_DEBUG=false CARGO_TARGET_DIR="$root/target/wasm-tests" nice -n 10 \
-    cargo test --locked -p classad-playground --target wasm32-unknown-unknown --test engine_in_wasm \
+    cargo test --locked -p classad-playground-state --target wasm32-unknown-unknown --test engine_in_wasm \
     --no-run --message-format=json-render-diagnostics |
     python3 -c '
 import json, sys

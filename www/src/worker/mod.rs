@@ -106,7 +106,7 @@ pub fn run_worker() {
                 })
                 .unwrap_or_default(),
                 // Share links are packed and unpacked here: the page
-                // links no compression (state/share.rs).
+                // links no compression (`state::share`).
                 "unpack" => crate::state::wire::write(crate::state::share::unpack(payload)),
                 "pack" => {
                     let r = serde_json::from_str(&text(payload, body))

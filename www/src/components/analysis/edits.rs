@@ -66,7 +66,10 @@ mod tests {
     use super::*;
     use crate::components::analysis::answers::Change;
     use crate::state::analyzer_settings::override_of;
-    use crate::state::analyzer_settings::tests::edits;
+
+    fn edits(o: &[(&str, &str)], fixed: &[(Option<usize>, usize)]) -> Edits {
+        Edits::of(o, fixed)
+    }
 
     #[test]
     fn suggestions_and_job_changes_become_overrides() {

@@ -86,11 +86,13 @@ impl<'de> Deserialize<'de> for SharedText {
     }
 }
 
-pub(crate) fn ser_rc<S: Serializer>(t: &Rc<str>, s: S) -> Result<S::Ok, S::Error> {
+/// A shared text written as a string (serde `serialize_with`).
+pub fn ser_rc<S: Serializer>(t: &Rc<str>, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(t)
 }
 
-pub(crate) fn de_rc<'de, D: Deserializer<'de>>(d: D) -> Result<Rc<str>, D::Error> {
+/// A string read as a shared text (serde `deserialize_with`).
+pub fn de_rc<'de, D: Deserializer<'de>>(d: D) -> Result<Rc<str>, D::Error> {
     String::deserialize(d).map(Rc::from)
 }
 
@@ -209,7 +211,7 @@ pub struct AppState {
     pub view: View,
     pub matching: MatchSettings,
     /// The analyzer's choices (its pools are `matching`'s).
-    pub analyze: crate::state::analyzer_settings::AnalyzeSettings,
+    pub analyze: crate::analyzer_settings::AnalyzeSettings,
     /// The gang view's choices (requests are `matching`'s jobs pool,
     /// offers its machines pool).
     pub gang: GangSettings,
@@ -480,7 +482,7 @@ mod tests {
     fn analyzer_choices_round_trip() {
         let s = AppState {
             view: View::Analyze,
-            analyze: crate::state::analyzer_settings::AnalyzeSettings {
+            analyze: crate::analyzer_settings::AnalyzeSettings {
                 job: 3,
                 plane: Some(("ImageSize".into(), "Memory".into())),
                 ..Default::default()

@@ -16,7 +16,7 @@
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
-use crate::state::app_state::{AdRef, AppState, PoolText, View};
+use crate::app_state::{AdRef, AppState, PoolText, View};
 
 pub const LINK_VERSION: u32 = 2;
 /// Links longer than this are unreliable in chat tools and some browsers.
@@ -155,11 +155,9 @@ pub enum LinkError {
     Worker(String),
 }
 
+/// Whole megabytes: `4 MB`.
 fn mb(bytes: usize) -> String {
-    format!(
-        "{} MB",
-        crate::components::widgets::numbers::whole(bytes as f64 / 1048576.0)
-    )
+    format!("{} MB", (bytes as f64 / 1048576.0).round() as u64)
 }
 
 impl std::fmt::Display for LinkError {
@@ -492,10 +490,7 @@ mod tests {
             panic!("the old link does not open")
         };
         assert_eq!(&*s.expr, "a");
-        assert_eq!(
-            s.matching,
-            crate::state::app_state::MatchSettings::default()
-        );
+        assert_eq!(s.matching, crate::app_state::MatchSettings::default());
     }
 
     /// Every single-character change of a link's payload is refused (or
@@ -676,7 +671,7 @@ mod tests {
         assert_eq!(s.my, Some(AdRef { pool: 0, ad: 0 }));
         assert_eq!(s.target, None);
         assert_eq!(s.mode, classad::api::Mode::HTCondor);
-        assert_eq!(s.view, crate::state::app_state::View::Evaluate);
+        assert_eq!(s.view, crate::app_state::View::Evaluate);
         // Any order; target and mode too.
         let s = prefill("target=%5Ba%3D1%5D&mode=strict&expr=a&my=%5Bb%3D2%5D");
         assert_eq!(

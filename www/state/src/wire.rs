@@ -15,7 +15,7 @@ use std::rc::Rc;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
-use crate::state::app_state::{AppState, SharedText};
+use crate::app_state::{AppState, SharedText};
 
 /// The wire form of `r`.
 pub fn write<E: Serialize>(r: Result<AppState, E>) -> String {
@@ -93,7 +93,7 @@ fn take_texts(s: &mut AppState) -> Vec<Rc<str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::app_state::PoolText;
+    use crate::app_state::PoolText;
 
     fn state() -> AppState {
         AppState {

@@ -6,12 +6,12 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use classad::{parse_classad, parse_expr_with, Clock, Dialect, EvalOptions, Evaluator, Mode};
-use classad_playground::state::app_state::AppState;
-use classad_playground::state::share::{decode, encode, Fragment, LinkError, Place};
+use classad_playground_state::app_state::AppState;
+use classad_playground_state::share::{decode, encode, Fragment, LinkError, Place};
 use wasm_bindgen_test::*;
 
-const CASES: &str = include_str!("../../crate/tests/conformance/cases.jsonl");
-const DIVERGENCES: &str = include_str!("../../crate/tests/conformance/divergences.txt");
+const CASES: &str = include_str!("../../../crate/tests/conformance/cases.jsonl");
+const DIVERGENCES: &str = include_str!("../../../crate/tests/conformance/divergences.txt");
 
 #[derive(serde::Deserialize)]
 struct Case {

@@ -15,6 +15,19 @@ pub struct Edits {
     pub fixed: Vec<(Option<usize>, usize)>,
 }
 
+impl Edits {
+    /// Edits from (attribute, text) overrides and (clause, predicate) pins.
+    pub fn of(overrides: &[(&str, &str)], fixed: &[(Option<usize>, usize)]) -> Edits {
+        Edits {
+            overrides: overrides
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+            fixed: fixed.to_vec(),
+        }
+    }
+}
+
 /// The analyzer's choices (absent in older links and autosaves, which get
 /// the defaults). The pools are the matchmaking views' (`MatchSettings`).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -143,18 +156,11 @@ pub fn override_of<'a>(overrides: &'a [(String, String)], name: &str) -> Option<
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
 
-    /// Edits from (attribute, text) overrides and (clause, predicate) pins.
-    pub(crate) fn edits(o: &[(&str, &str)], fixed: &[(Option<usize>, usize)]) -> Edits {
-        Edits {
-            overrides: o
-                .iter()
-                .map(|(a, b)| (a.to_string(), b.to_string()))
-                .collect(),
-            fixed: fixed.to_vec(),
-        }
+    fn edits(o: &[(&str, &str)], fixed: &[(Option<usize>, usize)]) -> Edits {
+        Edits::of(o, fixed)
     }
 
     #[test]
