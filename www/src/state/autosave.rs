@@ -14,15 +14,13 @@
 use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
-use serde::{Deserialize, Serialize};
-
 use crate::components::widgets::numbers::megabytes;
 use crate::state::app_state::AppState;
 use crate::state::storage::{embedded, local, state_bytes, HOPELESS_CHARS};
 
 /// The head: the state's JSON, with the texts kept apart left out and
-/// named in `apart_texts` (a save from before texts were kept apart is a
-/// head with none).
+/// named in its `apart_texts` (a save from before texts were kept apart is
+/// a head with none).
 const KEY: &str = "classad-playground/autosave/v1";
 /// A pool's text kept apart: this prefix and a name unique to the save.
 const TEXT_PREFIX: &str = "classad-playground/autosave/text/";
@@ -33,34 +31,9 @@ pub const APART_FROM: usize = 64 * 1024;
 /// An expression longer than this is not autosaved (the rest still is).
 const MAX_SAVED_EXPR_BYTES: usize = 1 << 20;
 
-/// The texts kept apart, as the head names them (its other fields, the
-/// state's, are read as an `AppState`, which skips this one). Not a struct
-/// with the state `flatten`ed in: serde's flattening compiled the whole
-/// state's reading a second time, 27 KB of the page's wasm.
-#[derive(Deserialize)]
-struct HeadTexts {
-    #[serde(default)]
-    apart_texts: Vec<Apart>,
-}
-
-/// The head's JSON: `state`'s, with `apart_texts` as its first field.
-fn head_json(state: &AppState, apart: &[Apart]) -> Result<String, String> {
-    let json = serde_json::to_string(state).map_err(|e| e.to_string())?;
-    if apart.is_empty() {
-        return Ok(json);
-    }
-    let texts = serde_json::to_string(apart).map_err(|e| e.to_string())?;
-    // A state is written as an object with fields: `{"pools":…}`.
-    match json.strip_prefix('{') {
-        Some(fields) if !fields.starts_with('}') => {
-            Ok(format!("{{\"apart_texts\":{texts},{fields}"))
-        }
-        _ => Err("the state is not written as an object".into()),
-    }
-}
-
-/// A pool whose text is under a key of its own.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+/// A pool whose text is under a key of its own (as the head's
+/// `apart_texts` names it: pool, key, bytes).
+#[derive(Clone)]
 struct Apart {
     pool: usize,
     key: String,
@@ -92,22 +65,18 @@ pub fn load() -> Option<AppState> {
         return None;
     }
     let store = local()?;
-    let json = store.get_item(KEY).ok()??;
-    let mut s: AppState = serde_json::from_str(&json).ok()?;
-    let apart = serde_json::from_str::<HeadTexts>(&json)
-        .map(|h| h.apart_texts)
-        .unwrap_or_default();
-    for a in apart {
-        let Some(pool) = s.pools.get_mut(a.pool) else {
+    let mut s: AppState = serde_json::from_str(&store.get_item(KEY).ok()??).ok()?;
+    for (i, key, bytes) in std::mem::take(&mut s.apart_texts) {
+        let Some(pool) = s.pools.get_mut(i) else {
             continue;
         };
-        match store.get_item(&a.key) {
+        match store.get_item(&key) {
             Ok(Some(text)) => {
                 let text: Rc<str> = Rc::from(text);
-                KEPT.with(|k| k.borrow_mut().push((text.clone(), a.key)));
+                KEPT.with(|k| k.borrow_mut().push((text.clone(), key)));
                 pool.text = text;
             }
-            _ => s.not_kept.push((pool.name.clone(), a.bytes)),
+            _ => s.not_kept.push((pool.name.clone(), bytes)),
         }
     }
     s.normalize();
@@ -296,11 +265,11 @@ impl Saving {
                     .get_item(KEY)
                     .ok()
                     .flatten()
-                    .and_then(|j| serde_json::from_str::<HeadTexts>(&j).ok())
+                    .and_then(|j| serde_json::from_str::<AppState>(&j).ok())
             })
             .flatten()
         {
-            keep.extend(head.apart_texts.into_iter().map(|a| a.key));
+            keep.extend(head.apart_texts.into_iter().map(|(_, key, _)| key));
         }
         remove_texts_but(store, &keep);
     }
@@ -326,6 +295,7 @@ impl Saving {
         let mut head = self.state.clone();
         for a in &self.apart {
             head.pools[a.pool].text = Rc::from("");
+            head.apart_texts.push((a.pool, a.key.clone(), a.bytes));
         }
         let mut inline: Vec<usize> = (0..head.pools.len())
             .filter(|&i| !head.pools[i].text.is_empty())
@@ -334,7 +304,7 @@ impl Saving {
         let mut next = inline.into_iter();
         loop {
             let written = inline_fits(&head).and_then(|()| {
-                let json = head_json(&head, &self.apart)?;
+                let json = serde_json::to_string(&head).map_err(|e| e.to_string())?;
                 store.set_item(KEY, &json).map_err(|_| {
                     format!(
                         "the browser refused to keep {} (its storage for this page is full)",
@@ -439,36 +409,5 @@ pub fn not_kept_words(pools: &[(String, u64)]) -> String {
         [one] => format!("the pool {one} is left out"),
         [init @ .., last] => format!("the pools {} and {last} are left out", init.join(", ")),
         [] => String::new(),
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::state::app_state::PoolText;
-
-    #[test]
-    fn the_head_reads_as_the_state_and_names_the_texts_apart() {
-        let state = AppState {
-            pools: vec![PoolText {
-                name: "big".into(),
-                text: Rc::from(""),
-            }],
-            ..AppState::default()
-        };
-        let apart = vec![Apart {
-            pool: 0,
-            key: format!("{TEXT_PREFIX}1-1"),
-            bytes: 70_000,
-        }];
-        let json = head_json(&state, &apart).unwrap();
-        assert_eq!(serde_json::from_str::<AppState>(&json).unwrap(), state);
-        let texts: HeadTexts = serde_json::from_str(&json).unwrap();
-        assert_eq!(texts.apart_texts, apart);
-        // No texts apart: the state's own JSON, as saves before them.
-        assert_eq!(
-            head_json(&state, &[]).unwrap(),
-            serde_json::to_string(&state).unwrap()
-        );
     }
 }

@@ -102,6 +102,7 @@ impl Opening {
             example: None,
             example_id: Some(self.id.clone()),
             not_kept: vec![],
+            apart_texts: vec![],
         };
         if let Some(q) = &self.query {
             s.query.spec = classad::api::QuerySpec {

@@ -232,6 +232,10 @@ pub struct AppState {
     /// to keep (name, bytes). They come back empty, and the page says so.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub not_kept: Vec<(String, u64)>,
+    /// In an autosave only: pools whose text is kept under a key of its own
+    /// (pool, key, bytes); their text here is empty.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub apart_texts: Vec<(usize, String, u64)>,
 }
 
 /// The Query view's choices (absent in older links: the defaults).
@@ -334,6 +338,7 @@ impl Default for AppState {
             example: None,
             example_id: None,
             not_kept: vec![],
+            apart_texts: vec![],
         }
     }
 }
@@ -501,5 +506,20 @@ mod tests {
             (back.view, back.analyze.plane),
             (View::Analyze, s.analyze.plane.clone())
         );
+    }
+
+    #[test]
+    fn an_autosave_head_names_its_texts_kept_apart_and_a_state_writes_none() {
+        let plain = serde_json::to_string(&AppState::default()).unwrap();
+        assert!(!plain.contains("apart_texts"), "{plain}");
+        let head = AppState {
+            apart_texts: vec![(0, "classad-playground/autosave/text/1-1".into(), 70_000)],
+            ..AppState::default()
+        };
+        let back: AppState = serde_json::from_str(&serde_json::to_string(&head).unwrap()).unwrap();
+        assert_eq!(back.apart_texts, head.apart_texts);
+        // A head from before texts were kept apart reads with none.
+        let old: AppState = serde_json::from_str(&plain).unwrap();
+        assert!(old.apart_texts.is_empty());
     }
 }

@@ -40,19 +40,33 @@ pub fn write<E: Serialize>(r: Result<AppState, E>) -> String {
 
 /// The result [`write`] wrote, or why `wire` is not one.
 pub fn read<E: DeserializeOwned>(wire: &str) -> Result<Result<AppState, E>, String> {
-    let bad = |why: &str| format!("unreadable answer from the engine worker: {why}");
+    let (json, texts) = split(wire)?;
+    let mut r: Result<AppState, E> = serde_json::from_str(json).map_err(|e| bad(&e.to_string()))?;
+    match &mut r {
+        Ok(s) => put_back(s, &texts)?,
+        Err(_) if !texts.is_empty() => return Err(bad("texts after an error")),
+        Err(_) => {}
+    }
+    Ok(r)
+}
+
+fn bad(why: &str) -> String {
+    format!("unreadable answer from the engine worker: {why}")
+}
+
+/// The JSON and the texts after it (apart from [`read`], which is compiled
+/// once per error type: this is the same for all).
+fn split(wire: &str) -> Result<(&str, Vec<&str>), String> {
     let (json, rest) = wire.split_once('\n').ok_or_else(|| bad("no state"))?;
     let (lengths, mut texts) = rest
         .split_once('\n')
         .ok_or_else(|| bad("no text lengths"))?;
-    let mut r: Result<AppState, E> = serde_json::from_str(json).map_err(|e| bad(&e.to_string()))?;
     let mut each = Vec::new();
     for n in lengths.split_ascii_whitespace() {
         let n: usize = n
             .parse()
             .map_err(|_| bad("a text length is not a number"))?;
-        let (t, after) = (texts.get(..n), texts.get(n..));
-        match (t, after) {
+        match (texts.get(..n), texts.get(n..)) {
             (Some(t), Some(after)) => {
                 each.push(t);
                 texts = after;
@@ -63,20 +77,21 @@ pub fn read<E: DeserializeOwned>(wire: &str) -> Result<Result<AppState, E>, Stri
     if !texts.is_empty() {
         return Err(bad("more text than its lengths say"));
     }
-    if let Ok(s) = &mut r {
-        if each.len() != s.pools.len() + 1 {
-            return Err(bad(
-                "as many texts as pools and the expression were expected",
-            ));
-        }
-        for (p, t) in s.pools.iter_mut().zip(&each) {
-            p.text = Rc::from(*t);
-        }
-        s.expr = SharedText::from(each[s.pools.len()]);
-    } else if !each.is_empty() {
-        return Err(bad("texts after an error"));
+    Ok((json, each))
+}
+
+/// The pools' texts and the expression, back into `s`.
+fn put_back(s: &mut AppState, texts: &[&str]) -> Result<(), String> {
+    if texts.len() != s.pools.len() + 1 {
+        return Err(bad(
+            "as many texts as pools and the expression were expected",
+        ));
     }
-    Ok(r)
+    for (p, t) in s.pools.iter_mut().zip(texts) {
+        p.text = Rc::from(*t);
+    }
+    s.expr = SharedText::from(texts[s.pools.len()]);
+    Ok(())
 }
 
 /// The pools' texts and then the expression, taken out of `s`.
