@@ -39,8 +39,7 @@ pub fn text_of_bytes(bytes: Vec<u8>) -> String {
         [0xef, 0xbb, 0xbf, rest @ ..] => String::from_utf8_lossy(rest).into_owned(),
         [0xff, 0xfe, rest @ ..] => utf16(rest, true),
         [0xfe, 0xff, rest @ ..] => utf16(rest, false),
-        _ => String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
+        _ => utf8_lossy(bytes),
     }
 }
 
@@ -119,6 +118,21 @@ fn decode_lossy(bytes: &[u8], out: &mut impl FnMut(&str)) {
     }
 }
 
+/// UTF-8 bytes as text, a bad sequence as U+FFFD (no copy when they are
+/// valid, as they are when the page or a worker wrote them).
+pub fn utf8_lossy(bytes: Vec<u8>) -> String {
+    String::from_utf8(bytes).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+}
+
+/// A message's text, sent as UTF-8 bytes (a `Uint8Array`, taken in one
+/// copy) or as a string; not text: empty.
+pub fn text_of_message(v: JsValue) -> String {
+    match v.dyn_into::<js_sys::Uint8Array>() {
+        Ok(bytes) => utf8_lossy(bytes.to_vec()),
+        Err(v) => string_of(&v).unwrap_or_default(),
+    }
+}
+
 /// The string `v` holds, or `None` when it is not a string.
 pub fn string_of(v: &JsValue) -> Option<String> {
     let s = v.dyn_ref::<js_sys::JsString>()?;
@@ -127,10 +141,7 @@ pub fn string_of(v: &JsValue) -> Option<String> {
     }
     let bytes = Encoder::new().encode_js(s).to_vec();
     // TextEncoder writes UTF-8 (a lone surrogate becomes U+FFFD).
-    Some(
-        String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-    )
+    Some(utf8_lossy(bytes))
 }
 
 /// Units (UTF-16) encoded per task by [`string_of_in_steps`]: about 15 ms
@@ -165,9 +176,7 @@ fn step(s: js_sys::JsString, from: u32, mut out: Vec<u8>, done: Box<dyn FnOnce(O
     out.resize(at + bytes.length() as usize, 0);
     bytes.copy_to(&mut out[at..]);
     if to >= n {
-        done(Some(String::from_utf8(out).unwrap_or_else(|e| {
-            String::from_utf8_lossy(e.as_bytes()).into_owned()
-        })));
+        done(Some(utf8_lossy(out)));
         return;
     }
     gloo_timers::callback::Timeout::new(0, move || step(s, to, out, done)).forget();

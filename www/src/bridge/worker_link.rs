@@ -77,7 +77,7 @@ impl Live {
     ) -> Live {
         let onmessage =
             Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
-                on_message(&text_of(e.data()));
+                on_message(&crate::bridge::js_text::text_of_message(e.data()));
             });
         worker.set_onmessage(Some(onmessage.as_ref().unchecked_ref()));
         onmessage.forget();
@@ -215,16 +215,6 @@ fn pump_some(out: &Rc<RefCell<Outbox>>) -> Result<(), String> {
                 }
             }
         }
-    }
-}
-
-/// A message's text: a string, or a long answer's UTF-8 bytes (the
-/// worker's `post_answer`), taken in one copy.
-fn text_of(data: JsValue) -> String {
-    match data.dyn_into::<js_sys::Uint8Array>() {
-        Ok(bytes) => String::from_utf8(bytes.to_vec())
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned()),
-        Err(data) => crate::bridge::js_text::string_of(&data).unwrap_or_default(),
     }
 }
 

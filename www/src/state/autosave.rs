@@ -26,7 +26,7 @@ const KEY: &str = "classad-playground/autosave/v1";
 const TEXT_PREFIX: &str = "classad-playground/autosave/text/";
 
 /// Pool texts at least this long are kept under a key of their own.
-pub const APART_FROM: usize = 64 * 1024;
+const APART_FROM: usize = 64 * 1024;
 
 /// An expression longer than this is not autosaved (the rest still is).
 const MAX_SAVED_EXPR_BYTES: usize = 1 << 20;

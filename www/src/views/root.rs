@@ -6,7 +6,7 @@
 use std::cell::RefCell;
 use std::rc::Rc;
 
-use wasm_bindgen::{JsCast, JsValue};
+use wasm_bindgen::JsValue;
 use yew::prelude::*;
 
 use super::wire;
@@ -170,14 +170,7 @@ pub fn set_pool_part(
     last: bool,
 ) {
     // UTF-8 bytes (cut at character boundaries by the page), or a string.
-    let bytes = match part.dyn_into::<js_sys::Uint8Array>() {
-        Ok(a) => a.to_vec(),
-        Err(v) => crate::bridge::js_text::string_of(&v)
-            .unwrap_or_default()
-            .into_bytes(),
-    };
-    let text = String::from_utf8(bytes)
-        .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+    let text = crate::bridge::js_text::text_of_message(part);
     let done = PENDING.with(|p| {
         let mut p = p.borrow_mut();
         if first {

@@ -197,8 +197,7 @@ impl Staged {
         let bytes = std::mem::take(&mut self.bytes);
         // The page's own text, so UTF-8 (a leading U+FEFF is text here,
         // not a byte-order mark: spans must stay the page's).
-        let text = String::from_utf8(bytes)
-            .unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned());
+        let text = crate::bridge::js_text::utf8_lossy(bytes);
         Some((head, Some(text)))
     }
 }

@@ -159,16 +159,15 @@ pub fn override_of<'a>(overrides: &'a [(String, String)], name: &str) -> Option<
 mod tests {
     use super::*;
 
-    fn edits(o: &[(&str, &str)], fixed: &[(Option<usize>, usize)]) -> Edits {
-        Edits::of(o, fixed)
-    }
-
     #[test]
     fn undo_restores_the_previous_edits() {
         let s = AnalyzeSettings::default();
         let a = s.with_override("Requirements", "TARGET.A == 1");
         let b = a.with_override("requirements", "TARGET.B == 1");
-        assert_eq!(b.edits(), edits(&[("Requirements", "TARGET.B == 1")], &[]));
+        assert_eq!(
+            b.edits(),
+            Edits::of(&[("Requirements", "TARGET.B == 1")], &[])
+        );
         assert_eq!(b.undo.len(), 2);
         assert_eq!(b.undone().edits(), a.edits());
         assert_eq!(b.undone().undone().edits(), Edits::default());

@@ -67,10 +67,6 @@ mod tests {
     use crate::components::analysis::answers::Change;
     use crate::state::analyzer_settings::override_of;
 
-    fn edits(o: &[(&str, &str)], fixed: &[(Option<usize>, usize)]) -> Edits {
-        Edits::of(o, fixed)
-    }
-
     #[test]
     fn suggestions_and_job_changes_become_overrides() {
         let sug = Suggestion {
@@ -101,14 +97,14 @@ mod tests {
             lowers: vec![],
         };
         // Pins after a removed predicate move down; those of other clauses stay.
-        let e = edits(
+        let e = Edits::of(
             &[("ImageSize", "7")],
             &[(Some(0), 1), (Some(0), 3), (Some(1), 3)],
         );
         let out = apply_suggestion(&e, "Requirements", &sug);
         assert_eq!(
             out,
-            edits(
+            Edits::of(
                 &[
                     ("ImageSize", "7"),
                     ("Requirements", "TARGET.B == 1 && TARGET.C >= 5")
@@ -142,7 +138,7 @@ mod tests {
             "TARGET.Memory >= RequestMemory",
             &fix,
         );
-        assert_eq!(applied, edits(&[("RequestMemory", "1900")], &[]));
+        assert_eq!(applied, Edits::of(&[("RequestMemory", "1900")], &[]));
         let applied = apply_fix(
             &Edits::default(),
             "Requirements",
