@@ -29,7 +29,7 @@ use super::{Pool, PoolAd};
 use std::sync::Arc;
 
 use crate::lang::ast::{
-    intern_entry, key_hash, AdBuilder, ClassAd, Expr, ExprKind, LazySource, NameEntry, NameList,
+    intern_entry, key_hash, AdBuilder, ClassAd, Expr, ExprKind, LazySource, NameEntry, RecentNames,
     SharedText, Span,
 };
 use crate::lang::diagnostic::Diagnostic;
@@ -82,10 +82,14 @@ fn trim_end(s: &str) -> &str {
     }
 }
 
-/// `s` without leading whitespace (checked the same way).
+/// `s` without leading whitespace (blanks skipped a byte at a time: the
+/// common case is the one space after `=`).
 fn trim_start(s: &str) -> &str {
-    match s.as_bytes().first() {
-        Some(c) if c.is_ascii_graphic() => s,
+    let b = s.as_bytes();
+    let blanks = b.iter().take_while(|&&c| c == b' ' || c == b'\t').count();
+    match b.get(blanks) {
+        Some(c) if c.is_ascii_graphic() => &s[blanks..],
+        None => "",
         _ => s.trim_start(),
     }
 }
@@ -141,8 +145,8 @@ pub(crate) struct ReadCache {
     /// Eager reads: right-hand sides parsed, with where they were (a copy
     /// of a tree, its spans moved, is cheaper than a parse).
     parsed: rustc_hash::FxHashMap<Box<str>, (Expr, usize)>,
-    /// The names of the last ad read, which the next ad's probably are.
-    like: NameList,
+    /// The names of the last ads read, which the next ad's probably are.
+    like: RecentNames,
     names: rustc_hash::FxHashMap<Box<str>, Arc<NameEntry>>,
 }
 
@@ -244,7 +248,7 @@ fn read_lines(
 ) -> Read {
     let bytes = source.text.bytes();
     debug_assert_eq!(bytes.get(..text.len()), Some(text.as_bytes()));
-    let ad = AdBuilder::new(cache.like.clone(), 0, Some(source.clone()));
+    let ad = AdBuilder::new(&cache.like, 0, Some(source.clone()));
     let mut r = Reader {
         pool: Pool::default(),
         ad,
@@ -300,7 +304,7 @@ fn read_lines(
                     if !r.sized {
                         // Room for a few definitions, not for every line.
                         r.sized = true;
-                        r.ad = AdBuilder::new(r.cache.like.clone(), 16, Some(r.source.clone()));
+                        r.ad = AdBuilder::new(&r.cache.like, 16, Some(r.source.clone()));
                     }
                 }
                 if !r.sized {
@@ -311,7 +315,7 @@ fn read_lines(
                         .clone()
                         .take_while(|l| !matches!(kind(l.text), Kind::Separator))
                         .count();
-                    r.ad = AdBuilder::new(r.cache.like.clone(), n, Some(r.source.clone()));
+                    r.ad = AdBuilder::new(&r.cache.like, n, Some(r.source.clone()));
                 }
                 let used = r.definition(&line, lines.clone());
                 if used > 0 {
@@ -399,9 +403,9 @@ impl Reader<'_> {
     fn flush(&mut self) {
         self.sized = false;
         if let Some(span) = self.ad_span.take() {
-            let next = AdBuilder::new(self.cache.like.clone(), 0, Some(self.source.clone()));
+            let next = AdBuilder::new(&self.cache.like, 0, Some(self.source.clone()));
             let ad = std::mem::replace(&mut self.ad, next).finish();
-            self.cache.like = ad.name_list();
+            self.cache.like.remember(ad.name_list());
             self.pool.push(PoolAd {
                 ad,
                 span,

@@ -19,7 +19,7 @@ use crate::lang::time::AbsTime;
 pub use crate::lang::names::{fold, intern_entry, intern_name, key_hash, Name, NameEntry, Special};
 
 mod builder;
-pub use builder::{AdBuilder, NameList};
+pub use builder::{AdBuilder, NameList, RecentNames};
 
 /// Byte range into the source text an expression was parsed from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]

@@ -6,10 +6,11 @@
 //! Everything above (formats, matchmaking, analysis, gangmatching, the
 //! API) builds on this layer; nothing here imports from them.
 //!
-//! Inside, lowest first: names, time, mode and the built-in functions'
-//! names; the data model (`ast`) and `value`; the syntax (diagnostic,
-//! lexer, parser, unparse, refs); then evaluation (`eval`, `functions`,
-//! `specialize`). Syntax never imports evaluation (tests/layers.rs checks).
+//! Inside, lowest first: names, time, mode, reals as C prints them
+//! (`real_text`) and the built-in functions' names; the data model (`ast`)
+//! and `value`; the syntax (diagnostic, lexer, parser, unparse, refs); then
+//! evaluation (`eval`, `functions`, `specialize`). Syntax never imports
+//! evaluation (tests/layers.rs checks).
 
 pub mod ast;
 pub mod builtins;
@@ -21,6 +22,7 @@ pub mod lexer;
 pub mod mode;
 pub mod names;
 pub mod parser;
+pub mod real_text;
 pub mod refs;
 pub mod signatures;
 pub mod specialize;

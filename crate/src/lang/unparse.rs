@@ -170,7 +170,7 @@ pub fn write_value(out: &mut String, v: &Value, st: Style) {
         Value::Undefined => out.push_str("undefined"),
         Value::Error => out.push_str("error"),
         Value::Bool(b) => out.push_str(if *b { "true" } else { "false" }),
-        Value::Int(i) => out.push_str(&i.to_string()),
+        Value::Int(i) => out.push_str(itoa::Buffer::new().format(*i)),
         Value::Real(r) => write_real(out, *r, st),
         Value::Str(s) => write_string(out, s, st),
         Value::AbsTime(t) => {
@@ -202,7 +202,7 @@ pub fn write_real(out: &mut String, r: f64, st: Style) {
         out.push_str(if r.is_sign_negative() { "-0.0" } else { "0.0" });
     } else {
         match st {
-            Style::Canonical => out.push_str(&format_e(r, 15)),
+            Style::Canonical => crate::lang::real_text::write_e(out, r, 15),
             Style::Old => out.push_str(&format_g16(r)),
             Style::Readable | Style::Typed => {
                 // Rust's shortest round-trip form; a whole number keeps
@@ -289,11 +289,9 @@ fn is_name_byte(c: u8) -> bool {
 
 /// C's `%.{prec}E`: `1.500000000000000E+00`.
 pub fn format_e(r: f64, prec: usize) -> String {
-    let s = format!("{:.*E}", prec, r);
-    let (mant, exp) = s.split_once('E').unwrap_or((&s, "0"));
-    let exp: i32 = exp.parse().unwrap_or(0);
-    let sign = if exp < 0 { '-' } else { '+' };
-    format!("{mant}E{sign}{:02}", exp.abs())
+    let mut out = String::with_capacity(prec + 8);
+    crate::lang::real_text::write_e(&mut out, r, prec);
+    out
 }
 
 /// C's `%.16G`, with `.0` appended when the result looks like an integer
@@ -359,8 +357,15 @@ pub fn write_string(out: &mut String, s: &str, st: Style) {
 /// outside printable ASCII as three octal digits. The result is printable
 /// ASCII.
 pub(crate) fn escape_into(out: &mut String, s: &str, quote: Option<u8>) {
-    // Most text needs no escape: copy it in runs.
-    let plain = |b: u8| (0x20..=0x7e).contains(&b) && b != b'\\' && Some(b) != quote;
+    // Most text needs no escape: copy it in runs, found a byte at a time
+    // through a table.
+    let table = match quote {
+        Some(b'"') => &PLAIN_IN_STRING,
+        Some(b'\'') => &PLAIN_IN_NAME,
+        _ => &PLAIN_PRINTABLE,
+    };
+    let other_quote = quote.filter(|q| !matches!(q, b'"' | b'\''));
+    let plain = |b: u8| table[b as usize] && (other_quote.is_none() || Some(b) != other_quote);
     let mut from = 0;
     for (i, &b) in s.as_bytes().iter().enumerate() {
         if plain(b) {
@@ -389,6 +394,21 @@ pub(crate) fn escape_into(out: &mut String, s: &str, quote: Option<u8>) {
     }
     out.push_str(&s[from..]);
 }
+
+/// The bytes [`escape_into`] copies as they are: printable ASCII but the
+/// backslash (and the quote, in the tables for quoted text).
+const fn plain_table(quote: u8) -> [bool; 256] {
+    let mut t = [false; 256];
+    let mut b = 0x20;
+    while b <= 0x7e {
+        t[b] = b as u8 != b'\\' && b as u8 != quote;
+        b += 1;
+    }
+    t
+}
+const PLAIN_PRINTABLE: [bool; 256] = plain_table(b'\\');
+const PLAIN_IN_STRING: [bool; 256] = plain_table(b'"');
+const PLAIN_IN_NAME: [bool; 256] = plain_table(b'\'');
 
 pub use crate::lang::names::needs_quotes;
 
