@@ -112,12 +112,6 @@ cli_smoke() {
   echo "CLI smoke test passed"
 }
 
-# Run a command only on what other work leaves of the cores (SCHED_IDLE),
-# else at the lowest nice.
-on_idle_cores() {
-  if chrt --idle 0 true 2>/dev/null; then chrt --idle 0 "$@"; else nice -n 19 "$@"; fi
-}
-
 # The cargo build build-embed.sh makes (the page's binaries and the embed
 # module's in one run), which is also all that trunk's builds of index.html's
 # three rust links need: it compiles while trunk and wasm-bindgen-cli do, and
@@ -179,12 +173,13 @@ web_job() {
 # info (with it the module is 112 MB, and building and loading it took
 # 342 s beside the end-to-end tests; without, 10 MB and 52 s alone), in a
 # build directory of its own (cargo holds target/debug, where the native
-# build keeps its proc macros, for as long as the native tests run) and on
-# idle cores only (nothing waits for it, and at `nice -n 10` it still took a
-# tenth of a core from the tools' and the page's builds, the run's longest
-# chain; a compile has no clock to miss). The path of the module is kept.
+# build keeps its proc macros, for as long as the native tests run), once
+# the page is built and at a lower priority (nothing waits for it: started
+# at the beginning, even at `nice -n 10` it took a tenth of a core from the
+# tools' and the page's builds, the run's longest chain, and on idle cores
+# only it was the last job to end). The path of the module is kept.
 wasm_test_build() {
-  CARGO_PROFILE_DEV_DEBUG=false CARGO_TARGET_DIR="$root/target/wasm-tests" on_idle_cores \
+  CARGO_PROFILE_DEV_DEBUG=false CARGO_TARGET_DIR="$root/target/wasm-tests" nice -n 10 \
     cargo test --locked -p classad-playground-state --target wasm32-unknown-unknown --test engine_in_wasm \
     --no-run --message-format=json-render-diagnostics |
     python3 -c '
@@ -196,6 +191,8 @@ for line in sys.stdin:
 }
 wasm_job() {
   await setup setup || { not_run "wasm tests" "the set-up failed"; return; }
+  # After the page's build, whether or not it built.
+  await dist web || true
   run "wasm tests' build (wasm32, no debug info)" wasm_test_build ||
     { not_run "wasm tests" "they did not build"; return; }
   await tools tools || { not_run "wasm tests" "wasm-bindgen-cli is not installed"; return; }
