@@ -174,10 +174,11 @@ web_job() {
 # 342 s beside the end-to-end tests; without, 10 MB and 52 s alone), in a
 # build directory of its own (cargo holds target/debug, where the native
 # build keeps its proc macros, for as long as the native tests run), once
-# the page is built and at a lower priority (nothing waits for it: started
-# at the beginning, even at `nice -n 10` it took a tenth of a core from the
-# tools' and the page's builds, the run's longest chain, and on idle cores
-# only it was the last job to end). The path of the module is kept.
+# the tools are installed and at a lower priority (nothing waits for it:
+# started at the beginning, even at `nice -n 10` it took a tenth of a core
+# from the tools' and the page's builds, the run's longest chain; on idle
+# cores only, or started after the page's build, it was the last job to
+# end). The path of the module is kept.
 wasm_test_build() {
   CARGO_PROFILE_DEV_DEBUG=false CARGO_TARGET_DIR="$root/target/wasm-tests" nice -n 10 \
     cargo test --locked -p classad-playground-state --target wasm32-unknown-unknown --test engine_in_wasm \
@@ -191,11 +192,9 @@ for line in sys.stdin:
 }
 wasm_job() {
   await setup setup || { not_run "wasm tests" "the set-up failed"; return; }
-  # After the page's build, whether or not it built.
-  await dist web || true
+  await tools tools || { not_run "wasm tests" "wasm-bindgen-cli is not installed"; return; }
   run "wasm tests' build (wasm32, no debug info)" wasm_test_build ||
     { not_run "wasm tests" "they did not build"; return; }
-  await tools tools || { not_run "wasm tests" "wasm-bindgen-cli is not installed"; return; }
   # The runner cargo would call (.cargo/config.toml), without cargo's lock.
   run "wasm tests (engine + share links in wasm32, under node)" wasm-bindgen-test-runner "$(head -n1 "$logs/wasm-test.path")"
 }
