@@ -24,13 +24,17 @@ pub fn write_e(out: &mut String, r: f64, prec: usize) {
     };
     let exp: i32 = out[e + 1..].parse().unwrap_or(0);
     out.truncate(e);
+    push_exponent(out, exp);
+}
+
+/// `E+05`, `E-300`: C's exponent, signed and at least two digits.
+fn push_exponent(out: &mut String, exp: i32) {
     out.push('E');
     out.push(if exp < 0 { '-' } else { '+' });
     if exp.unsigned_abs() < 10 {
         out.push('0');
     }
-    let mut digits = itoa::Buffer::new();
-    out.push_str(digits.format(exp.unsigned_abs()));
+    out.push_str(itoa::Buffer::new().format(exp.unsigned_abs()));
 }
 
 /// The fast way, or false (nothing written) when it cannot be sure.
@@ -106,13 +110,7 @@ fn write_e15_from_shortest(out: &mut String, r: f64) -> bool {
     for _ in k..16 {
         out.push('0');
     }
-    out.push('E');
-    out.push(if decimal_exp < 0 { '-' } else { '+' });
-    if decimal_exp.unsigned_abs() < 10 {
-        out.push('0');
-    }
-    let mut e = itoa::Buffer::new();
-    out.push_str(e.format(decimal_exp.unsigned_abs()));
+    push_exponent(out, decimal_exp);
     true
 }
 
