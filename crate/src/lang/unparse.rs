@@ -357,15 +357,8 @@ pub fn write_string(out: &mut String, s: &str, st: Style) {
 /// outside printable ASCII as three octal digits. The result is printable
 /// ASCII.
 pub(crate) fn escape_into(out: &mut String, s: &str, quote: Option<u8>) {
-    // Most text needs no escape: copy it in runs, found a byte at a time
-    // through a table.
-    let table = match quote {
-        Some(b'"') => &PLAIN_IN_STRING,
-        Some(b'\'') => &PLAIN_IN_NAME,
-        _ => &PLAIN_PRINTABLE,
-    };
-    let other_quote = quote.filter(|q| !matches!(q, b'"' | b'\''));
-    let plain = |b: u8| table[b as usize] && (other_quote.is_none() || Some(b) != other_quote);
+    // Most text needs no escape: copy it in runs.
+    let plain = |b: u8| (0x20..=0x7e).contains(&b) && b != b'\\' && Some(b) != quote;
     let mut from = 0;
     for (i, &b) in s.as_bytes().iter().enumerate() {
         if plain(b) {
@@ -394,21 +387,6 @@ pub(crate) fn escape_into(out: &mut String, s: &str, quote: Option<u8>) {
     }
     out.push_str(&s[from..]);
 }
-
-/// The bytes [`escape_into`] copies as they are: printable ASCII but the
-/// backslash (and the quote, in the tables for quoted text).
-const fn plain_table(quote: u8) -> [bool; 256] {
-    let mut t = [false; 256];
-    let mut b = 0x20;
-    while b <= 0x7e {
-        t[b] = b as u8 != b'\\' && b as u8 != quote;
-        b += 1;
-    }
-    t
-}
-const PLAIN_PRINTABLE: [bool; 256] = plain_table(b'\\');
-const PLAIN_IN_STRING: [bool; 256] = plain_table(b'"');
-const PLAIN_IN_NAME: [bool; 256] = plain_table(b'\'');
 
 pub use crate::lang::names::needs_quotes;
 
